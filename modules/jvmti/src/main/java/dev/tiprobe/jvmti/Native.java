@@ -1,0 +1,433 @@
+package dev.tiprobe.jvmti;
+
+import dev.tiprobe.bindings.jvmti.JNIInvokeInterface_;
+import dev.tiprobe.bindings.jvmti.JNINativeInterface_;
+import dev.tiprobe.bindings.jvmti.jvmtiInterface_1_;
+import dev.tiprobe.bindings.jvmti.jvmti_h;
+
+import java.lang.foreign.AddressLayout;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * The native side of the facade: libjvm, the JavaVM, one jvmtiEnv, its function table, and the JNI
+ * functions an agent needs. One instance per process ({@link #get()}), created on first use and
+ * never freed, because the jvmtiEnv, the JNI function table and the upcall stubs live as long as
+ * the VM.
+ *
+ * <h2>JNI local references</h2>
+ * A local reference that JVMTI or JNI hands to Java through a downcall lives in the thread's
+ * current handle block, and any JNI native method returning on that thread (System.arraycopy in
+ * the interpreter, Thread.currentThread(), native memory allocation) clears that block. So between
+ * creating a local reference and its last use, code here runs only downcalls and plain Java: no
+ * string decoding, no allocation of native memory, no Thread.currentThread(). Scratch memory and
+ * the JNIEnv are taken first; references are turned into Java objects or global references at once.
+ */
+final class Native {
+    static final Linker LINKER = Linker.nativeLinker();
+    static final AddressLayout C_POINTER = jvmti_h.C_POINTER;
+    static final MemorySegment NULL = MemorySegment.NULL;
+
+    /** jextract skips the variadic SetEventNotificationMode; it sits right after reserved1. */
+    static final long SET_EVENT_NOTIFICATION_MODE_OFFSET = jvmtiInterface_1_.reserved1$offset() + C_POINTER.byteSize();
+    private static final MethodHandle SET_EVENT_NOTIFICATION_MODE = LINKER.downcallHandle(
+            FunctionDescriptor.of(jvmti_h.C_INT, C_POINTER, jvmti_h.C_INT, jvmti_h.C_INT, C_POINTER),
+            Linker.Option.firstVariadicArg(4));
+
+    private static volatile Native instance;
+
+    final MemorySegment vm;
+    final MemorySegment env;
+    final int version;
+    private final MemorySegment invoke;
+    private final MemorySegment jni;
+    final MemorySegment fns;
+
+    // JVMTI function pointers, read once from the table.
+    final MemorySegment fnGetVersionNumber, fnGetPotentialCapabilities, fnAddCapabilities,
+            fnRelinquishCapabilities, fnGetCapabilities, fnGetLoadedClasses, fnGetClassLoaderClasses,
+            fnGetClassSignature, fnGetClassStatus, fnGetClassLoader, fnGetNamedModule, fnGetSourceFileName,
+            fnGetClassMethods, fnGetMethodName, fnGetMethodDeclaringClass, fnGetMethodModifiers,
+            fnGetLineNumberTable, fnIsMethodObsolete, fnGetTag, fnSetTag, fnGetStackTrace,
+            fnGetAllStackTraces, fnGetThreadListStackTraces, fnGetThreadInfo, fnGetThreadCpuTime,
+            fnRetransformClasses, fnAddToBootstrapClassLoaderSearch, fnAddModuleReads,
+            fnGetExtensionFunctions, fnGetExtensionEvents, fnSetExtensionEventCallback, fnAllocate,
+            fnDeallocate, fnSetEventCallbacks, fnSetEventNotificationMode;
+
+    // JNI function pointers.
+    private final MemorySegment fnGetEnv, fnNewGlobalRef, fnDeleteGlobalRef, fnDeleteLocalRef,
+            fnGetObjectArrayElement, fnSetObjectArrayElement, fnGetStaticFieldID, fnGetStaticObjectField,
+            fnExceptionCheck, fnExceptionClear, fnPushLocalFrame, fnPopLocalFrame;
+
+    final Handoff handoff;
+
+    private Native(MemorySegment vm, MemorySegment env) {
+        this.vm = vm;
+        this.env = env;
+        this.invoke = vm.reinterpret(C_POINTER.byteSize()).get(C_POINTER, 0)
+                .reinterpret(JNIInvokeInterface_.sizeof());
+        this.fns = env.reinterpret(C_POINTER.byteSize()).get(C_POINTER, 0)
+                .reinterpret(jvmtiInterface_1_.sizeof());
+        fnGetEnv = JNIInvokeInterface_.GetEnv(invoke);
+        MemorySegment jniEnv = jniEnvOrNull();
+        if (jniEnv.equals(NULL)) throw new JvmtiUnavailableException("the current thread has no JNIEnv");
+        this.jni = jniEnv.reinterpret(C_POINTER.byteSize()).get(C_POINTER, 0)
+                .reinterpret(JNINativeInterface_.sizeof());
+
+        fnGetVersionNumber = jvmtiInterface_1_.GetVersionNumber(fns);
+        fnGetPotentialCapabilities = jvmtiInterface_1_.GetPotentialCapabilities(fns);
+        fnAddCapabilities = jvmtiInterface_1_.AddCapabilities(fns);
+        fnRelinquishCapabilities = jvmtiInterface_1_.RelinquishCapabilities(fns);
+        fnGetCapabilities = jvmtiInterface_1_.GetCapabilities(fns);
+        fnGetLoadedClasses = jvmtiInterface_1_.GetLoadedClasses(fns);
+        fnGetClassLoaderClasses = jvmtiInterface_1_.GetClassLoaderClasses(fns);
+        fnGetClassSignature = jvmtiInterface_1_.GetClassSignature(fns);
+        fnGetClassStatus = jvmtiInterface_1_.GetClassStatus(fns);
+        fnGetClassLoader = jvmtiInterface_1_.GetClassLoader(fns);
+        fnGetNamedModule = jvmtiInterface_1_.GetNamedModule(fns);
+        fnGetSourceFileName = jvmtiInterface_1_.GetSourceFileName(fns);
+        fnGetClassMethods = jvmtiInterface_1_.GetClassMethods(fns);
+        fnGetMethodName = jvmtiInterface_1_.GetMethodName(fns);
+        fnGetMethodDeclaringClass = jvmtiInterface_1_.GetMethodDeclaringClass(fns);
+        fnGetMethodModifiers = jvmtiInterface_1_.GetMethodModifiers(fns);
+        fnGetLineNumberTable = jvmtiInterface_1_.GetLineNumberTable(fns);
+        fnIsMethodObsolete = jvmtiInterface_1_.IsMethodObsolete(fns);
+        fnGetTag = jvmtiInterface_1_.GetTag(fns);
+        fnSetTag = jvmtiInterface_1_.SetTag(fns);
+        fnGetStackTrace = jvmtiInterface_1_.GetStackTrace(fns);
+        fnGetAllStackTraces = jvmtiInterface_1_.GetAllStackTraces(fns);
+        fnGetThreadListStackTraces = jvmtiInterface_1_.GetThreadListStackTraces(fns);
+        fnGetThreadInfo = jvmtiInterface_1_.GetThreadInfo(fns);
+        fnGetThreadCpuTime = jvmtiInterface_1_.GetThreadCpuTime(fns);
+        fnRetransformClasses = jvmtiInterface_1_.RetransformClasses(fns);
+        fnAddToBootstrapClassLoaderSearch = jvmtiInterface_1_.AddToBootstrapClassLoaderSearch(fns);
+        fnAddModuleReads = jvmtiInterface_1_.AddModuleReads(fns);
+        fnGetExtensionFunctions = jvmtiInterface_1_.GetExtensionFunctions(fns);
+        fnGetExtensionEvents = jvmtiInterface_1_.GetExtensionEvents(fns);
+        fnSetExtensionEventCallback = jvmtiInterface_1_.SetExtensionEventCallback(fns);
+        fnAllocate = jvmtiInterface_1_.Allocate(fns);
+        fnDeallocate = jvmtiInterface_1_.Deallocate(fns);
+        fnSetEventCallbacks = jvmtiInterface_1_.SetEventCallbacks(fns);
+        fnSetEventNotificationMode = fns.get(C_POINTER, SET_EVENT_NOTIFICATION_MODE_OFFSET);
+
+        fnNewGlobalRef = JNINativeInterface_.NewGlobalRef(jni);
+        fnDeleteGlobalRef = JNINativeInterface_.DeleteGlobalRef(jni);
+        fnDeleteLocalRef = JNINativeInterface_.DeleteLocalRef(jni);
+        fnGetObjectArrayElement = JNINativeInterface_.GetObjectArrayElement(jni);
+        fnSetObjectArrayElement = JNINativeInterface_.SetObjectArrayElement(jni);
+        fnGetStaticFieldID = JNINativeInterface_.GetStaticFieldID(jni);
+        fnGetStaticObjectField = JNINativeInterface_.GetStaticObjectField(jni);
+        fnExceptionCheck = JNINativeInterface_.ExceptionCheck(jni);
+        fnExceptionClear = JNINativeInterface_.ExceptionClear(jni);
+        fnPushLocalFrame = JNINativeInterface_.PushLocalFrame(jni);
+        fnPopLocalFrame = JNINativeInterface_.PopLocalFrame(jni);
+
+        linkGeneratedDowncalls();
+        try (Scratch s = Scratch.open()) {
+            MemorySegment out = s.alloc(4);
+            check("GetVersionNumber", jvmtiInterface_1_.GetVersionNumber.invoke(fnGetVersionNumber, env, out));
+            this.version = out.get(JAVA_INT, 0);
+        }
+        this.handoff = new Handoff(this);
+    }
+
+    /**
+     * Initializes the generated function classes now: each creates its downcall handle in its
+     * static initializer, which spins hidden classes, and that must never happen on a callback path.
+     */
+    private static void linkGeneratedDowncalls() {
+        Object[] descriptors = {
+            jvmtiInterface_1_.GetVersionNumber.descriptor(), jvmtiInterface_1_.GetPotentialCapabilities.descriptor(),
+            jvmtiInterface_1_.AddCapabilities.descriptor(), jvmtiInterface_1_.GetCapabilities.descriptor(),
+            jvmtiInterface_1_.RelinquishCapabilities.descriptor(), jvmtiInterface_1_.GetLoadedClasses.descriptor(),
+            jvmtiInterface_1_.GetClassLoaderClasses.descriptor(), jvmtiInterface_1_.GetClassSignature.descriptor(),
+            jvmtiInterface_1_.GetClassStatus.descriptor(), jvmtiInterface_1_.GetClassLoader.descriptor(),
+            jvmtiInterface_1_.GetNamedModule.descriptor(), jvmtiInterface_1_.GetSourceFileName.descriptor(),
+            jvmtiInterface_1_.GetClassMethods.descriptor(), jvmtiInterface_1_.GetMethodName.descriptor(),
+            jvmtiInterface_1_.GetMethodDeclaringClass.descriptor(), jvmtiInterface_1_.GetMethodModifiers.descriptor(),
+            jvmtiInterface_1_.GetLineNumberTable.descriptor(), jvmtiInterface_1_.IsMethodObsolete.descriptor(),
+            jvmtiInterface_1_.GetTag.descriptor(), jvmtiInterface_1_.SetTag.descriptor(),
+            jvmtiInterface_1_.GetStackTrace.descriptor(), jvmtiInterface_1_.GetAllStackTraces.descriptor(),
+            jvmtiInterface_1_.GetThreadListStackTraces.descriptor(), jvmtiInterface_1_.GetThreadInfo.descriptor(),
+            jvmtiInterface_1_.GetThreadCpuTime.descriptor(), jvmtiInterface_1_.RetransformClasses.descriptor(),
+            jvmtiInterface_1_.AddToBootstrapClassLoaderSearch.descriptor(), jvmtiInterface_1_.AddModuleReads.descriptor(),
+            jvmtiInterface_1_.GetExtensionFunctions.descriptor(), jvmtiInterface_1_.GetExtensionEvents.descriptor(),
+            jvmtiInterface_1_.SetExtensionEventCallback.descriptor(), jvmtiInterface_1_.Allocate.descriptor(),
+            jvmtiInterface_1_.Deallocate.descriptor(), jvmtiInterface_1_.SetEventCallbacks.descriptor(),
+            JNIInvokeInterface_.GetEnv.descriptor(),
+            JNINativeInterface_.NewGlobalRef.descriptor(), JNINativeInterface_.DeleteGlobalRef.descriptor(),
+            JNINativeInterface_.DeleteLocalRef.descriptor(), JNINativeInterface_.GetObjectArrayElement.descriptor(),
+            JNINativeInterface_.SetObjectArrayElement.descriptor(), JNINativeInterface_.GetStaticFieldID.descriptor(),
+            JNINativeInterface_.GetStaticObjectField.descriptor(), JNINativeInterface_.ExceptionCheck.descriptor(),
+            JNINativeInterface_.ExceptionClear.descriptor(), JNINativeInterface_.PushLocalFrame.descriptor(),
+            JNINativeInterface_.PopLocalFrame.descriptor(),
+        };
+        if (descriptors.length == 0) throw new AssertionError();
+    }
+
+    /**
+     * The process's native environment, acquired on first call.
+     *
+     * @throws JvmtiUnavailableException when libjvm cannot be found, no VM is created yet (inside
+     *         premain), or GetEnv refuses the JVMTI version
+     */
+    static Native get() {
+        Native n = instance;
+        if (n != null) return n;
+        synchronized (Native.class) {
+            if (instance == null) instance = acquire();
+            return instance;
+        }
+    }
+
+    /** True when a VM exists to acquire from; false inside premain, before the VM is created. */
+    static boolean vmCreated() {
+        return createdVm() != null;
+    }
+
+    private static Native acquire() {
+        MemorySegment vm = createdVm();
+        if (vm == null) {
+            throw new JvmtiUnavailableException("no Java VM is created yet (this happens inside premain):"
+                    + " use Jvmti.whenReady() to acquire JVMTI once the VM is up");
+        }
+        MemorySegment env;
+        try (Scratch s = Scratch.open()) {
+            MemorySegment out = s.alloc(C_POINTER.byteSize());
+            MemorySegment invoke = vm.reinterpret(C_POINTER.byteSize()).get(C_POINTER, 0)
+                    .reinterpret(JNIInvokeInterface_.sizeof());
+            int rc = JNIInvokeInterface_.GetEnv.invoke(JNIInvokeInterface_.GetEnv(invoke), vm, out,
+                    jvmti_h.JVMTI_VERSION());
+            if (rc != 0) {
+                throw new JvmtiUnavailableException("GetEnv refused JVMTI version 0x"
+                        + Integer.toHexString(jvmti_h.JVMTI_VERSION()) + " (JNI error " + rc + ")");
+            }
+            env = out.get(C_POINTER, 0);
+        }
+        return new Native(vm, env);
+    }
+
+    /** The first created JavaVM*, or null when none exists yet. */
+    private static MemorySegment createdVm() {
+        MethodHandle getCreatedVms = Libjvm.GET_CREATED_JAVA_VMS;
+        try (Scratch s = Scratch.open()) {
+            MemorySegment buf = s.alloc(C_POINTER.byteSize());
+            MemorySegment count = s.alloc(4);
+            int rc = (int) getCreatedVms.invokeExact(buf, 1, count);
+            if (rc != 0) throw new JvmtiUnavailableException("JNI_GetCreatedJavaVMs failed with JNI error " + rc);
+            return count.get(JAVA_INT, 0) == 0 ? null : buf.get(C_POINTER, 0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new JvmtiUnavailableException("JNI_GetCreatedJavaVMs could not be called", t);
+        }
+    }
+
+    // ---------------------------------------------------------------- errors and memory
+
+    /** Throws a {@link JvmtiException} naming {@code function} unless {@code rc} is JVMTI_ERROR_NONE. */
+    static void check(String function, int rc) {
+        if (rc != 0) throw new JvmtiException(function, rc);
+    }
+
+    /** Frees memory that JVMTI allocated; NULL is ignored. */
+    void deallocate(MemorySegment p) {
+        if (!p.equals(NULL)) jvmtiInterface_1_.Deallocate.invoke(fnDeallocate, env, p);
+    }
+
+    /** JVMTI-allocated memory of {@code bytes} (the VM frees it, e.g. ClassFileLoadHook's new class data). */
+    MemorySegment allocate(long bytes, Scratch s) {
+        if (bytes == 0) return NULL;
+        MemorySegment out = s.alloc(C_POINTER.byteSize());
+        check("Allocate", jvmtiInterface_1_.Allocate.invoke(fnAllocate, env, bytes, out));
+        return out.get(C_POINTER, 0).reinterpret(bytes);
+    }
+
+    /** Reads the pointer in {@code out}, decodes it as modified UTF-8 and Deallocates it. */
+    String takeString(MemorySegment out) {
+        MemorySegment p = out.get(C_POINTER, 0);
+        try {
+            return string(p);
+        } finally {
+            deallocate(p);
+        }
+    }
+
+    /** Decodes a NUL-terminated modified UTF-8 string (what JVMTI returns); NULL gives null. */
+    static String string(MemorySegment p) {
+        if (p.equals(NULL)) return null;
+        MemorySegment s = p.reinterpret(Long.MAX_VALUE);
+        String fast = s.getString(0, StandardCharsets.UTF_8);
+        // Modified UTF-8 differs from UTF-8 only for NUL and supplementary characters, which
+        // the standard decoder turns into U+FFFD: decode those few by hand.
+        return fast.indexOf('\uFFFD') < 0 ? fast : ModifiedUtf8.decode(s);
+    }
+
+    /** {@code count} pointers read from the JVMTI-allocated array at {@code p}. */
+    static MemorySegment array(MemorySegment p, long count, long elementBytes) {
+        return p.reinterpret(count * elementBytes);
+    }
+
+    // ---------------------------------------------------------------- JNI
+
+    /** The current thread's JNIEnv, or NULL for a thread the VM does not know. */
+    MemorySegment jniEnvOrNull() {
+        try (Scratch s = Scratch.open()) {
+            MemorySegment out = s.alloc(C_POINTER.byteSize());
+            int rc = JNIInvokeInterface_.GetEnv.invoke(fnGetEnv, vm, out, jvmti_h.JNI_VERSION_1_8());
+            return rc == 0 ? out.get(C_POINTER, 0) : NULL;
+        }
+    }
+
+    /** The current thread's JNIEnv. */
+    MemorySegment jniEnv() {
+        MemorySegment e = jniEnvOrNull();
+        if (e.equals(NULL)) throw new IllegalStateException("the current thread is not attached to the VM");
+        return e;
+    }
+
+    MemorySegment newGlobalRef(MemorySegment jniEnv, MemorySegment ref) {
+        return JNINativeInterface_.NewGlobalRef.invoke(fnNewGlobalRef, jniEnv, ref);
+    }
+
+    void deleteGlobalRef(MemorySegment jniEnv, MemorySegment ref) {
+        if (!ref.equals(NULL)) JNINativeInterface_.DeleteGlobalRef.invoke(fnDeleteGlobalRef, jniEnv, ref);
+    }
+
+    void deleteLocalRef(MemorySegment jniEnv, MemorySegment ref) {
+        if (!ref.equals(NULL)) JNINativeInterface_.DeleteLocalRef.invoke(fnDeleteLocalRef, jniEnv, ref);
+    }
+
+    /** Opens a JNI local frame: every local reference made until {@link #popLocalFrame} is freed by it. */
+    void pushLocalFrame(MemorySegment jniEnv) {
+        int rc = JNINativeInterface_.PushLocalFrame.invoke(fnPushLocalFrame, jniEnv, 16);
+        if (rc != 0) {
+            clearPendingException(jniEnv, "PushLocalFrame");
+            throw new JvmtiException("PushLocalFrame", rc);
+        }
+    }
+
+    void popLocalFrame(MemorySegment jniEnv) {
+        JNINativeInterface_.PopLocalFrame.invoke(fnPopLocalFrame, jniEnv, NULL);
+    }
+
+    MemorySegment getObjectArrayElement(MemorySegment jniEnv, MemorySegment array, int index) {
+        return JNINativeInterface_.GetObjectArrayElement.invoke(fnGetObjectArrayElement, jniEnv, array, index);
+    }
+
+    void setObjectArrayElement(MemorySegment jniEnv, MemorySegment array, int index, MemorySegment value) {
+        // No exception check: callers pass an in-range index and an element the array accepts.
+        JNINativeInterface_.SetObjectArrayElement.invoke(fnSetObjectArrayElement, jniEnv, array, index, value);
+    }
+
+    /** The value of a static field of {@code klass} as a local reference; names are C strings. */
+    MemorySegment getStaticObjectField(MemorySegment jniEnv, MemorySegment klass, MemorySegment name,
+                                       MemorySegment descriptor) {
+        MemorySegment field = JNINativeInterface_.GetStaticFieldID.invoke(fnGetStaticFieldID, jniEnv, klass, name, descriptor);
+        clearPendingException(jniEnv, "GetStaticFieldID");
+        return JNINativeInterface_.GetStaticObjectField.invoke(fnGetStaticObjectField, jniEnv, klass, field);
+    }
+
+    private void clearPendingException(MemorySegment jniEnv, String function) {
+        if (JNINativeInterface_.ExceptionCheck.invoke(fnExceptionCheck, jniEnv) != 0) {
+            JNINativeInterface_.ExceptionClear.invoke(fnExceptionClear, jniEnv);
+            throw new JvmtiException(function, -1, function + " raised a Java exception");
+        }
+    }
+
+    // ---------------------------------------------------------------- events
+
+    /** SetEventNotificationMode for all threads; linked by hand because it is variadic. */
+    void setEventNotificationMode(boolean enable, int eventType) {
+        int mode = enable ? jvmti_h.JVMTI_ENABLE() : jvmti_h.JVMTI_DISABLE();
+        int rc;
+        try {
+            rc = (int) SET_EVENT_NOTIFICATION_MODE.invokeExact(fnSetEventNotificationMode, env, mode, eventType, NULL);
+        } catch (Throwable t) {
+            throw new IllegalStateException("SetEventNotificationMode could not be called", t);
+        }
+        check("SetEventNotificationMode", rc);
+    }
+
+    // ---------------------------------------------------------------- libjvm
+
+    /** Finds libjvm, which no default lookup covers, and links JNI_GetCreatedJavaVMs from it. */
+    static final class Libjvm {
+        static final MethodHandle GET_CREATED_JAVA_VMS = link();
+
+        private static MethodHandle link() {
+            SymbolLookup lookup = lookup();
+            MemorySegment symbol = lookup.find("JNI_GetCreatedJavaVMs").orElseThrow(
+                    () -> new JvmtiUnavailableException("libjvm has no JNI_GetCreatedJavaVMs"));
+            return LINKER.downcallHandle(symbol,
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, C_POINTER, ValueLayout.JAVA_INT, C_POINTER));
+        }
+
+        private static SymbolLookup lookup() {
+            List<String> tried = new ArrayList<>();
+            for (Path candidate : candidates()) {
+                tried.add(candidate.toString());
+                if (Files.isRegularFile(candidate)) {
+                    try {
+                        return SymbolLookup.libraryLookup(candidate, Arena.global());
+                    } catch (IllegalArgumentException e) {
+                        tried.add("(" + e.getMessage() + ")");
+                    }
+                }
+            }
+            String byName = System.mapLibraryName("jvm");
+            try {
+                return SymbolLookup.libraryLookup(byName, Arena.global());
+            } catch (IllegalArgumentException e) {
+                throw new JvmtiUnavailableException("cannot find libjvm: tried " + String.join(", ", tried)
+                        + " and " + byName + " by name");
+            }
+        }
+
+        private static List<Path> candidates() {
+            Path home = Path.of(System.getProperty("java.home"));
+            String file = System.mapLibraryName("jvm");
+            List<Path> paths = new ArrayList<>();
+            for (String dir : new String[] {"lib", "bin"}) {
+                for (String vm : new String[] {"server", "client", "zero", "minimal"}) {
+                    paths.add(home.resolve(dir).resolve(vm).resolve(file));
+                }
+            }
+            return paths;
+        }
+    }
+
+    /** Decodes modified UTF-8 (JVMS 4.4.7): NUL as C0 80, supplementary characters as surrogate pairs. */
+    static final class ModifiedUtf8 {
+        static String decode(MemorySegment s) {
+            StringBuilder sb = new StringBuilder();
+            long i = 0;
+            while (true) {
+                int b = s.get(JAVA_BYTE, i) & 0xFF;
+                if (b == 0) return sb.toString();
+                int extra = b < 0x80 ? 0 : (b & 0xE0) == 0xC0 ? 1 : 2;
+                int c = extra == 0 ? b : extra == 1 ? b & 0x1F : b & 0x0F;
+                for (int k = 1; k <= extra; k++) {
+                    int next = s.get(JAVA_BYTE, i + k) & 0xFF;
+                    if (next == 0) return sb.append('\uFFFD').toString(); // truncated sequence
+                    c = (c << 6) | (next & 0x3F);
+                }
+                sb.append((char) c);
+                i += 1 + extra;
+            }
+        }
+    }
+}
