@@ -37,9 +37,31 @@ final class Handoff {
     private final AtomicIntegerArray busy = new AtomicIntegerArray(SLOTS);
     private final AtomicInteger nextSlot = new AtomicInteger();
 
+    /**
+     * Invocations that customize a method handle's lambda form, after which the interpreter stops
+     * running JNI natives to invoke it (java.lang.invoke.MethodHandleImpl's CUSTOMIZE_THRESHOLD is 127).
+     */
+    private static final int CUSTOMIZE_INVOCATIONS = 256;
+
     Handoff(Native n) {
         this.n = n;
         this.tableRef = findTable(n);
+        warmReferenceWindow();
+    }
+
+    /**
+     * Between a downcall that makes a local reference and {@link Refs#keep()}, no JNI native may
+     * run on the thread. In the interpreter, invoking a downcall handle runs natives while the
+     * handle is being customized (its first 127 or so invocations), which would clear the
+     * reference. So the handles used inside that window are invoked past customization now.
+     */
+    private void warmReferenceWindow() {
+        MemorySegment jniEnv = n.jniEnv();
+        for (int i = 0; i < CUSTOMIZE_INVOCATIONS; i++) {
+            n.pushLocalFrame(jniEnv);
+            n.getObjectArrayElement(jniEnv, tableRef, 0);
+            n.popLocalFrame(jniEnv);
+        }
     }
 
     /**

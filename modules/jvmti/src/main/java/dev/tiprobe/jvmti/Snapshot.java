@@ -16,10 +16,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * One pass over every loaded class: {@link Jvmti#snapshotLoadedClasses()}.
  *
- * <p>Two phases keep the jclass local references valid without a global reference each: phase one
- * makes only downcalls (GetClassSignature, GetClassMethods, SetObjectArrayElement) and keeps the
- * raw results in Java arrays; after the local frame is popped, phase two decodes names
- * (GetMethodName works on jmethodIDs, which are not references) and Deallocates everything.
+ * <p>Two phases: phase one walks the jclass references (kept alive by {@link Refs}) making only
+ * the class-level calls and keeping raw pointers in Java arrays; phase two needs no references,
+ * since GetMethodName works on jmethodIDs, decodes every name and Deallocates everything, also
+ * when something fails half-way. The Class objects in the result keep every class loaded.
  */
 final class Snapshot {
     private final Native n;

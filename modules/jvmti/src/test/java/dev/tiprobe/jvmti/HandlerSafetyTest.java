@@ -1,0 +1,62 @@
+package dev.tiprobe.jvmti;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HandlerSafetyTest {
+    @Test
+    void aHandlerThatLoadsClassesDoesNotRecurse() {
+        Events events = Jvmti.get().events();
+        List<Class<?>> seen = new CopyOnWriteArrayList<>();
+        long droppedBefore = events.stats(Event.CLASS_PREPARE).droppedReentrant();
+        try (Events.Registration r = events.onClassPrepare((thread, type) -> {
+            seen.add(type);
+            if (type.getName().contains("Trigger")) {
+                // Loading inside the handler fires ClassPrepare on this thread again: dropped, not recursed into.
+                seen.add(new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "FromHandler")));
+            }
+        })) {
+            assertTrue(r != null);
+            Class<?> trigger = new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "Trigger"));
+            assertTrue(seen.contains(trigger));
+        }
+        assertEquals(2, seen.stream().filter(c -> c.getName().contains("Trigger") || c.getName().contains("FromHandler")).count());
+        assertTrue(events.stats(Event.CLASS_PREPARE).droppedReentrant() > droppedBefore,
+                "the nested ClassPrepare was counted as dropped");
+    }
+
+    @Test
+    void aThrowingHandlerIsCountedAndTheOthersStillRun() {
+        Events events = Jvmti.get().events();
+        long failedBefore = events.stats(Event.CLASS_PREPARE).failed();
+        List<Class<?>> afterTheThrow = new CopyOnWriteArrayList<>();
+        IllegalStateException boom = new IllegalStateException("handler bug");
+        try (Events.Registration a = events.onClassPrepare((thread, type) -> { throw boom; });
+             Events.Registration b = events.onClassPrepare((thread, type) -> afterTheThrow.add(type))) {
+            assertTrue(a != null && b != null);
+            Class<?> c = new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "Thrown"));
+            assertTrue(afterTheThrow.contains(c), "the second handler still saw the class");
+            assertEquals(42, c.getMethod("work", int.class).invoke(null, 41), "the class works normally");
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+        assertTrue(events.stats(Event.CLASS_PREPARE).failed() > failedBefore);
+        assertInstanceOf(IllegalStateException.class, events.lastFailure());
+    }
+
+    @Test
+    void garbageCollectionEventsAreRefusedWithAReason() {
+        Events events = Jvmti.get().events();
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> events.onGarbageCollectionStart(() -> { }));
+        assertTrue(e.getMessage().contains("VM thread"), e.getMessage());
+        assertThrows(UnsupportedOperationException.class, () -> events.onGarbageCollectionFinish(() -> { }));
+    }
+}
