@@ -122,6 +122,12 @@ final class Handoff {
             fieldName.setString(0, "TABLE", StandardCharsets.US_ASCII);
             MemorySegment fieldType = s.alloc(32);
             fieldType.setString(0, "[Ljava/lang/Object;", StandardCharsets.US_ASCII);
+            // Link the handles used right after a reference appears (first invocations link lazily).
+            for (int i = 0; i < 2; i++) {
+                n.pushLocalFrame(jniEnv);
+                n.newGlobalRef(jniEnv, NULL);
+                n.popLocalFrame(jniEnv);
+            }
             check("GetStackTrace", jvmtiInterface_1_.GetStackTrace.invoke(
                     n.fnGetStackTrace, n.env, NULL, 0, MAX_WALK, frames, count));
             for (int i = 0; i < count.get(JAVA_INT, 0); i++) {

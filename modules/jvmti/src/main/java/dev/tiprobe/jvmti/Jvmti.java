@@ -323,7 +323,7 @@ public final class Jvmti {
             MemorySegment generic = s.alloc(C_POINTER.byteSize());
             check("GetClassSignature", withRef(type, ref -> jvmtiInterface_1_.GetClassSignature.invoke(
                     n.fnGetClassSignature, n.env, ref, sig, generic)));
-            return new ClassSignature(takeString(sig, generic), n.takeString(generic));
+            return new ClassSignature(n.takeString(sig, generic), n.takeString(generic));
         }
     }
 
@@ -430,7 +430,7 @@ public final class Jvmti {
             MemorySegment generic = s.alloc(C_POINTER.byteSize());
             check("GetMethodName", jvmtiInterface_1_.GetMethodName.invoke(
                     n.fnGetMethodName, n.env, MemorySegment.ofAddress(methodId), name, sig, generic));
-            return new MethodName(takeString(name, sig, generic), takeString(sig, generic), n.takeString(generic));
+            return new MethodName(n.takeString(name, sig, generic), n.takeString(sig, generic), n.takeString(generic));
         }
     }
 
@@ -766,18 +766,6 @@ public final class Jvmti {
             check(function, call.call(refs.of(in), out));
             refs.keep();
             return refs.java(out.get(C_POINTER, 0));
-        }
-    }
-
-    /** Takes the string in {@code out}; if decoding fails, frees the other out-parameters too. */
-    private String takeString(MemorySegment out, MemorySegment... others) {
-        boolean ok = false;
-        try {
-            String value = n.takeString(out);
-            ok = true;
-            return value;
-        } finally {
-            if (!ok) for (MemorySegment o : others) n.deallocate(o.get(C_POINTER, 0));
         }
     }
 }

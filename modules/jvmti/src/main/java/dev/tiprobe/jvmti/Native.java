@@ -256,24 +256,26 @@ final class Native {
         return out.get(C_POINTER, 0).reinterpret(bytes);
     }
 
-    /** Reads the pointer in {@code out}, decodes it as modified UTF-8 and Deallocates it. */
-    String takeString(MemorySegment out) {
+    /**
+     * Reads the pointer in {@code out}, decodes it as modified UTF-8 and Deallocates it. Should
+     * decoding fail, the strings still waiting in {@code others} are Deallocated too.
+     */
+    String takeString(MemorySegment out, MemorySegment... others) {
         MemorySegment p = out.get(C_POINTER, 0);
+        boolean ok = false;
         try {
-            return string(p);
+            String value = string(p);
+            ok = true;
+            return value;
         } finally {
             deallocate(p);
+            if (!ok) for (MemorySegment o : others) deallocate(o.get(C_POINTER, 0));
         }
     }
 
     /** Decodes a NUL-terminated modified UTF-8 string (what JVMTI returns); NULL gives null. */
     static String string(MemorySegment p) {
-        if (p.equals(NULL)) return null;
-        MemorySegment s = p.reinterpret(Long.MAX_VALUE);
-        String fast = s.getString(0, StandardCharsets.UTF_8);
-        // Modified UTF-8 differs from UTF-8 only for NUL and supplementary characters, which
-        // the standard decoder turns into U+FFFD: decode those few by hand.
-        return fast.indexOf('\uFFFD') < 0 ? fast : ModifiedUtf8.decode(s);
+        return Names.decode(p.address());
     }
 
     /** {@code count} pointers read from the JVMTI-allocated array at {@code p}. */
@@ -407,27 +409,6 @@ final class Native {
                 }
             }
             return paths;
-        }
-    }
-
-    /** Decodes modified UTF-8 (JVMS 4.4.7): NUL as C0 80, supplementary characters as surrogate pairs. */
-    static final class ModifiedUtf8 {
-        static String decode(MemorySegment s) {
-            StringBuilder sb = new StringBuilder();
-            long i = 0;
-            while (true) {
-                int b = s.get(JAVA_BYTE, i) & 0xFF;
-                if (b == 0) return sb.toString();
-                int extra = b < 0x80 ? 0 : (b & 0xE0) == 0xC0 ? 1 : 2;
-                int c = extra == 0 ? b : extra == 1 ? b & 0x1F : b & 0x0F;
-                for (int k = 1; k <= extra; k++) {
-                    int next = s.get(JAVA_BYTE, i + k) & 0xFF;
-                    if (next == 0) return sb.append('\uFFFD').toString(); // truncated sequence
-                    c = (c << 6) | (next & 0x3F);
-                }
-                sb.append((char) c);
-                i += 1 + extra;
-            }
         }
     }
 }

@@ -30,7 +30,14 @@ final class Scratch implements AutoCloseable {
     };
     private static final ConcurrentLinkedQueue<Scratch> POOL = new ConcurrentLinkedQueue<>();
 
-    private final MemorySegment memory = Arena.ofAuto().allocate(CAPACITY, 16);
+    /** Owns the memory: freed by the GC once this scratch is unreachable. */
+    private final MemorySegment owner = Arena.ofAuto().allocate(CAPACITY, 16);
+    /**
+     * The same memory in the global scope. A downcall acquires and releases the scope of every
+     * segment argument (two atomic operations each for an automatic arena); the global scope
+     * needs none. Safe because {@link #owner} lives as long as this object.
+     */
+    private final MemorySegment memory = MemorySegment.ofAddress(owner.address()).reinterpret(CAPACITY);
     private final boolean pooled;
     private final long[] marks = new long[MAX_DEPTH];
     private int depth;

@@ -58,10 +58,15 @@ final class TestClasses {
          * lazily, at first use, and ClassPrepare fires then: defining alone gives only ClassLoad.
          */
         Class<?> define(String binaryName) {
-            byte[] bytes = classFile(binaryName);
-            Class<?> c = defineClass(binaryName, bytes, 0, bytes.length);
+            Class<?> c = defineOnly(binaryName);
             use(c);
             return c;
+        }
+
+        /** Defines the class without using it: it has ClassLoad behind it, not ClassPrepare. */
+        Class<?> defineOnly(String binaryName) {
+            byte[] bytes = classFile(binaryName);
+            return defineClass(binaryName, bytes, 0, bytes.length);
         }
 
         List<Class<?>> defineMany(String pkg, int count) {
