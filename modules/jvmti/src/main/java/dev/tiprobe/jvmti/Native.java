@@ -38,13 +38,17 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  */
 final class Native {
     static final Linker LINKER = Linker.nativeLinker();
-    static final AddressLayout C_POINTER = jvmti_h.C_POINTER;
+    /**
+     * A pointer without a target layout. jextract's {@code C_POINTER} has one, which makes every
+     * read of a pointer compute the pointee size through an Optional: measurably slow in a backfill.
+     */
+    static final AddressLayout C_POINTER = ValueLayout.ADDRESS;
     static final MemorySegment NULL = MemorySegment.NULL;
 
     /** jextract skips the variadic SetEventNotificationMode; it sits right after reserved1. */
-    static final long SET_EVENT_NOTIFICATION_MODE_OFFSET = jvmtiInterface_1_.reserved1$offset() + C_POINTER.byteSize();
+    static final long SET_EVENT_NOTIFICATION_MODE_OFFSET = jvmtiInterface_1_.reserved1$offset() + jvmti_h.C_POINTER.byteSize();
     private static final MethodHandle SET_EVENT_NOTIFICATION_MODE = LINKER.downcallHandle(
-            FunctionDescriptor.of(jvmti_h.C_INT, C_POINTER, jvmti_h.C_INT, jvmti_h.C_INT, C_POINTER),
+            FunctionDescriptor.of(jvmti_h.C_INT, jvmti_h.C_POINTER, jvmti_h.C_INT, jvmti_h.C_INT, jvmti_h.C_POINTER),
             Linker.Option.firstVariadicArg(4));
 
     private static volatile Native instance;

@@ -25,7 +25,9 @@ class DemoTest {
         assertTrue(loaded.find() && Integer.parseInt(loaded.group(1)) > 500, out);
         Matcher events = Pattern.compile("ClassPrepare events while loading a few classes: (\\d+)").matcher(out);
         assertTrue(events.find() && Integer.parseInt(events.group(1)) > 0, out);
-        assertTrue(out.contains("java.util.concurrent.ConcurrentSkipListMap on main"), out);
+        assertTrue(out.contains("java.util.concurrent.Phaser on main"), out);
+        assertTrue(out.contains("dev.tiprobe.jvmti.demo.JvmtiDemo$1 on main"), "the anonymous class: " + out);
+        assertTrue(out.contains("dev.tiprobe.jvmti.demo.JvmtiDemo$$Lambda"), "the lambda: " + out);
         assertTrue(!out.contains("WARNING"), "no JDK warnings: " + out);
     }
 }
