@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * JVMTI events as Java handlers.
@@ -99,19 +100,16 @@ public final class Events {
 
     private final Jvmti jvmti;
     private final Native n;
-    private final Map<Event, Object[]> handlers = new EnumMap<>(Event.class);
+    /** Handlers by event ordinal: read by the upcalls without locking, replaced whole under the lock. */
+    private final AtomicReferenceArray<Object[]> handlers = new AtomicReferenceArray<>(Event.values().length);
     private final Map<Event, Counters> counters = new EnumMap<>(Event.class);
     private final AtomicReference<Throwable> lastFailure = new AtomicReference<>();
-    // Read by the upcalls without locking; replaced as a whole under the lock.
-    volatile Object[] classLoad = {}, classPrepare = {}, classFileLoadHook = {}, threadStart = {},
-            threadEnd = {}, vmDeath = {}, objectFree = {}, compiledMethodLoad = {}, compiledMethodUnload = {},
-            dynamicCodeGenerated = {}, classUnload = {};
 
     Events(Jvmti jvmti, Native n) {
         this.jvmti = jvmti;
         this.n = n;
         for (Event e : Event.values()) {
-            handlers.put(e, new Object[0]);
+            handlers.set(e.ordinal(), new Object[0]);
             counters.put(e, new Counters());
         }
     }
@@ -165,11 +163,16 @@ public final class Events {
 
     /** Whether the VM currently posts {@code event} to tiprobe. */
     public synchronized boolean isEnabled(Event event) {
-        return handlers.get(event).length > 0;
+        return handlers(event).length > 0;
     }
 
     Native n() {
         return n;
+    }
+
+    /** The current handlers of {@code event}; never null. */
+    Object[] handlers(Event event) {
+        return handlers.get(event.ordinal());
     }
 
     Counters counters(Event event) {
@@ -184,7 +187,7 @@ public final class Events {
     private synchronized Registration add(Event event, Object handler) {
         jvmti.ensureOpen();
         if (handler == null) throw new NullPointerException("handler");
-        Object[] before = handlers.get(event);
+        Object[] before = handlers(event);
         if (before.length == 0) {
             if (event.needs() != null) jvmti.ensureCapability(event.needs());
             Upcalls.install(n, this);
@@ -208,7 +211,7 @@ public final class Events {
     }
 
     private void remove(Event event, Object handler) {
-        Object[] before = handlers.get(event);
+        Object[] before = handlers(event);
         int at = Arrays.asList(before).indexOf(handler);
         if (at < 0) return;
         Object[] after = new Object[before.length - 1];
@@ -229,7 +232,7 @@ public final class Events {
     /** Disables every event and drops every handler; called by {@link Jvmti#shutdown()}. */
     synchronized void shutdown() {
         for (Event e : Event.values()) {
-            if (handlers.get(e).length > 0) {
+            if (handlers(e).length > 0) {
                 try {
                     enable(e, false);
                 } catch (RuntimeException ignored) {
@@ -242,19 +245,6 @@ public final class Events {
     }
 
     private void publish(Event event, Object[] list) {
-        handlers.put(event, list);
-        switch (event) {
-            case CLASS_LOAD -> classLoad = list;
-            case CLASS_PREPARE -> classPrepare = list;
-            case CLASS_FILE_LOAD_HOOK -> classFileLoadHook = list;
-            case THREAD_START -> threadStart = list;
-            case THREAD_END -> threadEnd = list;
-            case VM_DEATH -> vmDeath = list;
-            case OBJECT_FREE -> objectFree = list;
-            case COMPILED_METHOD_LOAD -> compiledMethodLoad = list;
-            case COMPILED_METHOD_UNLOAD -> compiledMethodUnload = list;
-            case DYNAMIC_CODE_GENERATED -> dynamicCodeGenerated = list;
-            case CLASS_UNLOAD -> classUnload = list;
-        }
+        handlers.set(event.ordinal(), list);
     }
 }

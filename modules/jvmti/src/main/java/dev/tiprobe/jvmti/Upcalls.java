@@ -140,16 +140,17 @@ final class Upcalls {
         }
     }
 
-    // ---------------------------------------------------------------- the guard
+    // ---------------------------------------------------------------- the guard and the delivery
 
     /**
      * The active events if this callback should run: not a warm-up call (NULL env), a facade is
-     * active, and the thread is not already inside a tiprobe callback (then the event is counted
-     * as dropped). A non-null answer must be paired with {@link #leave()}.
+     * active with a handler for {@code event}, and the thread is not already inside a tiprobe
+     * callback (then the event is counted as dropped). A non-null answer must be paired with
+     * {@link #leave()}.
      */
     private static Events enter(MemorySegment env, Event event) {
         Events e = active;
-        if (env.address() == 0 || e == null) return null;
+        if (env.address() == 0 || e == null || e.handlers(event).length == 0) return null;
         int[] inside = INSIDE.get();
         if (inside[0] != 0) {
             e.counters(event).dropped.incrementAndGet();
@@ -163,8 +164,28 @@ final class Upcalls {
         INSIDE.get()[0] = 0;
     }
 
-    private static void delivered(Events e, Event event) {
-        e.counters(event).delivered.incrementAndGet();
+    /**
+     * Calls every handler of {@code event} with the event's arguments (which ones it reads
+     * depends on the event), counting deliveries and failures; one failing handler does not stop
+     * the others. Plain type tests, no switch: nothing here loads a class on first use.
+     */
+    private static void deliver(Events e, Event event, Object a, Object b, long x, long y, int i) {
+        for (Object h : e.handlers(event)) {
+            try {
+                if (event == Event.CLASS_PREPARE) ((Events.ClassPrepareHandler) h).classPrepare((Thread) a, (Class<?>) b);
+                else if (event == Event.CLASS_LOAD) ((Events.ClassLoadHandler) h).classLoad((Thread) a, (Class<?>) b);
+                else if (event == Event.THREAD_START || event == Event.THREAD_END) ((Events.ThreadHandler) h).thread((Thread) a);
+                else if (event == Event.OBJECT_FREE) ((Events.ObjectFreeHandler) h).objectFree(x);
+                else if (event == Event.CLASS_UNLOAD) ((Events.ClassUnloadHandler) h).classUnload((String) a);
+                else if (event == Event.COMPILED_METHOD_LOAD) ((Events.CompiledMethodLoadHandler) h).compiledMethodLoad(x, y, i);
+                else if (event == Event.COMPILED_METHOD_UNLOAD) ((Events.CompiledMethodUnloadHandler) h).compiledMethodUnload(x, y);
+                else if (event == Event.DYNAMIC_CODE_GENERATED) ((Events.DynamicCodeGeneratedHandler) h).dynamicCodeGenerated((String) a, x, i);
+                else if (event == Event.VM_DEATH) ((Events.VmDeathHandler) h).vmDeath();
+                e.counters(event).delivered.incrementAndGet();
+            } catch (Throwable t) {
+                failed(e, event, t);
+            }
+        }
     }
 
     private static void failed(Events e, Event event, Throwable t) {
@@ -176,25 +197,19 @@ final class Upcalls {
     }
 
     // ---------------------------------------------------------------- the callbacks
+    // Each: enter, convert the VM's arguments, deliver, leave; nothing may escape an upcall.
 
     static void vmDeath(MemorySegment env, MemorySegment jni) {
         try {
-            Events e = active;
-            if (e == null || (e = enter(env, Event.VM_DEATH)) == null) return;
+            Events e = enter(env, Event.VM_DEATH);
+            if (e == null) return;
             try {
-                for (Object h : e.vmDeath) {
-                    try {
-                        ((Events.VmDeathHandler) h).vmDeath();
-                        delivered(e, Event.VM_DEATH);
-                    } catch (Throwable t) {
-                        failed(e, Event.VM_DEATH, t);
-                    }
-                }
+                deliver(e, Event.VM_DEATH, null, null, 0, 0, 0);
             } finally {
                 leave();
             }
         } catch (Throwable ignored) {
-            // Nothing may escape an upcall.
+            // Swallowed: an exception escaping an upcall terminates the JVM.
         }
     }
 
@@ -208,25 +223,15 @@ final class Upcalls {
 
     private static void threadEvent(MemorySegment env, MemorySegment jni, MemorySegment thread, Event event) {
         try {
-            Events e = active;
+            Events e = enter(env, event);
             if (e == null) return;
-            Object[] handlers = event == Event.THREAD_START ? e.threadStart : e.threadEnd;
-            if (handlers.length == 0 || (e = enter(env, event)) == null) return;
             try {
-                Thread t = (Thread) e.n().handoff.toJava(jni, thread);
-                for (Object h : handlers) {
-                    try {
-                        ((Events.ThreadHandler) h).thread(t);
-                        delivered(e, event);
-                    } catch (Throwable x) {
-                        failed(e, event, x);
-                    }
-                }
+                deliver(e, event, e.n().handoff.toJava(jni, thread), null, 0, 0, 0);
             } finally {
                 leave();
             }
         } catch (Throwable ignored) {
-            // Nothing may escape an upcall.
+            // Swallowed: an exception escaping an upcall terminates the JVM.
         }
     }
 
@@ -241,44 +246,28 @@ final class Upcalls {
     private static void classEvent(MemorySegment env, MemorySegment jni, MemorySegment thread, MemorySegment klass,
                                    Event event) {
         try {
-            Events e = active;
+            Events e = enter(env, event);
             if (e == null) return;
-            Object[] handlers = event == Event.CLASS_LOAD ? e.classLoad : e.classPrepare;
-            if (handlers.length == 0 || (e = enter(env, event)) == null) return;
             try {
                 Handoff handoff = e.n().handoff;
-                Thread t = (Thread) handoff.toJava(jni, thread);
-                Class<?> type = (Class<?>) handoff.toJava(jni, klass);
-                for (Object h : handlers) {
-                    try {
-                        if (event == Event.CLASS_LOAD) {
-                            ((Events.ClassLoadHandler) h).classLoad(t, type);
-                        } else {
-                            ((Events.ClassPrepareHandler) h).classPrepare(t, type);
-                        }
-                        delivered(e, event);
-                    } catch (Throwable x) {
-                        failed(e, event, x);
-                    }
-                }
+                deliver(e, event, handoff.toJava(jni, thread), handoff.toJava(jni, klass), 0, 0, 0);
             } finally {
                 leave();
             }
         } catch (Throwable ignored) {
-            // Nothing may escape an upcall.
+            // Swallowed: an exception escaping an upcall terminates the JVM.
         }
     }
 
+    /** Chains the handlers (each sees the previous output) and hands JVMTI-allocated bytes back. */
     static void classFileLoadHook(MemorySegment env, MemorySegment jni, MemorySegment classBeingRedefined,
                                   MemorySegment loader, MemorySegment name, MemorySegment protectionDomain,
                                   int classDataLength, MemorySegment classData, MemorySegment newClassDataLength,
                                   MemorySegment newClassData) {
         Event event = Event.CLASS_FILE_LOAD_HOOK;
         try {
-            Events e = active;
-            if (e == null || e.classFileLoadHook.length == 0) return;
-            Object[] handlers = e.classFileLoadHook;
-            if ((e = enter(env, event)) == null) return;
+            Events e = enter(env, event);
+            if (e == null) return;
             try {
                 Handoff handoff = e.n().handoff;
                 ClassLoader l = (ClassLoader) handoff.toJava(jni, loader);
@@ -287,14 +276,14 @@ final class Upcalls {
                 String internalName = Native.string(name);
                 byte[] bytes = classData.reinterpret(classDataLength).toArray(JAVA_BYTE);
                 boolean changed = false;
-                for (Object h : handlers) {
+                for (Object h : e.handlers(event)) {
                     try {
                         byte[] out = ((Events.ClassFileLoadHookHandler) h).transform(l, internalName, redefined, pd, bytes);
                         if (out != null) {
                             bytes = out;
                             changed = true;
                         }
-                        delivered(e, event);
+                        e.counters(event).delivered.incrementAndGet();
                     } catch (Throwable x) {
                         failed(e, event, x);
                     }
@@ -311,126 +300,44 @@ final class Upcalls {
                 leave();
             }
         } catch (Throwable ignored) {
-            // Nothing may escape an upcall; the class loads unchanged.
+            // Swallowed: an exception escaping an upcall terminates the JVM; the class loads unchanged.
         }
     }
 
     static void objectFree(MemorySegment env, long tag) {
-        try {
-            Events e = active;
-            if (e == null || e.objectFree.length == 0) return;
-            Object[] handlers = e.objectFree;
-            if ((e = enter(env, Event.OBJECT_FREE)) == null) return;
-            try {
-                for (Object h : handlers) {
-                    try {
-                        ((Events.ObjectFreeHandler) h).objectFree(tag);
-                        delivered(e, Event.OBJECT_FREE);
-                    } catch (Throwable x) {
-                        failed(e, Event.OBJECT_FREE, x);
-                    }
-                }
-            } finally {
-                leave();
-            }
-        } catch (Throwable ignored) {
-            // Nothing may escape an upcall.
-        }
+        simpleEvent(env, Event.OBJECT_FREE, null, tag, 0, 0);
     }
 
     static void compiledMethodLoad(MemorySegment env, MemorySegment method, int codeSize, MemorySegment codeAddress,
                                    int mapLength, MemorySegment map, MemorySegment compileInfo) {
-        try {
-            Events e = active;
-            if (e == null || e.compiledMethodLoad.length == 0) return;
-            Object[] handlers = e.compiledMethodLoad;
-            if ((e = enter(env, Event.COMPILED_METHOD_LOAD)) == null) return;
-            try {
-                for (Object h : handlers) {
-                    try {
-                        ((Events.CompiledMethodLoadHandler) h).compiledMethodLoad(method.address(), codeAddress.address(), codeSize);
-                        delivered(e, Event.COMPILED_METHOD_LOAD);
-                    } catch (Throwable x) {
-                        failed(e, Event.COMPILED_METHOD_LOAD, x);
-                    }
-                }
-            } finally {
-                leave();
-            }
-        } catch (Throwable ignored) {
-            // Nothing may escape an upcall.
-        }
+        simpleEvent(env, Event.COMPILED_METHOD_LOAD, null, method.address(), codeAddress.address(), codeSize);
     }
 
     static void compiledMethodUnload(MemorySegment env, MemorySegment method, MemorySegment codeAddress) {
-        try {
-            Events e = active;
-            if (e == null || e.compiledMethodUnload.length == 0) return;
-            Object[] handlers = e.compiledMethodUnload;
-            if ((e = enter(env, Event.COMPILED_METHOD_UNLOAD)) == null) return;
-            try {
-                for (Object h : handlers) {
-                    try {
-                        ((Events.CompiledMethodUnloadHandler) h).compiledMethodUnload(method.address(), codeAddress.address());
-                        delivered(e, Event.COMPILED_METHOD_UNLOAD);
-                    } catch (Throwable x) {
-                        failed(e, Event.COMPILED_METHOD_UNLOAD, x);
-                    }
-                }
-            } finally {
-                leave();
-            }
-        } catch (Throwable ignored) {
-            // Nothing may escape an upcall.
-        }
+        simpleEvent(env, Event.COMPILED_METHOD_UNLOAD, null, method.address(), codeAddress.address(), 0);
     }
 
     static void dynamicCodeGenerated(MemorySegment env, MemorySegment name, MemorySegment address, int length) {
-        try {
-            Events e = active;
-            if (e == null || e.dynamicCodeGenerated.length == 0) return;
-            Object[] handlers = e.dynamicCodeGenerated;
-            if ((e = enter(env, Event.DYNAMIC_CODE_GENERATED)) == null) return;
-            try {
-                String n = Native.string(name);
-                for (Object h : handlers) {
-                    try {
-                        ((Events.DynamicCodeGeneratedHandler) h).dynamicCodeGenerated(n, address.address(), length);
-                        delivered(e, Event.DYNAMIC_CODE_GENERATED);
-                    } catch (Throwable x) {
-                        failed(e, Event.DYNAMIC_CODE_GENERATED, x);
-                    }
-                }
-            } finally {
-                leave();
-            }
-        } catch (Throwable ignored) {
-            // Nothing may escape an upcall.
-        }
+        simpleEvent(env, Event.DYNAMIC_CODE_GENERATED, name, address.address(), 0, length);
     }
 
     /** HotSpot posts ClassUnload as {@code (jvmtiEnv*, JNIEnv*, const char* name)}. */
     static void classUnload(MemorySegment env, MemorySegment jni, MemorySegment name) {
+        simpleEvent(env, Event.CLASS_UNLOAD, name, 0, 0, 0);
+    }
+
+    /** The events without JNI references: numbers, and at most one C string. */
+    private static void simpleEvent(MemorySegment env, Event event, MemorySegment name, long x, long y, int i) {
         try {
-            Events e = active;
-            if (e == null || e.classUnload.length == 0) return;
-            Object[] handlers = e.classUnload;
-            if ((e = enter(env, Event.CLASS_UNLOAD)) == null) return;
+            Events e = enter(env, event);
+            if (e == null) return;
             try {
-                String n = Native.string(name);
-                for (Object h : handlers) {
-                    try {
-                        ((Events.ClassUnloadHandler) h).classUnload(n);
-                        delivered(e, Event.CLASS_UNLOAD);
-                    } catch (Throwable x) {
-                        failed(e, Event.CLASS_UNLOAD, x);
-                    }
-                }
+                deliver(e, event, name == null ? null : Native.string(name), null, x, y, i);
             } finally {
                 leave();
             }
         } catch (Throwable ignored) {
-            // Nothing may escape an upcall.
+            // Swallowed: an exception escaping an upcall terminates the JVM.
         }
     }
 }
