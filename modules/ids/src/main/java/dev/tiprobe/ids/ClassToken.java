@@ -1,0 +1,44 @@
+package dev.tiprobe.ids;
+
+import java.util.Objects;
+
+/**
+ * The JVM's counterpart of a CLR mdTypeDef: what identifies a class independently of the run.
+ * Stable while the class file and the way it is loaded do not change.
+ *
+ * @param binaryName    {@code com.foo.Outer$Inner}; a hidden class keeps its {@code /0x..} suffix
+ * @param loader        the defining loader
+ * @param module        the module name, or null for an unnamed module
+ * @param moduleVersion the module version, or null
+ * @param codeSource    the jar or directory the class came from, or null when unknown
+ */
+public record ClassToken(String binaryName, LoaderRef loader, String module, String moduleVersion,
+                         String codeSource) {
+    public ClassToken {
+        Objects.requireNonNull(binaryName, "binaryName");
+        Objects.requireNonNull(loader, "loader");
+        if (binaryName.isEmpty()) throw new IllegalArgumentException("empty binary name");
+    }
+
+    /**
+     * The deterministic text form:
+     * {@code com.foo.Bar loader=app module=com.foo@1.2 source=file:/app.jar}, with {@code -} for
+     * what is unknown.
+     */
+    public String text() {
+        return binaryName + " loader=" + loader.text()
+                + " module=" + (module == null ? "-" : module + (moduleVersion == null ? "" : "@" + moduleVersion))
+                + " source=" + (codeSource == null ? "-" : codeSource);
+    }
+
+    /** The package, {@code com.foo}, or the empty string. */
+    public String packageName() {
+        int dot = binaryName.lastIndexOf('.');
+        return dot < 0 ? "" : binaryName.substring(0, dot);
+    }
+
+    @Override
+    public String toString() {
+        return text();
+    }
+}

@@ -1,0 +1,222 @@
+package dev.tiprobe.ids;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.StampedLock;
+import java.util.function.Supplier;
+
+/**
+ * Run-time IDs mapped to metadata tokens: class tags to class tokens, jmethodIDs to method tokens,
+ * and back. Pure Java: whoever feeds it (the agent's registry) talks to JVMTI.
+ *
+ * <h2>Generations (ABA)</h2>
+ * Every unload starts a new generation, and every entry remembers the generation it was added
+ * in. A jmethodID can be handed out again after its class unloads (JDK 25 and earlier reuse the
+ * slots of freed method blocks); whoever kept an ID keeps its generation too, and
+ * {@link #method(long, int)} answers only while the entry is the one that ID meant. Better still,
+ * recorders keep the method's token int, which stays valid forever.
+ *
+ * <h2>The unload protocol</h2>
+ * One thread must never pass an ID to JVMTI while another processes that ID's unload: the JVM may
+ * have freed what the ID points to. Code that takes an ID from this map, or from a stack walk, and
+ * hands it to JVMTI does so inside {@link #pinned(Supplier)}; {@link #unloadClass(long)} waits for
+ * every pinned section to finish before it removes the class's IDs, and a pinned section that
+ * starts later no longer finds them. Lookups ({@link #method(long)}, {@link #classByTag(long)}) need
+ * no pinning: they never touch the VM.
+ */
+public final class IdMap {
+    /** A live class: its tag (tiprobe's own ID for the Class object), token int and token. */
+    public record ClassEntry(long tag, int tokenId, ClassToken token, int generation) {}
+
+    /** A live method: its jmethodID, its class's tag, token int and token. */
+    public record MethodEntry(long methodId, long classTag, int tokenId, MethodToken token, int generation) {}
+
+    /** What an ID answers: a live entry, or why there is none. */
+    public enum Status { LIVE, UNLOADED, UNKNOWN }
+
+    private final LongMap<ClassEntry> classes = new LongMap<>();
+    private final LongMap<MethodEntry> methods = new LongMap<>();
+    private final LongMap<long[]> methodsOfClass = new LongMap<>();
+    private final TokenTable<ClassToken> classTokens = new TokenTable<>();
+    private final TokenTable<MethodToken> methodTokens = new TokenTable<>();
+    /** Live classes by binary name, and live methods by token: the reverse direction. */
+    private final Map<String, List<ClassEntry>> liveByName = new HashMap<>();
+    private final Map<MethodToken, List<MethodEntry>> liveByToken = new HashMap<>();
+    /** Tags are handed out in increasing order, so a lower tag that is not live has unloaded. */
+    private volatile long highestTag;
+    private final StampedLock unloads = new StampedLock();
+    private volatile int generation = 1;
+    private long unloadedClasses;
+
+    /** An empty map. */
+    public IdMap() {
+        // Filled by whoever watches the VM: backfill, ClassPrepare, stack walks.
+    }
+
+    // ---------------------------------------------------------------- adding
+
+    /**
+     * Adds a class under {@code tag} (replacing what the tag held); returns its entry. Tags are
+     * tiprobe's own, handed out in increasing order and never reused.
+     */
+    public synchronized ClassEntry addClass(long tag, ClassToken token) {
+        ClassEntry entry = new ClassEntry(tag, classTokens.intern(token), token, generation);
+        ClassEntry old = classes.put(tag, entry);
+        if (old != null) liveByName.getOrDefault(old.token().binaryName(), new ArrayList<>()).remove(old);
+        liveByName.computeIfAbsent(token.binaryName(), k -> new ArrayList<>(1)).add(entry);
+        if (tag > highestTag) highestTag = tag;
+        return entry;
+    }
+
+    /**
+     * Adds a method of the class tagged {@code classTag}; returns its entry.
+     *
+     * @throws IllegalStateException if that class is not in the map
+     */
+    public synchronized MethodEntry addMethod(long methodId, long classTag, MethodToken token) {
+        if (classes.get(classTag) == null) throw new IllegalStateException("no class with tag " + classTag);
+        MethodEntry entry = new MethodEntry(methodId, classTag, methodTokens.intern(token), token, generation);
+        MethodEntry old = methods.put(methodId, entry);
+        if (old != null) dropFromReverse(old);
+        liveByToken.computeIfAbsent(token, k -> new ArrayList<>(1)).add(entry);
+        long[] known = methodsOfClass.get(classTag);
+        long[] grown = known == null ? new long[1] : java.util.Arrays.copyOf(known, known.length + 1);
+        grown[grown.length - 1] = methodId;
+        methodsOfClass.put(classTag, grown);
+        return entry;
+    }
+
+    // ---------------------------------------------------------------- unloading
+
+    /**
+     * Forgets a class that unloaded, and every method it had, in a new generation. Waits for
+     * pinned sections to finish first. The tokens stay readable through their ints.
+     *
+     * @return the number of methods that went with it, or -1 if the tag was unknown
+     */
+    public int unloadClass(long tag) {
+        long stamp = unloads.writeLock();
+        try {
+            synchronized (this) {
+                ClassEntry c = classes.remove(tag);
+                if (c == null) return -1;
+                generation++;
+                unloadedClasses++;
+                List<ClassEntry> named = liveByName.get(c.token().binaryName());
+                if (named != null) {
+                    named.remove(c);
+                    if (named.isEmpty()) liveByName.remove(c.token().binaryName());
+                }
+                long[] ids = methodsOfClass.remove(tag);
+                int removed = 0;
+                for (long id : ids == null ? new long[0] : ids) {
+                    MethodEntry m = methods.get(id);
+                    // The ID may already have been reused by a newer class: leave that one alone.
+                    if (m != null && m.classTag() == tag) {
+                        methods.remove(id);
+                        dropFromReverse(m);
+                        removed++;
+                    }
+                }
+                return removed;
+            }
+        } finally {
+            unloads.unlockWrite(stamp);
+        }
+    }
+
+    private void dropFromReverse(MethodEntry m) {
+        List<MethodEntry> same = liveByToken.get(m.token());
+        if (same == null) return;
+        same.remove(m);
+        if (same.isEmpty()) liveByToken.remove(m.token());
+    }
+
+    /**
+     * Runs {@code work}, which may pass IDs from this map to JVMTI, with unloads held off; see the
+     * class comment. Sections may run concurrently with each other; keep them short.
+     */
+    public <T> T pinned(Supplier<T> work) {
+        long stamp = unloads.readLock();
+        try {
+            return work.get();
+        } finally {
+            unloads.unlockRead(stamp);
+        }
+    }
+
+    // ---------------------------------------------------------------- lookups (lock-free)
+
+    /** The live method with this jmethodID, or null. */
+    public MethodEntry method(long methodId) {
+        return methods.get(methodId);
+    }
+
+    /** The method only if it is still the one added in {@code generation}: ID reuse answers null. */
+    public MethodEntry method(long methodId, int generation) {
+        MethodEntry m = methods.get(methodId);
+        return m != null && m.generation() == generation ? m : null;
+    }
+
+    /** The live class with this tag, or null. */
+    public ClassEntry classByTag(long tag) {
+        return classes.get(tag);
+    }
+
+    /** LIVE, UNLOADED (tiprobe saw it go) or UNKNOWN, for a class tag. */
+    public Status classStatus(long tag) {
+        if (classes.get(tag) != null) return Status.LIVE;
+        return tag > 0 && tag <= highestTag ? Status.UNLOADED : Status.UNKNOWN;
+    }
+
+    /** The method token behind an int, also after its class unloaded; null for an int never handed out. */
+    public MethodToken methodToken(int tokenId) {
+        return methodTokens.get(tokenId);
+    }
+
+    /** The class token behind an int, also after its class unloaded. */
+    public ClassToken classToken(int tokenId) {
+        return classTokens.get(tokenId);
+    }
+
+    /** The current generation: it grows with every unload. */
+    public int generation() {
+        return generation;
+    }
+
+    // ---------------------------------------------------------------- reverse (token to ID)
+
+    /**
+     * The live classes with this binary name, in any loader: empty means "not loaded", which is a
+     * normal answer; more than one means several loaders define the name. Never loads anything.
+     */
+    public synchronized List<ClassEntry> classesNamed(String binaryName) {
+        return List.copyOf(liveByName.getOrDefault(binaryName, List.of()));
+    }
+
+    /** The live class with exactly this token, or null when it is not loaded. */
+    public synchronized ClassEntry classFor(ClassToken token) {
+        for (ClassEntry e : liveByName.getOrDefault(token.binaryName(), List.of())) {
+            if (e.token().equals(token)) return e;
+        }
+        return null;
+    }
+
+    /** The live methods with this token (normally one), or an empty list when not loaded. */
+    public synchronized List<MethodEntry> methodsFor(MethodToken token) {
+        return List.copyOf(liveByToken.getOrDefault(token, List.of()));
+    }
+
+    // ---------------------------------------------------------------- size
+
+    /** Counts, for memory bounds and reports. */
+    public record Counts(int liveClasses, int liveMethods, int classTokens, int methodTokens, long unloadedClasses,
+                         int slots) {}
+
+    public synchronized Counts counts() {
+        return new Counts(classes.size(), methods.size(), classTokens.size(), methodTokens.size(), unloadedClasses,
+                classes.capacity() + methods.capacity() + methodsOfClass.capacity());
+    }
+}

@@ -1,0 +1,177 @@
+package dev.tiprobe.ids;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A map from nonzero {@code long} keys to values, for run-time IDs: jmethodIDs and class tags.
+ *
+ * <p>Open addressing with linear probing over a {@code long[]} of keys and an {@code Object[]} of
+ * values: a lookup boxes nothing and allocates nothing. Keys are spread with a Fibonacci multiply,
+ * which scatters both shapes of jmethodID well: pointers into per-loader blocks (8-byte aligned,
+ * clustered, reused after an unload) up to JDK 25, and small unique counters from JDK 26 on.
+ *
+ * <p>Reads are lock-free and safe while another thread writes. Writers serialize on the map. A
+ * writer stores the value before the key (release) and a reader loads the key before the value
+ * (acquire), so a reader that finds a key also finds its value. A removal leaves the key with a
+ * tombstone value, so probe chains stay intact; the same key can come back (an ID reused after an
+ * unload) in its old slot. A resize builds a new table and publishes it whole; a reader still on
+ * the old table sees the map as it was a moment before.
+ *
+ * @param <V> the value type
+ */
+public final class LongMap<V> {
+    private static final Object REMOVED = new Object();
+    private static final VarHandle KEYS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(Object[].class);
+    private static final long SPREAD = 0x9E3779B97F4A7C15L;
+    private static final int MIN_CAPACITY = 16;
+
+    private static final class Table {
+        final long[] keys;
+        final Object[] values;
+        final int mask;
+        final int shift;
+
+        Table(int capacity) {
+            keys = new long[capacity];
+            values = new Object[capacity];
+            mask = capacity - 1;
+            shift = 64 - Integer.numberOfTrailingZeros(capacity);
+        }
+
+        int index(long key) {
+            return (int) ((key * SPREAD) >>> shift);
+        }
+    }
+
+    private volatile Table table;
+    private int size;
+    /** Live entries plus tombstones: what fills the table. Guarded by {@code this}. */
+    private int used;
+
+    public LongMap() {
+        this(MIN_CAPACITY);
+    }
+
+    /** A map that holds {@code expected} entries without resizing. */
+    public LongMap(int expected) {
+        table = new Table(capacityFor(expected));
+    }
+
+    private static int capacityFor(int entries) {
+        long wanted = Math.max(MIN_CAPACITY, (long) entries * 2);  // at most half full
+        if (wanted > 1 << 30) throw new IllegalArgumentException("too many entries: " + entries);
+        return Integer.highestOneBit((int) wanted - 1) << 1;
+    }
+
+    /** The value of {@code key}, or null. Lock-free; allocates nothing. */
+    @SuppressWarnings("unchecked")
+    public V get(long key) {
+        Table t = table;
+        long[] keys = t.keys;
+        int mask = t.mask;
+        for (int i = t.index(key); ; i = (i + 1) & mask) {
+            long k = (long) KEYS.getAcquire(keys, i);
+            if (k == key) {
+                Object v = VALUES.getAcquire(t.values, i);
+                return v == REMOVED ? null : (V) v;
+            }
+            if (k == 0) return null;
+        }
+    }
+
+    /**
+     * Maps {@code key} to {@code value}; returns the value it replaced, or null.
+     *
+     * @throws IllegalArgumentException for key 0, which marks empty slots
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized V put(long key, V value) {
+        if (key == 0) throw new IllegalArgumentException("key 0 is reserved");
+        if (value == null) throw new NullPointerException("value");
+        if (used + 1 > (table.mask + 1) / 2) resize(size + 1);
+        Table t = table;
+        for (int i = t.index(key); ; i = (i + 1) & t.mask) {
+            long k = t.keys[i];
+            if (k == key) {
+                Object old = t.values[i];
+                VALUES.setRelease(t.values, i, value);
+                if (old == REMOVED) {
+                    size++;
+                    return null;
+                }
+                return (V) old;
+            }
+            if (k == 0) {
+                VALUES.setRelease(t.values, i, value);
+                KEYS.setRelease(t.keys, i, key);
+                size++;
+                used++;
+                return null;
+            }
+        }
+    }
+
+    /** Removes {@code key}; returns its value, or null if it had none. */
+    @SuppressWarnings("unchecked")
+    public synchronized V remove(long key) {
+        Table t = table;
+        for (int i = t.index(key); ; i = (i + 1) & t.mask) {
+            long k = t.keys[i];
+            if (k == key) {
+                Object old = t.values[i];
+                if (old == REMOVED) return null;
+                VALUES.setRelease(t.values, i, REMOVED);
+                size--;
+                return (V) old;
+            }
+            if (k == 0) return null;
+        }
+    }
+
+    /** Live entries. */
+    public synchronized int size() {
+        return size;
+    }
+
+    /** Slots in the current table: memory is about 16 bytes a slot plus the values. */
+    public int capacity() {
+        return table.mask + 1;
+    }
+
+    /** Calls {@code action} for every live entry of one consistent table. */
+    @SuppressWarnings("unchecked")
+    public void forEach(Entry<? super V> action) {
+        Table t = table;
+        for (int i = 0; i <= t.mask; i++) {
+            long k = (long) KEYS.getAcquire(t.keys, i);
+            if (k == 0) continue;
+            Object v = VALUES.getAcquire(t.values, i);
+            if (v != REMOVED) action.accept(k, (V) v);
+        }
+    }
+
+    /** A key and its value. */
+    @FunctionalInterface
+    public interface Entry<V> {
+        void accept(long key, V value);
+    }
+
+    /** Rebuilds the table for {@code entries} live entries, dropping tombstones. */
+    private void resize(int entries) {
+        Table old = table;
+        Table t = new Table(capacityFor(entries));
+        for (int i = 0; i <= old.mask; i++) {
+            long k = old.keys[i];
+            Object v = old.values[i];
+            if (k == 0 || v == REMOVED) continue;
+            int j = t.index(k);
+            while (t.keys[j] != 0) j = (j + 1) & t.mask;
+            t.keys[j] = k;
+            t.values[j] = v;
+        }
+        table = t;  // volatile: publishes the filled table whole
+        used = size;
+    }
+}

@@ -1,0 +1,93 @@
+package dev.tiprobe.ids;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The JVM's counterpart of a CLR mdMethodDef: a method identified by its class token, name and
+ * descriptor, with what describes it further.
+ */
+public final class MethodToken {
+    private final ClassToken owner;
+    private final String name;
+    private final String descriptor;
+    private final String genericSignature;
+    private final int modifiers;
+    private final int[] lines;
+
+    /**
+     * @param owner            the declaring class
+     * @param name             {@code total}, {@code <init>}, {@code <clinit>}
+     * @param descriptor       {@code (Ljava/lang/String;I)Ljava/util/List;}
+     * @param genericSignature the Signature attribute, or null
+     * @param modifiers        access flags ({@link java.lang.reflect.Modifier} bits)
+     * @param lines            the line number table as pairs (start bci, line), or an empty array
+     */
+    public MethodToken(ClassToken owner, String name, String descriptor, String genericSignature, int modifiers,
+                       int[] lines) {
+        this.owner = Objects.requireNonNull(owner, "owner");
+        this.name = Objects.requireNonNull(name, "name");
+        this.descriptor = Objects.requireNonNull(descriptor, "descriptor");
+        Descriptors.checkMethodDescriptor(descriptor);
+        this.genericSignature = genericSignature;
+        this.modifiers = modifiers;
+        this.lines = sortedPairs(lines);
+    }
+
+    /** The (bci, line) pairs ordered by bci, as {@link #lineAt} reads them. */
+    private static int[] sortedPairs(int[] lines) {
+        if (lines.length % 2 != 0) throw new IllegalArgumentException("line table needs (bci, line) pairs");
+        long[] packed = new long[lines.length / 2];
+        for (int i = 0; i < packed.length; i++) packed[i] = ((long) lines[2 * i] << 32) | (lines[2 * i + 1] & 0xFFFFFFFFL);
+        Arrays.sort(packed);
+        int[] sorted = new int[lines.length];
+        for (int i = 0; i < packed.length; i++) {
+            sorted[2 * i] = (int) (packed[i] >>> 32);
+            sorted[2 * i + 1] = (int) packed[i];
+        }
+        return sorted;
+    }
+
+    public ClassToken owner() { return owner; }
+    public String name() { return name; }
+    public String descriptor() { return descriptor; }
+    public String genericSignature() { return genericSignature; }
+    public int modifiers() { return modifiers; }
+
+    /** The line of bytecode index {@code bci}, or -1 when the table has none. */
+    public int lineAt(long bci) {
+        int line = -1;
+        for (int i = 0; i < lines.length; i += 2) {
+            if (lines[i] <= bci) line = lines[i + 1];
+            else break;
+        }
+        return line;
+    }
+
+    /** The first line of the method, or -1. */
+    public int firstLine() {
+        return lines.length == 0 ? -1 : lines[1];
+    }
+
+    /** The deterministic text form: the class token's, then {@code ::name(descriptor)}. */
+    public String text() {
+        return owner.text() + " ::" + name + descriptor;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MethodToken m && owner.equals(m.owner) && name.equals(m.name)
+                && descriptor.equals(m.descriptor) && Objects.equals(genericSignature, m.genericSignature)
+                && modifiers == m.modifiers && Arrays.equals(lines, m.lines);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(owner, name, descriptor);
+    }
+
+    @Override
+    public String toString() {
+        return text();
+    }
+}

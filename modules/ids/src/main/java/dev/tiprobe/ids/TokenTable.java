@@ -1,0 +1,60 @@
+package dev.tiprobe.ids;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Interns tokens to compact ints, for a recording to carry instead of names.
+ *
+ * <p>Equal tokens get the same int, for the life of the table: an int handed out stays valid after
+ * its class unloads (deferred symbolic lookup, names resolved late). Because equal tokens share an
+ * int, and {@link LoaderRef} reuses loader ordinals, reloading the same classes again and again
+ * adds nothing. Interning takes a lock; looking an int up does not.
+ *
+ * @param <T> {@link ClassToken} or {@link MethodToken}
+ */
+public final class TokenTable<T> {
+    private final Map<T, Integer> ids = new HashMap<>();
+    private volatile Object[] byId = new Object[256];
+    private int next = 1;
+
+    /** An empty table. */
+    public TokenTable() {
+        // Ints start at 1, so 0 can mean "none".
+    }
+
+    /** The int of {@code token}, assigned on first sight; never 0. */
+    public synchronized int intern(T token) {
+        Integer id = ids.get(token);
+        if (id != null) return id;
+        int assigned = next++;
+        Object[] table = byId;
+        if (assigned == table.length) {
+            Object[] grown = java.util.Arrays.copyOf(table, table.length * 2);
+            grown[assigned] = token;
+            byId = grown;
+        } else {
+            table[assigned] = token;
+            byId = table;  // volatile write publishes the new element
+        }
+        ids.put(token, assigned);
+        return assigned;
+    }
+
+    /** The token of {@code id}, or null for an int this table never handed out. Lock-free. */
+    @SuppressWarnings("unchecked")
+    public T get(int id) {
+        Object[] table = byId;
+        return id > 0 && id < table.length ? (T) table[id] : null;
+    }
+
+    /** The int of {@code token} if it was interned, else 0. */
+    public synchronized int find(T token) {
+        return ids.getOrDefault(token, 0);
+    }
+
+    /** How many tokens the table holds. */
+    public synchronized int size() {
+        return next - 1;
+    }
+}

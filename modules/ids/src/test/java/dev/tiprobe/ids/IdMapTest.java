@@ -1,0 +1,179 @@
+package dev.tiprobe.ids;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class IdMapTest {
+    static final LoaderRef PLUGIN1 = new LoaderRef("com.foo.PluginLoader", "plugins", 1);
+    static final LoaderRef PLUGIN2 = new LoaderRef("com.foo.PluginLoader", "plugins", 2);
+
+    static ClassToken cls(String name, LoaderRef loader) {
+        return new ClassToken(name, loader, null, null, "file:/app/plugins.jar");
+    }
+
+    static MethodToken method(ClassToken c, String name) {
+        return new MethodToken(c, name, "(I)V", null, 1, new int[] {0, 10});
+    }
+
+    @Test
+    void anIdReusedAfterAnUnloadNeverAnswersWithTheOldClassesToken() {
+        IdMap map = new IdMap();
+        ClassToken a = cls("com.foo.A", PLUGIN1);
+        ClassToken b = cls("com.foo.B", PLUGIN1);
+        long id = 0x7f00_0000_1000L;
+        map.addClass(1, a);
+        IdMap.MethodEntry old = map.addMethod(id, 1, method(a, "run"));
+        int oldGeneration = old.generation();
+
+        assertEquals(1, map.unloadClass(1));
+        assertNull(map.method(id), "gone with its class");
+        assertEquals(IdMap.Status.UNLOADED, map.classStatus(1));
+
+        map.addClass(2, b);  // the VM hands the same jmethodID to a method of another class
+        IdMap.MethodEntry reused = map.addMethod(id, 2, method(b, "go"));
+        assertEquals("go", map.method(id).token().name());
+        assertNull(map.method(id, oldGeneration), "the old (id, generation) pair does not resolve to B.go");
+        assertSame(reused, map.method(id, reused.generation()));
+        assertEquals("run", map.methodToken(old.tokenId()).name(), "the old token stays readable by its int");
+        assertEquals("com.foo.A", map.methodToken(old.tokenId()).owner().binaryName());
+    }
+
+    @Test
+    void unloadingAClassLeavesAnIdAlreadyReusedByANewerClassAlone() {
+        IdMap map = new IdMap();
+        ClassToken a = cls("com.foo.A", PLUGIN1);
+        ClassToken b = cls("com.foo.B", PLUGIN1);
+        long id = 0x1234_5678L;
+        map.addClass(1, a);
+        map.addMethod(id, 1, method(a, "run"));
+        map.addClass(2, b);
+        map.addMethod(id, 2, method(b, "go"));  // B learned first, A's unload reported late
+        map.unloadClass(1);
+        assertEquals("go", map.method(id).token().name());
+    }
+
+    @Test
+    void reverseLookupsSayNotLoadedAndAmbiguousInsteadOfGuessing() {
+        IdMap map = new IdMap();
+        assertTrue(map.classesNamed("com.foo.Bar").isEmpty(), "not loaded is a normal answer");
+        ClassToken bar1 = cls("com.foo.Bar", PLUGIN1);
+        ClassToken bar2 = cls("com.foo.Bar", PLUGIN2);
+        map.addClass(10, bar1);
+        map.addClass(11, bar2);
+        assertEquals(2, map.classesNamed("com.foo.Bar").size(), "two loaders define the name");
+        assertEquals(11, map.classFor(bar2).tag());
+        MethodToken m = method(bar1, "run");
+        map.addMethod(0x100, 10, m);
+        assertEquals(List.of(0x100L), map.methodsFor(m).stream().map(IdMap.MethodEntry::methodId).toList());
+        map.unloadClass(10);
+        assertTrue(map.methodsFor(m).isEmpty());
+        assertEquals(1, map.classesNamed("com.foo.Bar").size());
+        assertEquals(IdMap.Status.UNKNOWN, map.classStatus(99));
+    }
+
+    @Test
+    void equalTokensShareOneIntSoChurnDoesNotGrowTheTables() {
+        IdMap map = new IdMap();
+        long tag = 1;
+        long id = 1000;
+        for (int round = 0; round < 10_000; round++, tag++) {
+            ClassToken c = cls("com.foo.Reloaded", PLUGIN1);  // a fresh loader each round, ordinal reused
+            map.addClass(tag, c);
+            for (int m = 0; m < 5; m++) map.addMethod(id++, tag, method(c, "m" + m));
+            map.unloadClass(tag);
+        }
+        IdMap.Counts counts = map.counts();
+        assertEquals(0, counts.liveClasses());
+        assertEquals(1, counts.classTokens());
+        assertEquals(5, counts.methodTokens());
+        assertEquals(10_000, counts.unloadedClasses());
+        assertTrue(counts.slots() < 1024, "tables shrink back: " + counts);
+    }
+
+    @Test
+    void anUnloadWaitsForPinnedSectionsAndLaterSectionsNoLongerFindTheIds() throws Exception {
+        IdMap map = new IdMap();
+        ClassToken a = cls("com.foo.A", PLUGIN1);
+        map.addClass(1, a);
+        map.addMethod(42, 1, method(a, "run"));
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean sawIdDuringSection = new AtomicBoolean();
+        Thread user = Thread.ofPlatform().start(() -> map.pinned(() -> {
+            inside.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            sawIdDuringSection.set(map.method(42) != null);  // still valid: the unload is held off
+            return null;
+        }));
+        inside.await();
+        Thread unloader = Thread.ofPlatform().start(() -> map.unloadClass(1));
+        Thread.sleep(200);
+        assertTrue(unloader.isAlive(), "the unload waits for the pinned section");
+        release.countDown();
+        user.join();
+        unloader.join();
+        assertTrue(sawIdDuringSection.get());
+        assertFalse(map.pinned(() -> map.method(42) != null));
+    }
+
+    @Test
+    void underContentionNoPinnedSectionEverSeesAnIdOfAClassBeingUnloaded() throws Exception {
+        IdMap map = new IdMap();
+        // A "VM": a method ID is valid while its class is loaded; the checker stands for a JVMTI call.
+        java.util.concurrent.ConcurrentHashMap<Long, Boolean> vmValid = new java.util.concurrent.ConcurrentHashMap<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong violations = new AtomicLong();
+        AtomicLong checks = new AtomicLong();
+        Thread[] users = new Thread[3];
+        for (int u = 0; u < users.length; u++) {
+            users[u] = Thread.ofPlatform().start(() -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom();
+                while (!stop.get()) {
+                    long id = 1 + random.nextInt(2000);
+                    map.pinned(() -> {
+                        if (map.method(id) != null) {
+                            checks.incrementAndGet();
+                            if (!vmValid.containsKey(id)) violations.incrementAndGet();
+                        }
+                        return null;
+                    });
+                }
+            });
+        }
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        long tag = 1;
+        while (System.nanoTime() < deadline) {
+            ClassToken c = cls("com.foo.C" + (tag % 50), PLUGIN1);
+            map.addClass(tag, c);
+            long firstId = 1 + (tag * 10) % 2000;
+            for (long id = firstId; id < firstId + 10; id++) {
+                vmValid.put(id, true);
+                map.addMethod(id, tag, method(c, "m" + id));
+            }
+            // The VM frees the IDs only once the unload has gone through the map's protocol.
+            map.unloadClass(tag);
+            for (long id = firstId; id < firstId + 10; id++) vmValid.remove(id);
+            tag++;
+        }
+        stop.set(true);
+        for (Thread t : users) t.join();
+        assertEquals(0, violations.get(), "a pinned section used an ID whose class was unloading");
+        assertTrue(checks.get() > 0);
+        assertNotNull(map.counts());
+    }
+}
