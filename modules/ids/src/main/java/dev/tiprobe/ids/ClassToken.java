@@ -31,6 +31,18 @@ public record ClassToken(String binaryName, LoaderRef loader, String module, Str
                 + " source=" + (codeSource == null ? "-" : codeSource);
     }
 
+    /**
+     * The name a token uses for a class: the binary name, except that a hidden class's address
+     * suffix ({@code Foo$$Lambda/0x0000023f0100a000}) becomes {@code /hidden}. The suffix changes with
+     * every definition; without it, the same lambda or proxy gets the same token in every process
+     * and every time it is defined again, which keeps the token table bounded under churn. Two live
+     * hidden classes from one template then share a token, and reverse lookups return both.
+     */
+    public static String stableName(String binaryName) {
+        int slash = binaryName.lastIndexOf('/');
+        return slash < 0 ? binaryName : binaryName.substring(0, slash) + "/hidden";
+    }
+
     /** The package, {@code com.foo}, or the empty string. */
     public String packageName() {
         int dot = binaryName.lastIndexOf('.');

@@ -1,0 +1,208 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.ids.ClassToken;
+import dev.tiprobe.ids.Descriptors;
+import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.jvmti.Capability;
+import dev.tiprobe.jvmti.Events;
+import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.jvmti.JvmtiError;
+import dev.tiprobe.jvmti.JvmtiException;
+
+import java.lang.ref.WeakReference;
+import java.net.URL;
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Feeds the {@link IdMap} from JVMTI, only ever in the safe direction (run-time ID to token):
+ * the backfill at start, ClassPrepare, classes of objects, and jmethodIDs met in stack walks.
+ * It never loads or initializes a class: reverse lookups and type references are answered from
+ * what is loaded (the map, GetClassLoaderClasses), and "not loaded" is a normal answer.
+ *
+ * <p>Classes are identified by tags tiprobe puts on their Class objects (SetTag); ObjectFree
+ * reports each tag when its class unloads, and the map forgets the class and its methods then.
+ * The registry keeps Class objects only through weak references, so it never holds a class in
+ * memory. A ClassPrepare that the facade dropped (a class loaded inside another tiprobe callback)
+ * is caught up by {@link #reconcile()}.
+ */
+public final class Registry implements AutoCloseable {
+    /** Tags start high to be told apart from small numbers in dumps; they only grow. */
+    private static final long FIRST_TAG = 1L << 32;
+
+    private final Jvmti jvmti;
+    private final IdMap map = new IdMap();
+    private final Loaders loaders = new Loaders();
+    private final AtomicLong nextTag = new AtomicLong(FIRST_TAG);
+    private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
+    private final List<Events.Registration> registrations = new ArrayList<>();
+
+    private Registry(Jvmti jvmti) {
+        this.jvmti = jvmti;
+    }
+
+    /**
+     * Starts watching: adds the capabilities it needs, listens to ClassPrepare and ObjectFree,
+     * then maps every class loaded so far (the attach-time backfill).
+     */
+    public static Registry start(Jvmti jvmti) {
+        Registry r = new Registry(jvmti);
+        jvmti.addCapabilities(EnumSet.of(Capability.CAN_TAG_OBJECTS, Capability.CAN_GENERATE_OBJECT_FREE_EVENTS,
+                Capability.CAN_GET_LINE_NUMBERS, Capability.CAN_GET_SOURCE_FILE_NAME));
+        // Events first, then the backfill: a class prepared in between is met twice, and the tag
+        // check makes the second meeting a no-op.
+        r.registrations.add(jvmti.events().onObjectFree(r::unloaded));
+        r.registrations.add(jvmti.events().onClassPrepare((thread, type) -> r.register(type)));
+        r.reconcile();
+        return r;
+    }
+
+    /** The map this registry fills. */
+    public IdMap map() {
+        return map;
+    }
+
+    /**
+     * Registers every loaded, prepared class that is not registered yet: the backfill, and the
+     * catch-up for ClassPrepare events dropped as re-entrant. Returns how many it added.
+     */
+    public int reconcile() {
+        int added = 0;
+        for (Jvmti.ClassSnapshot s : jvmti.snapshotLoadedClasses()) {
+            if (s.methods() == null || s.type().isPrimitive() || s.type().isArray()) continue;
+            if (jvmti.getTag(s.type()) == 0 && register(s.type()) != null) added++;
+        }
+        return added;
+    }
+
+    /**
+     * The class's entry, registering it (and all its methods) first if needed. Null for arrays,
+     * primitives and classes not prepared yet (they have no methods; ClassPrepare brings them).
+     */
+    public IdMap.ClassEntry register(Class<?> type) {
+        if (type.isPrimitive() || type.isArray()) return null;
+        synchronized (this) {
+            long tag = jvmti.getTag(type);
+            if (tag != 0) return map.classByTag(tag);
+            if (!jvmti.classStatus(type).prepared()) return null;
+            long[] methodIds = jvmti.classMethods(type);
+            tag = nextTag.getAndIncrement();
+            ClassToken token = classToken(type);
+            map.addClass(tag, token);
+            for (long id : methodIds) map.addMethod(id, tag, methodToken(token, id));
+            classesByTag.put(tag, new WeakReference<>(type));
+            jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
+            return map.classByTag(tag);
+        }
+    }
+
+    /** The class of an argument value or heap object: the safe direction from an object. */
+    public IdMap.ClassEntry classOf(Object value) {
+        return register(value.getClass());
+    }
+
+    /**
+     * The method behind a jmethodID met in a stack walk: from the map, or learned through
+     * GetMethodDeclaringClass (inside {@link IdMap#pinned}, so no unload runs meanwhile). Null
+     * when the ID's class has unloaded (JVMTI answers INVALID_METHODID).
+     */
+    public IdMap.MethodEntry resolve(long methodId) {
+        IdMap.MethodEntry known = map.method(methodId);
+        if (known != null) return known;
+        return map.pinned(() -> {
+            IdMap.MethodEntry again = map.method(methodId);
+            if (again != null) return again;
+            Class<?> declaring;
+            try {
+                declaring = jvmti.methodDeclaringClass(methodId);
+            } catch (JvmtiException e) {
+                if (e.error() == JvmtiError.INVALID_METHODID) return null;
+                throw e;
+            }
+            register(declaring);
+            return map.method(methodId);
+        });
+    }
+
+    /** The live Class of a tag, or null once it unloaded. */
+    public Class<?> classOfTag(long tag) {
+        WeakReference<Class<?>> ref = classesByTag.get(tag);
+        return ref == null ? null : ref.get();
+    }
+
+    /** The class status (prepared, initialized, error) of a live class, from GetClassStatus. */
+    public Jvmti.ClassStatus status(IdMap.ClassEntry entry) {
+        Class<?> c = classOfTag(entry.tag());
+        return c == null ? null : jvmti.classStatus(c);
+    }
+
+    /**
+     * Resolves a type reference ({@code Lcom/foo/Bar;}) as {@code referrer} sees it, without loading
+     * anything: among the classes whose initiating loader is the referrer's loader, then its
+     * parents, then the bootstrap loader (the JVM's delegation order). Empty means "not loaded
+     * there"; several entries mean several loaders define the name and the answer does not guess.
+     *
+     * @throws Descriptors.MalformedSignatureException for a malformed descriptor
+     */
+    public List<IdMap.ClassEntry> resolveTypeReference(Class<?> referrer, String descriptor) {
+        String internal = Descriptors.internalName(descriptor);
+        if (descriptor.length() == 1) return List.of();  // a primitive: nothing to resolve
+        String wanted = internal.startsWith("[") ? Descriptors.fieldType(descriptor) : internal.replace('/', '.');
+        for (ClassLoader loader = referrer.getClassLoader(); ; loader = loader.getParent()) {
+            List<IdMap.ClassEntry> found = new ArrayList<>();
+            for (Class<?> c : jvmti.classLoaderClasses(loader)) {
+                if (c.getName().equals(wanted) || c.getTypeName().equals(wanted)) {
+                    IdMap.ClassEntry e = register(c);
+                    if (e != null && !found.contains(e)) found.add(e);
+                }
+            }
+            if (!found.isEmpty() || loader == null) return found;
+        }
+    }
+
+    /** Stops listening. The map stays readable. */
+    @Override
+    public void close() {
+        registrations.forEach(Events.Registration::close);
+        registrations.clear();
+    }
+
+    private void unloaded(long tag) {
+        if (tag >= FIRST_TAG) {
+            map.unloadClass(tag);
+            classesByTag.remove(tag);
+        }
+    }
+
+    private ClassToken classToken(Class<?> type) {
+        Module module = type.getModule();
+        String moduleName = module.isNamed() ? module.getName() : null;
+        String version = module.isNamed() && module.getDescriptor() != null
+                ? module.getDescriptor().rawVersion().orElse(null) : null;
+        return new ClassToken(ClassToken.stableName(type.getName()), loaders.of(type.getClassLoader()), moduleName,
+                version, codeSource(type));
+    }
+
+    private static String codeSource(Class<?> type) {
+        ProtectionDomain pd = type.getProtectionDomain();
+        CodeSource cs = pd == null ? null : pd.getCodeSource();
+        URL location = cs == null ? null : cs.getLocation();
+        return location == null ? null : location.toString();
+    }
+
+    private MethodToken methodToken(ClassToken owner, long id) {
+        Jvmti.MethodName name = jvmti.methodName(id);
+        List<Jvmti.LineNumber> table = jvmti.lineNumberTable(id);
+        int[] lines = new int[table.size() * 2];
+        for (int i = 0; i < table.size(); i++) {
+            lines[2 * i] = (int) table.get(i).startLocation();
+            lines[2 * i + 1] = table.get(i).line();
+        }
+        return new MethodToken(owner, name.name(), name.descriptor(), name.generic(), jvmti.methodModifiers(id), lines);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.ids.Descriptors;
+import dev.tiprobe.ids.HumanNames;
+import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.jvmti.Jvmti;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RegistryTest {
+    static Jvmti jvmti;
+    static Registry registry;
+
+    /** Set by NeverInitialized's static initializer; kept outside it, since reading it there would run it. */
+    static final AtomicBoolean NEVER_INITIALIZED_RAN = new AtomicBoolean();
+
+    /** Nothing in tiprobe may make its static initializer run. */
+    static final class NeverInitialized {
+        static {
+            NEVER_INITIALIZED_RAN.set(true);
+        }
+    }
+
+    @BeforeAll
+    static void start() {
+        jvmti = Jvmti.get();
+        registry = Registry.start(jvmti);
+    }
+
+    @AfterAll
+    static void stop() {
+        registry.close();
+    }
+
+    @Test
+    void afterTheBackfillAndEventsNothingIsMissingComparedWithGetLoadedClasses() throws Exception {
+        List<Thread> loaders = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            int n = t;
+            loaders.add(Thread.ofPlatform().start(() -> {
+                Generated.Loader loader = new Generated.Loader();
+                for (int i = 0; i < 25; i++) loader.define("gen.Backfill" + n + "_" + i);
+                Generated.hidden("HiddenBackfill" + n);
+                Runnable lambda = () -> { };
+                lambda.run();
+            }));
+        }
+        for (Thread t : loaders) t.join();
+        registry.reconcile();  // catches ClassPrepare events dropped as re-entrant
+        List<String> missing = new ArrayList<>();
+        for (Jvmti.ClassSnapshot s : jvmti.snapshotLoadedClasses()) {
+            Class<?> c = s.type();
+            if (s.methods() == null || c.isArray() || c.isPrimitive()) continue;
+            long tag = jvmti.getTag(c);
+            IdMap.ClassEntry e = registry.map().classByTag(tag);
+            if (e == null) missing.add(c.getName());
+            else assertEquals(dev.tiprobe.ids.ClassToken.stableName(c.getName()), e.token().binaryName());
+        }
+        assertTrue(missing.isEmpty(), "not in the map: " + missing);
+    }
+
+    @Test
+    void framesOfEveryThreadResolveToTheMethodJvmtiNames() {
+        int checked = 0;
+        for (Jvmti.ThreadStack stack : jvmti.allStackTraces(32)) {
+            for (Jvmti.StackFrame f : stack.frames()) {
+                IdMap.MethodEntry e = registry.resolve(f.methodId());
+                assertNotNull(e, "frame " + f);
+                Jvmti.MethodName name = jvmti.methodName(f.methodId());
+                assertEquals(name.name(), e.token().name());
+                assertEquals(name.descriptor(), e.token().descriptor());
+                Class<?> declaring = jvmti.methodDeclaringClass(f.methodId());
+                assertEquals(dev.tiprobe.ids.ClassToken.stableName(declaring.getName()), e.token().owner().binaryName());
+                checked++;
+            }
+        }
+        assertTrue(checked > 20);
+        IdMap.MethodEntry me = registry.resolve(jvmti.stackTrace(null, 0, 1).getFirst().methodId());
+        assertTrue(HumanNames.method(me.token()).contains("."), HumanNames.method(me.token()));
+    }
+
+    @Test
+    void reverseLookupAndTypeReferencesNeverLoadOrInitialize() {
+        String neverLoaded = "dev.tiprobe.agent.RegistryTest$NotEvenLoaded";
+        assertTrue(registry.map().classesNamed(neverLoaded).isEmpty());
+        assertTrue(registry.resolveTypeReference(RegistryTest.class, "L" + neverLoaded.replace('.', '/') + ";").isEmpty());
+        assertFalse(Arrays.stream(jvmti.loadedClasses()).anyMatch(c -> c.getName().equals(neverLoaded)),
+                "resolving did not load the class");
+
+        Class<?> loadedOnly = NeverInitialized.class;  // a class literal loads, it does not initialize
+        List<IdMap.ClassEntry> found = registry.resolveTypeReference(RegistryTest.class,
+                "Ldev/tiprobe/agent/RegistryTest$NeverInitialized;");
+        assertFalse(NEVER_INITIALIZED_RAN.get(), "resolution did not run the static initializer");
+        if (jvmti.classStatus(loadedOnly).prepared()) {
+            assertEquals(1, found.size());
+            assertFalse(registry.status(found.getFirst()).initialized());
+        }
+        assertFalse(NEVER_INITIALIZED_RAN.get());
+        List<IdMap.ClassEntry> string = registry.resolveTypeReference(RegistryTest.class, "Ljava/lang/String;");
+        assertEquals(1, string.size(), "found through the parents, in the bootstrap loader");
+        assertEquals("java.base", string.getFirst().token().module());
+    }
+
+    @Test
+    void twoLoadersDefiningOneNameAreReportedNotGuessed() {
+        Class<?> a = new Generated.Loader().define("gen.Twice");
+        Class<?> b = new Generated.Loader().define("gen.Twice");
+        IdMap.ClassEntry ea = registry.register(a);
+        IdMap.ClassEntry eb = registry.register(b);
+        assertTrue(ea.tag() != eb.tag());
+        assertFalse(ea.token().equals(eb.token()), "live loaders of one kind get different ordinals");
+        assertEquals(2, registry.map().classesNamed("gen.Twice").size());
+    }
+
+    @Test
+    void idsOfAnUnloadedClassAnswerUnloadedAndTheirTokensStayReadable() throws Exception {
+        long[] ids = new long[1];
+        int[] generation = new int[1];
+        int[] tokenId = new int[1];
+        long[] tag = new long[1];
+        defineRegisterAndDrop(ids, generation, tokenId, tag);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (registry.map().classStatus(tag[0]) != IdMap.Status.UNLOADED && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertEquals(IdMap.Status.UNLOADED, registry.map().classStatus(tag[0]));
+        assertNull(registry.map().method(ids[0], generation[0]));
+        assertNull(registry.resolve(ids[0]), "JVMTI answers INVALID_METHODID: unloaded, not a crash");
+        assertEquals("gen.Dropped", registry.map().methodToken(tokenId[0]).owner().binaryName());
+        assertNull(registry.resolve(0), "an ID of 0 is simply unknown");
+    }
+
+    private static void defineRegisterAndDrop(long[] ids, int[] generation, int[] tokenId, long[] tag) {
+        Class<?> c = new Generated.Loader().define("gen.Dropped");
+        IdMap.ClassEntry e = registry.register(c);
+        long id = jvmti.classMethods(c)[0];
+        IdMap.MethodEntry m = registry.resolve(id);
+        ids[0] = id;
+        generation[0] = m.generation();
+        tokenId[0] = m.tokenId();
+        tag[0] = e.tag();
+    }
+
+    @Test
+    void malformedDescriptorsGiveClearErrors() {
+        var e = assertThrows(Descriptors.MalformedSignatureException.class,
+                () -> registry.resolveTypeReference(RegistryTest.class, "Ljava/lang/String"));
+        assertTrue(e.getMessage().contains("at "), e.getMessage());
+    }
+}
