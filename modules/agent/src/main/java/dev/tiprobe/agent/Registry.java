@@ -17,6 +17,8 @@ import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -30,6 +32,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The registry keeps Class objects only through weak references, so it never holds a class in
  * memory. A ClassPrepare that the facade dropped (a class loaded inside another tiprobe callback)
  * is caught up by {@link #reconcile()}.
+ *
+ * <p>The ClassPrepare handler only queues the class; the {@code tiprobe-registry} thread registers
+ * it. A class can load (and ClassPrepare fire) on any thread at any moment, including one that
+ * holds a lock of the map or of this registry: a handler that took those locks could deadlock
+ * with another registering thread, and would slow the application's class loading besides.
  */
 public final class Registry implements AutoCloseable {
     /** Tags start high to be told apart from small numbers in dumps; they only grow. */
@@ -41,9 +48,14 @@ public final class Registry implements AutoCloseable {
     private final AtomicLong nextTag = new AtomicLong(FIRST_TAG);
     private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
     private final List<Events.Registration> registrations = new ArrayList<>();
+    private final LinkedBlockingQueue<Class<?>> prepared = new LinkedBlockingQueue<>();
+    private final AtomicLong registrationFailures = new AtomicLong();
+    private final Thread registrar;
+    private volatile boolean closed;
 
     private Registry(Jvmti jvmti) {
         this.jvmti = jvmti;
+        this.registrar = Thread.ofPlatform().daemon().name("tiprobe-registry").unstarted(this::registerQueued);
     }
 
     /**
@@ -57,7 +69,8 @@ public final class Registry implements AutoCloseable {
         // Events first, then the backfill: a class prepared in between is met twice, and the tag
         // check makes the second meeting a no-op.
         r.registrations.add(jvmti.events().onObjectFree(r::unloaded));
-        r.registrations.add(jvmti.events().onClassPrepare((thread, type) -> r.register(type)));
+        r.registrations.add(jvmti.events().onClassPrepare((thread, type) -> r.prepared.offer(type)));
+        r.registrar.start();
         r.reconcile();
         return r;
     }
@@ -165,11 +178,45 @@ public final class Registry implements AutoCloseable {
         }
     }
 
-    /** Stops listening. The map stays readable. */
+    /** Registers, on the calling thread, every class whose ClassPrepare is still queued. */
+    public void sync() {
+        List<Class<?>> batch = new ArrayList<>();
+        prepared.drainTo(batch);
+        for (Class<?> c : batch) registerQuietly(c);
+    }
+
+    /** Registrations from the queue that threw (and were skipped); for reports. */
+    public long registrationFailures() {
+        return registrationFailures.get();
+    }
+
+    private void registerQueued() {
+        while (!closed) {
+            try {
+                Class<?> c = prepared.poll(100, TimeUnit.MILLISECONDS);
+                if (c != null) registerQuietly(c);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void registerQuietly(Class<?> c) {
+        try {
+            register(c);
+        } catch (RuntimeException e) {
+            registrationFailures.incrementAndGet();  // e.g. the facade shut down; reconcile() catches up
+        }
+    }
+
+    /** Stops listening and the registry thread. The map stays readable. */
     @Override
     public void close() {
+        closed = true;
         registrations.forEach(Events.Registration::close);
         registrations.clear();
+        registrar.interrupt();
+        prepared.clear();
     }
 
     private void unloaded(long tag) {

@@ -48,18 +48,21 @@ class RegistryTest {
     @Test
     void afterTheBackfillAndEventsNothingIsMissingComparedWithGetLoadedClasses() throws Exception {
         List<Thread> loaders = new ArrayList<>();
+        List<Class<?>> defined = new java.util.concurrent.CopyOnWriteArrayList<>();
         for (int t = 0; t < 4; t++) {
             int n = t;
             loaders.add(Thread.ofPlatform().start(() -> {
                 Generated.Loader loader = new Generated.Loader();
-                for (int i = 0; i < 25; i++) loader.define("gen.Backfill" + n + "_" + i);
-                Generated.hidden("HiddenBackfill" + n);
+                for (int i = 0; i < 25; i++) defined.add(loader.define("gen.Backfill" + n + "_" + i));
+                defined.add(Generated.hidden("HiddenBackfill" + n));
                 Runnable lambda = () -> { };
                 lambda.run();
             }));
         }
         for (Thread t : loaders) t.join();
-        registry.reconcile();  // catches ClassPrepare events dropped as re-entrant
+        registry.sync();       // what ClassPrepare queued
+        for (Class<?> c : defined) assertTrue(jvmti.getTag(c) != 0, "ClassPrepare registered " + c.getName());
+        registry.reconcile();  // what the facade dropped as re-entrant
         List<String> missing = new ArrayList<>();
         for (Jvmti.ClassSnapshot s : jvmti.snapshotLoadedClasses()) {
             Class<?> c = s.type();

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.StampedLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * have freed what the ID points to. Code that takes an ID from this map, or from a stack walk, and
  * hands it to JVMTI does so inside {@link #pinned(Supplier)}; {@link #unloadClass(long)} waits for
  * every pinned section to finish before it removes the class's IDs, and a pinned section that
- * starts later no longer finds them. Lookups ({@link #method(long)}, {@link #classByTag(long)}) need
+ * starts later no longer finds them. Sections nest (the lock is reentrant). Lookups ({@link #method(long)}, {@link #classByTag(long)}) need
  * no pinning: they never touch the VM.
  */
 public final class IdMap {
@@ -46,7 +46,8 @@ public final class IdMap {
     private final Map<MethodToken, List<MethodEntry>> liveByToken = new HashMap<>();
     /** Tags are handed out in increasing order, so a lower tag that is not live has unloaded. */
     private volatile long highestTag;
-    private final StampedLock unloads = new StampedLock();
+    /** Reentrant, so pinned sections may nest (a stack walk that resolves a frame). */
+    private final ReentrantReadWriteLock unloads = new ReentrantReadWriteLock();
     private volatile int generation = 1;
     private long unloadedClasses;
 
@@ -97,7 +98,7 @@ public final class IdMap {
      * @return the number of methods that went with it, or -1 if the tag was unknown
      */
     public int unloadClass(long tag) {
-        long stamp = unloads.writeLock();
+        unloads.writeLock().lock();
         try {
             synchronized (this) {
                 ClassEntry c = classes.remove(tag);
@@ -123,7 +124,7 @@ public final class IdMap {
                 return removed;
             }
         } finally {
-            unloads.unlockWrite(stamp);
+            unloads.writeLock().unlock();
         }
     }
 
@@ -139,11 +140,11 @@ public final class IdMap {
      * class comment. Sections may run concurrently with each other; keep them short.
      */
     public <T> T pinned(Supplier<T> work) {
-        long stamp = unloads.readLock();
+        unloads.readLock().lock();
         try {
             return work.get();
         } finally {
-            unloads.unlockRead(stamp);
+            unloads.readLock().unlock();
         }
     }
 
