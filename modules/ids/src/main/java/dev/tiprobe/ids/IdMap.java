@@ -49,6 +49,7 @@ public final class IdMap {
     /** Reentrant, so pinned sections may nest (a stack walk that resolves a frame). */
     private final ReentrantReadWriteLock unloads = new ReentrantReadWriteLock();
     private volatile int generation = 1;
+    private volatile String[] humanNames = new String[256];
     private long unloadedClasses;
 
     /** An empty map. */
@@ -180,6 +181,26 @@ public final class IdMap {
     /** The class token behind an int, also after its class unloaded. */
     public ClassToken classToken(int tokenId) {
         return classTokens.get(tokenId);
+    }
+
+    /**
+     * The human name of a method token ({@link HumanNames#method}), built on first request and
+     * cached: names are resolved late, once per token, however many times a recording meets it.
+     */
+    public String humanName(int methodTokenId) {
+        String[] cache = humanNames;
+        if (methodTokenId > 0 && methodTokenId < cache.length && cache[methodTokenId] != null) return cache[methodTokenId];
+        MethodToken token = methodTokens.get(methodTokenId);
+        if (token == null) return null;
+        String name = HumanNames.method(token);
+        synchronized (this) {
+            if (methodTokenId >= humanNames.length) {
+                humanNames = java.util.Arrays.copyOf(humanNames, Math.max(methodTokenId + 1, humanNames.length * 2));
+            }
+            humanNames[methodTokenId] = name;
+            humanNames = humanNames;  // volatile write publishes the element
+        }
+        return name;
     }
 
     /** The current generation: it grows with every unload. */

@@ -11,12 +11,14 @@ import java.lang.invoke.VarHandle;
  * which scatters both shapes of jmethodID well: pointers into per-loader blocks (8-byte aligned,
  * clustered, reused after an unload) up to JDK 25, and small unique counters from JDK 26 on.
  *
- * <p>Reads are lock-free and safe while another thread writes. Writers serialize on the map. A
- * writer stores the value before the key (release) and a reader loads the key before the value
- * (acquire), so a reader that finds a key also finds its value. A removal leaves the key with a
- * tombstone value, so probe chains stay intact; the same key can come back (an ID reused after an
- * unload) in its old slot. A resize builds a new table and publishes it whole; a reader still on
- * the old table sees the map as it was a moment before.
+ * <p>Reads are lock-free and safe while another thread writes. Writers serialize on the map. Once
+ * a key is written into a slot of a table it never changes there, and that slot's value only ever
+ * holds values of that key, a tombstone, or nothing yet: so a reader needs no barrier between the
+ * key and the value (plain loads, as fast as the single-threaded maps), and a slot whose value it
+ * does not see yet reads as a miss, never as another key's value. A removal leaves the key with a
+ * tombstone, so probe chains stay intact and the same key can come back (an ID reused after an
+ * unload) in its old slot. A resize builds a new table and publishes it whole through a volatile
+ * field; a reader still on the old table sees the map as it was a moment before.
  *
  * @param <V> the value type
  */
@@ -60,7 +62,7 @@ public final class LongMap<V> {
     }
 
     private static int capacityFor(int entries) {
-        long wanted = Math.max(MIN_CAPACITY, (long) entries * 2);  // at most half full
+        long wanted = Math.max(MIN_CAPACITY, (long) entries * 4 / 3 + 1);  // at most three quarters full
         if (wanted > 1 << 30) throw new IllegalArgumentException("too many entries: " + entries);
         return Integer.highestOneBit((int) wanted - 1) << 1;
     }
@@ -72,10 +74,10 @@ public final class LongMap<V> {
         long[] keys = t.keys;
         int mask = t.mask;
         for (int i = t.index(key); ; i = (i + 1) & mask) {
-            long k = (long) KEYS.getAcquire(keys, i);
+            long k = keys[i];
             if (k == key) {
-                Object v = VALUES.getAcquire(t.values, i);
-                return v == REMOVED ? null : (V) v;
+                Object v = t.values[i];
+                return v == REMOVED ? null : (V) v;  // null: the writer has not stored it yet
             }
             if (k == 0) return null;
         }
@@ -90,7 +92,11 @@ public final class LongMap<V> {
     public synchronized V put(long key, V value) {
         if (key == 0) throw new IllegalArgumentException("key 0 is reserved");
         if (value == null) throw new NullPointerException("value");
-        if (used + 1 > (table.mask + 1) / 2) resize(size + 1);
+        int capacity = table.mask + 1;
+        if (used + 1 > capacity / 4 * 3) {
+            // Mostly live entries: double. Mostly tombstones (unloads): rebuild at the same size.
+            resize(size + 1 > capacity / 2 ? capacity * 2 : capacity);
+        }
         Table t = table;
         for (int i = t.index(key); ; i = (i + 1) & t.mask) {
             long k = t.keys[i];
@@ -145,10 +151,10 @@ public final class LongMap<V> {
     public void forEach(Entry<? super V> action) {
         Table t = table;
         for (int i = 0; i <= t.mask; i++) {
-            long k = (long) KEYS.getAcquire(t.keys, i);
+            long k = t.keys[i];
             if (k == 0) continue;
-            Object v = VALUES.getAcquire(t.values, i);
-            if (v != REMOVED) action.accept(k, (V) v);
+            Object v = t.values[i];
+            if (v != null && v != REMOVED) action.accept(k, (V) v);
         }
     }
 
@@ -158,10 +164,11 @@ public final class LongMap<V> {
         void accept(long key, V value);
     }
 
-    /** Rebuilds the table for {@code entries} live entries, dropping tombstones. */
-    private void resize(int entries) {
+    /** Rebuilds the table with {@code capacity} slots (a power of two), dropping tombstones. */
+    private void resize(int capacity) {
+        if (capacity > 1 << 30) throw new IllegalStateException("LongMap full");
         Table old = table;
-        Table t = new Table(capacityFor(entries));
+        Table t = new Table(capacity);
         for (int i = 0; i <= old.mask; i++) {
             long k = old.keys[i];
             Object v = old.values[i];
