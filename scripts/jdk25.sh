@@ -39,3 +39,6 @@ if [ -z "$JAVA_HOME" ]; then
   exit 1
 fi
 export JAVA_HOME
+# Maven's Guice calls sun.misc.Unsafe, which JDK 25 warns about; the flag is valid on 25+ only,
+# so it lives here rather than in .mvn/jvm.config (where it would stop Maven on an older JDK).
+export MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow ${MAVEN_OPTS:-}"
