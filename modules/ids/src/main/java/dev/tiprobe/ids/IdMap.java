@@ -66,7 +66,7 @@ public final class IdMap {
     public synchronized ClassEntry addClass(long tag, ClassToken token) {
         ClassEntry entry = new ClassEntry(tag, classTokens.intern(token), token, generation);
         ClassEntry old = classes.put(tag, entry);
-        if (old != null) liveByName.getOrDefault(old.token().binaryName(), new ArrayList<>()).remove(old);
+        if (old != null) dropFromNames(old);
         liveByName.computeIfAbsent(token.binaryName(), k -> new ArrayList<>(1)).add(entry);
         if (tag > highestTag) highestTag = tag;
         return entry;
@@ -106,11 +106,7 @@ public final class IdMap {
                 if (c == null) return -1;
                 generation++;
                 unloadedClasses++;
-                List<ClassEntry> named = liveByName.get(c.token().binaryName());
-                if (named != null) {
-                    named.remove(c);
-                    if (named.isEmpty()) liveByName.remove(c.token().binaryName());
-                }
+                dropFromNames(c);
                 long[] ids = methodsOfClass.remove(tag);
                 int removed = 0;
                 for (long id : ids == null ? new long[0] : ids) {
@@ -127,6 +123,13 @@ public final class IdMap {
         } finally {
             unloads.writeLock().unlock();
         }
+    }
+
+    private void dropFromNames(ClassEntry c) {
+        List<ClassEntry> named = liveByName.get(c.token().binaryName());
+        if (named == null) return;
+        named.remove(c);
+        if (named.isEmpty()) liveByName.remove(c.token().binaryName());
     }
 
     private void dropFromReverse(MethodEntry m) {

@@ -13,13 +13,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
@@ -72,7 +70,7 @@ final class Native {
             fnDeallocate, fnSetEventCallbacks, fnSetEventNotificationMode;
 
     // JNI function pointers.
-    private final MemorySegment fnGetEnv, fnNewGlobalRef, fnDeleteGlobalRef, fnDeleteLocalRef,
+    private final MemorySegment fnGetEnv, fnNewGlobalRef,
             fnGetObjectArrayElement, fnSetObjectArrayElement, fnGetStaticFieldID, fnGetStaticObjectField,
             fnExceptionCheck, fnExceptionClear, fnPushLocalFrame, fnPopLocalFrame;
 
@@ -128,8 +126,6 @@ final class Native {
         fnSetEventNotificationMode = fns.get(C_POINTER, SET_EVENT_NOTIFICATION_MODE_OFFSET);
 
         fnNewGlobalRef = JNINativeInterface_.NewGlobalRef(jni);
-        fnDeleteGlobalRef = JNINativeInterface_.DeleteGlobalRef(jni);
-        fnDeleteLocalRef = JNINativeInterface_.DeleteLocalRef(jni);
         fnGetObjectArrayElement = JNINativeInterface_.GetObjectArrayElement(jni);
         fnSetObjectArrayElement = JNINativeInterface_.SetObjectArrayElement(jni);
         fnGetStaticFieldID = JNINativeInterface_.GetStaticFieldID(jni);
@@ -172,8 +168,7 @@ final class Native {
             jvmtiInterface_1_.SetExtensionEventCallback.descriptor(), jvmtiInterface_1_.Allocate.descriptor(),
             jvmtiInterface_1_.Deallocate.descriptor(), jvmtiInterface_1_.SetEventCallbacks.descriptor(),
             JNIInvokeInterface_.GetEnv.descriptor(),
-            JNINativeInterface_.NewGlobalRef.descriptor(), JNINativeInterface_.DeleteGlobalRef.descriptor(),
-            JNINativeInterface_.DeleteLocalRef.descriptor(), JNINativeInterface_.GetObjectArrayElement.descriptor(),
+            JNINativeInterface_.NewGlobalRef.descriptor(), JNINativeInterface_.GetObjectArrayElement.descriptor(),
             JNINativeInterface_.SetObjectArrayElement.descriptor(), JNINativeInterface_.GetStaticFieldID.descriptor(),
             JNINativeInterface_.GetStaticObjectField.descriptor(), JNINativeInterface_.ExceptionCheck.descriptor(),
             JNINativeInterface_.ExceptionClear.descriptor(), JNINativeInterface_.PushLocalFrame.descriptor(),
@@ -307,14 +302,6 @@ final class Native {
 
     MemorySegment newGlobalRef(MemorySegment jniEnv, MemorySegment ref) {
         return JNINativeInterface_.NewGlobalRef.invoke(fnNewGlobalRef, jniEnv, ref);
-    }
-
-    void deleteGlobalRef(MemorySegment jniEnv, MemorySegment ref) {
-        if (!ref.equals(NULL)) JNINativeInterface_.DeleteGlobalRef.invoke(fnDeleteGlobalRef, jniEnv, ref);
-    }
-
-    void deleteLocalRef(MemorySegment jniEnv, MemorySegment ref) {
-        if (!ref.equals(NULL)) JNINativeInterface_.DeleteLocalRef.invoke(fnDeleteLocalRef, jniEnv, ref);
     }
 
     /** Opens a JNI local frame: every local reference made until {@link #popLocalFrame} is freed by it. */

@@ -75,11 +75,6 @@ final class Scratch implements AutoCloseable {
         return memory.asSlice(start, bytes).fill((byte) 0);
     }
 
-    /** Whether {@code bytes} more fit in this frame. */
-    boolean fits(long bytes) {
-        return ((top + 7) & ~7L) + bytes <= CAPACITY;
-    }
-
     /** Frees what this frame allocated; a pooled scratch goes back to the pool when no frame is open. */
     @Override
     public void close() {

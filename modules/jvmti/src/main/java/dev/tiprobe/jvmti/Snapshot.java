@@ -17,7 +17,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Each class is finished before the next (signature, methods, every method's name), as a C
  * agent would: naming a class's methods right after GetClassMethods finds its Method structures
- * still in the CPU cache, which measured about twice as fast as naming all methods afterwards.
+ * still in the CPU cache; naming all methods afterwards was measured much slower (BENCHMARKS.md).
  * The jclass references stay valid under {@link Refs}; the Class objects in the result keep every
  * class loaded.
  */
