@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
  * fastutil, Agrona, Eclipse Collections, HPPC, {@code HashMap<Long,...>} and
  * {@code ConcurrentHashMap<Long,...>}. Keys have the two shapes of jmethodID: pointers into
  * per-loader blocks (JDK 25: 8-byte slots, 64 to a block, blocks scattered) and counters (JDK 26).
- * {@code hit} and {@code miss} are independent random lookups (throughput); {@code chain} derives
- * each key from the previous answer (latency: the next lookup cannot start early).
+ * {@code hit} and {@code miss} are independent random lookups over the whole map (throughput);
+ * {@code chain} derives each key from the previous answer (latency: the next lookup cannot start
+ * early).
  *
  * <p>How to run: {@code ./mvnw25 -pl jmh -am package -DskipTests && $JAVA_HOME/bin/java -jar
  * jmh/target/benchmarks.jar IdMapBench -prof gc}
@@ -100,8 +101,11 @@ public class IdMapBench {
         for (int i = 0; i < size; i++) nodes[order[i]] = new Node(all[order[(i + 1) % size]]);
         chainStart = all[order[0]];
         map = fill(impl, all, nodes);
-        hitKeys = new long[BATCH * 16];
-        missKeys = new long[BATCH * 16];
+        // As many probe keys as entries (at least 16 batches): lookups range over the whole map
+        // instead of a few thousand slots that would stay in the cache.
+        int probes = Integer.highestOneBit(Math.max(size, BATCH * 16) * 2 - 1);
+        hitKeys = new long[probes];
+        missKeys = new long[probes];
         for (int i = 0; i < hitKeys.length; i++) {
             hitKeys[i] = all[random.nextInt(size)];
             missKeys[i] = key(random.nextInt(size), false);

@@ -6,10 +6,14 @@ import java.lang.invoke.VarHandle;
 /**
  * A map from nonzero {@code long} keys to values, for run-time IDs: jmethodIDs and class tags.
  *
- * <p>Open addressing with linear probing over a {@code long[]} of keys and an {@code Object[]} of
- * values: a lookup boxes nothing and allocates nothing. Keys are spread with a Fibonacci multiply,
- * which scatters both shapes of jmethodID well: pointers into per-loader blocks (8-byte aligned,
- * clustered, reused after an unload) up to JDK 25, and small unique counters from JDK 26 on.
+ * <p>Open addressing over a {@code long[]} of keys and an {@code Object[]} of values: a lookup
+ * boxes nothing and allocates nothing. A key's probe sequence has two parts. First up to
+ * {@value #NEAR} slots from its near home, {@code key ^ (key >>> 3)}, which keeps both shapes of
+ * jmethodID in a dense, collision-free run of slots: small unique counters (JDK 26 on, and
+ * tiprobe's class tags) and 8-byte aligned pointers into per-loader blocks (up to JDK 25). Dense
+ * keys touch a dense part of the table, which the cache keeps far better than scattered slots.
+ * Keys that collide there (strided counters, pointers from distant blocks) go on by linear probing
+ * from a Fibonacci-hashed slot, so no key pattern builds long runs.
  *
  * <p>Reads are lock-free and safe while another thread writes. Writers serialize on the map. Once
  * a key is written into a slot of a table it never changes there, and that slot's value only ever
@@ -17,8 +21,17 @@ import java.lang.invoke.VarHandle;
  * key and the value (plain loads, as fast as the single-threaded maps), and a slot whose value it
  * does not see yet reads as a miss, never as another key's value. A removal leaves the key with a
  * tombstone, so probe chains stay intact and the same key can come back (an ID reused after an
- * unload) in its old slot. A resize builds a new table and publishes it whole through a volatile
- * field; a reader still on the old table sees the map as it was a moment before.
+ * unload) in its old slot. A resize fills a new table in its constructor and publishes it: its
+ * arrays are final fields, so a reader that sees the new table sees it filled, and the table field
+ * is read plainly: a volatile or even opaque read there made lookups at 1M entries up to twice as
+ * slow in IdMapBench (BENCHMARKS.md), probably because the barrier keeps the JIT from
+ * interleaving consecutive lookups.
+ *
+ * <p>So the contract is the Java memory model's: a {@code get} that happens after a {@code put}
+ * or {@code remove} (through a lock, a queue, a thread start) sees it; a {@code get} racing with
+ * one sees the map before or after it. A reader that loops on {@code get} with no synchronization
+ * in between may keep seeing the map as it was when the loop began; the ID map's unload protocol
+ * (readers pin, unloads take the write lock) gives every reader the edge it needs.
  *
  * @param <V> the value type
  */
@@ -26,8 +39,11 @@ public final class LongMap<V> {
     private static final Object REMOVED = new Object();
     private static final VarHandle KEYS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(Object[].class);
+
     private static final long SPREAD = 0x9E3779B97F4A7C15L;
     private static final int MIN_CAPACITY = 16;
+    /** Probes from the near home before the scattered one: a cache line of keys. */
+    private static final int NEAR = 8;
 
     private static final class Table {
         final long[] keys;
@@ -42,12 +58,41 @@ public final class LongMap<V> {
             shift = 64 - Integer.numberOfTrailingZeros(capacity);
         }
 
-        int index(long key) {
-            return (int) ((key * SPREAD) >>> shift);
+        /** A table of {@code capacity} slots holding the live entries of {@code old}. */
+        Table(int capacity, Table old) {
+            this(capacity);
+            for (int i = 0; i <= old.mask; i++) {
+                long k = old.keys[i];
+                Object v = old.values[i];
+                if (k == 0 || v == REMOVED) continue;
+                int j = find(k);
+                keys[j] = k;
+                values[j] = v;
+            }
+        }
+
+        /**
+         * The slot that holds {@code key}, or the first empty slot of its probe sequence. Every
+         * operation walks this one sequence; a slot never becomes empty again (removal leaves a
+         * tombstone), so the empty slot that ends a walk proves the key absent.
+         */
+        int find(long key) {
+            long[] keys = this.keys;
+            int mask = this.mask;
+            int i = (int) (key ^ (key >>> 3)) & mask;
+            for (int n = 0; n < NEAR; n++, i = (i + 1) & mask) {
+                long k = keys[i];
+                if (k == key || k == 0) return i;
+            }
+            for (i = (int) ((key * SPREAD) >>> shift); ; i = (i + 1) & mask) {
+                long k = keys[i];
+                if (k == key || k == 0) return i;
+            }
         }
     }
 
-    private volatile Table table;
+    /** Written under {@code this}; read plainly (see the class comment). */
+    private Table table;
     private int size;
     /** Live entries plus tombstones: what fills the table. Guarded by {@code this}. */
     private int used;
@@ -71,16 +116,10 @@ public final class LongMap<V> {
     @SuppressWarnings("unchecked")
     public V get(long key) {
         Table t = table;
-        long[] keys = t.keys;
-        int mask = t.mask;
-        for (int i = t.index(key); ; i = (i + 1) & mask) {
-            long k = keys[i];
-            if (k == key) {
-                Object v = t.values[i];
-                return v == REMOVED ? null : (V) v;  // null: the writer has not stored it yet
-            }
-            if (k == 0) return null;
-        }
+        int i = t.find(key);
+        if (t.keys[i] != key) return null;
+        Object v = t.values[i];
+        return v == REMOVED ? null : (V) v;  // null: the writer has not stored it yet
     }
 
     /**
@@ -98,42 +137,34 @@ public final class LongMap<V> {
             resize(size + 1 > capacity / 2 ? capacity * 2 : capacity);
         }
         Table t = table;
-        for (int i = t.index(key); ; i = (i + 1) & t.mask) {
-            long k = t.keys[i];
-            if (k == key) {
-                Object old = t.values[i];
-                VALUES.setRelease(t.values, i, value);
-                if (old == REMOVED) {
-                    size++;
-                    return null;
-                }
-                return (V) old;
-            }
-            if (k == 0) {
-                VALUES.setRelease(t.values, i, value);
-                KEYS.setRelease(t.keys, i, key);
+        int i = t.find(key);
+        if (t.keys[i] == key) {
+            Object old = t.values[i];
+            VALUES.setRelease(t.values, i, value);
+            if (old == REMOVED) {
                 size++;
-                used++;
                 return null;
             }
+            return (V) old;
         }
+        VALUES.setRelease(t.values, i, value);
+        KEYS.setRelease(t.keys, i, key);
+        size++;
+        used++;
+        return null;
     }
 
     /** Removes {@code key}; returns its value, or null if it had none. */
     @SuppressWarnings("unchecked")
     public synchronized V remove(long key) {
         Table t = table;
-        for (int i = t.index(key); ; i = (i + 1) & t.mask) {
-            long k = t.keys[i];
-            if (k == key) {
-                Object old = t.values[i];
-                if (old == REMOVED) return null;
-                VALUES.setRelease(t.values, i, REMOVED);
-                size--;
-                return (V) old;
-            }
-            if (k == 0) return null;
-        }
+        int i = t.find(key);
+        if (t.keys[i] != key) return null;
+        Object old = t.values[i];
+        if (old == REMOVED) return null;
+        VALUES.setRelease(t.values, i, REMOVED);
+        size--;
+        return (V) old;
     }
 
     /** Live entries. */
@@ -167,18 +198,7 @@ public final class LongMap<V> {
     /** Rebuilds the table with {@code capacity} slots (a power of two), dropping tombstones. */
     private void resize(int capacity) {
         if (capacity > 1 << 30) throw new IllegalStateException("LongMap full");
-        Table old = table;
-        Table t = new Table(capacity);
-        for (int i = 0; i <= old.mask; i++) {
-            long k = old.keys[i];
-            Object v = old.values[i];
-            if (k == 0 || v == REMOVED) continue;
-            int j = t.index(k);
-            while (t.keys[j] != 0) j = (j + 1) & t.mask;
-            t.keys[j] = k;
-            t.values[j] = v;
-        }
-        table = t;  // volatile: publishes the filled table whole
+        table = new Table(capacity, table);
         used = size;
     }
 }

@@ -67,6 +67,22 @@ class LongMapTest {
     }
 
     @Test
+    void keysThatShareANearHomeFallBackToScatteredSlots() {
+        // Counters with a large stride and pointers 16 MiB apart alias onto the same few near
+        // homes in any table that fits them; every one must stay reachable, through growth too.
+        for (long stride : new long[] {1L << 20, 1L << 24, 4096}) {
+            LongMap<Long> map = new LongMap<>();
+            for (long i = 1; i <= 50_000; i++) assertNull(map.put(i * stride, i));
+            for (long i = 1; i <= 50_000; i++) assertEquals(i, map.get(i * stride), "stride " + stride);
+            for (long i = 1; i <= 50_000; i += 2) assertEquals(i, map.remove(i * stride));
+            for (long i = 1; i <= 50_000; i++) {
+                assertEquals(i % 2 == 0 ? Long.valueOf(i) : null, map.get(i * stride));
+            }
+            assertNull(map.get(50_001 * stride));
+        }
+    }
+
+    @Test
     void keyZeroIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> new LongMap<String>().put(0, "x"));
         assertThrows(NullPointerException.class, () -> new LongMap<String>().put(1, null));
