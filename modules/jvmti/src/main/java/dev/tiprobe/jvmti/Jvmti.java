@@ -27,6 +27,7 @@ import java.util.function.ToIntFunction;
 import static dev.tiprobe.jvmti.Native.C_POINTER;
 import static dev.tiprobe.jvmti.Native.NULL;
 import static dev.tiprobe.jvmti.Native.check;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -635,6 +636,17 @@ public final class Jvmti {
             list.copyFrom(MemorySegment.ofArray(refs.elements(classes.clone())));
             check("RetransformClasses", jvmtiInterface_1_.RetransformClasses.invoke(
                     n.fnRetransformClasses, n.env, classes.length, list));
+        }
+    }
+
+    /** Whether {@link #retransformClasses} may change {@code type} (false for arrays, primitives, hidden classes). */
+    public boolean isModifiableClass(Class<?> type) {
+        ensureOpen();
+        try (Scratch s = Scratch.open()) {
+            MemorySegment out = s.alloc(4);
+            check("IsModifiableClass", withRef(type, ref -> jvmtiInterface_1_.IsModifiableClass.invoke(
+                    n.fnIsModifiableClass, n.env, ref, out)));
+            return out.get(JAVA_BYTE, 0) != 0;
         }
     }
 

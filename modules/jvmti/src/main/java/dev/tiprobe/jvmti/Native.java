@@ -65,7 +65,7 @@ final class Native {
             fnGetClassMethods, fnGetMethodName, fnGetMethodDeclaringClass, fnGetMethodModifiers,
             fnGetLineNumberTable, fnIsMethodObsolete, fnGetTag, fnSetTag, fnGetStackTrace,
             fnGetAllStackTraces, fnGetThreadListStackTraces, fnGetThreadInfo, fnGetThreadCpuTime,
-            fnRetransformClasses, fnAddToBootstrapClassLoaderSearch, fnAddModuleReads,
+            fnRetransformClasses, fnIsModifiableClass, fnAddToBootstrapClassLoaderSearch, fnAddModuleReads,
             fnGetExtensionFunctions, fnGetExtensionEvents, fnSetExtensionEventCallback, fnAllocate,
             fnDeallocate, fnSetEventCallbacks, fnSetEventNotificationMode;
 
@@ -115,6 +115,7 @@ final class Native {
         fnGetThreadInfo = jvmtiInterface_1_.GetThreadInfo(fns);
         fnGetThreadCpuTime = jvmtiInterface_1_.GetThreadCpuTime(fns);
         fnRetransformClasses = jvmtiInterface_1_.RetransformClasses(fns);
+        fnIsModifiableClass = jvmtiInterface_1_.IsModifiableClass(fns);
         fnAddToBootstrapClassLoaderSearch = jvmtiInterface_1_.AddToBootstrapClassLoaderSearch(fns);
         fnAddModuleReads = jvmtiInterface_1_.AddModuleReads(fns);
         fnGetExtensionFunctions = jvmtiInterface_1_.GetExtensionFunctions(fns);

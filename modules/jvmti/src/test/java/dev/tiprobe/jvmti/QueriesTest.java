@@ -42,6 +42,11 @@ class QueriesTest {
         assertTrue(status.prepared() && status.verified() && !status.error() && !status.array());
         assertTrue(jvmti.classStatus(int[].class).array());
         assertTrue(jvmti.classStatus(int.class).primitive());
+        assertTrue(jvmti.isModifiableClass(Sample.class));
+        assertFalse(jvmti.isModifiableClass(int[].class), "arrays cannot be retransformed");
+        assertFalse(jvmti.isModifiableClass(int.class), "nor primitives");
+        Runnable lambda = () -> { };
+        assertFalse(jvmti.isModifiableClass(lambda.getClass()), "nor hidden classes");
         assertSame(Sample.class.getClassLoader(), jvmti.classLoader(Sample.class));
         assertNull(jvmti.classLoader(String.class), "bootstrap loader");
         assertSame(QueriesTest.class.getModule(), jvmti.classModule(Sample.class));
