@@ -1,0 +1,112 @@
+package dev.tiprobe.probe;
+
+/**
+ * One traced call: which method, on which thread at which depth, when, its arguments as they were
+ * at the call, and how it ended. Written by the calling thread; read by the agent after the call
+ * ended (or while it still runs, then {@link #outcome()} is {@link #RUNNING}).
+ */
+public final class Call {
+    public static final byte RUNNING = 0;
+    public static final byte RETURNED = 1;
+    public static final byte THREW = 2;
+
+    private final int slot;
+    private final ThreadState owner;
+    private final int depth;
+    private final long startNanos;
+    private final TraceSettings settings;
+    private final boolean recording;
+    private Object[] args = NO_ARGS;
+    private volatile long endNanos;
+    private volatile byte outcome;
+    private Object result;
+
+    private static final Object[] NO_ARGS = new Object[0];
+
+    Call(int slot, ThreadState owner, int depth, long startNanos, TraceSettings settings) {
+        this.slot = slot;
+        this.owner = owner;
+        this.depth = depth;
+        this.startNanos = startNanos;
+        this.settings = settings;
+        this.recording = true;
+    }
+
+    private Call(ThreadState owner) {
+        this.slot = -1;
+        this.owner = owner;
+        this.depth = -1;
+        this.startNanos = 0;
+        this.settings = TraceSettings.OFF;
+        this.recording = false;
+    }
+
+    /** The call handed out when a call is not recorded: only its exit (the depth) counts. */
+    static Call dropped(ThreadState owner) {
+        return new Call(owner);
+    }
+
+    boolean recording() {
+        return recording;
+    }
+
+    ThreadState owner() {
+        return owner;
+    }
+
+    TraceSettings settings() {
+        return settings;
+    }
+
+    void arg(int index, Object value) {
+        if (index >= args.length) {
+            Object[] bigger = new Object[index + 1];
+            System.arraycopy(args, 0, bigger, 0, args.length);
+            args = bigger;
+        }
+        args[index] = value;
+    }
+
+    void end(byte how, Object value) {
+        owner.depth--;
+        if (!recording) return;
+        result = value;
+        endNanos = System.nanoTime();
+        outcome = how;  // volatile: publishes the rest
+    }
+
+    /** The instrumented method's slot. */
+    public int slot() { return slot; }
+
+    public long threadId() { return owner.threadId; }
+
+    public String threadName() { return owner.threadName; }
+
+    public boolean virtualThread() { return owner.virtual; }
+
+    /** Traced frames below this one on its thread when it started. */
+    public int depth() { return depth; }
+
+    /** {@link System#nanoTime()} at the call. */
+    public long startNanos() { return startNanos; }
+
+    /** {@link System#nanoTime()} at the exit; meaningful once {@link #outcome()} is not RUNNING. */
+    public long endNanos() { return endNanos; }
+
+    public byte outcome() { return outcome; }
+
+    /**
+     * The arguments as captured: boxed primitives, strings (cut to the limit, see
+     * {@link Captured.Text}), and {@link Captured} descriptions of the rest; null for null.
+     */
+    public Object[] args() {
+        byte o = outcome;  // volatile read before the plain fields
+        return o == RUNNING ? args.clone() : args;
+    }
+
+    /** The return value as captured (null for void), or a {@link Captured.Thrown} when it threw. */
+    public Object result() {
+        byte o = outcome;
+        return o == RUNNING ? null : result;
+    }
+}

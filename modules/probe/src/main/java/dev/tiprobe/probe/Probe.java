@@ -1,0 +1,468 @@
+package dev.tiprobe.probe;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * What injected code calls: the JVM counterpart of the CLR's FunctionEnter3 hook. The agent puts
+ * this class on the bootstrap class path, so classes of every loader and module see one copy.
+ *
+ * <p>Each instrumented method carries a compact int, its <em>slot</em>, given at transform time.
+ * Injected code passes the slot, never a name. Three modes:
+ * <ul>
+ * <li>count: {@link #count(int)} at entry;</li>
+ * <li>time: {@link #enter(int)} at entry keeps the start in a local of the frame, and
+ *     {@link #exit(int, long)} runs before every return and in a handler that rethrows, so
+ *     recursion and exceptions come out exact;</li>
+ * <li>trace: {@link #traceEnter(int)} (which also counts), one {@code arg} call per argument,
+ *     and {@code traceReturn}/{@link #traceThrow(Throwable, Call)} at the exits.</li>
+ * </ul>
+ *
+ * <p>Rules that keep the program unchanged: nothing here throws (every entry point catches
+ * Throwable and counts it in {@link #failures()}), the count and time paths neither lock nor
+ * allocate once a thread has its state, nothing initializes a class of the program, and probe
+ * code never re-enters itself: what a captured argument's {@code toString()} calls is not
+ * recorded. The agent never instruments the {@code java.lang} classes this class uses.
+ *
+ * <p>Platform threads count into their own arrays with plain increments, found through a table
+ * indexed by thread id (a ThreadLocal on collisions). Virtual threads, which can be millions, add
+ * atomically into shared arrays instead.
+ */
+public final class Probe {
+    private Probe() {}
+
+    /** Latency histogram: bucket b holds durations in [2^b, 2^(b+1)) ns; bucket 0 also holds 0. */
+    public static final int BUCKETS = 40;
+    /** Longs per slot in a time array: count, total, min, max, then the buckets. */
+    public static final int TIME_STRIDE = 4 + BUCKETS;
+    /** Slots per chunk of the shared (virtual thread) arrays. */
+    static final int CHUNK = 1024;
+
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle CALLS = MethodHandles.arrayElementVarHandle(Call[].class);
+    private static final VarHandle FAILURES;
+    private static final VarHandle NEXT_CALL;
+    private static final VarHandle DROPPED;
+    private static final VarHandle WINDOW;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            FAILURES = l.findStaticVarHandle(Probe.class, "failures", long.class);
+            NEXT_CALL = l.findStaticVarHandle(Probe.class, "nextCall", int.class);
+            DROPPED = l.findStaticVarHandle(Probe.class, "dropped", long.class);
+            WINDOW = l.findStaticVarHandle(Probe.class, "windowCalls", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final int SLOT_BITS = 12;
+    private static final ThreadState[] BY_THREAD_ID = new ThreadState[1 << SLOT_BITS];
+    private static final ThreadLocal<ThreadState> LOCAL = new ThreadLocal<>();
+    private static final Object LOCK = new Object();
+    /** Every platform thread's state, for the totals. Guarded by LOCK. */
+    private static ThreadState[] platformStates = new ThreadState[16];
+    private static int platformStateCount;
+    /** Virtual threads' counts and times: chunks of CHUNK slots, created by {@link #reserve}. */
+    private static volatile long[][] sharedCounts = new long[0][];
+    private static volatile long[][] sharedTimes = new long[0][];
+
+    @SuppressWarnings("unused") // through FAILURES
+    private static volatile long failures;
+
+    // Trace settings and buffer, replaced whole by reset().
+    private static volatile TraceSettings trace = TraceSettings.OFF;
+    private static volatile Call[] calls = new Call[0];
+    @SuppressWarnings("unused") // through NEXT_CALL
+    private static volatile int nextCall;
+    @SuppressWarnings("unused") // through DROPPED
+    private static volatile long dropped;
+    @SuppressWarnings("unused") // through WINDOW
+    private static volatile long windowCalls;
+    private static volatile long windowStart;
+
+    // ------------------------------------------------------------------------- count
+
+    /** Counts one call of {@code slot}. */
+    public static void count(int slot) {
+        try {
+            ThreadState s = fastState();
+            if (s != null) {
+                long[] c = s.counts;
+                if (slot < c.length) {
+                    c[slot]++;
+                    return;
+                }
+            }
+            countSlow(slot);
+        } catch (Throwable t) {
+            failed();
+        }
+    }
+
+    private static void countSlow(int slot) {
+        ThreadState s = state();
+        if (s == null) {
+            long[] chunk = sharedChunk(sharedCounts, slot, 1);
+            if (chunk != null) LONGS.getAndAdd(chunk, slot % CHUNK, 1L);
+            return;
+        }
+        s.growCounts(slot);
+        s.counts[slot]++;
+    }
+
+    // ------------------------------------------------------------------------- time
+
+    /** The start of a timed call of {@code slot}: keep it for {@link #exit(int, long)}. */
+    public static long enter(int slot) {
+        return System.nanoTime();
+    }
+
+    /** Ends a timed call of {@code slot} that {@link #enter(int)} started at {@code start}. */
+    public static void exit(int slot, long start) {
+        try {
+            long d = System.nanoTime() - start;
+            if (d < 0) d = 0;
+            ThreadState s = fastState();
+            if (s == null || (long) slot * TIME_STRIDE + TIME_STRIDE > s.times.length) {
+                exitSlow(slot, d);
+                return;
+            }
+            long[] t = s.times;
+            int i = slot * TIME_STRIDE;
+            if (t[i]++ == 0 || d < t[i + 2]) t[i + 2] = d;
+            t[i + 1] += d;
+            if (d > t[i + 3]) t[i + 3] = d;
+            t[i + 4 + bucket(d)]++;
+        } catch (Throwable t) {
+            failed();
+        }
+    }
+
+    private static void exitSlow(int slot, long d) {
+        ThreadState s = state();
+        if (s != null) {
+            s.growTimes(slot);
+            long[] t = s.times;
+            int i = slot * TIME_STRIDE;
+            if (t[i]++ == 0 || d < t[i + 2]) t[i + 2] = d;
+            t[i + 1] += d;
+            if (d > t[i + 3]) t[i + 3] = d;
+            t[i + 4 + bucket(d)]++;
+            return;
+        }
+        long[] chunk = sharedChunk(sharedTimes, slot, TIME_STRIDE);
+        if (chunk == null) return;
+        int i = (slot % CHUNK) * TIME_STRIDE;
+        LONGS.getAndAdd(chunk, i, 1L);
+        LONGS.getAndAdd(chunk, i + 1, d);
+        long min;
+        do {
+            min = (long) LONGS.getVolatile(chunk, i + 2);
+        } while ((min == 0 || d < min) && !LONGS.compareAndSet(chunk, i + 2, min, d));
+        long max;
+        do {
+            max = (long) LONGS.getVolatile(chunk, i + 3);
+        } while (d > max && !LONGS.compareAndSet(chunk, i + 3, max, d));
+        LONGS.getAndAdd(chunk, i + 4 + bucket(d), 1L);
+    }
+
+    /** The histogram bucket of a duration in nanoseconds. */
+    public static int bucket(long nanos) {
+        return Math.min(BUCKETS - 1, 63 - Long.numberOfLeadingZeros(nanos | 1));
+    }
+
+    // ------------------------------------------------------------------------- trace
+
+    /**
+     * Starts a traced call of {@code slot}: the call to pass to the {@code arg} and exit methods,
+     * or null when the call is not recorded (re-entered from probe code, or tracing is off).
+     * Calls over the rate, sampling or buffer limits get a call that records only its depth.
+     */
+    public static Call traceEnter(int slot) {
+        count(slot);  // calls stay exact whatever the trace limits drop
+        try {
+            TraceSettings settings = trace;
+            if (!settings.on()) return null;
+            ThreadState s = traceState();
+            if (s == null || s.busy) return null;
+            int depth = s.depth++;
+            if (settings.everyNth() > 1 && s.sampleCounter++ % settings.everyNth() != 0) {
+                return dropped(s);
+            }
+            long now = System.nanoTime();
+            if (!admit(settings, now)) return dropped(s);
+            int index = (int) NEXT_CALL.getAndAdd(1);
+            Call[] buffer = calls;
+            if (index >= buffer.length) return dropped(s);
+            Call c = new Call(slot, s, depth, now, settings);
+            CALLS.setRelease(buffer, index, c);
+            return c;
+        } catch (Throwable t) {
+            failed();
+            return null;
+        }
+    }
+
+    private static Call dropped(ThreadState s) {
+        DROPPED.getAndAdd(1L);
+        return s.droppedCall;
+    }
+
+    /** The calls-per-second cap: a one-second window shared by all threads. */
+    private static boolean admit(TraceSettings settings, long now) {
+        if (settings.perSecond() <= 0) return true;
+        long start = windowStart;
+        if (now - start >= 1_000_000_000L) {
+            windowStart = now;
+            WINDOW.setVolatile(0L);
+        }
+        return (long) WINDOW.getAndAdd(1L) < settings.perSecond();
+    }
+
+    public static void arg(Call c, int index, boolean v) { if (c != null && c.recording()) c.arg(index, v); }
+    public static void arg(Call c, int index, byte v) { if (c != null && c.recording()) c.arg(index, v); }
+    public static void arg(Call c, int index, char v) { if (c != null && c.recording()) c.arg(index, v); }
+    public static void arg(Call c, int index, short v) { if (c != null && c.recording()) c.arg(index, v); }
+    public static void arg(Call c, int index, int v) { if (c != null && c.recording()) c.arg(index, v); }
+    public static void arg(Call c, int index, long v) { if (c != null && c.recording()) c.arg(index, v); }
+    public static void arg(Call c, int index, float v) { if (c != null && c.recording()) c.arg(index, v); }
+    public static void arg(Call c, int index, double v) { if (c != null && c.recording()) c.arg(index, v); }
+
+    public static void arg(Call c, int index, Object v) {
+        if (c == null || !c.recording()) return;
+        try {
+            c.arg(index, capture(c.owner(), v, c.settings()));
+        } catch (Throwable t) {
+            failed();
+        }
+    }
+
+    public static void traceReturn(Call c) { if (c != null) c.end(Call.RETURNED, null); }
+    public static void traceReturn(boolean v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
+    public static void traceReturn(byte v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
+    public static void traceReturn(char v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
+    public static void traceReturn(short v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
+    public static void traceReturn(int v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
+    public static void traceReturn(long v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
+    public static void traceReturn(float v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
+    public static void traceReturn(double v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
+
+    public static void traceReturn(Object v, Call c) {
+        if (c == null) return;
+        try {
+            c.end(Call.RETURNED, c.recording() ? capture(c.owner(), v, c.settings()) : null);
+        } catch (Throwable t) {
+            failed();
+        }
+    }
+
+    public static void traceThrow(Throwable thrown, Call c) {
+        if (c == null) return;
+        try {
+            c.end(Call.THREW, c.recording() ? captureThrown(c.owner(), thrown) : null);
+        } catch (Throwable t) {
+            failed();
+        }
+    }
+
+    /** An argument or result as it was at the call: immutable values as they are, the rest described. */
+    private static Object capture(ThreadState s, Object v, TraceSettings settings) {
+        if (s.busy) return Captured.SKIPPED;
+        s.busy = true;
+        try {
+            return Captured.of(v, settings);
+        } finally {
+            s.busy = false;
+        }
+    }
+
+    private static Object captureThrown(ThreadState s, Throwable thrown) {
+        if (s.busy) return Captured.SKIPPED;
+        s.busy = true;
+        try {
+            return Captured.thrown(thrown);
+        } finally {
+            s.busy = false;
+        }
+    }
+
+    // ------------------------------------------------------------------------- thread state
+
+    /** This platform thread's state if it owns its slot in the table; null otherwise. */
+    private static ThreadState fastState() {
+        Thread t = Thread.currentThread();
+        long id = t.threadId();
+        ThreadState s = BY_THREAD_ID[(int) id & (BY_THREAD_ID.length - 1)];
+        return s != null && s.threadId == id ? s : null;
+    }
+
+    /** This platform thread's state, created on first use; null on a virtual thread. */
+    private static ThreadState state() {
+        Thread t = Thread.currentThread();
+        if (t.isVirtual()) return null;
+        ThreadState s = LOCAL.get();
+        if (s == null) {
+            s = new ThreadState(t.threadId(), t.getName(), false);
+            LOCAL.set(s);
+            synchronized (LOCK) {
+                if (platformStateCount == platformStates.length) {
+                    ThreadState[] bigger = new ThreadState[platformStateCount * 2];
+                    System.arraycopy(platformStates, 0, bigger, 0, platformStateCount);
+                    platformStates = bigger;
+                }
+                platformStates[platformStateCount++] = s;
+            }
+        }
+        BY_THREAD_ID[(int) s.threadId & (BY_THREAD_ID.length - 1)] = s;  // last caller wins the slot
+        return s;
+    }
+
+    /** Any thread's state for tracing (depth, sampling, re-entry); virtual threads get one too. */
+    private static ThreadState traceState() {
+        ThreadState s = fastState();
+        if (s != null) return s;
+        Thread t = Thread.currentThread();
+        if (!t.isVirtual()) return state();
+        s = LOCAL.get();
+        if (s == null) {
+            s = new ThreadState(t.threadId(), t.getName(), true);
+            LOCAL.set(s);
+        }
+        return s;
+    }
+
+    private static long[] sharedChunk(long[][] chunks, int slot, int stride) {
+        int c = slot / CHUNK;
+        return c < chunks.length ? chunks[c] : null;
+    }
+
+    private static void failed() {
+        FAILURES.getAndAdd(1L);
+    }
+
+    // ------------------------------------------------------------------------- control (agent side)
+
+    /**
+     * Starts a new collection: clears every count, time and traced call, and sets what trace mode
+     * records. Call before classes with probes run for the new session.
+     */
+    public static void reset(TraceSettings settings, int traceCapacity) {
+        synchronized (LOCK) {
+            for (int i = 0; i < platformStateCount; i++) platformStates[i].clear();
+            long[][] counts = new long[sharedCounts.length][];
+            long[][] times = new long[sharedTimes.length][];
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] = new long[CHUNK];
+                times[i] = new long[CHUNK * TIME_STRIDE];
+            }
+            sharedTimes = times;
+            sharedCounts = counts;
+            calls = new Call[Math.max(0, traceCapacity)];
+            NEXT_CALL.setVolatile(0);
+            DROPPED.setVolatile(0L);
+            FAILURES.setVolatile(0L);
+            windowStart = System.nanoTime();
+            WINDOW.setVolatile(0L);
+            trace = settings;
+        }
+    }
+
+    /** Makes room for slots below {@code slots} in the shared arrays; call before such a slot can run. */
+    public static void reserve(int slots) {
+        synchronized (LOCK) {
+            int chunks = (slots + CHUNK - 1) / CHUNK;
+            if (chunks <= sharedCounts.length) return;
+            long[][] counts = new long[chunks][];
+            long[][] times = new long[chunks][];
+            System.arraycopy(sharedCounts, 0, counts, 0, sharedCounts.length);
+            System.arraycopy(sharedTimes, 0, times, 0, sharedTimes.length);
+            for (int i = sharedCounts.length; i < chunks; i++) {
+                counts[i] = new long[CHUNK];
+                times[i] = new long[CHUNK * TIME_STRIDE];
+            }
+            sharedTimes = times;
+            sharedCounts = counts;
+        }
+    }
+
+    /** Stops recording traced calls (counts and times stop when the probes are removed). */
+    public static void stopTracing() {
+        trace = TraceSettings.OFF;
+    }
+
+    /** Calls per slot, summed over all threads, for slots below {@code slots}. */
+    public static long[] counts(int slots) {
+        long[] sum = new long[slots];
+        synchronized (LOCK) {
+            for (int i = 0; i < platformStateCount; i++) {
+                long[] c = platformStates[i].counts;
+                for (int s = 0; s < Math.min(slots, c.length); s++) sum[s] += c[s];
+            }
+            long[][] shared = sharedCounts;
+            for (int s = 0; s < Math.min(slots, shared.length * CHUNK); s++) {
+                sum[s] += (long) LONGS.getVolatile(shared[s / CHUNK], s % CHUNK);
+            }
+        }
+        return sum;
+    }
+
+    /** Time figures per slot ({@link #TIME_STRIDE} longs each), merged over all threads. */
+    public static long[] times(int slots) {
+        long[] sum = new long[slots * TIME_STRIDE];
+        synchronized (LOCK) {
+            for (int i = 0; i < platformStateCount; i++) {
+                long[] t = platformStates[i].times;
+                for (int s = 0; s < slots && (s + 1) * TIME_STRIDE <= t.length; s++) {
+                    merge(sum, s * TIME_STRIDE, t, s * TIME_STRIDE, false);
+                }
+            }
+            long[][] shared = sharedTimes;
+            for (int s = 0; s < Math.min(slots, shared.length * CHUNK); s++) {
+                merge(sum, s * TIME_STRIDE, shared[s / CHUNK], (s % CHUNK) * TIME_STRIDE, true);
+            }
+        }
+        return sum;
+    }
+
+    private static void merge(long[] into, int at, long[] from, int i, boolean atomic) {
+        long count = atomic ? (long) LONGS.getVolatile(from, i) : from[i];
+        if (count == 0) return;
+        long min = atomic ? (long) LONGS.getVolatile(from, i + 2) : from[i + 2];
+        long max = atomic ? (long) LONGS.getVolatile(from, i + 3) : from[i + 3];
+        into[at + 2] = into[at] == 0 ? min : Math.min(into[at + 2], min);
+        into[at] += count;
+        into[at + 1] += atomic ? (long) LONGS.getVolatile(from, i + 1) : from[i + 1];
+        into[at + 3] = Math.max(into[at + 3], max);
+        for (int b = 4; b < TIME_STRIDE; b++) {
+            into[at + b] += atomic ? (long) LONGS.getVolatile(from, i + b) : from[i + b];
+        }
+    }
+
+    /** The traced calls recorded so far, in the order they started. */
+    public static Call[] tracedCalls() {
+        Call[] buffer = calls;
+        int n = Math.min(buffer.length, (int) NEXT_CALL.getVolatile());
+        Call[] out = new Call[n];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            Call c = (Call) CALLS.getAcquire(buffer, i);
+            if (c != null) out[k++] = c;
+        }
+        if (k == n) return out;
+        Call[] trimmed = new Call[k];
+        System.arraycopy(out, 0, trimmed, 0, k);
+        return trimmed;
+    }
+
+    /** Traced calls not recorded because of the rate cap, the sampling ratio or a full buffer. */
+    public static long droppedCalls() {
+        return (long) DROPPED.getVolatile();
+    }
+
+    /** Exceptions caught inside probe code (each swallowed so the program never sees it). */
+    public static long failures() {
+        return (long) FAILURES.getVolatile();
+    }
+}
