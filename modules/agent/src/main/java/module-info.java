@@ -1,9 +1,13 @@
 /**
- * What runs inside the target JVM. For now: the registry that feeds tiprobe's ID map from JVMTI,
- * learning IDs only the safe way and never loading a class on tiprobe's behalf.
+ * What runs inside the target JVM: the registry that feeds tiprobe's ID map from JVMTI (learning
+ * IDs only the safe way, never loading a class on tiprobe's behalf) and method tracing with
+ * injected enter probes. Shipped as an agent jar on the class path; this descriptor is for the
+ * build and the in-module tests.
  */
 module dev.tiprobe.agent {
     requires transitive dev.tiprobe.jvmti;
     requires transitive dev.tiprobe.ids;
+    requires dev.tiprobe.probe;
+    requires java.instrument;
     exports dev.tiprobe.agent;
 }

@@ -176,6 +176,15 @@ public final class IdMap {
         return tag > 0 && tag <= highestTag ? Status.UNLOADED : Status.UNKNOWN;
     }
 
+    /**
+     * Interns a method token met before its class has run-time IDs (an enter probe is given one
+     * while its class file is transformed); the same int comes back when the method's jmethodID
+     * is added later.
+     */
+    public int internMethodToken(MethodToken token) {
+        return methodTokens.intern(token);
+    }
+
     /** The method token behind an int, also after its class unloaded; null for an int never handed out. */
     public MethodToken methodToken(int tokenId) {
         return methodTokens.get(tokenId);

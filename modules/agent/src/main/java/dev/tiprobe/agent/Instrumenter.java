@@ -1,0 +1,304 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.probe.Call;
+import dev.tiprobe.probe.Probe;
+
+import java.lang.classfile.Annotation;
+import java.lang.classfile.Attributes;
+import java.lang.classfile.ClassElement;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassHierarchyResolver;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.ClassTransform;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.CodeElement;
+import java.lang.classfile.CodeTransform;
+import java.lang.classfile.Label;
+import java.lang.classfile.MethodModel;
+import java.lang.classfile.MethodTransform;
+import java.lang.classfile.TypeKind;
+import java.lang.classfile.attribute.RuntimeInvisibleAnnotationsAttribute;
+import java.lang.classfile.attribute.RuntimeVisibleAnnotationsAttribute;
+import java.lang.classfile.Opcode;
+import java.lang.classfile.instruction.InvokeInstruction;
+import java.lang.classfile.instruction.NewObjectInstruction;
+import java.lang.classfile.instruction.ReturnInstruction;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.reflect.AccessFlag;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Injects enter probes into class files with the JDK's java.lang.classfile API. Pure: bytes in,
+ * bytes out, plus the slots it handed out and the methods it skipped with their reasons; JVMTI and
+ * the session live elsewhere.
+ *
+ * <p>Stack maps are recomputed, which needs the class hierarchy of types that meet at branch
+ * joins. It is read from class files (the loader's resources and the JDK's), never by loading a
+ * class; a class whose hierarchy cannot be read is left unchanged, with the reason reported.
+ */
+final class Instrumenter {
+    /** Methods longer than this are left alone: the probes must not push them over 64 KiB. */
+    static final int MAX_CODE_LENGTH = 60_000;
+
+    /** Where instrumented methods get their slots, and learn their names. */
+    interface Slots {
+        int slotFor(String binaryName, ClassLoader loader, String codeSource, MethodModel method, byte[] classFile);
+    }
+
+    /** A method the filter chose but that was left unchanged. */
+    record Skipped(String binaryName, String method, String descriptor, String reason) {}
+
+    /** What one transform did: new bytes (null if unchanged) and the methods skipped. */
+    record Result(byte[] bytes, int instrumented, List<Skipped> skipped) {}
+
+    private static final ClassDesc PROBE = Probe.class.describeConstable().orElseThrow();
+    private static final ClassDesc CALL = Call.class.describeConstable().orElseThrow();
+    private static final ClassDesc THROWABLE = ConstantDescs.CD_Throwable;
+    private static final MethodTypeDesc COUNT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int);
+    private static final MethodTypeDesc ENTER = MethodTypeDesc.of(ConstantDescs.CD_long, ConstantDescs.CD_int);
+    private static final MethodTypeDesc EXIT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, ConstantDescs.CD_long);
+    private static final MethodTypeDesc TRACE_ENTER = MethodTypeDesc.of(CALL, ConstantDescs.CD_int);
+    private static final MethodTypeDesc TRACE_THROW = MethodTypeDesc.of(ConstantDescs.CD_void, THROWABLE, CALL);
+
+    /** Packages whose classes the probe itself runs: never instrumented. */
+    private static final List<String> NEVER = List.of("java/lang/", "jdk/internal/", "sun/", "dev/tiprobe/");
+
+    private final MethodFilter filter;
+    private final Tracing.Mode mode;
+    private final Slots slots;
+
+    Instrumenter(MethodFilter filter, Tracing.Mode mode, Slots slots) {
+        this.filter = filter;
+        this.mode = mode;
+        this.slots = slots;
+    }
+
+    /** Whether classes of this internal name are never changed (the probe's own dependencies). */
+    static boolean untouchable(String internalName) {
+        for (String prefix : NEVER) if (internalName.startsWith(prefix)) return true;
+        return false;
+    }
+
+    /** Cheap pre-check on the name alone: could the filter choose any method of this class? */
+    boolean mayInstrument(String internalName) {
+        return internalName != null && !untouchable(internalName) && filter.mayMatchClass(internalName.replace('/', '.'));
+    }
+
+    /**
+     * Transforms one class file.
+     *
+     * @param loader     the defining loader (null for the bootstrap loader), used to read class
+     *                   files of types the stack maps need
+     * @param codeSource where the class came from (a jar or directory URL), or null
+     */
+    Result transform(ClassLoader loader, String codeSource, byte[] classFile) {
+        ClassModel model = ClassFile.of().parse(classFile);
+        String binaryName = model.thisClass().asInternalName().replace('/', '.');
+        Set<String> classAnnotations = annotations(model.findAttribute(Attributes.runtimeVisibleAnnotations()).orElse(null),
+                model.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
+        List<Skipped> skipped = new java.util.ArrayList<>();
+        Map<MethodModel, Integer> chosen = new HashMap<>();
+        for (MethodModel m : model.methods()) {
+            String name = m.methodName().stringValue();
+            String desc = m.methodType().stringValue();
+            Set<String> methodAnnotations = annotations(m.findAttribute(Attributes.runtimeVisibleAnnotations()).orElse(null),
+                    m.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
+            if (!filter.matches(binaryName, classAnnotations, name, desc, methodAnnotations)) continue;
+            String reason = unsupported(m);
+            if (reason != null) {
+                skipped.add(new Skipped(binaryName, name, desc, reason));
+                continue;
+            }
+            chosen.put(m, slots.slotFor(binaryName, loader, codeSource, m, classFile));
+        }
+        if (chosen.isEmpty()) return new Result(null, 0, skipped);
+        ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(resolver(loader, model)));
+        ClassTransform transform = (builder, element) -> {
+            if (element instanceof MethodModel m && chosen.containsKey(m)) {
+                builder.transformMethod(m, MethodTransform.transformingCode(new Injector(m, chosen.get(m), model)));
+            } else {
+                builder.with((ClassElement) element);
+            }
+        };
+        byte[] out = cf.transformClass(model, transform);
+        // A class the JVM would reject must never reach it: that would change the program.
+        List<VerifyError> errors = cf.verify(out);
+        if (!errors.isEmpty()) throw new IllegalStateException("instrumented code does not verify: " + errors.getFirst().getMessage());
+        return new Result(out, chosen.size(), skipped);
+    }
+
+    private static String unsupported(MethodModel m) {
+        if (m.flags().has(AccessFlag.ABSTRACT)) return "abstract: no code";
+        if (m.flags().has(AccessFlag.NATIVE)) return "native: no bytecode";
+        if (m.flags().has(AccessFlag.BRIDGE)) return "bridge: calls the method it bridges, which is counted";
+        int length = m.code().map(c -> c.findAttribute(Attributes.code()).map(a -> a.codeLength()).orElse(0)).orElse(0);
+        if (length > MAX_CODE_LENGTH) return "code of " + length + " bytes: too near the 64 KiB limit";
+        return null;
+    }
+
+    private static Set<String> annotations(RuntimeVisibleAnnotationsAttribute visible,
+                                           RuntimeInvisibleAnnotationsAttribute invisible) {
+        if (visible == null && invisible == null) return Set.of();
+        Set<String> out = new HashSet<>();
+        if (visible != null) for (Annotation a : visible.annotations()) out.add(a.className().stringValue());
+        if (invisible != null) for (Annotation a : invisible.annotations()) out.add(a.className().stringValue());
+        return out;
+    }
+
+    /**
+     * Class hierarchy for stack maps, from class files only: the class being transformed, the
+     * probe's classes, the defining loader's resources, then the JDK's.
+     */
+    private static ClassHierarchyResolver resolver(ClassLoader loader, ClassModel self) {
+        ClassDesc selfDesc = self.thisClass().asSymbol();
+        ClassHierarchyResolver own = desc -> {
+            if (desc.equals(selfDesc)) {
+                if (self.flags().has(AccessFlag.INTERFACE)) return ClassHierarchyResolver.ClassHierarchyInfo.ofInterface();
+                return ClassHierarchyResolver.ClassHierarchyInfo.ofClass(
+                        self.superclass().map(c -> c.asSymbol()).orElse(null));
+            }
+            if (desc.equals(CALL) || desc.equals(PROBE)) {
+                return ClassHierarchyResolver.ClassHierarchyInfo.ofClass(ConstantDescs.CD_Object);
+            }
+            return null;
+        };
+        ClassHierarchyResolver fromLoader = loader == null
+                ? ClassHierarchyResolver.defaultResolver()
+                : ClassHierarchyResolver.ofResourceParsing(loader).orElse(ClassHierarchyResolver.defaultResolver());
+        return own.orElse(fromLoader);
+    }
+
+    /** Adds the probes of one method: entry code, code before each return, a rethrowing handler. */
+    private final class Injector implements CodeTransform {
+        private final MethodModel method;
+        private final int slot;
+        private final MethodTypeDesc type;
+        private final boolean constructor;
+        private final Map<String, Integer> pendingNew = new HashMap<>();
+        private Label bodyStart;
+        private int startLocal = -1;
+        private int callLocal = -1;
+
+        private final String thisClass;
+        private final String superClass;
+
+        Injector(MethodModel method, int slot, ClassModel owner) {
+            this.thisClass = owner.thisClass().asInternalName();
+            this.superClass = owner.superclass().map(c -> c.asInternalName()).orElse("");
+            this.method = method;
+            this.slot = slot;
+            this.type = method.methodTypeSymbol();
+            this.constructor = method.methodName().equalsString("<init>");
+        }
+
+        @Override
+        public void atStart(CodeBuilder b) {
+            switch (mode) {
+                case COUNT -> {
+                    b.loadConstant(slot);
+                    b.invokestatic(PROBE, "count", COUNT);
+                }
+                case TIME -> {
+                    startLocal = b.allocateLocal(TypeKind.LONG);
+                    b.loadConstant(slot);
+                    b.invokestatic(PROBE, "enter", ENTER);
+                    b.lstore(startLocal);
+                }
+                case TRACE -> {
+                    callLocal = b.allocateLocal(TypeKind.REFERENCE);
+                    b.loadConstant(slot);
+                    b.invokestatic(PROBE, "traceEnter", TRACE_ENTER);
+                    b.astore(callLocal);
+                    int local = method.flags().has(AccessFlag.STATIC) ? 0 : 1;
+                    for (int i = 0; i < type.parameterCount(); i++) {
+                        ClassDesc p = type.parameterType(i);
+                        TypeKind kind = TypeKind.from(p);
+                        b.aload(callLocal);
+                        b.loadConstant(i);
+                        b.loadLocal(kind, local);
+                        b.invokestatic(PROBE, "arg", MethodTypeDesc.of(ConstantDescs.CD_void, CALL, ConstantDescs.CD_int,
+                                p.isPrimitive() ? p : ConstantDescs.CD_Object));
+                        local += kind.slotSize();
+                    }
+                }
+            }
+            if (mode != Tracing.Mode.COUNT && !constructor) bodyStart = b.newBoundLabel();
+        }
+
+        @Override
+        public void accept(CodeBuilder b, CodeElement e) {
+            if (e instanceof ReturnInstruction && mode != Tracing.Mode.COUNT) onReturn(b);
+            b.with(e);
+            if (constructor && bodyStart == null && mode != Tracing.Mode.COUNT && initializesThis(e)) {
+                bodyStart = b.newBoundLabel();
+            }
+        }
+
+        /**
+         * Whether {@code e} is the constructor's own super() or this() call. A handler may not
+         * cover code before it (the verifier rejects a frame with an uninitialized this), so in
+         * a constructor the exit handler starts after it: an exception thrown while the
+         * arguments of super() are computed goes unrecorded.
+         */
+        private boolean initializesThis(CodeElement e) {
+            if (e instanceof NewObjectInstruction n) {
+                pendingNew.merge(n.className().asInternalName(), 1, Integer::sum);
+                return false;
+            }
+            if (!(e instanceof InvokeInstruction i) || i.opcode() != Opcode.INVOKESPECIAL
+                    || !i.name().equalsString("<init>")) {
+                return false;
+            }
+            String owner = i.owner().asInternalName();
+            Integer pending = pendingNew.get(owner);
+            if (pending != null && pending > 0) {
+                pendingNew.put(owner, pending - 1);
+                return false;
+            }
+            return owner.equals(thisClass) || owner.equals(superClass);
+        }
+
+        private void onReturn(CodeBuilder b) {
+            if (mode == Tracing.Mode.TIME) {
+                b.loadConstant(slot);
+                b.lload(startLocal);
+                b.invokestatic(PROBE, "exit", EXIT);
+                return;
+            }
+            ClassDesc r = type.returnType();
+            if (r.equals(ConstantDescs.CD_void)) {
+                b.aload(callLocal);
+                b.invokestatic(PROBE, "traceReturn", MethodTypeDesc.of(ConstantDescs.CD_void, CALL));
+                return;
+            }
+            if (TypeKind.from(r).slotSize() == 2) b.dup2(); else b.dup();
+            b.aload(callLocal);
+            b.invokestatic(PROBE, "traceReturn", MethodTypeDesc.of(ConstantDescs.CD_void,
+                    r.isPrimitive() ? r : ConstantDescs.CD_Object, CALL));
+        }
+
+        @Override
+        public void atEnd(CodeBuilder b) {
+            if (mode == Tracing.Mode.COUNT || bodyStart == null) return;
+            Label bodyEnd = b.newBoundLabel();
+            Label handler = b.newBoundLabel();
+            if (mode == Tracing.Mode.TIME) {
+                b.loadConstant(slot);
+                b.lload(startLocal);
+                b.invokestatic(PROBE, "exit", EXIT);
+            } else {
+                b.dup();
+                b.aload(callLocal);
+                b.invokestatic(PROBE, "traceThrow", TRACE_THROW);
+            }
+            b.athrow();
+            b.exceptionCatchAll(bodyStart, bodyEnd, handler);
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package dev.tiprobe.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Which methods to instrument: patterns separated by {@code ;}, excludes prefixed with {@code !};
+ * a method is chosen when an include matches it and no exclude does.
+ *
+ * <pre>
+ *   com.foo.*                 classes of package com.foo
+ *   com.foo.**                classes of com.foo and its subpackages
+ *   com.foo.Bar::get*         methods of com.foo.Bar whose name starts with get
+ *   *Controller::handle       a pattern without a package matches the simple class name
+ *   com.foo.Bar::&lt;init&gt;       constructors (&lt;clinit&gt;: static initializers)
+ *   com.foo.Bar::sum(II)I     one overload, by its descriptor
+ *   &#64;org.example.Timed          methods annotated so, or all methods of a class annotated so
+ *   !com.foo.internal.**      exclude
+ * </pre>
+ *
+ * Class names are binary names ({@code Outer$Inner}).
+ */
+public final class MethodFilter {
+    private final List<Rule> includes;
+    private final List<Rule> excludes;
+    private final String text;
+
+    private MethodFilter(String text, List<Rule> includes, List<Rule> excludes) {
+        this.text = text;
+        this.includes = includes;
+        this.excludes = excludes;
+    }
+
+    /** A malformed filter: the message names the position (0-based) in the filter text. */
+    public static final class FilterSyntaxException extends IllegalArgumentException {
+        private final int position;
+
+        FilterSyntaxException(String message, String text, int position) {
+            super(message + " at position " + position + " of '" + text + "'");
+            this.position = position;
+        }
+
+        public int position() {
+            return position;
+        }
+    }
+
+    /**
+     * One pattern.
+     *
+     * @param annotation internal descriptor {@code Lorg/example/Timed;}, or null
+     * @param className  regex over the binary name (or the simple name), or null for any
+     * @param method     regex over the method name, or null for any
+     * @param descriptor exact method descriptor, or null for any
+     */
+    private record Rule(String annotation, Pattern className, boolean simpleName, Pattern method, String descriptor) {
+        boolean classMayMatch(String binaryName) {
+            if (annotation != null) return true;
+            return className == null || className.matcher(simpleName ? simple(binaryName) : binaryName).matches();
+        }
+
+        boolean matches(String binaryName, Set<String> classAnnotations, String name, String desc,
+                        Set<String> methodAnnotations) {
+            if (annotation != null) {
+                return classAnnotations.contains(annotation) || methodAnnotations.contains(annotation);
+            }
+            if (!classMayMatch(binaryName)) return false;
+            if (method != null && !method.matcher(name).matches()) return false;
+            return descriptor == null || descriptor.equals(desc);
+        }
+    }
+
+    private static String simple(String binaryName) {
+        return binaryName.substring(binaryName.lastIndexOf('.') + 1);
+    }
+
+    /**
+     * Parses a filter.
+     *
+     * @throws FilterSyntaxException naming the position of the first error
+     */
+    public static MethodFilter parse(String text) {
+        if (text == null || text.isBlank()) throw new FilterSyntaxException("empty filter", String.valueOf(text), 0);
+        List<Rule> includes = new ArrayList<>();
+        List<Rule> excludes = new ArrayList<>();
+        int start = 0;
+        while (start <= text.length()) {
+            int end = text.indexOf(';', start);
+            if (end < 0) end = text.length();
+            int from = start;
+            while (from < end && text.charAt(from) == ' ') from++;
+            int to = end;
+            while (to > from && text.charAt(to - 1) == ' ') to--;
+            if (from == to) throw new FilterSyntaxException("empty pattern", text, from);
+            boolean exclude = text.charAt(from) == '!';
+            Rule rule = rule(text, exclude ? from + 1 : from, to);
+            (exclude ? excludes : includes).add(rule);
+            start = end + 1;
+        }
+        if (includes.isEmpty()) throw new FilterSyntaxException("only excludes: nothing would be traced", text, 0);
+        return new MethodFilter(text, List.copyOf(includes), List.copyOf(excludes));
+    }
+
+    private static Rule rule(String text, int from, int to) {
+        if (from == to) throw new FilterSyntaxException("empty pattern after '!'", text, from);
+        if (text.charAt(from) == '@') {
+            String name = text.substring(from + 1, to);
+            checkName(text, from + 1, to, false, "annotation name");
+            return new Rule("L" + name.replace('.', '/') + ";", null, false, null, null);
+        }
+        int sep = text.indexOf("::", from);
+        if (sep >= to) sep = -1;
+        int classEnd = sep < 0 ? to : sep;
+        if (classEnd == from) throw new FilterSyntaxException("missing class pattern", text, from);
+        checkName(text, from, classEnd, true, "class pattern");
+        String classPattern = text.substring(from, classEnd);
+        Pattern className = classPattern.equals("**") ? null : glob(classPattern);
+        boolean simpleName = classPattern.indexOf('.') < 0;
+        if (sep < 0) return new Rule(null, className, simpleName, null, null);
+        int nameFrom = sep + 2;
+        int paren = text.indexOf('(', nameFrom);
+        if (paren >= to) paren = -1;
+        int nameEnd = paren < 0 ? to : paren;
+        if (nameEnd == nameFrom) throw new FilterSyntaxException("missing method name after '::'", text, nameFrom);
+        String methodPattern = text.substring(nameFrom, nameEnd);
+        if (!methodPattern.equals("<init>") && !methodPattern.equals("<clinit>")) {
+            checkName(text, nameFrom, nameEnd, true, "method pattern");
+            if (methodPattern.indexOf('.') >= 0) {
+                throw new FilterSyntaxException("'.' in a method name", text, nameFrom + methodPattern.indexOf('.'));
+            }
+        }
+        String descriptor = null;
+        if (paren >= 0) {
+            descriptor = text.substring(paren, to);
+            int bad = descriptorError(descriptor);
+            if (bad >= 0) throw new FilterSyntaxException("malformed method descriptor", text, paren + bad);
+        }
+        return new Rule(null, className, simpleName, methodPattern.equals("*") ? null : glob(methodPattern), descriptor);
+    }
+
+    private static void checkName(String text, int from, int to, boolean wildcards, String what) {
+        if (from == to) throw new FilterSyntaxException("empty " + what, text, from);
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            boolean ok = Character.isJavaIdentifierPart(c) || c == '.' || (wildcards && c == '*');
+            if (!ok) throw new FilterSyntaxException("unexpected '" + c + "' in " + what, text, i);
+            if (c == '.' && (i == from || i == to - 1 || text.charAt(i - 1) == '.')) {
+                throw new FilterSyntaxException("misplaced '.' in " + what, text, i);
+            }
+            if (c == '*' && i + 2 < to && text.charAt(i + 1) == '*' && text.charAt(i + 2) == '*') {
+                throw new FilterSyntaxException("'***' in " + what, text, i);
+            }
+        }
+    }
+
+    /** Position of the first error in a method descriptor, or -1. */
+    static int descriptorError(String d) {
+        if (d.isEmpty() || d.charAt(0) != '(') return 0;
+        int i = 1;
+        while (i < d.length() && d.charAt(i) != ')') {
+            int next = fieldTypeEnd(d, i);
+            if (next < 0) return i;
+            i = next;
+        }
+        if (i >= d.length()) return d.length();
+        i++;
+        if (i < d.length() && d.charAt(i) == 'V') return i + 1 == d.length() ? -1 : i + 1;
+        int end = fieldTypeEnd(d, i);
+        if (end < 0) return i;
+        return end == d.length() ? -1 : end;
+    }
+
+    private static int fieldTypeEnd(String d, int i) {
+        while (i < d.length() && d.charAt(i) == '[') i++;
+        if (i >= d.length()) return -1;
+        char c = d.charAt(i);
+        if ("ZBCSIJFD".indexOf(c) >= 0) return i + 1;
+        if (c != 'L') return -1;
+        int semi = d.indexOf(';', i);
+        return semi > i + 1 ? semi + 1 : -1;
+    }
+
+    /** {@code *} matches within a name part, {@code **} across dots. */
+    private static Pattern glob(String glob) {
+        StringBuilder regex = new StringBuilder();
+        for (int i = 0; i < glob.length(); i++) {
+            char c = glob.charAt(i);
+            if (c == '*') {
+                if (i + 1 < glob.length() && glob.charAt(i + 1) == '*') {
+                    // "a.**" also matches "a" itself's classes: a.B, a.b.C
+                    regex.append(".*");
+                    i++;
+                } else {
+                    regex.append("[^.]*");
+                }
+            } else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(regex.toString());
+    }
+
+    /** Whether any method of the class could be chosen, before its annotations are known. */
+    public boolean mayMatchClass(String binaryName) {
+        for (Rule r : includes) if (r.classMayMatch(binaryName)) return true;
+        return false;
+    }
+
+    /** Whether the method is chosen. */
+    public boolean matches(String binaryName, Set<String> classAnnotations, String methodName, String descriptor,
+                           Set<String> methodAnnotations) {
+        for (Rule r : excludes) {
+            if (r.matches(binaryName, classAnnotations, methodName, descriptor, methodAnnotations)) return false;
+        }
+        for (Rule r : includes) {
+            if (r.matches(binaryName, classAnnotations, methodName, descriptor, methodAnnotations)) return true;
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

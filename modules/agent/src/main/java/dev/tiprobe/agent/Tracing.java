@@ -1,0 +1,402 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.jvmti.Capability;
+import dev.tiprobe.jvmti.Events;
+import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.jvmti.JvmtiException;
+import dev.tiprobe.probe.Call;
+import dev.tiprobe.probe.Probe;
+import dev.tiprobe.probe.TraceSettings;
+
+import java.io.IOException;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.WeakHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Method tracing, in process: {@code Tracing.start(filter, mode)} instruments the chosen methods
+ * of classes already loaded (RetransformClasses) and of classes loaded later (ClassFileLoadHook),
+ * and {@link Session#stop()} puts every original class file back and returns what the probes saw.
+ * One session at a time per JVM.
+ *
+ * <p>The probe classes go on the bootstrap class path from {@code tiprobe-probe.jar} next to the
+ * agent jar (or the path in the system property {@code tiprobe.probe.jar}). Put the agent jar on
+ * the class path, not the module path: its code must see the bootstrap copy of the probe.
+ */
+public final class Tracing {
+    private Tracing() {}
+
+    public enum Mode { COUNT, TIME, TRACE }
+
+    /**
+     * What trace mode records. (The probe's own settings type is only touched once the probe jar
+     * is on the bootstrap class path.)
+     *
+     * @param perSecond   calls recorded per second over all threads; 0 for no cap
+     * @param everyNth    record one call in n (the sampling ratio)
+     * @param maxCalls    traced calls kept at most; later ones are counted as dropped
+     * @param maxString   characters kept of a string
+     * @param maxElements array elements kept
+     * @param callToString describe other objects by their toString() too
+     */
+    public record TraceLimits(long perSecond, int everyNth, int maxCalls, int maxString, int maxElements,
+                              boolean callToString) {
+        public static final TraceLimits DEFAULT = new TraceLimits(10_000, 1, 100_000, 100, 8, false);
+
+        public TraceLimits {
+            if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0) {
+                throw new IllegalArgumentException("trace limits must not be negative");
+            }
+            if (everyNth < 1) throw new IllegalArgumentException("sample must be at least 1: " + everyNth);
+        }
+
+        TraceSettings settings() {
+            return new TraceSettings(true, perSecond, everyNth, maxString, maxElements, callToString);
+        }
+    }
+
+    /**
+     * What to trace and how.
+     *
+     * @param filter which methods ({@link MethodFilter})
+     * @param mode   count, time, or trace
+     * @param limits what trace mode records
+     */
+    public record Options(MethodFilter filter, Mode mode, TraceLimits limits) {
+        public static Options of(String filter, Mode mode) {
+            return new Options(MethodFilter.parse(filter), mode, TraceLimits.DEFAULT);
+        }
+    }
+
+    private static final Object LOCK = new Object();
+    private static Session current;
+    private static boolean probeOnBootPath;
+
+    /**
+     * Starts tracing now (in-process, or from agentmain).
+     *
+     * @throws IllegalStateException when a session is already running, or the probe jar is missing
+     * @throws dev.tiprobe.jvmti.JvmtiException when JVMTI refuses (e.g. retransformation unavailable)
+     */
+    public static Session start(Options options) {
+        synchronized (LOCK) {
+            checkIdle();
+            Jvmti jvmti = Jvmti.get();
+            jvmti.addCapabilities(Capability.CAN_RETRANSFORM_CLASSES);
+            if (!probeOnBootPath) jvmti.addToBootstrapClassLoaderSearch(existingProbeJar());
+            probeOnBootPath = true;
+            current = new Session(options, null);
+            current.attach(jvmti);
+            return current;
+        }
+    }
+
+    public static Session start(String filter, Mode mode) {
+        return start(Options.of(filter, mode));
+    }
+
+    /**
+     * Starts tracing from premain, before JVMTI can be reached from Java: until then classes are
+     * instrumented as they load through {@code inst}, the JDK's java.lang.instrument; once
+     * {@code jvmti} completes, the session moves to JVMTI (ClassFileLoadHook, RetransformClasses)
+     * and stops using {@code inst}.
+     */
+    static Session startEarly(Options options, Instrumentation inst, CompletableFuture<Jvmti> jvmti) throws IOException {
+        synchronized (LOCK) {
+            checkIdle();
+            if (!probeOnBootPath) inst.appendToBootstrapClassLoaderSearch(new JarFile(existingProbeJar().toFile()));
+            probeOnBootPath = true;
+            Session session = new Session(options, inst);
+            session.prepare();
+            current = session;
+            ClassFileTransformer early = new ClassFileTransformer() {
+                @Override
+                public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
+                                        byte[] classFile) {
+                    return session.jvmti == null ? session.onClassFile(loader, name, redefined, domain, classFile) : null;
+                }
+            };
+            inst.addTransformer(early, false);
+            jvmti.thenAccept(j -> {
+                try {
+                    synchronized (LOCK) {
+                        j.addCapabilities(Capability.CAN_RETRANSFORM_CLASSES);
+                        session.attach(j);
+                    }
+                } catch (Throwable t) {
+                    session.classFailures.add("JVMTI: " + t);
+                } finally {
+                    inst.removeTransformer(early);
+                }
+            });
+            return session;
+        }
+    }
+
+    private static void checkIdle() {
+        if (current != null && current.running()) throw new IllegalStateException("a tracing session is already running");
+    }
+
+    /** The running session, or null. */
+    public static Session current() {
+        synchronized (LOCK) {
+            return current != null && current.running() ? current : null;
+        }
+    }
+
+    private static Path existingProbeJar() {
+        Path jar = probeJar();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("probe jar not found: " + jar + " (it ships next to the agent jar)");
+        }
+        return jar;
+    }
+
+    static Path probeJar() {
+        String configured = System.getProperty("tiprobe.probe.jar");
+        if (configured != null) return Path.of(configured);
+        try {
+            CodeSource source = Tracing.class.getProtectionDomain().getCodeSource();
+            Path here = Path.of(source.getLocation().toURI());
+            return here.resolveSibling("tiprobe-probe.jar");
+        } catch (URISyntaxException | RuntimeException e) {
+            throw new IllegalStateException("cannot locate the agent jar: " + e.getMessage(), e);
+        }
+    }
+
+    /** One tracing session: instrumented classes, slots, and the results when it stops. */
+    public static final class Session {
+        /** Null until JVMTI is reached (premain); then the session works through it alone. */
+        private volatile Jvmti jvmti;
+        /** The start-up route (premain) until JVMTI is reached; null otherwise. */
+        private final Instrumentation inst;
+        private final Options options;
+        private final ProbeSlots slots;
+        private final Instrumenter instrumenter;
+        private final long startEpochNanos;
+        private final long startNanoTime;
+        /** Classes this session changed: loader to internal names. Guarded by itself. */
+        private final Map<ClassLoader, Set<String>> changed = new WeakHashMap<>();
+        private final Set<String> changedByBoot = new HashSet<>();
+        private final List<Instrumenter.Skipped> skipped = Collections.synchronizedList(new ArrayList<>());
+        private final List<String> classFailures = Collections.synchronizedList(new ArrayList<>());
+        private final AtomicLong classesInstrumented = new AtomicLong();
+        private volatile boolean active;
+        private Events.Registration hook;
+        private Results finalResults;
+
+        private Session(Options options, Instrumentation inst) {
+            this.inst = inst;
+            this.options = options;
+            this.slots = new ProbeSlots(new IdMap(), new Loaders(), this::namedModule);
+            this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots);
+            this.startEpochNanos = System.currentTimeMillis() * 1_000_000L;
+            this.startNanoTime = System.nanoTime();
+        }
+
+        boolean running() {
+            return active;
+        }
+
+        /** The named module of a package, or null: through JVMTI, or the boot layer before it. */
+        private Module namedModule(ClassLoader loader, String internalPackage) {
+            try {
+                Jvmti j = jvmti;
+                if (j != null) return j.namedModule(loader, internalPackage);
+                String pkg = internalPackage.replace('/', '.');
+                for (Module m : ModuleLayer.boot().modules()) {
+                    if (m.getPackages().contains(pkg) && m.getClassLoader() == loader) return m;
+                }
+                return null;
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+
+        private void prepare() {
+            TraceLimits limits = options.limits();
+            Probe.reset(options.mode() == Mode.TRACE ? limits.settings() : TraceSettings.OFF, limits.maxCalls());
+            warmUp();
+            active = true;
+        }
+
+        /** From here on JVMTI does the work: the load hook, and the classes already loaded. */
+        private void attach(Jvmti j) {
+            if (!active) prepare();
+            jvmti = j;  // the start-up transformer stops here
+            hook = j.events().onClassFileLoadHook(this::onClassFile);
+            retransformLoaded();
+        }
+
+        /**
+         * Runs the transformer once on a class file of its own, so the classes the class-file API
+         * needs are loaded before the hook is on (they would be dropped as re-entrant events).
+         */
+        private void warmUp() {
+            try (InputStream in = Tracing.class.getResourceAsStream("WarmUp.class")) {
+                if (in == null) return;
+                byte[] bytes = in.readAllBytes();
+                for (Mode m : Mode.values()) {
+                    new Instrumenter(MethodFilter.parse("dev.tiprobe.agent.WarmUp"), m,
+                            (name, loader, source, method, file) -> 0).transform(null, null, bytes);
+                }
+            } catch (IOException | RuntimeException e) {
+                classFailures.add("warm-up: " + e);
+            }
+        }
+
+        private byte[] onClassFile(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
+                                   byte[] classFile) {
+            if (!active || !instrumenter.mayInstrument(name)) return null;
+            try {
+                Instrumenter.Result r = instrumenter.transform(loader, codeSource(domain), classFile);
+                skipped.addAll(r.skipped());
+                if (r.bytes() == null) return null;
+                int slash = name.lastIndexOf('/');
+                Module module = namedModule(loader, slash < 0 ? "" : name.substring(0, slash));
+                if (module != null) readProbe(module);
+                synchronized (changed) {
+                    if (loader == null) changedByBoot.add(name);
+                    else changed.computeIfAbsent(loader, l -> new HashSet<>()).add(name);
+                }
+                classesInstrumented.incrementAndGet();
+                return r.bytes();
+            } catch (Throwable t) {
+                classFailures.add(name.replace('/', '.') + ": left unchanged: " + t);
+                return null;
+            }
+        }
+
+        /** Injected code in a named module must read the probe's module (the boot loader's unnamed one). */
+        private void readProbe(Module module) {
+            Module probe = Probe.class.getModule();
+            if (module.canRead(probe)) return;
+            Jvmti j = jvmti;
+            if (j != null) j.addModuleReads(module, probe);
+            else inst.redefineModule(module, Set.of(probe), Map.of(), Map.of(), Set.of(), Map.of());
+        }
+
+        private static String codeSource(ProtectionDomain domain) {
+            CodeSource cs = domain == null ? null : domain.getCodeSource();
+            URL location = cs == null ? null : cs.getLocation();
+            return location == null ? null : location.toString();
+        }
+
+        /** Retransforms the loaded classes the filter may choose, in batches. */
+        private void retransformLoaded() {
+            List<Class<?>> candidates = new ArrayList<>();
+            for (Class<?> c : jvmti.loadedClasses()) {
+                if (c.isArray() || c.isPrimitive() || c.isHidden()) continue;
+                if (!instrumenter.mayInstrument(c.getName().replace('.', '/'))) continue;
+                if (!jvmti.isModifiableClass(c)) continue;
+                candidates.add(c);
+            }
+            retransform(candidates);
+        }
+
+        private void retransform(List<Class<?>> classes) {
+            for (int i = 0; i < classes.size(); i += 64) {
+                List<Class<?>> batch = classes.subList(i, Math.min(classes.size(), i + 64));
+                try {
+                    jvmti.retransformClasses(batch.toArray(Class<?>[]::new));
+                } catch (JvmtiException e) {
+                    for (Class<?> c : batch) {
+                        try {
+                            jvmti.retransformClasses(c);
+                        } catch (JvmtiException single) {
+                            classFailures.add(c.getName() + ": retransform failed: " + single.getMessage());
+                        }
+                    }
+                }
+            }
+        }
+
+        /** What the probes saw so far; the session keeps going. */
+        public Results snapshot() {
+            synchronized (LOCK) {
+                if (finalResults != null) return finalResults;
+                return collect();
+            }
+        }
+
+        /**
+         * Stops: no more traced calls, every class this session changed gets its original class
+         * file back, and the results are final.
+         */
+        public Results stop() {
+            synchronized (LOCK) {
+                if (finalResults != null) return finalResults;
+                active = false;
+                Probe.stopTracing();
+                if (jvmti == null) {  // JVMTI never came: nothing to restore through it
+                    finalResults = collect();
+                    return finalResults;
+                }
+                List<Class<?>> restore = new ArrayList<>();
+                synchronized (changed) {
+                    for (Class<?> c : jvmti.loadedClasses()) {
+                        if (c.isArray() || c.isPrimitive() || c.isHidden()) continue;
+                        ClassLoader loader = c.getClassLoader();
+                        Set<String> names = loader == null ? changedByBoot : changed.get(loader);
+                        if (names != null && names.contains(c.getName().replace('.', '/'))) restore.add(c);
+                    }
+                }
+                retransform(restore);
+                if (hook != null) hook.close();
+                finalResults = collect();
+                return finalResults;
+            }
+        }
+
+        private Results collect() {
+            List<ProbeSlots.Method> methods = slots.methods();
+            int n = methods.size();
+            long[] counts = Probe.counts(n);
+            long[] times = options.mode() == Mode.TIME ? Probe.times(n) : null;
+            List<Results.MethodResult> out = new ArrayList<>();
+            for (ProbeSlots.Method m : methods) {
+                long calls = counts[m.slot()];
+                Results.TimeStats time = null;
+                if (times != null) {
+                    int i = m.slot() * Probe.TIME_STRIDE;
+                    calls = times[i];
+                    long[] histogram = new long[Probe.BUCKETS];
+                    System.arraycopy(times, i + 4, histogram, 0, Probe.BUCKETS);
+                    time = new Results.TimeStats(times[i + 1], times[i + 2], times[i + 3], histogram);
+                }
+                out.add(new Results.MethodResult(m.humanName(), m.token().owner().binaryName(), m.token().name(),
+                        m.token().descriptor(), calls, time));
+            }
+            List<Results.TracedCall> traced = new ArrayList<>();
+            if (options.mode() == Mode.TRACE) {
+                for (Call c : Probe.tracedCalls()) {
+                    ProbeSlots.Method m = methods.get(c.slot());
+                    long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
+                    traced.add(new Results.TracedCall(m.humanName(), c.threadId(), c.threadName(), c.depth(),
+                            startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
+                            Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW));
+                }
+            }
+            return new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
+                    List.copyOf(classFailures), classesInstrumented.get(), Probe.droppedCalls(), Probe.failures());
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.tiprobe.agent;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MethodFilterTest {
+    static boolean chooses(String filter, String className, String method, String descriptor) {
+        return MethodFilter.parse(filter).matches(className, Set.of(), method, descriptor, Set.of());
+    }
+
+    @Test
+    void packagePatternsTakeOneLevelOrAll() {
+        assertTrue(chooses("com.foo.*", "com.foo.Bar", "x", "()V"));
+        assertTrue(chooses("com.foo.*", "com.foo.Bar$Inner", "x", "()V"));
+        assertFalse(chooses("com.foo.*", "com.foo.sub.Bar", "x", "()V"));
+        assertTrue(chooses("com.foo.**", "com.foo.sub.deep.Bar", "x", "()V"));
+        assertFalse(chooses("com.foo.**", "com.foobar.Bar", "x", "()V"));
+    }
+
+    @Test
+    void methodPatternsNamesDescriptorsAndSimpleClassNames() {
+        assertTrue(chooses("com.foo.Bar::get*", "com.foo.Bar", "getName", "()Ljava/lang/String;"));
+        assertFalse(chooses("com.foo.Bar::get*", "com.foo.Bar", "setName", "(Ljava/lang/String;)V"));
+        assertTrue(chooses("*Controller::handle", "org.web.UserController", "handle", "()V"));
+        assertFalse(chooses("*Controller::handle", "org.web.UserService", "handle", "()V"));
+        assertTrue(chooses("com.foo.Bar::<init>", "com.foo.Bar", "<init>", "(I)V"));
+        assertFalse(chooses("com.foo.Bar::<init>", "com.foo.Bar", "<clinit>", "()V"));
+        assertTrue(chooses("com.foo.Bar::sum(II)I", "com.foo.Bar", "sum", "(II)I"));
+        assertFalse(chooses("com.foo.Bar::sum(II)I", "com.foo.Bar", "sum", "(JJ)J"));
+    }
+
+    @Test
+    void excludesWinAndAnnotationsMatchClassOrMethod() {
+        assertFalse(chooses("com.foo.**;!com.foo.internal.**", "com.foo.internal.Secret", "x", "()V"));
+        assertTrue(chooses("com.foo.**;!com.foo.internal.**", "com.foo.Open", "x", "()V"));
+        assertFalse(chooses("com.foo.**; !com.foo.Bar::get*", "com.foo.Bar", "getX", "()I"));
+        MethodFilter timed = MethodFilter.parse("@org.example.Timed");
+        assertTrue(timed.matches("a.B", Set.of(), "m", "()V", Set.of("Lorg/example/Timed;")));
+        assertTrue(timed.matches("a.B", Set.of("Lorg/example/Timed;"), "m", "()V", Set.of()));
+        assertFalse(timed.matches("a.B", Set.of(), "m", "()V", Set.of("Lorg/example/Other;")));
+        assertTrue(timed.mayMatchClass("any.Class"), "annotations are only known from the class file");
+    }
+
+    @Test
+    void malformedPatternsNameThePosition() {
+        assertEquals(7, position("com.foo.;x.Y"));
+        assertEquals(10, position("com.foo.*;;x.Y"));
+        assertEquals(13, position("com.foo.Bar::"));
+        assertEquals(18, position("com.foo.Bar::get(I"));
+        assertEquals(17, position("com.foo.Bar::get(Q)V"));
+        assertEquals(7, position("com.foo Bar"));
+        assertEquals(0, position("!com.foo.**"));
+        assertEquals(0, position(""));
+        var e = assertThrows(MethodFilter.FilterSyntaxException.class, () -> MethodFilter.parse("a.b::c.d"));
+        assertEquals("'.' in a method name at position 6 of 'a.b::c.d'", e.getMessage());
+    }
+
+    static int position(String filter) {
+        return assertThrows(MethodFilter.FilterSyntaxException.class, () -> MethodFilter.parse(filter)).position();
+    }
+}

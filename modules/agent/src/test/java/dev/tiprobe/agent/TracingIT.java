@@ -1,0 +1,275 @@
+package dev.tiprobe.agent;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The packaged agent jar in target JVMs of the test's own: {@code example.workload.Workload} runs
+ * with {@code -javaagent:target/tiprobe-agent.jar=...}, and the JSON it leaves is checked against
+ * call counts known from the program (and against the program's own output, which must not change).
+ */
+class TracingIT {
+    static final Path TARGET = Path.of("target");
+    static final Path AGENT = TARGET.resolve("tiprobe-agent.jar");
+    static final Path TEST_CLASSES = TARGET.resolve("test-classes");
+    static final String WORKLOAD = "example.workload.Workload";
+
+    @TempDir
+    Path dir;
+
+    static String plainOutput;
+
+    record Run(int exit, String out, String err) {}
+
+    static Run java(List<String> options, String main, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xshare:off");  // appending to the boot class path would print a CDS warning
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.addAll(options);
+        command.add(main);
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        var out = p.getInputStream();
+        var err = p.getErrorStream();
+        var stderr = new java.util.concurrent.CompletableFuture<String>();
+        Thread.ofPlatform().start(() -> {
+            try {
+                stderr.complete(new String(err.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                stderr.completeExceptionally(e);
+            }
+        });
+        String stdout = new String(out.readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "target JVM did not finish");
+        return new Run(p.exitValue(), stdout, stderr.join());
+    }
+
+    static Run workload(String agentOptions) throws IOException, InterruptedException {
+        List<String> options = new ArrayList<>(List.of("-cp", TEST_CLASSES.toString()));
+        if (agentOptions != null) options.add(0, "-javaagent:" + AGENT + "=" + agentOptions);
+        return java(options, WORKLOAD);
+    }
+
+    @BeforeAll
+    static void runWithoutTiprobe() throws Exception {
+        assertTrue(Files.isRegularFile(AGENT), "build the agent jar first (mvn package)");
+        Run plain = workload(null);
+        assertEquals(0, plain.exit(), plain.err());
+        plainOutput = plain.out();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> json(Path file) throws IOException {
+        return (Map<String, Object>) MiniJson.parse(Files.readString(file));
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> list(Map<String, Object> json, String key) {
+        return (List<Map<String, Object>>) json.get(key);
+    }
+
+    /** calls of the method {@code Class::name descriptor} ({@code descriptor} null: the only one). */
+    static long calls(Map<String, Object> json, String className, String name, String descriptor) {
+        Map<String, Object> m = method(json, className, name, descriptor);
+        assertNotNull(m, className + "::" + name + " not instrumented: " + list(json, "methods"));
+        return (Long) m.get("calls");
+    }
+
+    static Map<String, Object> method(Map<String, Object> json, String className, String name, String descriptor) {
+        for (Map<String, Object> m : list(json, "methods")) {
+            if (m.get("class").equals(className) && m.get("method").equals(name)
+                    && (descriptor == null || m.get("descriptor").equals(descriptor))) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** A number the workload printed after {@code label}. */
+    static long printed(String output, String label) {
+        int at = output.indexOf(label + " ");
+        assertTrue(at >= 0, label + " not in " + output);
+        return Long.parseLong(output.substring(at + label.length() + 1).split("\\s+")[0]);
+    }
+
+    Map<String, Object> traced(String mode, String extra) throws Exception {
+        Path file = dir.resolve(mode + ".json");
+        Run run = workload("trace=example.workload.**,mode=" + mode + ",file=" + file + extra);
+        assertEquals(0, run.exit(), run.err());
+        assertEquals(plainOutput, run.out(), "the program's output changed under tiprobe");
+        assertFalse(run.err().contains("tiprobe:"), run.err());
+        Map<String, Object> json = json(file);
+        assertEquals(0L, json.get("probeFailures"));
+        assertEquals(List.of(), json.get("classFailures"));
+        return json;
+    }
+
+    static void assertKnownCounts(Map<String, Object> json) {
+        String box = WORKLOAD + "$Box";
+        assertEquals(1973, calls(json, WORKLOAD, "fib", null), "recursion");
+        assertEquals(10 * 6 + 5 * 5, calls(json, WORKLOAD, "thrower", null), "exceptions caught at several depths");
+        assertEquals(1, calls(json, WORKLOAD, "<init>", "()V"));
+        assertEquals(1, calls(json, WORKLOAD, "<init>", "(I)V"), "this(...) call");
+        assertEquals(1, calls(json, WORKLOAD, "<clinit>", null), "static initializer");
+        assertEquals(1000, calls(json, WORKLOAD, "locked", null), "synchronized method");
+        assertEquals(1, calls(json, WORKLOAD, "over", "(I)I"), "overload");
+        assertEquals(1, calls(json, WORKLOAD, "over", "(J)J"), "overload");
+        assertEquals(1, calls(json, WORKLOAD, "over", "(Ljava/lang/String;)Ljava/lang/String;"), "overload");
+        assertEquals(100, calls(json, WORKLOAD, "lambda$main$0", null), "lambda body");
+        assertEquals(1, calls(json, WORKLOAD + "$Shape", "describe", null), "interface default method");
+        assertEquals(1, calls(json, box, "area", null));
+        assertEquals(3, calls(json, box, "<init>", null));
+        assertEquals(printed(plainOutput, "compares"), calls(json, box, "compareTo", "(L" + WORKLOAD.replace('.', '/') + "$Base;)I"),
+                "the method behind a bridge");
+        assertEquals(printed(plainOutput, "sizes"), calls(json, box, "size", null));
+        assertEquals(8 * 10_000 + 1000 * 100, calls(json, WORKLOAD, "tick", null), "platform and virtual threads");
+        assertEquals(1, calls(json, WORKLOAD, "main", null));
+        Map<String, String> skipped = list(json, "skipped").stream().collect(Collectors.toMap(
+                s -> s.get("class") + "::" + s.get("method") + s.get("descriptor"), s -> (String) s.get("reason"), (a, b) -> a));
+        assertTrue(skipped.get(WORKLOAD + "::nativeMethod()V").startsWith("native"), skipped.toString());
+        assertTrue(skipped.get(WORKLOAD + "$Shape::area()D").startsWith("abstract"), skipped.toString());
+        assertTrue(skipped.get(box + "::compareTo(Ljava/lang/Object;)I").startsWith("bridge"), skipped.toString());
+    }
+
+    @Test
+    void countModeCountsEveryCallExactly() throws Exception {
+        assertKnownCounts(traced("count", ""));
+    }
+
+    @Test
+    void timeModeCountsAndTimesEveryExitIncludingExceptions() throws Exception {
+        Map<String, Object> json = traced("time", "");
+        assertKnownCounts(json);
+        for (Map<String, Object> m : list(json, "methods")) {
+            long calls = (Long) m.get("calls");
+            if (calls == 0) continue;
+            long min = (Long) m.get("minNanos");
+            long max = (Long) m.get("maxNanos");
+            long total = (Long) m.get("totalNanos");
+            assertTrue(min <= max && max <= total, m.toString());
+            @SuppressWarnings("unchecked")
+            long inHistogram = ((List<Map<String, Object>>) m.get("histogram")).stream().mapToLong(b -> (Long) b.get("count")).sum();
+            assertEquals(calls, inHistogram, "histogram of " + m.get("name"));
+        }
+        Map<String, Object> main = method(json, WORKLOAD, "main", null);
+        Map<String, Object> fib = method(json, WORKLOAD, "fib", null);
+        assertTrue((Long) main.get("totalNanos") >= (Long) fib.get("maxNanos"), "inclusive time: main contains fib(15)");
+    }
+
+    @Test
+    void traceModeCapturesArgumentsResultsAndExceptions() throws Exception {
+        Map<String, Object> json = traced("trace", ",tostring,rate=0,maxcalls=400000");
+        assertKnownCounts(json);
+        assertEquals(0L, json.get("droppedCalls"));
+        List<Map<String, Object>> calls = list(json, "calls");
+        Map<String, Object> mixed = only(calls, "mixed");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> args = (List<Map<String, Object>>) mixed.get("args");
+        assertEquals(List.of("a", "b", "s", "values", "o", "c"), args.stream().map(a -> a.get("name")).toList(),
+                "parameter names from the class file");
+        assertEquals(1L << 40, args.get(0).get("value"));
+        assertEquals(2.5, args.get(1).get("value"));
+        assertEquals(Map.of("text", "x".repeat(100), "length", 300L, "truncated", true), args.get(2).get("value"));
+        assertEquals(Map.of("array", "int", "length", 3L, "first", List.of(1L, 2L, 3L)), args.get(3).get("value"));
+        assertEquals(null, args.get(4).get("value"));
+        assertEquals(Map.of("enum", WORKLOAD + "$Color", "name", "GREEN"), args.get(5).get("value"));
+        assertEquals((1L << 40) + 2 + 300 + 3 + 1, mixed.get("returned"));
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> nasty = (Map<String, Object>) ((List<Map<String, Object>>) only(calls, "takesNasty").get("args")).get(0).get("value");
+        assertEquals("<toString() threw java.lang.UnsupportedOperationException>", nasty.get("toString"));
+
+        long escaped = calls.stream().filter(c -> ((String) c.get("method")).contains(".thrower(")
+                && c.containsKey("thrown")).count();
+        assertEquals(10 * 3 + 5 * 5, escaped, "calls that ended by throwing");
+        Map<String, Object> thrown = calls.stream().filter(c -> c.containsKey("thrown")).findFirst().map(c -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> t = (Map<String, Object>) c.get("thrown");
+            return t;
+        }).orElseThrow();
+        assertEquals(Map.of("type", "java.lang.IllegalStateException", "message", "bottom"), thrown);
+
+        Map<String, Object> main = only(calls, "main");
+        assertEquals(0L, main.get("depth"));
+        assertEquals("main", main.get("thread"));
+        long deepest = calls.stream().filter(c -> ((String) c.get("method")).contains(".fib(")).mapToLong(c -> (Long) c.get("depth")).max().orElseThrow();
+        assertEquals(15, deepest, "fib(15) nests 14 levels below the call from main, which is at depth 1");
+    }
+
+    @Test
+    void traceLimitsDropCallsButCountsStayExact() throws Exception {
+        Map<String, Object> json = traced("trace", ",rate=200,sample=2");
+        assertKnownCounts(json);
+        long recorded = list(json, "calls").size();
+        assertTrue(recorded <= 200 * 30, "rate cap: " + recorded);
+        assertTrue((Long) json.get("droppedCalls") > 100_000, "dropped: " + json.get("droppedCalls"));
+    }
+
+    static Map<String, Object> only(List<Map<String, Object>> calls, String method) {
+        List<Map<String, Object>> found = calls.stream().filter(c -> ((String) c.get("method")).contains("." + method + "(")).toList();
+        assertEquals(1, found.size(), method + ": " + found);
+        return found.getFirst();
+    }
+
+    @Test
+    void aMalformedFilterIsOneLineAndTheProgramRunsUntraced() throws Exception {
+        Path file = dir.resolve("bad.json");
+        Run run = workload("trace=example.workload.Workload::fib(I,mode=count,file=" + file);
+        assertEquals(0, run.exit());
+        assertEquals(plainOutput, run.out());
+        List<String> lines = run.err().lines().filter(l -> l.startsWith("tiprobe:")).toList();
+        assertEquals(1, lines.size(), run.err());
+        assertTrue(lines.getFirst().contains("malformed method descriptor at position 32"), lines.getFirst());
+        assertFalse(Files.exists(file));
+    }
+
+    @Test
+    void anUnwritableOutputIsReportedAtStartAndTheProgramRuns() throws Exception {
+        Path file = dir.resolve("no-such-dir").resolve("out.json");
+        Run run = workload("trace=example.workload.**,file=" + file);
+        assertEquals(0, run.exit());
+        assertEquals(plainOutput, run.out());
+        assertTrue(run.err().contains("tiprobe: cannot write " + file + ": no such directory"), run.err());
+    }
+
+    @Test
+    void aFilterThatMatchesNothingIsReportedNotAnError() throws Exception {
+        Path file = dir.resolve("none.json");
+        Run run = workload("trace=com.nowhere.**,file=" + file);
+        assertEquals(0, run.exit());
+        assertEquals(plainOutput, run.out());
+        assertTrue(run.err().contains("tiprobe: the filter 'com.nowhere.**' matched no method"), run.err());
+        assertEquals(List.of(), json(file).get("methods"));
+    }
+
+    @Test
+    void inProcessTracingRetransformsLoadedClassesAndStopRestoresThem() throws Exception {
+        Run run = java(List.of("-cp", AGENT + java.io.File.pathSeparator + TEST_CLASSES), "example.workload.InProcess",
+                TEST_CLASSES.toAbsolutePath().toString());
+        assertEquals(0, run.exit(), run.out() + run.err());
+        List<String> lines = run.out().lines().toList();
+        assertTrue(lines.contains("count example.workload.Workload::fib 177"), run.out());
+        assertTrue(lines.contains("count example.workload.Plugin::run 3"), "app loader's Plugin: " + run.out());
+        assertTrue(lines.contains("count example.workload.Plugin::run 5"), "throwaway loader's Plugin: " + run.out());
+        assertTrue(lines.contains("failures []"), run.out());
+        assertTrue(lines.contains("stopped true 185 probe 185"), "no probe runs after stop: " + run.out());
+        assertTrue(lines.contains("second 5"), "a second session starts afresh: " + run.out());
+    }
+}
