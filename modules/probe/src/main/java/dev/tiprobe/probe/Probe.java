@@ -191,8 +191,15 @@ public final class Probe {
             if (settings.everyNth() > 1 && s.sampleCounter++ % settings.everyNth() != 0) {
                 return dropped(s);
             }
+            // Over the rate cap, look at the clock again only every 256 calls: dropping stays cheap.
+            if (s.capped && (++s.sinceCapped & 255) != 0) return dropped(s);
             long now = System.nanoTime();
-            if (!admit(settings, now)) return dropped(s);
+            if (!admit(settings, now)) {
+                s.capped = true;
+                s.sinceCapped = 0;
+                return dropped(s);
+            }
+            s.capped = false;
             int index = (int) NEXT_CALL.getAndAdd(1);
             Call[] buffer = calls;
             if (index >= buffer.length) return dropped(s);
@@ -206,7 +213,8 @@ public final class Probe {
     }
 
     private static Call dropped(ThreadState s) {
-        DROPPED.getAndAdd(1L);
+        if (s.virtual) DROPPED.getAndAdd(1L);  // virtual threads' states are not kept for the totals
+        else s.dropped++;
         return s.droppedCall;
     }
 
@@ -217,6 +225,8 @@ public final class Probe {
         if (now - start >= 1_000_000_000L) {
             windowStart = now;
             WINDOW.setVolatile(0L);
+        } else if ((long) WINDOW.getVolatile() >= settings.perSecond()) {
+            return false;
         }
         return (long) WINDOW.getAndAdd(1L) < settings.perSecond();
     }
@@ -458,7 +468,11 @@ public final class Probe {
 
     /** Traced calls not recorded because of the rate cap, the sampling ratio or a full buffer. */
     public static long droppedCalls() {
-        return (long) DROPPED.getVolatile();
+        long sum = (long) DROPPED.getVolatile();
+        synchronized (LOCK) {
+            for (int i = 0; i < platformStateCount; i++) sum += platformStates[i].dropped;
+        }
+        return sum;
     }
 
     /** Exceptions caught inside probe code (each swallowed so the program never sees it). */

@@ -16,6 +16,11 @@ final class ThreadState {
     int depth;
     /** For the sampling ratio: every n-th traced call is recorded. */
     long sampleCounter;
+    /** Traced calls of this thread not recorded (limits). */
+    long dropped;
+    /** Over the rate cap at the last look at the clock; calls since. */
+    boolean capped;
+    int sinceCapped;
     /** Set while probe code runs code of the program (an argument's toString()). */
     boolean busy;
     /** Handed out for calls not recorded, so that their exits still keep the depth right. */
@@ -49,5 +54,7 @@ final class ThreadState {
         times = new long[0];
         depth = 0;
         sampleCounter = 0;
+        dropped = 0;
+        capped = false;
     }
 }

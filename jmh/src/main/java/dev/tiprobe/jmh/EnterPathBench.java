@@ -1,0 +1,132 @@
+package dev.tiprobe.jmh;
+
+import bench.target.Work;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The cost a method tracer adds to each call of a small method, {@code Work.work(int)}, and of a
+ * two-argument one, {@code Work.work2(int, String)}: each peer runs in forks of its own, all in one
+ * run. tiprobe's agent jar in count, time and trace mode (trace with its default limits: 10,000
+ * calls a second recorded with both arguments, the rest counted as dropped); JFR method timing
+ * (JEP 520); async-profiler's method tracing; a C JVMTI agent with a MethodEntry callback.
+ *
+ * <p>How to run, from the repository root (the agent paths are relative to it):
+ * {@code ./mvnw25 -pl jmh -am package -DskipTests && $JAVA_HOME/bin/java -jar
+ * jmh/target/benchmarks.jar EnterPathBench}. The async-profiler row needs linux-x64.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class EnterPathBench {
+    static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
+    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=trace=bench.target.Work::work*,file=jmh/target/enterpath-%p.json,mode=";
+    static final String JFR = "-XX:StartFlightRecording:jdk.MethodTiming#filter=bench.target.Work::work;bench.target.Work::work2,filename=jmh/target/enterpath-%p.jfr";
+    static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,trace=bench.target.Work.work*,file=jmh/target/enterpath-ap-%p.txt";
+    static final String C_AGENT = "-agentpath:jmh/target/native/libmethodentry.so";
+
+    int x;
+    String s = "tiprobe";
+
+    @Benchmark
+    @Fork(value = 1)
+    public int baseline1() {
+        return Work.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 1)
+    public int baseline2() {
+        return Work.work2(x++, s);
+    }
+
+    /** Two reads of the clock a Java timer has: the floor under any inclusive timing in Java. */
+    @Benchmark
+    @Fork(value = 1)
+    public long nanoTimePair() {
+        return System.nanoTime() - System.nanoTime();
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "count"})
+    public int tiprobeCount1() {
+        return Work.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "count"})
+    public int tiprobeCount2() {
+        return Work.work2(x++, s);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "time"})
+    public int tiprobeTime1() {
+        return Work.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "time"})
+    public int tiprobeTime2() {
+        return Work.work2(x++, s);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "trace"})
+    public int tiprobeTrace1() {
+        return Work.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "trace"})
+    public int tiprobeTrace2() {
+        return Work.work2(x++, s);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = JFR)
+    public int jfrMethodTiming1() {
+        return Work.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = JFR)
+    public int jfrMethodTiming2() {
+        return Work.work2(x++, s);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER)
+    public int asyncProfilerTrace1() {
+        return Work.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER)
+    public int asyncProfilerTrace2() {
+        return Work.work2(x++, s);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = C_AGENT)
+    public int cMethodEntry1() {
+        return Work.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = C_AGENT)
+    public int cMethodEntry2() {
+        return Work.work2(x++, s);
+    }
+}
