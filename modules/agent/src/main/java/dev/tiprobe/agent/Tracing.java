@@ -4,7 +4,6 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
-import dev.tiprobe.jvmti.JvmtiException;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
 import dev.tiprobe.probe.TraceSettings;
@@ -12,6 +11,7 @@ import dev.tiprobe.probe.TraceSettings;
 import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -134,7 +134,8 @@ public final class Tracing {
                     return session.jvmti == null ? session.onClassFile(loader, name, redefined, domain, classFile) : null;
                 }
             };
-            inst.addTransformer(early, false);
+            inst.addTransformer(early, true);
+            session.retransformLoaded();  // what loaded before premain (java.util.*, say)
             jvmti.thenAccept(j -> {
                 try {
                     synchronized (LOCK) {
@@ -302,31 +303,40 @@ public final class Tracing {
 
         /** Retransforms the loaded classes the filter may choose, in batches. */
         private void retransformLoaded() {
+            Jvmti j = jvmti;
+            Class<?>[] loaded = j != null ? j.loadedClasses() : inst.getAllLoadedClasses();
             List<Class<?>> candidates = new ArrayList<>();
-            for (Class<?> c : jvmti.loadedClasses()) {
+            for (Class<?> c : loaded) {
                 if (c.isArray() || c.isPrimitive() || c.isHidden()) continue;
                 if (!instrumenter.mayInstrument(c.getName().replace('.', '/'))) continue;
-                if (!jvmti.isModifiableClass(c)) continue;
+                if (!(j != null ? j.isModifiableClass(c) : inst.isModifiableClass(c))) continue;
                 candidates.add(c);
             }
             retransform(candidates);
         }
 
+        /** Retransforms through JVMTI, or through java.lang.instrument before JVMTI is reached. */
         private void retransform(List<Class<?>> classes) {
             for (int i = 0; i < classes.size(); i += 64) {
                 List<Class<?>> batch = classes.subList(i, Math.min(classes.size(), i + 64));
                 try {
-                    jvmti.retransformClasses(batch.toArray(Class<?>[]::new));
-                } catch (JvmtiException e) {
+                    retransform(batch.toArray(Class<?>[]::new));
+                } catch (Exception e) {
                     for (Class<?> c : batch) {
                         try {
-                            jvmti.retransformClasses(c);
-                        } catch (JvmtiException single) {
+                            retransform(c);
+                        } catch (Exception single) {
                             classFailures.add(c.getName() + ": retransform failed: " + single.getMessage());
                         }
                     }
                 }
             }
+        }
+
+        private void retransform(Class<?>... classes) throws UnmodifiableClassException {
+            Jvmti j = jvmti;
+            if (j != null) j.retransformClasses(classes);
+            else inst.retransformClasses(classes);
         }
 
         /** What the probes saw so far; the session keeps going. */
@@ -346,13 +356,10 @@ public final class Tracing {
                 if (finalResults != null) return finalResults;
                 active = false;
                 Probe.stopTracing();
-                if (jvmti == null) {  // JVMTI never came: nothing to restore through it
-                    finalResults = collect();
-                    return finalResults;
-                }
+                Jvmti j = jvmti;
                 List<Class<?>> restore = new ArrayList<>();
                 synchronized (changed) {
-                    for (Class<?> c : jvmti.loadedClasses()) {
+                    for (Class<?> c : j != null ? j.loadedClasses() : inst.getAllLoadedClasses()) {
                         if (c.isArray() || c.isPrimitive() || c.isHidden()) continue;
                         ClassLoader loader = c.getClassLoader();
                         Set<String> names = loader == null ? changedByBoot : changed.get(loader);

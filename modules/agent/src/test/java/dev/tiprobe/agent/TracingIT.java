@@ -260,6 +260,21 @@ class TracingIT {
     }
 
     @Test
+    void jdkClassesLoadedBeforeTheAgentAreTracedWhenTheFilterNamesThem() throws Exception {
+        Path file = dir.resolve("jdk.json");
+        List<String> options = List.of("-cp", TEST_CLASSES.toString(),
+                "-javaagent:" + AGENT + "=trace=java.util.ArrayList::add;java.util.HashMap::put,mode=time,file=" + file);
+        Run run = java(options, "example.workload.JdkUser");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("1000 500", run.out().strip());
+        Map<String, Object> json = json(file);
+        assertEquals(List.of(), json.get("classFailures"));
+        assertTrue(calls(json, "java.util.ArrayList", "add", "(Ljava/lang/Object;)Z") >= 1000, list(json, "methods").toString());
+        assertTrue(calls(json, "java.util.HashMap", "put", null) >= 500, list(json, "methods").toString());
+        assertTrue(((String) method(json, "java.util.HashMap", "put", null).get("name")).startsWith("java.base/java.util.HashMap.put("));
+    }
+
+    @Test
     void inProcessTracingRetransformsLoadedClassesAndStopRestoresThem() throws Exception {
         Run run = java(List.of("-cp", AGENT + java.io.File.pathSeparator + TEST_CLASSES), "example.workload.InProcess",
                 TEST_CLASSES.toAbsolutePath().toString());

@@ -1,0 +1,125 @@
+package dev.tiprobe.probe;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The probe called directly, as injected code calls it. */
+class ProbeTest {
+    static final TraceSettings ALL = new TraceSettings(true, 0, 1, 5, 2, true);
+
+    @BeforeEach
+    void reset() {
+        Probe.reserve(4);
+        Probe.reset(ALL, 1000);
+    }
+
+    @Test
+    void countsAreExactAcrossPlatformAndVirtualThreads() throws Exception {
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 100_000; i++) Probe.count(1);
+            }));
+        }
+        for (Thread t : threads) t.join();
+        try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int t = 0; t < 500; t++) {
+                executor.submit(() -> {
+                    for (int i = 0; i < 100; i++) Probe.count(2);
+                });
+            }
+        }
+        assertArrayEquals(new long[] {0, 400_000, 50_000, 0}, Probe.counts(4));
+        Probe.reset(ALL, 1000);
+        assertArrayEquals(new long[4], Probe.counts(4), "a new session starts from zero");
+    }
+
+    @Test
+    void timesKeepCountTotalMinMaxAndHistogram() {
+        long start = Probe.enter(3);
+        Probe.exit(3, start);
+        Probe.exit(3, System.nanoTime() - 5_000);
+        long[] t = Probe.times(4);
+        int i = 3 * Probe.TIME_STRIDE;
+        assertEquals(2, t[i]);
+        assertTrue(t[i + 2] <= t[i + 3] && t[i + 3] >= 5_000 && t[i + 1] >= t[i + 3], "min, max, total");
+        long inHistogram = 0;
+        for (int b = 0; b < Probe.BUCKETS; b++) inHistogram += t[i + 4 + b];
+        assertEquals(2, inHistogram);
+        assertEquals(12, Probe.bucket(5_000), "[4096, 8192) ns");
+        assertEquals(0, Probe.bucket(0));
+    }
+
+    @Test
+    void traceCapturesArgumentsAsTheyWereAndHowTheCallEnded() {
+        int[] values = {1, 2, 3};
+        Call c = Probe.traceEnter(0);
+        Probe.arg(c, 0, 42L);
+        Probe.arg(c, 1, "abcdefgh");
+        Probe.arg(c, 2, values);
+        Probe.arg(c, 3, (Object) null);
+        Probe.arg(c, 4, new Object() {
+            @Override
+            public String toString() {
+                throw new IllegalStateException("boom");
+            }
+        });
+        values[0] = 99;  // later changes do not show
+        Call inner = Probe.traceEnter(1);
+        Probe.traceThrow(new IllegalArgumentException("bad"), inner);
+        Probe.traceReturn(7.5, c);
+
+        Call[] calls = Probe.tracedCalls();
+        assertEquals(2, calls.length);
+        assertEquals(0, calls[0].depth());
+        assertEquals(1, calls[1].depth());
+        Object[] args = calls[0].args();
+        assertEquals(42L, args[0]);
+        assertEquals(new Captured.Text("abcde", 8), args[1]);
+        Captured.ArrayValue array = assertInstanceOf(Captured.ArrayValue.class, args[2]);
+        assertEquals(3, array.length());
+        assertArrayEquals(new Object[] {1, 2}, array.first());
+        assertNull(args[3]);
+        Captured.ObjectValue object = assertInstanceOf(Captured.ObjectValue.class, args[4]);
+        assertEquals("<toString() threw java.lang.IllegalStateException>", object.text());
+        assertEquals(Call.RETURNED, calls[0].outcome());
+        assertEquals(7.5, calls[0].result());
+        assertEquals(Call.THREW, calls[1].outcome());
+        assertEquals(new Captured.Thrown("java.lang.IllegalArgumentException", "bad"), calls[1].result());
+        assertEquals(0, Probe.failures());
+    }
+
+    @Test
+    void overTheLimitsCallsAreDroppedButCountedAndKeepTheDepth() {
+        Probe.reset(new TraceSettings(true, 3, 1, 5, 2, false), 1000);
+        for (int i = 0; i < 10; i++) {
+            Call c = Probe.traceEnter(0);
+            Probe.arg(c, 0, i);
+            Probe.traceReturn(c);
+        }
+        assertEquals(3, Probe.tracedCalls().length);
+        assertEquals(7, Probe.droppedCalls());
+        assertEquals(10, Probe.counts(1)[0], "counts stay exact");
+        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false), 2);  // a buffer of two
+        Call outer = Probe.traceEnter(0);
+        for (int i = 0; i < 3; i++) Probe.traceReturn(Probe.traceEnter(1));
+        Probe.traceReturn(outer);
+        Call after = Probe.traceEnter(2);
+        assertEquals(0, Probe.tracedCalls()[0].depth());
+        assertEquals(1, Probe.tracedCalls()[1].depth());
+        assertEquals(3, Probe.droppedCalls());
+        Probe.traceReturn(after);
+        Probe.stopTracing();
+        assertNull(Probe.traceEnter(0), "tracing off");
+    }
+}
