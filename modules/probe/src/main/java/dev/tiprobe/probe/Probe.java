@@ -129,27 +129,25 @@ public final class Probe {
                 exitSlow(slot, d);
                 return;
             }
-            long[] t = s.times;
-            int i = slot * TIME_STRIDE;
-            if (t[i]++ == 0 || d < t[i + 2]) t[i + 2] = d;
-            t[i + 1] += d;
-            if (d > t[i + 3]) t[i + 3] = d;
-            t[i + 4 + bucket(d)]++;
+            record(s.times, slot * TIME_STRIDE, d);
         } catch (Throwable t) {
             failed();
         }
+    }
+
+    /** Adds one duration to a thread's own time figures at {@code i}. */
+    private static void record(long[] t, int i, long d) {
+        if (t[i]++ == 0 || d < t[i + 2]) t[i + 2] = d;
+        t[i + 1] += d;
+        if (d > t[i + 3]) t[i + 3] = d;
+        t[i + 4 + bucket(d)]++;
     }
 
     private static void exitSlow(int slot, long d) {
         ThreadState s = state();
         if (s != null) {
             s.growTimes(slot);
-            long[] t = s.times;
-            int i = slot * TIME_STRIDE;
-            if (t[i]++ == 0 || d < t[i + 2]) t[i + 2] = d;
-            t[i + 1] += d;
-            if (d > t[i + 3]) t[i + 3] = d;
-            t[i + 4 + bucket(d)]++;
+            record(s.times, slot * TIME_STRIDE, d);
             return;
         }
         long[] chunk = sharedChunk(sharedTimes, slot, TIME_STRIDE);
