@@ -8,6 +8,6 @@ module dev.tiprobe.agent {
     requires transitive dev.tiprobe.jvmti;
     requires transitive dev.tiprobe.ids;
     requires dev.tiprobe.probe;
-    requires java.instrument;
+    requires transitive java.instrument;
     exports dev.tiprobe.agent;
 }

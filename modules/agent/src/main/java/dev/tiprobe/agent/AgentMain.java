@@ -33,36 +33,148 @@ public final class AgentMain {
     /** Parsed agent options. */
     record AgentOptions(Tracing.Options tracing, Path file) {}
 
+    /** The session this JVM runs, shared by every load of the agent (statics survive a second load). */
+    private static Tracing.Session session;
+    private static Path sessionFile;
+    private static boolean written;
+
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
     public static void premain(String args, Instrumentation inst) {
         try {
             AgentOptions options = parse(args, ProcessHandle.current().pid());
             checkWritable(options.file());
-            Tracing.Session session = Tracing.startEarly(options.tracing(), inst, Jvmti.whenReady());
-            finishAtExit(session, options.file());
+            begin(Tracing.startEarly(options.tracing(), inst, Jvmti.whenReady()), options.file());
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
         }
     }
 
-    /** Dynamic attach. */
+    /**
+     * Dynamic attach, also how the {@code tiprobe} command reaches a running session: options
+     * {@code command=start|status|dump|stop} (default start) and {@code reply=<path>}, a file the
+     * answer goes to, one line starting with {@code ok} or {@code error}. Without a reply file,
+     * errors go to the target's stderr.
+     */
     public static void agentmain(String args) {
+        Path reply = null;
+        String answer;
         try {
-            AgentOptions options = parse(args, ProcessHandle.current().pid());
-            checkWritable(options.file());
-            finishAtExit(Tracing.start(options.tracing()), options.file());
+            String command = "start";
+            Path progress = null;
+            StringBuilder rest = new StringBuilder();
+            for (String option : (args == null ? "" : args).split(",")) {
+                if (option.startsWith("command=")) command = option.substring("command=".length()).trim();
+                else if (option.startsWith("reply=")) reply = Path.of(option.substring("reply=".length()).trim());
+                else if (option.startsWith("progress=")) progress = Path.of(option.substring("progress=".length()).trim());
+                else if (!option.isBlank()) rest.append(rest.isEmpty() ? "" : ",").append(option);
+            }
+            answer = switch (command) {
+                case "start" -> start(rest.toString(), progress);
+                case "status" -> status();
+                case "dump" -> dump();
+                case "stop" -> stop();
+                default -> "error: unknown command '" + command + "': use start, status, dump or stop";
+            };
         } catch (Throwable t) {
-            System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
+            answer = "error: " + message(t);
+        }
+        if (reply == null) {
+            if (answer.startsWith("error")) System.err.println("tiprobe: " + answer.substring("error: ".length()) + " (the application runs untraced)");
+            return;
+        }
+        try {
+            Files.deleteIfExists(reply);
+            createPrivate(reply);
+            Files.writeString(reply, answer + "\n", StandardCharsets.UTF_8);
+        } catch (Throwable t) {
+            System.err.println("tiprobe: cannot answer through " + reply + ": " + message(t));
         }
     }
 
-    private static void finishAtExit(Tracing.Session session, Path file) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> finish(session, file), "tiprobe-shutdown"));
+    private static synchronized String start(String args, Path progress) throws IOException {
+        if (session != null && session.running()) return "error: a session is already running; stop it first";
+        AgentOptions options = parse(args, ProcessHandle.current().pid());
+        checkWritable(options.file());
+        Tracing.Session started = Tracing.start(options.tracing());
+        begin(started, options.file());
+        if (progress != null) reportProgress(started, progress);
+        Results now = started.snapshot();
+        return "ok started: " + now.methods().size() + " methods instrumented, mode " + mode(now) + ", results go to "
+                + options.file().toAbsolutePath();
     }
 
-    private static void finish(Tracing.Session session, Path file) {
+    /**
+     * Writes the status line to {@code file} every second while the session runs: how
+     * {@code tiprobe collect} shows progress without loading the agent again (each load makes
+     * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading).
+     */
+    private static void reportProgress(Tracing.Session watched, Path file) {
+        Thread t = new Thread(() -> {
+            try {
+                while (watched.running()) {
+                    String line = status();
+                    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+                    Files.deleteIfExists(tmp);
+                    createPrivate(tmp);
+                    Files.writeString(tmp, line + "\n", StandardCharsets.UTF_8);
+                    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Thread.sleep(1000);
+                }
+            } catch (Throwable ignored) {
+                // progress is a courtesy; the session goes on without it
+            }
+        }, "tiprobe-progress");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static synchronized String status() {
+        if (session == null || !session.running()) return "ok idle";
+        Results now = session.snapshot();
+        return "ok running: mode " + mode(now) + ", filter " + now.filter() + ", " + now.methods().size() + " methods, "
+                + calls(now) + " calls so far, results go to " + sessionFile.toAbsolutePath();
+    }
+
+    private static synchronized String dump() throws IOException {
+        if (session == null || !session.running()) return "error: no session is running";
+        Results now = session.snapshot();
+        write(now, sessionFile);
+        return "ok dumped: " + now.methods().size() + " methods, " + calls(now) + " calls to " + sessionFile.toAbsolutePath();
+    }
+
+    private static synchronized String stop() throws IOException {
+        if (session == null || !session.running()) return "error: no session is running";
+        Results last = session.stop();
+        write(last, sessionFile);
+        written = true;
+        return "ok stopped: " + last.methods().size() + " methods, " + calls(last) + " calls written to "
+                + sessionFile.toAbsolutePath() + "; classes restored";
+    }
+
+    private static String mode(Results r) {
+        return r.mode().name().toLowerCase();
+    }
+
+    private static long calls(Results r) {
+        return r.methods().stream().mapToLong(Results.MethodResult::calls).sum();
+    }
+
+    private static synchronized void begin(Tracing.Session started, Path file) {
+        session = started;
+        sessionFile = file;
+        written = false;
+        Tracing.Session mine = started;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> finish(mine, file), "tiprobe-shutdown"));
+    }
+
+    /** At exit: the results of a session nobody stopped. */
+    private static void finish(Tracing.Session ending, Path file) {
+        synchronized (AgentMain.class) {
+            if (ending != session || written) return;
+            written = true;
+        }
         try {
-            Results results = session.stop();
+            Results results = ending.stop();
             write(results, file);
             if (results.methods().isEmpty()) {
                 System.err.println("tiprobe: the filter '" + results.filter() + "' matched no method");

@@ -5,7 +5,6 @@ import dev.tiprobe.probe.Probe;
 
 import java.lang.classfile.Annotation;
 import java.lang.classfile.Attributes;
-import java.lang.classfile.ClassElement;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.classfile.ClassModel;
@@ -51,11 +50,8 @@ final class Instrumenter {
         int slotFor(String binaryName, ClassLoader loader, String codeSource, MethodModel method, byte[] classFile);
     }
 
-    /** A method the filter chose but that was left unchanged. */
-    record Skipped(String binaryName, String method, String descriptor, String reason) {}
-
     /** What one transform did: new bytes (null if unchanged) and the methods skipped. */
-    record Result(byte[] bytes, int instrumented, List<Skipped> skipped) {}
+    record Result(byte[] bytes, int instrumented, List<Results.Skipped> skipped) {}
 
     private static final ClassDesc PROBE = Probe.class.describeConstable().orElseThrow();
     private static final ClassDesc CALL = Call.class.describeConstable().orElseThrow();
@@ -102,7 +98,7 @@ final class Instrumenter {
         String binaryName = model.thisClass().asInternalName().replace('/', '.');
         Set<String> classAnnotations = annotations(model.findAttribute(Attributes.runtimeVisibleAnnotations()).orElse(null),
                 model.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
-        List<Skipped> skipped = new java.util.ArrayList<>();
+        List<Results.Skipped> skipped = new java.util.ArrayList<>();
         Map<MethodModel, Integer> chosen = new HashMap<>();
         for (MethodModel m : model.methods()) {
             String name = m.methodName().stringValue();
@@ -112,7 +108,7 @@ final class Instrumenter {
             if (!filter.matches(binaryName, classAnnotations, name, desc, methodAnnotations)) continue;
             String reason = unsupported(m);
             if (reason != null) {
-                skipped.add(new Skipped(binaryName, name, desc, reason));
+                skipped.add(new Results.Skipped(binaryName, name, desc, reason));
                 continue;
             }
             chosen.put(m, slots.slotFor(binaryName, loader, codeSource, m, classFile));
@@ -123,7 +119,7 @@ final class Instrumenter {
             if (element instanceof MethodModel m && chosen.containsKey(m)) {
                 builder.transformMethod(m, MethodTransform.transformingCode(new Injector(m, chosen.get(m), model)));
             } else {
-                builder.with((ClassElement) element);
+                builder.with(element);
             }
         };
         byte[] out = cf.transformClass(model, transform);

@@ -35,6 +35,7 @@ public final class MethodFilter {
 
     /** A malformed filter: the message names the position (0-based) in the filter text. */
     public static final class FilterSyntaxException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
         private final int position;
 
         FilterSyntaxException(String message, String text, int position) {

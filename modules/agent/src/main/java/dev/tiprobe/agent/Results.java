@@ -14,8 +14,11 @@ import java.util.List;
  * @param probeFailures       exceptions swallowed inside probe code
  */
 public record Results(Tracing.Mode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
-                      List<Instrumenter.Skipped> skipped, List<String> classFailures, long classesInstrumented,
+                      List<Skipped> skipped, List<String> classFailures, long classesInstrumented,
                       long droppedCalls, long probeFailures) {
+
+    /** A method the filter chose but that was left unchanged, and why. */
+    public record Skipped(String binaryName, String method, String descriptor, String reason) {}
 
     /** Inclusive wall-clock time of a method's calls; bucket b of the histogram holds [2^b, 2^(b+1)) ns. */
     public record TimeStats(long totalNanos, long minNanos, long maxNanos, long[] histogram) {}

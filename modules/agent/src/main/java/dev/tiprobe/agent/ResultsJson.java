@@ -53,7 +53,7 @@ final class ResultsJson {
         }
         out.write("\n  ],\n  \"skipped\": [");
         sep = "\n    ";
-        for (Instrumenter.Skipped s : r.skipped()) {
+        for (Results.Skipped s : r.skipped()) {
             out.write(sep);
             sep = ",\n    ";
             out.write("{\"class\": ");

@@ -197,7 +197,7 @@ public final class Tracing {
         /** Classes this session changed: loader to internal names. Guarded by itself. */
         private final Map<ClassLoader, Set<String>> changed = new WeakHashMap<>();
         private final Set<String> changedByBoot = new HashSet<>();
-        private final List<Instrumenter.Skipped> skipped = Collections.synchronizedList(new ArrayList<>());
+        private final List<Results.Skipped> skipped = Collections.synchronizedList(new ArrayList<>());
         private final List<String> classFailures = Collections.synchronizedList(new ArrayList<>());
         private final AtomicLong classesInstrumented = new AtomicLong();
         private volatile boolean active;

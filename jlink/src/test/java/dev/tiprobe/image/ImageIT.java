@@ -1,0 +1,191 @@
+package dev.tiprobe.image;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The real {@code bin/tiprobe} of the built image against target JVMs this test starts (never
+ * any other process): list, start, status, dump, stop, collect, run, and the errors users meet.
+ */
+class ImageIT {
+    static final Path TIPROBE = Path.of("target", "tiprobe", "bin", "tiprobe").toAbsolutePath();
+    static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    static final String CLASSES = Path.of("target", "test-classes").toAbsolutePath().toString();
+    static final List<String> QUIET = List.of("-XX:+EnableDynamicAgentLoading", "--enable-native-access=ALL-UNNAMED", "-Xshare:off");
+
+    @TempDir
+    Path dir;
+
+    final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stopTargets() {
+        for (Process p : started) p.destroyForcibly();
+    }
+
+    record Run(int exit, String out, String err) {}
+
+    static Run tiprobe(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(TIPROBE.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        var err = new java.util.concurrent.CompletableFuture<String>();
+        Thread.ofPlatform().start(() -> {
+            try {
+                err.complete(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                err.completeExceptionally(e);
+            }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "tiprobe did not finish: " + command);
+        return new Run(p.exitValue(), out, err.join());
+    }
+
+    /** Starts {@code Known} waiting for rounds; returns once it printed "ready". */
+    Process target(List<String> flags) throws Exception {
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(flags);
+        command.addAll(List.of("-cp", CLASSES, "example.target.Known", dir.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("target.out").toFile()).start();
+        started.add(p);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.readString(dir.resolve("target.out")).contains("ready")) {
+            assertTrue(p.isAlive() && System.nanoTime() < deadline, "target did not start");
+            Thread.sleep(20);
+        }
+        return p;
+    }
+
+    void round() throws Exception {
+        Files.deleteIfExists(dir.resolve("done"));
+        Files.writeString(dir.resolve("go"), "go");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(dir.resolve("done"))) {
+            assertTrue(System.nanoTime() < deadline, "the round did not finish");
+            Thread.sleep(10);
+        }
+    }
+
+    static long calls(Path json, String method) throws IOException {
+        Matcher m = Pattern.compile("\"method\": \"" + Pattern.quote(method) + "\", \"descriptor\": \"[^\"]*\", \"calls\": (\\d+)")
+                .matcher(Files.readString(json));
+        assertTrue(m.find(), method + " not in " + json);
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void listStartStatusDumpStopAgainstATargetWithKnownCounts() throws Exception {
+        Process target = target(QUIET);
+        String pid = Long.toString(target.pid());
+        Run list = tiprobe("list");
+        assertEquals(0, list.exit());
+        assertTrue(list.out().lines().anyMatch(l -> l.equals(pid + " example.target.Known")), list.out());
+
+        round();  // before tracing: not counted
+        Path results = dir.resolve("results-%p.json");
+        Run start = tiprobe("start", "--trace", "example.target.Known::work", "-f", results.toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        assertTrue(start.out().startsWith("started: 1 methods instrumented, mode count"), start.out());
+        assertEquals("", start.err(), "no flag hint for a target that has the flags");
+        round();
+        round();
+        Run status = tiprobe("status", pid);
+        assertTrue(status.out().contains("running: mode count") && status.out().contains("100000 calls so far"), status.out());
+        Path written = dir.resolve("results-" + pid + ".json");
+        assertEquals(0, tiprobe("dump", pid).exit());
+        assertEquals(100_000, calls(written, "work"));
+        round();
+        Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+        assertTrue(stop.out().contains("150000 calls written to " + written), stop.out());
+        assertEquals(150_000, calls(written, "work"));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(written)));
+
+        round();  // after stop: the target runs on, untraced, with the same output
+        assertTrue(target.isAlive());
+        assertEquals(150_000, calls(written, "work"));
+        assertEquals("idle", tiprobe("status", pid).out().strip());
+        Run again = tiprobe("stop", pid);
+        assertEquals(1, again.exit());
+        assertEquals("tiprobe stop: no session is running", again.err().strip());
+        assertEquals("ready\n" + "sum 149997\n".repeat(5), Files.readString(dir.resolve("target.out")));
+    }
+
+    @Test
+    void collectForAWhileAndRunFromTheFirstMoment() throws Exception {
+        Process target = target(List.of());
+        Path results = dir.resolve("collect.json");
+        Thread rounds = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(1500);
+                round();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        Run collect = tiprobe("-d", "4s", "--trace", "example.target.**", "--mode", "time", "-f", results.toString(),
+                Long.toString(target.pid()));
+        rounds.join();
+        assertEquals(0, collect.exit(), collect.err());
+        assertTrue(collect.err().contains("start it with -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED"),
+                "one line with the flags the target lacks: " + collect.err());
+        assertEquals(50_000, calls(results, "work"));
+
+        Path ran = dir.resolve("run-%p.json");
+        Run run = tiprobe("run", "--trace", "example.target.Known::work", "-f", ran.toString(), "--",
+                JAVA, "-Xshare:off", "-cp", CLASSES, "example.target.Known", "--once");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("sum 149997", run.out().strip().lines().toList().getLast());
+        Matcher where = Pattern.compile("results in (\\S+)").matcher(run.err());
+        assertTrue(where.find(), run.err());
+        assertEquals(50_000, calls(Path.of(where.group(1)), "work"));
+    }
+
+    @Test
+    void badInputGetsOneLineAndTheDocumentedExitCode() throws Exception {
+        Run none = tiprobe("status", "2147483000");
+        assertEquals(1, none.exit());
+        assertEquals("tiprobe status: no process with pid 2147483000", none.err().strip());
+
+        Process notJava = new ProcessBuilder("sleep", "60").start();
+        started.add(notJava);
+        Run sleep = tiprobe("status", Long.toString(notJava.pid()));
+        assertEquals(1, sleep.exit());
+        assertTrue(sleep.err().strip().startsWith("tiprobe status: process " + notJava.pid() + " is not a JVM that accepts attach"), sleep.err());
+
+        Process closed = target(List.of("-XX:+DisableAttachMechanism"));
+        Run refused = tiprobe("start", "--trace", "example.**", Long.toString(closed.pid()));
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("is not a JVM that accepts attach"), refused.err());
+
+        Run usage = tiprobe("collect", "--trace", "a.*", "123");
+        assertEquals(2, usage.exit());
+        assertTrue(usage.err().startsWith("tiprobe collect: Missing required option: '--duration=<duration>'"), usage.err());
+
+        Process target = target(QUIET);
+        Run badFilter = tiprobe("start", "--trace", "example..Known", Long.toString(target.pid()));
+        assertEquals(1, badFilter.exit());
+        assertTrue(badFilter.err().startsWith("tiprobe start: misplaced '.' in class pattern at position 8"), badFilter.err());
+        Run badFile = tiprobe("start", "--trace", "example.**", "-f", dir.resolve("missing/x.json").toString(), Long.toString(target.pid()));
+        assertEquals(1, badFile.exit());
+        assertTrue(badFile.err().contains("no such directory"), badFile.err());
+        assertTrue(target.isAlive());
+        assertEquals("idle", tiprobe("status", Long.toString(target.pid())).out().strip());
+    }
+}

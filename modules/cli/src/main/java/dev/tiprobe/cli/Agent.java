@@ -1,0 +1,61 @@
+package dev.tiprobe.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+
+/** Where the agent jar is, and the file names the agent writes to. */
+final class Agent {
+    private Agent() {}
+
+    /**
+     * The agent jar: {@code lib/tiprobe-agent.jar} of this runtime image (the probe jar sits next
+     * to it), or the path in the system property {@code tiprobe.agent.jar}.
+     */
+    static Path jar() throws CliException {
+        String configured = System.getProperty("tiprobe.agent.jar");
+        Path jar = configured != null ? Path.of(configured) : Path.of(System.getProperty("java.home"), "lib", "tiprobe-agent.jar");
+        if (!Files.isRegularFile(jar)) throw new CliException("agent jar not found: " + jar);
+        return jar.toAbsolutePath();
+    }
+
+    /**
+     * {@code %p}: the target's pid (left for the agent when {@code pid} is null), {@code %t}: a
+     * timestamp; absolute, since the target has its own working directory.
+     */
+    static Path output(String pattern, Long pid) {
+        String name = (pid == null ? pattern : pattern.replace("%p", pid.toString()))
+                .replace("%t", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        return Path.of(name).toAbsolutePath();
+    }
+
+    /** A file only this user can read, for the agent to answer in. */
+    static Path tempFile(String prefix) throws CliException {
+        try {
+            return Files.createTempFile(prefix, ".txt");  // rw------- on POSIX
+        } catch (IOException e) {
+            throw new CliException("cannot create a temporary file: " + e.getMessage(), e);
+        }
+    }
+
+    /** The text the agent left in {@code file}, without "ok"; empty when there is none yet. */
+    static String read(Path file) {
+        try {
+            String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+            return text.startsWith("ok") ? text.substring(2).strip() : text;
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a temporary file left behind is harmless
+        }
+    }
+}

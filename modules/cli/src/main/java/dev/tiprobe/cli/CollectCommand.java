@@ -1,0 +1,101 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code tiprobe collect}: start, show progress on stderr, stop at the end or at Ctrl-C, and
+ * write the results. The default action.
+ */
+@Command(name = "collect", description = "Trace a running JVM for a while, then write the results (the default action).")
+final class CollectCommand extends SessionCommand {
+    @Option(names = {"-d", "--duration"}, required = true, paramLabel = "<duration>", converter = DurationConverter.class,
+            description = "How long: 10s, 500ms, 2m, 1h (a plain number is seconds).")
+    Duration duration;
+
+    @Mixin
+    TraceOptions trace;
+
+    @Override
+    String agentOptions() throws CliException {
+        return "command=start," + trace.agentOptions(Agent.output(trace.file, pid));
+    }
+
+    @Override
+    public Integer call() throws CliException {
+        PrintWriter err = spec.commandLine().getErr();
+        Path agent = Agent.jar();
+        Path progress = Agent.tempFile("tiprobe-progress-");
+        try (Target target = Target.attach(pid)) {
+            warnAboutFlags(target);
+            err.println("tiprobe collect: " + target.send(agent, agentOptions() + ",progress=" + progress));
+            CountDownLatch done = new CountDownLatch(1);
+            Thread interrupt = new Thread(done::countDown, "tiprobe-ctrl-c");
+            Runtime.getRuntime().addShutdownHook(interrupt);
+            long start = System.nanoTime();
+            long end = start + duration.toNanos();
+            String stopped;
+            try {
+                while (!done.await(Math.min(1_000_000_000L, Math.max(0, end - System.nanoTime())), TimeUnit.NANOSECONDS)
+                        && System.nanoTime() < end) {
+                    long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
+                    String status = Agent.read(progress);
+                    err.printf("\rtiprobe collect: %d s elapsed, %d s left, %s   ", elapsed,
+                            Math.max(0, duration.toSeconds() - elapsed), progress(status));
+                    err.flush();
+                }
+                err.println();
+                stopped = target.send(agent, "command=stop");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopped = target.send(agent, "command=stop");
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(interrupt);
+                } catch (IllegalStateException shuttingDown) {
+                    // Ctrl-C: the hook is running; the stop above already happened
+                }
+            }
+            spec.commandLine().getOut().println(stopped);
+        } finally {
+            Agent.delete(progress);
+        }
+        return Main.OK;
+    }
+
+    /** "123 calls" out of a status line. */
+    private static String progress(String status) {
+        int calls = status.indexOf(" calls so far");
+        if (calls < 0) return status;
+        int from = status.lastIndexOf(", ", calls);
+        return status.substring(from < 0 ? 0 : from + 2, calls) + " calls";
+    }
+
+    /** Durations as users type them. */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.strip().toLowerCase();
+            try {
+                Duration d;
+                if (v.endsWith("ms")) d = Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+                else if (v.endsWith("s")) d = Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
+                else if (v.endsWith("m")) d = Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
+                else if (v.endsWith("h")) d = Duration.ofHours(Long.parseLong(v.substring(0, v.length() - 1)));
+                else d = Duration.ofSeconds(Long.parseLong(v));
+                if (d.isNegative() || d.isZero()) throw new CommandLine.TypeConversionException("the duration must be positive: '" + value + "'");
+                return d;
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("not a duration: '" + value + "' (use 10s, 500ms, 2m or 1h)");
+            }
+        }
+    }
+}

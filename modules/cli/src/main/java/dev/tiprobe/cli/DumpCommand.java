@@ -1,0 +1,12 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code tiprobe dump}. */
+@Command(name = "dump", description = "Write what the session has seen so far to its results file; it keeps going.")
+final class DumpCommand extends SessionCommand {
+    @Override
+    String agentOptions() {
+        return "command=dump";
+    }
+}

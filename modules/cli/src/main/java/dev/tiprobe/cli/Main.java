@@ -1,0 +1,87 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code tiprobe}: one small class per subcommand, data to stdout, progress and errors to stderr
+ * as {@code tiprobe <cmd>: message}; exit 0 ok, 1 failure, 2 usage. {@code collect} is the
+ * default action: {@code tiprobe -d 10s --trace 'com.foo.**' -f out.json 1234}.
+ */
+@Command(name = "tiprobe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Method tracing for running JVMs (JDK 25+), pure Java on JVMTI.",
+        subcommands = {ListCommand.class, CollectCommand.class, StartCommand.class, StatusCommand.class,
+                DumpCommand.class, StopCommand.class, RunCommand.class, CommandLine.HelpCommand.class},
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  tiprobe list",
+            "  tiprobe collect -d 10s --trace 'com.foo.**' --mode time -f out.json 4242",
+            "  tiprobe start --trace 'com.foo.Bar::get*' --args -f calls-%%p-%%t.json 4242",
+            "  tiprobe status 4242; tiprobe dump 4242; tiprobe stop 4242",
+            "  tiprobe run --trace 'app.**' -f out.json -- java -cp app.jar app.Main",
+            "",
+            "Exit codes: 0 ok, 1 failure, 2 usage."})
+public final class Main implements Runnable {
+    static final int OK = 0;
+    static final int FAILURE = 1;
+    static final int USAGE = 2;
+
+    private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            PrintWriter err = line.getErr();
+            String name = line.getCommandName();
+            if (e instanceof CliException) {
+                err.println("tiprobe " + name + ": " + e.getMessage());
+            } else {
+                err.println("tiprobe " + name + ": unexpected " + e);
+            }
+            return FAILURE;
+        });
+        cli.setParameterExceptionHandler((e, a) -> {
+            CommandLine line = e.getCommandLine();
+            line.getErr().println("tiprobe " + line.getCommandName() + ": " + e.getMessage());
+            line.getErr().println("Try 'tiprobe " + (line == cli ? "" : line.getCommandName() + " ") + "--help'.");
+            return USAGE;
+        });
+        return cli.execute(withDefaultCommand(cli, args));
+    }
+
+    /** {@code collect} when the first argument is neither a subcommand nor a top-level option. */
+    private static String[] withDefaultCommand(CommandLine cli, String[] args) {
+        if (args.length == 0 || cli.getSubcommands().containsKey(args[0]) || TOP_LEVEL.contains(args[0])) return args;
+        List<String> out = new ArrayList<>(List.of("collect"));
+        out.addAll(List.of(args));
+        return out.toArray(String[]::new);
+    }
+
+    /** The version of this module (the build's project version). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Main.class.getModule().getDescriptor() == null ? "dev"
+                    : Main.class.getModule().getDescriptor().rawVersion().orElse("dev");
+            return new String[] {"tiprobe " + version + " (Java " + Runtime.version() + ")"};
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code tiprobe run [options] -- java ...}: launch a JVM with the agent from its first moment;
+ * the agent writes the results when it exits. Exits with the program's exit code.
+ */
+@Command(name = "run", description = "Launch a JVM with tracing from its first moment; results are written when it exits.")
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TraceOptions trace;
+
+    @Parameters(arity = "1..*", paramLabel = "-- java <args>", description = "The command that starts the JVM.")
+    List<String> command;
+
+    @Override
+    public Integer call() throws CliException {
+        Path output = Agent.output(trace.file, null);  // %p: the program's pid, which the agent fills in
+        List<String> full = new ArrayList<>();
+        full.add(command.getFirst());
+        full.add("-javaagent:" + Agent.jar() + "=" + trace.agentOptions(output));
+        full.add("--enable-native-access=ALL-UNNAMED");
+        full.addAll(command.subList(1, command.size()));
+        Process process;
+        try {
+            process = new ProcessBuilder(full).inheritIO().start();
+        } catch (IOException e) {
+            throw new CliException("cannot start " + command.getFirst() + ": " + e.getMessage(), e);
+        }
+        try {
+            int exit = process.waitFor();
+            String written = output.toString().replace("%p", Long.toString(process.pid()));
+            spec.commandLine().getErr().println("tiprobe run: the program exited with " + exit + "; results in " + written);
+            return exit;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliException("interrupted while the program ran", e);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/** A command for the session in one target: attach, send one command to the agent, print its answer. */
+abstract class SessionCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "<pid>", description = "The target JVM.")
+    long pid;
+
+    /** The agent options for this command. */
+    abstract String agentOptions() throws CliException;
+
+    @Override
+    public Integer call() throws CliException {
+        try (Target target = Target.attach(pid)) {
+            if (loadsTheAgentFirst()) warnAboutFlags(target);
+            spec.commandLine().getOut().println(target.send(Agent.jar(), agentOptions()));
+        }
+        return Main.OK;
+    }
+
+    /** Whether this command is the one that brings the agent in (start, collect): the flag hint is printed then. */
+    boolean loadsTheAgentFirst() {
+        return false;
+    }
+
+    /** Once, in one line: the flags that would keep the JDK's warnings out of the target. */
+    void warnAboutFlags(Target target) {
+        String missing = target.missingFlags();
+        if (!missing.isEmpty()) {
+            spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the target prints JDK warnings when the agent loads; start it with "
+                    + missing + " to silence them");
+        }
+    }
+}

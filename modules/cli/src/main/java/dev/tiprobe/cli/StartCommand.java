@@ -1,0 +1,21 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code tiprobe start}: begin a session that runs until stop (or until the target exits). */
+@Command(name = "start", description = "Start tracing in a running JVM; it goes on until 'tiprobe stop' or the JVM's exit.")
+final class StartCommand extends SessionCommand {
+    @Mixin
+    TraceOptions trace;
+
+    @Override
+    boolean loadsTheAgentFirst() {
+        return true;
+    }
+
+    @Override
+    String agentOptions() throws CliException {
+        return "command=start," + trace.agentOptions(Agent.output(trace.file, pid));
+    }
+}

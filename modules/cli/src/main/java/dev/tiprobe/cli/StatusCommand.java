@@ -1,0 +1,12 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code tiprobe status}. */
+@Command(name = "status", description = "Show whether a session runs in the JVM, and what it has seen so far.")
+final class StatusCommand extends SessionCommand {
+    @Override
+    String agentOptions() {
+        return "command=status";
+    }
+}

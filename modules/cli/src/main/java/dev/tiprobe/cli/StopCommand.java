@@ -1,0 +1,12 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code tiprobe stop}. */
+@Command(name = "stop", description = "Stop the session: write its results and put back every class it changed.")
+final class StopCommand extends SessionCommand {
+    @Override
+    String agentOptions() {
+        return "command=stop";
+    }
+}

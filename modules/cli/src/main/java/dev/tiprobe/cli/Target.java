@@ -1,0 +1,125 @@
+package dev.tiprobe.cli;
+
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * A JVM tiprobe attached to, after the checks that give a clear answer instead of the attach
+ * API's: the pid exists, belongs to this user, is a JVM that accepts attach, and runs Java 25 or
+ * newer. Commands reach the agent by loading it again; it answers in a file only this user reads.
+ */
+final class Target implements AutoCloseable {
+    static final int MIN_FEATURE = 25;
+
+    private final long pid;
+    private final VirtualMachine vm;
+    private final Properties agentProperties;
+
+    private Target(long pid, VirtualMachine vm, Properties agentProperties) {
+        this.pid = pid;
+        this.vm = vm;
+        this.agentProperties = agentProperties;
+    }
+
+    static Target attach(long pid) throws CliException {
+        if (pid == ProcessHandle.current().pid()) throw new CliException("pid " + pid + " is tiprobe itself");
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty() || !process.get().isAlive()) throw new CliException("no process with pid " + pid);
+        String me = System.getProperty("user.name");
+        Optional<String> owner = process.get().info().user();
+        if (owner.isPresent() && !owner.get().equals(me)) {
+            throw new CliException("process " + pid + " belongs to " + owner.get() + "; tiprobe attaches only to JVMs of its own user (" + me + ")");
+        }
+        VirtualMachine vm;
+        try {
+            vm = VirtualMachine.attach(Long.toString(pid));
+        } catch (AttachNotSupportedException e) {
+            throw new CliException("process " + pid + " is not a JVM that accepts attach (not Java, or started with -XX:+DisableAttachMechanism)");
+        } catch (IOException e) {
+            throw new CliException("cannot attach to " + pid + ": " + e.getMessage(), e);
+        }
+        try {
+            Properties system = vm.getSystemProperties();
+            String version = system.getProperty("java.specification.version", "?");
+            if (feature(version) < MIN_FEATURE) {
+                throw new CliException("process " + pid + " runs Java " + version + " (" + system.getProperty("java.home")
+                        + "); tiprobe needs Java " + MIN_FEATURE + " or newer");
+            }
+            return new Target(pid, vm, vm.getAgentProperties());
+        } catch (IOException e) {
+            detach(vm);
+            throw new CliException("process " + pid + " went away while tiprobe attached: " + e.getMessage(), e);
+        } catch (CliException e) {
+            detach(vm);
+            throw e;
+        }
+    }
+
+    private static int feature(String version) {
+        try {
+            return Integer.parseInt(version.startsWith("1.") ? version.substring(2) : version.split("\\.")[0]);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * The flags whose absence makes the JDK print warnings in the target when the agent loads, or
+     * an empty string when it has them.
+     */
+    String missingFlags() {
+        String args = agentProperties.getProperty("sun.jvm.args", "");
+        StringBuilder missing = new StringBuilder();
+        if (!args.contains("-XX:+EnableDynamicAgentLoading")) missing.append("-XX:+EnableDynamicAgentLoading");
+        if (!args.contains("--enable-native-access=ALL-UNNAMED") && !args.contains("--enable-native-access=ALL-UNNAMED,")) {
+            missing.append(missing.isEmpty() ? "" : " ").append("--enable-native-access=ALL-UNNAMED");
+        }
+        return missing.toString();
+    }
+
+    /**
+     * Loads the agent with {@code options} and returns its answer: the line after {@code ok}.
+     *
+     * @throws CliException with the agent's own message when it answers {@code error}
+     */
+    String send(Path agentJar, String options) throws CliException {
+        Path reply = Agent.tempFile("tiprobe-reply-");
+        try {
+            vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
+            String answer = Files.readString(reply, StandardCharsets.UTF_8).strip();
+            if (answer.isEmpty()) throw new CliException("the agent in " + pid + " did not answer");
+            if (answer.startsWith("ok")) return answer.substring(2).strip();
+            throw new CliException(answer.startsWith("error: ") ? answer.substring("error: ".length()) : answer);
+        } catch (AgentLoadException | AgentInitializationException e) {
+            throw new CliException("the agent did not load in " + pid + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new CliException(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)
+                    ? "lost the connection to " + pid + ": " + e.getMessage()
+                    : "process " + pid + " exited", e);
+        } finally {
+            Agent.delete(reply);
+        }
+    }
+
+    @Override
+    public void close() {
+        detach(vm);
+    }
+
+    private static void detach(VirtualMachine vm) {
+        try {
+            vm.detach();
+        } catch (IOException ignored) {
+            // the target may be gone
+        }
+    }
+}
