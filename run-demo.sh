@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
-# The main job: builds tiprobe and runs its demonstration on a JDK 25 it finds by itself.
+# The main job: builds the tiprobe image (jlink/target/tiprobe) on a JDK 25 it finds by itself,
+# then runs `tiprobe demo`: the bundled shop workload, traced; outputs land in this directory.
 set -euo pipefail
-cd "$(dirname "$0")"
-. scripts/jdk25.sh
-./mvnw -q -B -ntp -pl modules/jvmti -am package -DskipTests
-exec "$JAVA_HOME/bin/java" --illegal-native-access=deny \
-  --enable-native-access=dev.tiprobe.bindings,dev.tiprobe.jvmti \
-  --module-path bindings/target/classes:modules/jvmti/target/classes \
-  --module dev.tiprobe.jvmti/dev.tiprobe.jvmti.demo.JvmtiDemo "$@"
+here="$(cd "$(dirname "$0")" && pwd)"
+(cd "$here" && . scripts/jdk25.sh && ./mvnw -q -B -ntp -pl jlink -am package -DskipTests)
+exec "$here/jlink/target/tiprobe/bin/tiprobe" demo "$@"

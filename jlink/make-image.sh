@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds the tiprobe runtime image: a jlink image of the CLI with bin/tiprobe, plus the agent and
-# probe jars under lib/. Called by jlink/pom.xml at package time:
-#   make-image.sh <jdk home> <modules dir> <agent target dir> <output dir>
+# Builds the tiprobe runtime image: a jlink image of the CLI with bin/tiprobe, plus the agent,
+# probe and demo jars under lib/ (java.instrument is linked for the demo's traced JVM). Called by
+# jlink/pom.xml at package time:
+#   make-image.sh <jdk home> <modules dir> <agent target dir> <demo jar> <output dir>
 set -euo pipefail
-jdk=$1 modules=$2 agent=$3 out=$4
+jdk=$1 modules=$2 agent=$3 demo=$4 out=$5
 rm -rf "$out"
-"$jdk/bin/jlink" --module-path "$modules" --add-modules dev.tiprobe.cli \
+"$jdk/bin/jlink" --module-path "$modules" --add-modules dev.tiprobe.cli,java.instrument \
     --launcher tiprobe=dev.tiprobe.cli/dev.tiprobe.cli.Main \
     --strip-debug --no-header-files --no-man-pages --compress=zip-6 \
     --output "$out"
 cp "$agent/tiprobe-agent.jar" "$agent/tiprobe-probe.jar" "$out/lib/"
+cp "$demo" "$out/lib/tiprobe-demo.jar"

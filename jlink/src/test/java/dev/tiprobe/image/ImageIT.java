@@ -158,6 +158,43 @@ class ImageIT {
     }
 
     @Test
+    void demoAndReportFromACopyOfTheImageInAnotherDirectory() throws Exception {
+        Path copy = dir.resolve("elsewhere").resolve("tiprobe");
+        copyTree(TIPROBE.getParent().getParent(), copy);
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Process p = new ProcessBuilder(copy.resolve("bin/tiprobe").toString(), "demo").directory(work.toFile())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("Top methods by calls"), out);
+        assertTrue(out.contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order order) : long"), out);
+        assertTrue(out.contains("threw Inventory$OutOfStock"), out);
+        assertTrue(Files.exists(work.resolve("tiprobe-demo.json")) && Files.exists(work.resolve("tiprobe-demo.txt")));
+
+        Run text = tiprobe("report", work.resolve("tiprobe-demo.json").toString(), "-f", "-");
+        assertEquals(0, text.exit(), text.err());
+        assertTrue(text.out().contains("Traced calls"), text.out());
+        Path truncated = dir.resolve("truncated.json");
+        Files.write(truncated, java.util.Arrays.copyOf(Files.readAllBytes(work.resolve("tiprobe-demo.json")), 5000));
+        Run damaged = tiprobe("report", truncated.toString(), "-f", dir.resolve("x.txt").toString());
+        assertEquals(1, damaged.exit());
+        assertEquals("tiprobe report: " + truncated + " is damaged: unexpected end (truncated?) at offset 5000", damaged.err().strip());
+        Run format = tiprobe("report", truncated.toString(), "-f", "x.svg");
+        assertEquals(2, format.exit());
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(target);
+                else Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+    }
+
+    @Test
     void badInputGetsOneLineAndTheDocumentedExitCode() throws Exception {
         Run none = tiprobe("status", "2147483000");
         assertEquals(1, none.exit());

@@ -16,7 +16,8 @@ import java.util.Set;
 @Command(name = "tiprobe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Method tracing for running JVMs (JDK 25+), pure Java on JVMTI.",
         subcommands = {ListCommand.class, CollectCommand.class, StartCommand.class, StatusCommand.class,
-                DumpCommand.class, StopCommand.class, RunCommand.class, CommandLine.HelpCommand.class},
+                DumpCommand.class, StopCommand.class, RunCommand.class, ReportCommand.class, DemoCommand.class,
+                CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {
             "  tiprobe list",
@@ -24,6 +25,8 @@ import java.util.Set;
             "  tiprobe start --trace 'com.foo.Bar::get*' --args -f calls-%%p-%%t.json 4242",
             "  tiprobe status 4242; tiprobe dump 4242; tiprobe stop 4242",
             "  tiprobe run --trace 'app.**' -f out.json -- java -cp app.jar app.Main",
+            "  tiprobe report out.json -f out.txt",
+            "  tiprobe demo",
             "",
             "Exit codes: 0 ok, 1 failure, 2 usage."})
 public final class Main implements Runnable {

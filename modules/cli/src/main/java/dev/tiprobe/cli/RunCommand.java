@@ -30,9 +30,19 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException {
         Path output = Agent.output(trace.file, null);  // %p: the program's pid, which the agent fills in
+        Finished done = launch(command, trace.agentOptions(output), output);
+        spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
+        return done.exit();
+    }
+
+    /** How a launched program ended, and where its results are. */
+    record Finished(int exit, Path results) {}
+
+    /** Runs {@code command} (a java command line) with the agent from its first moment, sharing this terminal. */
+    static Finished launch(List<String> command, String agentOptions, Path output) throws CliException {
         List<String> full = new ArrayList<>();
         full.add(command.getFirst());
-        full.add("-javaagent:" + Agent.jar() + "=" + trace.agentOptions(output));
+        full.add("-javaagent:" + Agent.jar() + "=" + agentOptions);
         full.add("--enable-native-access=ALL-UNNAMED");
         full.addAll(command.subList(1, command.size()));
         Process process;
@@ -43,9 +53,7 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             int exit = process.waitFor();
-            String written = output.toString().replace("%p", Long.toString(process.pid()));
-            spec.commandLine().getErr().println("tiprobe run: the program exited with " + exit + "; results in " + written);
-            return exit;
+            return new Finished(exit, Path.of(output.toString().replace("%p", Long.toString(process.pid()))));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CliException("interrupted while the program ran", e);

@@ -1,0 +1,69 @@
+package dev.tiprobe.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code tiprobe demo}: runs the bundled shop workload with tracing, writes the results next to
+ * the user ({@code tiprobe-demo.json} and {@code .txt}) and prints the top methods and a few calls.
+ */
+@Command(name = "demo", description = "Trace the bundled demo workload; write tiprobe-demo.json and .txt here and print a summary.")
+final class DemoCommand implements Callable<Integer> {
+    /** The shop, without the record's accessors (many calls, little to see). */
+    static final String FILTER = "demo.shop.**;!demo.shop.Shop$Order";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-f", "--file"}, paramLabel = "<base>", defaultValue = "tiprobe-demo",
+            description = "Base name of the outputs (default ${DEFAULT-VALUE}: .json and .txt are added).")
+    String base;
+
+    @Override
+    public Integer call() throws CliException {
+        Path home = Path.of(System.getProperty("java.home"));
+        Path workload = home.resolve("lib").resolve("tiprobe-demo.jar");
+        if (!Files.isRegularFile(workload)) throw new CliException("demo workload not found: " + workload);
+        Path json = Path.of(base + ".json").toAbsolutePath();
+        Path txt = Path.of(base + ".txt").toAbsolutePath();
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("tiprobe demo: running the shop workload with --trace '" + FILTER + "' --mode trace");
+        List<String> command = List.of(home.resolve("bin").resolve("java").toString(), "-Xshare:off", "-cp",
+                workload.toString(), "demo.shop.Shop");
+        RunCommand.Finished done = RunCommand.launch(command, "trace=" + FILTER + ",mode=trace,rate=0,sample=4,maxcalls=5000,file=" + json, json);
+        if (done.exit() != 0) throw new CliException("the demo workload exited with " + done.exit());
+        Recording r = Recording.read(json);
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(txt, StandardCharsets.UTF_8))) {
+            TextReport.write(r, w, 20, 200);
+        } catch (IOException e) {
+            throw new CliException("cannot write " + txt + ": " + e.getMessage(), e);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        TextReport.write(new Recording(r.mode(), r.filter(), r.droppedCalls(), r.probeFailures(), r.methods(),
+                List.of(), List.of(), r.classFailures()), out, 6, 0);
+        out.printf("%nA few of the %d calls recorded (one in four)%n", r.calls().size());
+        for (Recording.Call c : interesting(r.calls())) out.println("  " + TextReport.call(c));
+        out.println();
+        out.println("Wrote " + json + " and " + txt);
+        return Main.OK;
+    }
+
+    /** A few calls worth reading: prices with their tier, a discount, reservations that ran out. */
+    private static List<Recording.Call> interesting(List<Recording.Call> calls) {
+        List<Recording.Call> out = new java.util.ArrayList<>();
+        calls.stream().filter(c -> c.method().contains(".total(")).limit(2).forEach(out::add);
+        calls.stream().filter(c -> c.method().contains("Rule.apply(")).limit(1).forEach(out::add);
+        calls.stream().filter(c -> c.threw() && c.method().contains(".reserve(")).limit(2).forEach(out::add);
+        return out;
+    }
+}

@@ -1,0 +1,78 @@
+package demo.shop;
+
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A small shop: four clerks take orders, price them, reserve stock (which sometimes runs out),
+ * and now and then load a discount rule in a loader of its own that is dropped again.
+ */
+public final class Shop {
+    enum Tier { REGULAR, GOLD }
+
+    static final String[] CUSTOMERS = {"ada", "brian", "grace", "linus"};
+    static final String[] SKUS = {"tea-green", "tea-black", "mug", "kettle"};
+
+    private final Inventory inventory = new Inventory();
+    private final AtomicLong revenueCents = new AtomicLong();
+    private final AtomicInteger soldOut = new AtomicInteger();
+
+    public static void main(String[] args) throws Exception {
+        Shop shop = new Shop();
+        List<Thread> clerks = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            int clerk = c;
+            clerks.add(Thread.ofPlatform().name("clerk-" + c).start(() -> shop.work(clerk)));
+        }
+        for (Thread t : clerks) t.join();
+        System.out.printf("revenue %.2f, sold out %d times, discount rules loaded %d%n",
+                shop.revenueCents.get() / 100.0, shop.soldOut.get(), Discounts.loaded.get());
+    }
+
+    void work(int clerk) {
+        for (int i = 0; i < 250; i++) {
+            String customer = CUSTOMERS[(clerk + i) % CUSTOMERS.length];
+            String sku = SKUS[(i * 7 + clerk) % SKUS.length];
+            int qty = 1 + (i % 3);
+            Tier tier = i % 5 == 0 ? Tier.GOLD : Tier.REGULAR;
+            try {
+                revenueCents.addAndGet(checkout(new Order(customer, sku, qty, tier)));
+            } catch (Inventory.OutOfStock e) {
+                soldOut.incrementAndGet();
+                inventory.restock(sku, 20);
+            }
+        }
+    }
+
+    long checkout(Order order) throws Inventory.OutOfStock {
+        inventory.reserve(order.sku(), order.qty());
+        long cents = Pricing.total(order.sku(), order.qty(), order.tier());
+        if (order.qty() == 3) cents = Discounts.apply(cents);
+        return cents;
+    }
+
+    record Order(String customer, String sku, int qty, Tier tier) {}
+
+    /** Discount rules, each loaded in a class loader of its own and dropped after use. */
+    static final class Discounts {
+        static final AtomicInteger loaded = new AtomicInteger();
+
+        static long apply(long cents) {
+            try (InputStream in = Shop.class.getResourceAsStream("Rule.class")) {
+                byte[] bytes = in.readAllBytes();
+                Class<?> rule = new ClassLoader(null) {
+                    Class<?> define() {
+                        return defineClass("demo.shop.Rule", bytes, 0, bytes.length);
+                    }
+                }.define();
+                loaded.incrementAndGet();
+                return (long) rule.getMethod("apply", long.class).invoke(null, cents);
+            } catch (Exception e) {
+                return cents;
+            }
+        }
+    }
+}
