@@ -61,7 +61,7 @@ class ImageIT {
     Process target(List<String> flags) throws Exception {
         List<String> command = new ArrayList<>(List.of(JAVA));
         command.addAll(flags);
-        command.addAll(List.of("-cp", CLASSES, "example.target.Known", dir.toString()));
+        command.addAll(List.of("-cp", CLASSES, "example.known.Known", dir.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("target.out").toFile()).start();
         started.add(p);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -95,11 +95,11 @@ class ImageIT {
         String pid = Long.toString(target.pid());
         Run list = tiprobe("list");
         assertEquals(0, list.exit());
-        assertTrue(list.out().lines().anyMatch(l -> l.equals(pid + " example.target.Known")), list.out());
+        assertTrue(list.out().lines().anyMatch(l -> l.equals(pid + " example.known.Known")), list.out());
 
         round();  // before tracing: not counted
         Path results = dir.resolve("results-%p.json");
-        Run start = tiprobe("start", "--trace", "example.target.Known::work", "-f", results.toString(), pid);
+        Run start = tiprobe("start", "--trace", "example.known.Known::work", "-f", results.toString(), pid);
         assertEquals(0, start.exit(), start.err());
         assertTrue(start.out().startsWith("started: 1 methods instrumented, mode count"), start.out());
         assertEquals("", start.err(), "no flag hint for a target that has the flags");
@@ -133,23 +133,32 @@ class ImageIT {
         Path results = dir.resolve("collect.json");
         Thread rounds = Thread.ofPlatform().start(() -> {
             try {
-                Thread.sleep(1500);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!tiprobe("status", Long.toString(target.pid())).out().startsWith("running")) {
+                    assertTrue(System.nanoTime() < deadline, "the session did not start");
+                    Thread.sleep(100);
+                }
                 round();
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
         });
-        Run collect = tiprobe("-d", "4s", "--trace", "example.target.**", "--mode", "time", "-f", results.toString(),
+        Run collect = tiprobe("-d", "4s", "--trace", "example.known.**", "--mode", "time", "-f", results.toString(),
                 Long.toString(target.pid()));
         rounds.join();
         assertEquals(0, collect.exit(), collect.err());
+        Run text = tiprobe("-d", "1s", "--trace", "example.known.**", "-f", dir.resolve("collect.txt").toString(),
+                Long.toString(target.pid()));
+        assertEquals(0, text.exit(), text.err());
+        assertTrue(Files.readString(dir.resolve("collect.txt")).startsWith("tiprobe count, filter example.known.**"),
+                "the format follows the extension");
         assertTrue(collect.err().contains("start it with -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED"),
                 "one line with the flags the target lacks: " + collect.err());
         assertEquals(50_000, calls(results, "work"));
 
         Path ran = dir.resolve("run-%p.json");
-        Run run = tiprobe("run", "--trace", "example.target.Known::work", "-f", ran.toString(), "--",
-                JAVA, "-Xshare:off", "-cp", CLASSES, "example.target.Known", "--once");
+        Run run = tiprobe("run", "--trace", "example.known.Known::work", "-f", ran.toString(), "--",
+                JAVA, "-Xshare:off", "-cp", CLASSES, "example.known.Known", "--once");
         assertEquals(0, run.exit(), run.err());
         assertEquals("sum 149997", run.out().strip().lines().toList().getLast());
         Matcher where = Pattern.compile("results in (\\S+)").matcher(run.err());
@@ -178,10 +187,17 @@ class ImageIT {
         Path truncated = dir.resolve("truncated.json");
         Files.write(truncated, java.util.Arrays.copyOf(Files.readAllBytes(work.resolve("tiprobe-demo.json")), 5000));
         Run damaged = tiprobe("report", truncated.toString(), "-f", dir.resolve("x.txt").toString());
+        assertEquals(List.of(), listing(dir, "x.txt"), "nothing written for a damaged recording");
         assertEquals(1, damaged.exit());
         assertEquals("tiprobe report: " + truncated + " is damaged: unexpected end (truncated?) at offset 5000", damaged.err().strip());
         Run format = tiprobe("report", truncated.toString(), "-f", "x.svg");
         assertEquals(2, format.exit());
+    }
+
+    static List<Path> listing(Path dir, String name) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().equals(name)).toList();
+        }
     }
 
     static void copyTree(Path from, Path to) throws IOException {
@@ -192,6 +208,28 @@ class ImageIT {
                 else Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
             }
         }
+    }
+
+    @Test
+    void aJvmOlderThan25IsNamedWithItsVersion() throws Exception {
+        Path jdk17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(jdk17), "no JDK 17 on this machine");
+        Path source = dir.resolve("Waiting.java");  // compiled by JDK 17's source launcher
+        Files.writeString(source, "public class Waiting { public static void main(String[] a) throws Exception {"
+                + " System.out.println(\"ready\"); Thread.sleep(60_000); } }");
+        Process old = new ProcessBuilder(jdk17.toString(), source.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("old.out").toFile()).start();
+        started.add(old);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.readString(dir.resolve("old.out")).contains("ready")) {
+            assertTrue(old.isAlive() && System.nanoTime() < deadline, "JDK 17 target did not start: " + Files.readString(dir.resolve("old.out")));
+            Thread.sleep(20);
+        }
+        Run refused = tiprobe("start", "--trace", "example.**", Long.toString(old.pid()));
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().strip().matches("tiprobe start: process " + old.pid() + " runs Java 17 \\(.*\\); tiprobe needs Java 25 or newer"),
+                refused.err());
+        assertTrue(old.isAlive(), "the target is left alone");
     }
 
     @Test

@@ -24,9 +24,12 @@ final class CollectCommand extends SessionCommand {
     @Mixin
     TraceOptions trace;
 
+    private Path output;
+
     @Override
     String agentOptions() throws CliException {
-        return "command=start," + trace.agentOptions(Agent.output(trace.file, pid));
+        output = Report.jsonFor(Agent.output(trace.file, pid));
+        return "command=start," + trace.agentOptions(output);
     }
 
     @Override
@@ -37,8 +40,17 @@ final class CollectCommand extends SessionCommand {
         try (Target target = Target.attach(pid)) {
             warnAboutFlags(target);
             err.println("tiprobe collect: " + target.send(agent, agentOptions() + ",progress=" + progress));
+            // Ctrl-C runs this hook; it waits (a while) for the stop below, so the results get written.
             CountDownLatch done = new CountDownLatch(1);
-            Thread interrupt = new Thread(done::countDown, "tiprobe-ctrl-c");
+            CountDownLatch stoppedLatch = new CountDownLatch(1);
+            Thread interrupt = new Thread(() -> {
+                done.countDown();
+                try {
+                    stoppedLatch.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "tiprobe-ctrl-c");
             Runtime.getRuntime().addShutdownHook(interrupt);
             long start = System.nanoTime();
             long end = start + duration.toNanos();
@@ -46,6 +58,10 @@ final class CollectCommand extends SessionCommand {
             try {
                 while (!done.await(Math.min(1_000_000_000L, Math.max(0, end - System.nanoTime())), TimeUnit.NANOSECONDS)
                         && System.nanoTime() < end) {
+                    if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                        err.println();
+                        throw new CliException("process " + pid + " exited during the session; the agent wrote the results at exit");
+                    }
                     long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
                     String status = Agent.read(progress);
                     err.printf("\rtiprobe collect: %d s elapsed, %d s left, %s   ", elapsed,
@@ -58,12 +74,15 @@ final class CollectCommand extends SessionCommand {
                 Thread.currentThread().interrupt();
                 stopped = target.send(agent, "command=stop");
             } finally {
+                stoppedLatch.countDown();
                 try {
                     Runtime.getRuntime().removeShutdownHook(interrupt);
                 } catch (IllegalStateException shuttingDown) {
-                    // Ctrl-C: the hook is running; the stop above already happened
+                    // Ctrl-C: the hook is running and lets the JVM exit now that the stop is done
                 }
             }
+            Path converted = Report.convert(output, trace.file);
+            if (!converted.equals(output)) err.println("tiprobe collect: wrote " + converted);
             spec.commandLine().getOut().println(stopped);
         } finally {
             Agent.delete(progress);

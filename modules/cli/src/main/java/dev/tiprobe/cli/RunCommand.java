@@ -29,14 +29,15 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
-        Path output = Agent.output(trace.file, null);  // %p: the program's pid, which the agent fills in
+        Path output = Report.jsonFor(Agent.output(trace.file, null));  // %p: the program's pid, which the agent fills in
         Finished done = launch(command, trace.agentOptions(output), output);
-        spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
+        Path results = Report.convert(done.results(), trace.file);
+        spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + results);
         return done.exit();
     }
 
     /** How a launched program ended, and where its results are. */
-    record Finished(int exit, Path results) {}
+    record Finished(int exit, long pid, Path results) {}
 
     /** Runs {@code command} (a java command line) with the agent from its first moment, sharing this terminal. */
     static Finished launch(List<String> command, String agentOptions, Path output) throws CliException {
@@ -53,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             int exit = process.waitFor();
-            return new Finished(exit, Path.of(output.toString().replace("%p", Long.toString(process.pid()))));
+            return new Finished(exit, process.pid(), Path.of(output.toString().replace("%p", Long.toString(process.pid()))));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CliException("interrupted while the program ran", e);

@@ -16,6 +16,9 @@ final class StartCommand extends SessionCommand {
 
     @Override
     String agentOptions() throws CliException {
+        if (!trace.file.endsWith(".json")) {
+            throw new CliException("start, dump and stop write JSON: name the file .json, and convert it with 'tiprobe report'");
+        }
         return "command=start," + trace.agentOptions(Agent.output(trace.file, pid));
     }
 }
