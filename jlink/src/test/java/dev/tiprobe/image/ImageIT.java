@@ -211,6 +211,32 @@ class ImageIT {
     }
 
     @Test
+    void aTargetThatExitsDuringCollectIsReportedAndItsResultsAreWritten() throws Exception {
+        Process target = target(QUIET);
+        Path results = dir.resolve("exits.json");
+        Thread quitter = Thread.ofPlatform().start(() -> {
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!tiprobe("status", Long.toString(target.pid())).out().startsWith("running")) {
+                    assertTrue(System.nanoTime() < deadline, "the session did not start");
+                    Thread.sleep(100);
+                }
+                round();
+                Files.writeString(dir.resolve("quit"), "quit");
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        Run collect = tiprobe("-d", "60s", "--trace", "example.known.Known::work", "-f", results.toString(),
+                Long.toString(target.pid()));
+        quitter.join();
+        assertEquals(1, collect.exit());
+        assertTrue(collect.err().contains("tiprobe collect: process " + target.pid()
+                + " exited during the session; the agent wrote the results at exit"), collect.err());
+        assertEquals(50_000, calls(results, "work"));
+    }
+
+    @Test
     void aJvmOlderThan25IsNamedWithItsVersion() throws Exception {
         Path jdk17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(jdk17), "no JDK 17 on this machine");
