@@ -1,0 +1,190 @@
+package dev.tiprobe.report;
+
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * Reads a recording, validating everything: the header, every chunk's length against the file
+ * and {@link RecordingFormat#MAX_CHUNK_BYTES}, its checksum, and every field against the chunk's
+ * end. A damaged file gives the complete chunks before the damage and says where it is; no input
+ * makes the reader loop, allocate beyond the file's size, or throw anything but IOException for
+ * a file it cannot open.
+ */
+public final class RecordingReader {
+    private RecordingReader() {}
+
+    /** Files larger than this are refused (the reader keeps what it reads in memory). */
+    public static final long MAX_FILE_BYTES = 1L << 30;
+
+    /** Thrown for a file that is not a tiprobe recording at all. */
+    public static final class NotARecordingException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotARecordingException(String message) {
+            super(message);
+        }
+    }
+
+    public static Recording read(Path file) throws IOException {
+        long size = Files.size(file);
+        if (size > MAX_FILE_BYTES) throw new NotARecordingException(file + " is larger than 1 GiB");
+        return read(Files.readAllBytes(file));
+    }
+
+    public static Recording read(byte[] bytes) throws NotARecordingException {
+        if (bytes.length < RecordingFormat.HEADER_BYTES
+                || !Arrays.equals(Arrays.copyOf(bytes, 4), RecordingFormat.MAGIC)) {
+            throw new NotARecordingException("not a tiprobe recording (no TPRB header)");
+        }
+        if (bytes[4] != RecordingFormat.VERSION) {
+            throw new NotARecordingException("recording format version " + bytes[4] + "; this tiprobe reads version "
+                    + RecordingFormat.VERSION);
+        }
+        Map<Integer, String> methods = new HashMap<>();
+        Map<Long, String> threads = new HashMap<>();
+        List<Recording.Sample> samples = new ArrayList<>();
+        List<Recording.ClassEvent> events = new ArrayList<>();
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        int chunks = 0;
+        String damage = null;
+        int at = RecordingFormat.HEADER_BYTES;
+        while (at < bytes.length) {
+            if (bytes.length - at < 8) {
+                damage = "chunk " + (chunks + 1) + " at offset " + at + ": truncated header";
+                break;
+            }
+            ByteBuffer head = ByteBuffer.wrap(bytes, at, 8);
+            int length = head.getInt();
+            int crc = head.getInt();
+            if (length < 16 || length > RecordingFormat.MAX_CHUNK_BYTES) {
+                damage = "chunk " + (chunks + 1) + " at offset " + at + ": impossible length " + length;
+                break;
+            }
+            if (length > bytes.length - at - 8) {
+                damage = "chunk " + (chunks + 1) + " at offset " + at + ": truncated (" + (bytes.length - at - 8) + " of "
+                        + length + " bytes)";
+                break;
+            }
+            CRC32 check = new CRC32();
+            check.update(bytes, at + 8, length);
+            if ((int) check.getValue() != crc) {
+                damage = "chunk " + (chunks + 1) + " at offset " + at + ": checksum mismatch";
+                break;
+            }
+            // Decode into scratch collections; keep them only if the whole chunk decodes.
+            Chunk chunk = new Chunk();
+            try {
+                chunk.decode(ByteBuffer.wrap(bytes, at + 8, length).slice());
+            } catch (Malformed | BufferUnderflowException e) {
+                damage = "chunk " + (chunks + 1) + " at offset " + at + ": " + (e instanceof Malformed m ? m.getMessage() : "a field runs past the chunk");
+                break;
+            }
+            methods.putAll(chunk.methods);
+            threads.putAll(chunk.threads);
+            samples.addAll(chunk.samples);
+            events.addAll(chunk.events);
+            start = Math.min(start, chunk.start);
+            end = Math.max(end, chunk.end);
+            chunks++;
+            at += 8 + length;
+        }
+        if (chunks == 0) {
+            start = 0;
+            end = 0;
+        }
+        return new Recording(chunks, start, end, Map.copyOf(methods), Map.copyOf(threads), List.copyOf(samples),
+                List.copyOf(events), damage);
+    }
+
+    private static final class Malformed extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Malformed(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static final class Chunk {
+        final Map<Integer, String> methods = new HashMap<>();
+        final Map<Long, String> threads = new HashMap<>();
+        final List<Recording.Sample> samples = new ArrayList<>();
+        final List<Recording.ClassEvent> events = new ArrayList<>();
+        long start;
+        long end;
+
+        void decode(ByteBuffer b) throws Malformed {
+            start = b.getLong();
+            end = b.getLong();
+            while (b.hasRemaining()) {
+                int kind = b.get();
+                switch (kind) {
+                    case RecordingFormat.METHOD -> {
+                        long id = varlong(b);
+                        if (id <= 0 || id > Integer.MAX_VALUE) throw new Malformed("bad method id " + id);
+                        methods.put((int) id, string(b));
+                    }
+                    case RecordingFormat.THREAD -> threads.put(varlong(b), string(b));
+                    case RecordingFormat.SAMPLE -> {
+                        long time = start + varlong(b);
+                        long thread = varlong(b);
+                        byte state = b.get();
+                        long weight = varlong(b);
+                        long depth = varlong(b);
+                        if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining()) throw new Malformed("bad depth " + depth);
+                        int[] frames = new int[(int) depth];
+                        for (int i = 0; i < depth; i++) {
+                            long id = varlong(b);
+                            if (id < 0 || id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
+                            frames[i] = (int) id;
+                        }
+                        samples.add(new Recording.Sample(time, thread, state, weight, frames));
+                    }
+                    case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD -> {
+                        long time = start + varlong(b);
+                        events.add(new Recording.ClassEvent(time, kind == RecordingFormat.CLASS_LOAD, string(b)));
+                    }
+                    default -> throw new Malformed("unknown record kind " + kind);
+                }
+            }
+        }
+
+        private static long varlong(ByteBuffer b) throws Malformed {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                byte x = b.get();
+                v |= (long) (x & 0x7F) << shift;
+                if (x >= 0) {
+                    if (v < 0) throw new Malformed("negative number");
+                    return v;
+                }
+            }
+            throw new Malformed("number longer than 10 bytes");
+        }
+
+        private static String string(ByteBuffer b) throws Malformed {
+            long length = varlong(b);
+            if (length > b.remaining()) throw new Malformed("string runs past the chunk");
+            byte[] bytes = new byte[(int) length];
+            b.get(bytes);
+            try {
+                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (CharacterCodingException e) {
+                throw new Malformed("a name is not UTF-8");
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.tiprobe.report;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RecordingTest {
+    @TempDir
+    Path dir;
+
+    /** Three chunks: 100 samples each over methods 1..5, a class load and an unload. */
+    Path write() throws IOException {
+        Path file = dir.resolve("r.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "app.jar!com.foo.M" + id + ".run(int x) : void")) {
+            long t = 1_000_000_000L;
+            for (int chunk = 0; chunk < 3; chunk++) {
+                w.classEvent(t, true, "com.foo.Plugin" + chunk);
+                for (int i = 0; i < 100; i++) {
+                    int[] frames = {1 + i % 3, 4, 5};  // leaf first: M1..M3 called by M4 called by M5
+                    w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1, frames, 3);
+                }
+                w.classEvent(t, false, "com.foo.Plugin" + chunk);
+                w.flush();
+            }
+            assertEquals(3, w.chunks());
+        }
+        return file;
+    }
+
+    @Test
+    void whatIsWrittenIsReadBack() throws IOException {
+        Recording r = RecordingReader.read(write());
+        assertNull(r.damage());
+        assertEquals(3, r.chunks());
+        assertEquals(300, r.samples().size());
+        assertEquals(6, r.classEvents().size());
+        assertEquals("com.foo.Plugin1", r.classEvents().get(2).className());
+        assertTrue(r.classEvents().get(3).load() == false);
+        assertArrayEquals(new int[] {2, 4, 5}, r.samples().get(1).frames());
+        assertEquals("worker-2", r.threads().get(3L));
+        assertEquals("app.jar!com.foo.M4.run(int x) : void", r.methodName(4));
+        assertEquals("[unknown]", r.methodName(0));
+        assertEquals(1_010_000_000L, r.samples().getFirst().epochNanos());
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve("r.tpr"))));
+    }
+
+    @Test
+    void foldedStacksAreRootFirstAndAddUpToTheSamples() throws IOException {
+        Recording r = RecordingReader.read(write());
+        StringWriter out = new StringWriter();
+        FoldedStacks.write(r, out, false);
+        Map<String, Long> parsed = new java.util.HashMap<>();
+        for (String line : out.toString().split("\n")) {
+            int space = line.lastIndexOf(' ');
+            parsed.merge(line.substring(0, space), Long.parseLong(line.substring(space + 1)), Long::sum);
+        }
+        assertEquals(300, parsed.values().stream().mapToLong(Long::longValue).sum());
+        assertEquals(3 * 34, parsed.get("app.jar!com.foo.M5.run;app.jar!com.foo.M4.run;app.jar!com.foo.M1.run"), "i % 3 == 0 in 34 of 100");
+        assertEquals(3, parsed.size());
+        assertTrue(FoldedStacks.fold(r, true).keySet().stream().allMatch(k -> k.startsWith("worker-")));
+    }
+
+    @Test
+    void aCutOrDamagedFileGivesTheWholeChunksBeforeTheDamage() throws IOException {
+        byte[] whole = Files.readAllBytes(write());
+        int[] chunkEnds = chunkEnds(whole);
+        SplittableRandom random = new SplittableRandom(7);
+        for (int n = 0; n < 2000; n++) {
+            byte[] bytes;
+            int intact;  // chunks that end before the damage
+            if (random.nextBoolean()) {
+                int cut = RecordingFormat.HEADER_BYTES + random.nextInt(whole.length - RecordingFormat.HEADER_BYTES);
+                bytes = Arrays.copyOf(whole, cut);
+                intact = (int) Arrays.stream(chunkEnds).filter(e -> e <= cut).count();
+            } else {
+                bytes = whole.clone();
+                int at = RecordingFormat.HEADER_BYTES + random.nextInt(whole.length - RecordingFormat.HEADER_BYTES);
+                bytes[at] ^= (byte) (1 << random.nextInt(8));
+                intact = (int) Arrays.stream(chunkEnds).filter(e -> e <= at).count();
+            }
+            Recording r = RecordingReader.read(bytes);
+            assertEquals(intact, r.chunks(), "case " + n);
+            assertEquals(intact * 100, r.samples().size());
+            if (intact < 3) assertNotNull(r.damage(), "the damage is named");
+        }
+    }
+
+    @Test
+    void notARecordingIsOneClearError() throws IOException {
+        var e = assertThrows(RecordingReader.NotARecordingException.class, () -> RecordingReader.read("{\"tool\":1}".getBytes()));
+        assertEquals("not a tiprobe recording (no TPRB header)", e.getMessage());
+        byte[] future = {'T', 'P', 'R', 'B', 9, 0, 0, 0};
+        assertTrue(assertThrows(RecordingReader.NotARecordingException.class, () -> RecordingReader.read(future))
+                .getMessage().startsWith("recording format version 9"));
+        Recording empty = RecordingReader.read(new byte[] {'T', 'P', 'R', 'B', 1, 0, 0, 0});
+        assertEquals(0, empty.chunks());
+        assertNull(empty.damage());
+    }
+
+    /** Offsets where each chunk ends. */
+    static int[] chunkEnds(byte[] bytes) {
+        java.util.List<Integer> ends = new java.util.ArrayList<>();
+        int at = RecordingFormat.HEADER_BYTES;
+        while (at < bytes.length) {
+            int length = java.nio.ByteBuffer.wrap(bytes, at, 4).getInt();
+            at += 8 + length;
+            ends.add(at);
+        }
+        return ends.stream().mapToInt(Integer::intValue).toArray();
+    }
+}
