@@ -8,6 +8,7 @@ module dev.tiprobe.agent {
     requires transitive dev.tiprobe.jvmti;
     requires transitive dev.tiprobe.ids;
     requires dev.tiprobe.probe;
+    requires dev.tiprobe.report;
     requires transitive java.instrument;
     exports dev.tiprobe.agent;
 }

@@ -5,5 +5,6 @@
 module dev.tiprobe.cli {
     requires info.picocli;
     requires jdk.attach;
+    requires dev.tiprobe.report;
     opens dev.tiprobe.cli to info.picocli;
 }

@@ -6,11 +6,17 @@ import java.nio.file.Path;
 /**
  * A target with known counts: each time the file {@code <dir>/go} appears, it deletes it, calls
  * {@link #work} 50,000 times, prints the sum and writes {@code <dir>/done}. With {@code --once}
- * it does one round at start and exits.
+ * it does one round at start and exits; with {@code --busy} it runs {@link #spin} until killed.
  */
 public class Known {
     static int work(int x) {
         return x % 7;
+    }
+
+    static long spin(long seed) {
+        long x = seed;
+        for (int i = 0; i < 1_000_000; i++) x = x * 6364136223846793005L + 1442695040888963407L;
+        return x & 1;
     }
 
     static long round() {
@@ -20,6 +26,11 @@ public class Known {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("--busy")) {  // a hot method for the sampler, until killed
+            System.out.println("ready");
+            long sum = 0;
+            while (true) sum += spin(sum);
+        }
         if (args[0].equals("--once")) {
             System.out.println("sum " + round());
             return;

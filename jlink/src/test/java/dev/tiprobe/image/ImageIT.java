@@ -237,6 +237,38 @@ class ImageIT {
     }
 
     @Test
+    void samplingFindsTheHotMethodAndReportsFoldedStacks() throws Exception {
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(QUIET);
+        command.addAll(List.of("-cp", CLASSES, "example.known.Known", "--busy"));
+        Process busy = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("busy.out").toFile()).start();
+        started.add(busy);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.readString(dir.resolve("busy.out")).contains("ready")) {
+            assertTrue(busy.isAlive() && System.nanoTime() < deadline, "target did not start");
+            Thread.sleep(20);
+        }
+        Path collapsed = dir.resolve("busy.collapsed");
+        Run collect = tiprobe("-d", "3s", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(),
+                Long.toString(busy.pid()));
+        assertEquals(0, collect.exit(), collect.err());
+        List<String> lines = Files.readAllLines(collapsed);
+        String hottest = lines.stream().max(java.util.Comparator.comparingLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))))
+                .orElseThrow();
+        assertTrue(hottest.startsWith("example.known.Known.main;example.known.Known.spin "), "top stack: " + hottest);
+        long total = lines.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertTrue(total > 0);
+        assertTrue(lines.stream().noneMatch(l -> l.contains("dev.tiprobe")), "tiprobe's own threads are not sampled");
+
+        Run text = tiprobe("report", dir.resolve("busy.collapsed.tpr").toString(), "-f", "-");
+        assertEquals(0, text.exit(), text.err());
+        assertTrue(text.out().contains("Top methods on top of the stack (self)"), text.out());
+        assertTrue(text.out().lines().filter(l -> l.matches("\\s+\\d.*%  .*")).findFirst().orElseThrow()
+                .contains("example.known.Known.spin(long"), text.out());
+        assertTrue(text.out().contains("cpu ms"), "cpu mode weighs by CPU time: " + text.out());
+    }
+
+    @Test
     void aJvmOlderThan25IsNamedWithItsVersion() throws Exception {
         Path jdk17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(jdk17), "no JDK 17 on this machine");

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.CompletableFuture;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
@@ -30,20 +32,39 @@ import java.time.format.DateTimeFormatter;
 public final class AgentMain {
     private AgentMain() {}
 
-    /** Parsed agent options. */
-    record AgentOptions(Tracing.Options tracing, Path file) {}
+    /** Parsed agent options: tracing, sampling, or both (either may be null, not both). */
+    record AgentOptions(Tracing.Options tracing, Path file, Sampler.Options sampling) {}
 
-    /** The session this JVM runs, shared by every load of the agent (statics survive a second load). */
-    private static Tracing.Session session;
-    private static Path sessionFile;
-    private static boolean written;
+    /**
+     * The session this JVM runs, shared by every load of the agent (statics survive a second
+     * load): method tracing, stack sampling, or both. Guarded by AgentMain.class.
+     */
+    private static Tracing.Session tracing;
+    private static Sampler sampler;
+    private static Path resultsFile;
+    private static Object owner;  // identifies the running session for its shutdown hook
 
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
     public static void premain(String args, Instrumentation inst) {
         try {
             AgentOptions options = parse(args, ProcessHandle.current().pid());
-            checkWritable(options.file());
-            begin(Tracing.startEarly(options.tracing(), inst, Jvmti.whenReady()), options.file());
+            checkWritable(options);
+            CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
+            Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
+            Object session = begin(t, null, options.file());
+            if (options.sampling() != null) {
+                jvmti.thenAccept(j -> {
+                    try {
+                        Sampler s = Sampler.start(j, options.sampling());
+                        synchronized (AgentMain.class) {
+                            if (owner == session) sampler = s;
+                            else s.close();
+                        }
+                    } catch (Throwable e) {
+                        System.err.println("tiprobe: sampling did not start: " + message(e));
+                    }
+                });
+            }
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
         }
@@ -53,7 +74,8 @@ public final class AgentMain {
      * Dynamic attach, also how the {@code tiprobe} command reaches a running session: options
      * {@code command=start|status|dump|stop} (default start) and {@code reply=<path>}, a file the
      * answer goes to, one line starting with {@code ok} or {@code error}. Without a reply file,
-     * errors go to the target's stderr.
+     * errors go to the target's stderr. {@code progress=<path>} (with start) names a file the
+     * status line is written to every second.
      */
     public static void agentmain(String args) {
         Path reply = null;
@@ -91,16 +113,36 @@ public final class AgentMain {
         }
     }
 
+    private static boolean running() {
+        return (tracing != null && tracing.running()) || (sampler != null && sampler.running());
+    }
+
     private static synchronized String start(String args, Path progress) throws IOException {
-        if (session != null && session.running()) return "error: a session is already running; stop it first";
+        if (running()) return "error: a session is already running; stop it first";
         AgentOptions options = parse(args, ProcessHandle.current().pid());
-        checkWritable(options.file());
-        Tracing.Session started = Tracing.start(options.tracing());
-        begin(started, options.file());
-        if (progress != null) reportProgress(started, progress);
-        Results now = started.snapshot();
-        return "ok started: " + now.methods().size() + " methods instrumented, mode " + mode(now) + ", results go to "
-                + options.file().toAbsolutePath();
+        checkWritable(options);
+        Tracing.Session t = options.tracing() == null ? null : Tracing.start(options.tracing());
+        Sampler s = null;
+        try {
+            if (options.sampling() != null) s = Sampler.start(Jvmti.get(), options.sampling());
+        } catch (IOException | RuntimeException e) {
+            if (t != null) t.stop();
+            throw e;
+        }
+        begin(t, s, options.file());
+        if (progress != null) reportProgress(owner, progress);
+        StringBuilder answer = new StringBuilder("ok started:");
+        if (t != null) {
+            Results now = t.snapshot();
+            answer.append(' ').append(now.methods().size()).append(" methods instrumented, mode ").append(mode(now))
+                    .append(", results go to ").append(options.file().toAbsolutePath());
+        }
+        if (s != null) {
+            answer.append(t != null ? ";" : "").append(" sampling every ").append(options.sampling().interval().toMillis())
+                    .append(" ms (").append(options.sampling().mode().name().toLowerCase()).append("), recording to ")
+                    .append(options.sampling().recording().toAbsolutePath());
+        }
+        return answer.toString();
     }
 
     /**
@@ -108,10 +150,13 @@ public final class AgentMain {
      * {@code tiprobe collect} shows progress without loading the agent again (each load makes
      * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading).
      */
-    private static void reportProgress(Tracing.Session watched, Path file) {
+    private static void reportProgress(Object session, Path file) {
         Thread t = new Thread(() -> {
             try {
-                while (watched.running()) {
+                while (true) {
+                    synchronized (AgentMain.class) {
+                        if (owner != session || !running()) return;
+                    }
                     String line = status();
                     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
                     Files.deleteIfExists(tmp);
@@ -129,26 +174,56 @@ public final class AgentMain {
     }
 
     private static synchronized String status() {
-        if (session == null || !session.running()) return "ok idle";
-        Results now = session.snapshot();
-        return "ok running: mode " + mode(now) + ", filter " + now.filter() + ", " + now.methods().size() + " methods, "
-                + calls(now) + " calls so far, results go to " + sessionFile.toAbsolutePath();
+        if (!running()) return "ok idle";
+        StringBuilder b = new StringBuilder("ok running:");
+        if (tracing != null) {
+            Results now = tracing.snapshot();
+            b.append(" mode ").append(mode(now)).append(", filter ").append(now.filter()).append(", ")
+                    .append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls so far, results go to ")
+                    .append(resultsFile.toAbsolutePath());
+        }
+        if (sampler != null) {
+            b.append(tracing != null ? ";" : "").append(' ').append(sampler.samples()).append(" samples so far, recording to ")
+                    .append(sampler.recording().toAbsolutePath());
+        }
+        return b.toString();
     }
 
     private static synchronized String dump() throws IOException {
-        if (session == null || !session.running()) return "error: no session is running";
-        Results now = session.snapshot();
-        write(now, sessionFile);
-        return "ok dumped: " + now.methods().size() + " methods, " + calls(now) + " calls to " + sessionFile.toAbsolutePath();
+        if (!running()) return "error: no session is running";
+        StringBuilder b = new StringBuilder("ok dumped:");
+        if (tracing != null) {
+            Results now = tracing.snapshot();
+            write(now, resultsFile);
+            b.append(' ').append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls to ")
+                    .append(resultsFile.toAbsolutePath());
+        }
+        if (sampler != null) {
+            sampler.flush();
+            b.append(tracing != null ? ";" : "").append(' ').append(sampler.samples()).append(" samples in ")
+                    .append(sampler.recording().toAbsolutePath());
+        }
+        return b.toString();
     }
 
     private static synchronized String stop() throws IOException {
-        if (session == null || !session.running()) return "error: no session is running";
-        Results last = session.stop();
-        write(last, sessionFile);
-        written = true;
-        return "ok stopped: " + last.methods().size() + " methods, " + calls(last) + " calls written to "
-                + sessionFile.toAbsolutePath() + "; classes restored";
+        if (!running()) return "error: no session is running";
+        owner = null;  // the shutdown hook of this session has nothing left to do
+        StringBuilder b = new StringBuilder("ok stopped:");
+        Tracing.Session t = tracing;
+        Sampler s = sampler;
+        if (t != null) {
+            Results last = t.stop();
+            write(last, resultsFile);
+            b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls written to ")
+                    .append(resultsFile.toAbsolutePath()).append("; classes restored");
+        }
+        if (s != null) {
+            s.close();
+            b.append(t != null ? ";" : "").append(' ').append(s.samples()).append(" samples written to ")
+                    .append(s.recording().toAbsolutePath());
+        }
+        return b.toString();
     }
 
     private static String mode(Results r) {
@@ -159,28 +234,43 @@ public final class AgentMain {
         return r.methods().stream().mapToLong(Results.MethodResult::calls).sum();
     }
 
-    private static synchronized void begin(Tracing.Session started, Path file) {
-        session = started;
-        sessionFile = file;
-        written = false;
-        Tracing.Session mine = started;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> finish(mine, file), "tiprobe-shutdown"));
+    /** Makes {@code t} and {@code s} the session, finished at exit unless stopped first; returns its identity. */
+    private static synchronized Object begin(Tracing.Session t, Sampler s, Path file) {
+        Object session = new Object();
+        owner = session;
+        tracing = t;
+        sampler = s;
+        resultsFile = file;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> finish(session), "tiprobe-shutdown"));
+        return session;
     }
 
     /** At exit: the results of a session nobody stopped. */
-    private static void finish(Tracing.Session ending, Path file) {
+    private static void finish(Object session) {
+        Tracing.Session t;
+        Sampler s;
+        Path file;
         synchronized (AgentMain.class) {
-            if (ending != session || written) return;
-            written = true;
+            if (owner != session) return;
+            owner = null;
+            t = tracing;
+            s = sampler;
+            file = resultsFile;
         }
         try {
-            Results results = ending.stop();
+            if (s != null) s.close();
+        } catch (Throwable e) {
+            System.err.println("tiprobe: could not finish the recording: " + message(e));
+        }
+        if (t == null) return;
+        try {
+            Results results = t.stop();
             write(results, file);
             if (results.methods().isEmpty()) {
                 System.err.println("tiprobe: the filter '" + results.filter() + "' matched no method");
             }
-        } catch (Throwable t) {
-            System.err.println("tiprobe: could not write " + file + ": " + message(t));
+        } catch (Throwable e) {
+            System.err.println("tiprobe: could not write " + file + ": " + message(e));
         }
     }
 
@@ -205,6 +295,11 @@ public final class AgentMain {
         } catch (UnsupportedOperationException e) {
             Files.createFile(file);
         }
+    }
+
+    private static void checkWritable(AgentOptions options) throws IOException {
+        if (options.tracing() != null) checkWritable(options.file());
+        if (options.sampling() != null) checkWritable(options.sampling().recording());
     }
 
     /** Fails at start, not at exit, when the output cannot be written. */
@@ -243,7 +338,13 @@ public final class AgentMain {
         int maxElements = d.maxElements();
         boolean toString = d.callToString();
         int maxCalls = d.maxCalls();
-        if (args == null || args.isBlank()) throw new IllegalArgumentException("no options: use trace=<filter>[,mode=count|time|trace][,file=<path>]");
+        Duration interval = null;
+        Sampler.Mode sampleMode = Sampler.Mode.WALL;
+        int depth = 64;
+        String recording = null;
+        if (args == null || args.isBlank()) {
+            throw new IllegalArgumentException("no options: use trace=<filter>[,mode=count|time|trace][,file=<path>] and/or interval=<10ms>");
+        }
         for (String option : args.split(",")) {
             int eq = option.indexOf('=');
             String key = (eq < 0 ? option : option.substring(0, eq)).trim();
@@ -263,13 +364,50 @@ public final class AgentMain {
                 case "maxstring" -> maxString = (int) number(key, value);
                 case "maxelements" -> maxElements = (int) number(key, value);
                 case "tostring" -> toString = value.isEmpty() || Boolean.parseBoolean(value);
+                case "interval" -> interval = duration(key, value);
+                case "samplemode" -> sampleMode = switch (value) {
+                    case "wall" -> Sampler.Mode.WALL;
+                    case "cpu" -> Sampler.Mode.CPU;
+                    default -> throw new IllegalArgumentException("samplemode must be wall or cpu, not '" + value + "'");
+                };
+                case "depth" -> depth = (int) number(key, value);
+                case "recording" -> recording = value;
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
-        if (filter == null) throw new IllegalArgumentException("missing trace=<filter>");
-        MethodFilter parsed = MethodFilter.parse(filter);
-        Tracing.TraceLimits limits = new Tracing.TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString);
-        return new AgentOptions(new Tracing.Options(parsed, mode, limits), Path.of(expand(file, pid)));
+        if (filter == null && interval == null) throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample)");
+        Path results = Path.of(expand(file, pid));
+        Tracing.Options tracing = null;
+        if (filter != null) {
+            Tracing.TraceLimits limits = new Tracing.TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString);
+            tracing = new Tracing.Options(MethodFilter.parse(filter), mode, limits);
+        }
+        Sampler.Options sampling = null;
+        if (interval != null) {
+            Path to = recording != null ? Path.of(expand(recording, pid)) : recordingBeside(results);
+            sampling = new Sampler.Options(interval, sampleMode, depth, to);
+        }
+        return new AgentOptions(tracing, results, sampling);
+    }
+
+    /** {@code out.json} records to {@code out.tpr}. */
+    static Path recordingBeside(Path results) {
+        String name = results.getFileName().toString();
+        String base = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+        return results.resolveSibling(base + ".tpr");
+    }
+
+    /** {@code 10ms}, {@code 1s}, or a plain number of milliseconds. */
+    private static Duration duration(String key, String value) {
+        try {
+            Duration d = value.endsWith("ms") ? Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)))
+                    : value.endsWith("s") ? Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)))
+                    : Duration.ofMillis(Long.parseLong(value));
+            if (d.isNegative() || d.isZero()) throw new NumberFormatException();
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a positive duration such as 10ms, not '" + value + "'");
+        }
     }
 
     private static long number(String key, String value) {

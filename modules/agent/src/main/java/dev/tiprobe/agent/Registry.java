@@ -75,6 +75,18 @@ public final class Registry implements AutoCloseable {
         return r;
     }
 
+    /** Told of classes registered and unloaded after it is set (not of the start-up backfill). */
+    public interface ClassListener {
+        void changed(boolean loaded, ClassToken token);
+    }
+
+    private volatile ClassListener listener;
+
+    /** Sets the one listener (null: none). It runs on the thread that learns the change: keep it short. */
+    public void listen(ClassListener l) {
+        listener = l;
+    }
+
     /** The map this registry fills. */
     public IdMap map() {
         return map;
@@ -110,6 +122,8 @@ public final class Registry implements AutoCloseable {
             for (long id : methodIds) map.addMethod(id, tag, methodToken(token, id));
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
+            ClassListener l = listener;
+            if (l != null) l.changed(true, token);
             return map.classByTag(tag);
         }
     }
@@ -221,6 +235,9 @@ public final class Registry implements AutoCloseable {
 
     private void unloaded(long tag) {
         if (tag >= FIRST_TAG) {
+            IdMap.ClassEntry gone = map.classByTag(tag);
+            ClassListener l = listener;
+            if (gone != null && l != null) l.changed(false, gone.token());
             map.unloadClass(tag);
             classesByTag.remove(tag);
         }

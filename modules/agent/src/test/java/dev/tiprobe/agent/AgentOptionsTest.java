@@ -22,11 +22,18 @@ class AgentOptionsTest {
         assertTrue(o.tracing().limits().callToString());
         assertEquals(Path.of("tiprobe-4242.json"), o.file());
         assertEquals(Tracing.Mode.COUNT, AgentMain.parse("trace=a.*", 1).tracing().mode());
+        AgentMain.AgentOptions sampling = AgentMain.parse("interval=20ms,samplemode=cpu,file=/tmp/x-%p.json", 7);
+        assertEquals(null, sampling.tracing(), "sampling alone");
+        assertEquals(java.time.Duration.ofMillis(20), sampling.sampling().interval());
+        assertEquals(Sampler.Mode.CPU, sampling.sampling().mode());
+        assertEquals(Path.of("/tmp/x-7.tpr"), sampling.sampling().recording(), "the recording sits beside the results");
     }
 
     @Test
     void badOptionsSayWhatIsWrong() {
-        assertEquals("missing trace=<filter>", message("mode=count"));
+        assertEquals("missing trace=<filter> (or interval=<duration> to sample)", message("mode=count"));
+        assertEquals("interval must be a positive duration such as 10ms, not '0ms'", message("interval=0ms"));
+        assertEquals("samplemode must be wall or cpu, not 'gpu'", message("interval=10ms,samplemode=gpu"));
         assertEquals("mode must be count, time or trace, not 'fast'", message("trace=a.*,mode=fast"));
         assertEquals("unknown option 'colour'", message("trace=a.*,colour=red"));
         assertEquals("rate must be a non-negative number, not '-1'", message("trace=a.*,rate=-1"));

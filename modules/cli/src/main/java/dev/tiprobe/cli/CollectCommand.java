@@ -90,12 +90,12 @@ final class CollectCommand extends SessionCommand {
         return Main.OK;
     }
 
-    /** "123 calls" out of a status line. */
+    /** "123 calls, 456 samples" out of a status line. */
     private static String progress(String status) {
-        int calls = status.indexOf(" calls so far");
-        if (calls < 0) return status;
-        int from = status.lastIndexOf(", ", calls);
-        return status.substring(from < 0 ? 0 : from + 2, calls) + " calls";
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) (calls|samples) so far").matcher(status);
+        StringBuilder b = new StringBuilder();
+        while (m.find()) b.append(b.isEmpty() ? "" : ", ").append(m.group(1)).append(' ').append(m.group(2));
+        return b.isEmpty() ? status : b.toString();
     }
 
     /** Durations as users type them. */

@@ -13,16 +13,30 @@ import java.nio.file.Path;
 final class Report {
     private Report() {}
 
-    /** Where the agent writes: the name itself for .json, else the name with .json added. */
+    /**
+     * Where the agent writes: the name itself for .json, else the name with .json added. A
+     * sampling recording goes beside it, with .tpr instead of .json.
+     */
     static Path jsonFor(Path requested) throws CliException {
         String name = requested.getFileName().toString();
         if (name.endsWith(".json")) return requested;
-        if (name.endsWith(".txt")) return requested.resolveSibling(name + ".json");
-        throw new CliException("unknown format of '" + name + "': use .json or .txt");
+        if (name.endsWith(".txt") || name.endsWith(".collapsed")) return requested.resolveSibling(name + ".json");
+        throw new CliException("unknown format of '" + name + "': use .json, .txt or .collapsed");
+    }
+
+    /** The recording the agent writes beside {@code json}. */
+    static Path recordingFor(Path json) {
+        String s = json.toString();
+        return Path.of(s.substring(0, s.length() - ".json".length()) + ".tpr");
     }
 
     /** The results in the format {@code requested} names: {@code json} itself, or a text report next to it. */
     static Path convert(Path json, String requested) throws CliException {
+        if (requested.endsWith(".collapsed")) {
+            Path collapsed = Path.of(json.toString().substring(0, json.toString().length() - ".json".length()));
+            Samples.writeFolded(recordingFor(json), collapsed);
+            return collapsed;
+        }
         if (!requested.endsWith(".txt")) return json;
         Path txt = Path.of(json.toString().substring(0, json.toString().length() - ".json".length()));
         Recording r = Recording.read(json);

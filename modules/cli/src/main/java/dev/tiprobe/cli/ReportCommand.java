@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code tiprobe report <recording> -f <file>}: the format follows the extension (.txt, .json). */
-@Command(name = "report", description = "Convert a results file; the format follows the extension of -f: .txt or .json.")
+@Command(name = "report", description = "Convert results: a .json results file to .txt or .json, a .tpr recording to .collapsed or .txt.")
 final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -31,6 +31,7 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
+        if (recording.toString().endsWith(".tpr")) return samples();
         if (!file.equals("-") && !file.endsWith(".txt") && !file.endsWith(".json")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown format of '" + file + "': use .txt or .json");
         }
@@ -48,6 +49,27 @@ final class ReportCommand implements Callable<Integer> {
                     TextReport.write(r, w, 20, calls);
                 }
             }
+        } catch (IOException e) {
+            throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
+        }
+        spec.commandLine().getErr().println("tiprobe report: wrote " + out);
+        return Main.OK;
+    }
+
+    /** A sampling recording: .collapsed (folded stacks) or .txt (top methods); '-' prints the text. */
+    private Integer samples() throws CliException {
+        if (!file.equals("-") && !file.endsWith(".txt") && !file.endsWith(".collapsed")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown format of '" + file + "' for a recording: use .collapsed or .txt");
+        }
+        dev.tiprobe.report.Recording r = Samples.read(recording, spec.commandLine().getErr());
+        if (file.equals("-")) {
+            Samples.writeText(r, spec.commandLine().getOut(), 20);
+            return Main.OK;
+        }
+        Path out = Path.of(file).toAbsolutePath();
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
+            if (file.endsWith(".collapsed")) dev.tiprobe.report.FoldedStacks.write(r, w, false);
+            else Samples.writeText(r, w, 20);
         } catch (IOException e) {
             throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
         }

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 final class TraceOptions {
     enum Mode { COUNT, TIME, TRACE }
 
-    @Option(names = "--trace", required = true, paramLabel = "<filter>",
+    @Option(names = "--trace", paramLabel = "<filter>",
             description = "Methods to trace: patterns separated by ';', e.g. 'com.foo.**;!com.foo.internal.**', 'com.foo.Bar::get*', '@org.example.Timed'.")
     String filter;
 
@@ -17,6 +17,14 @@ final class TraceOptions {
 
     @Option(names = "--args", description = "Capture arguments and return values (trace mode).")
     boolean args;
+
+    @Option(names = "--sample", paramLabel = "<interval>", description = "Sample all threads' stacks every <interval> (10ms, 1s): a recording for flame graphs.")
+    String sample;
+
+    @Option(names = "--sample-mode", paramLabel = "wall|cpu", description = "wall (default): every thread; cpu: threads that used CPU, weighted by it.")
+    SampleMode sampleMode;
+
+    enum SampleMode { WALL, CPU }
 
     @Option(names = {"-f", "--file"}, paramLabel = "<file>", defaultValue = "tiprobe-%p-%t.json",
             description = "Results file (JSON); %%p is the pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
@@ -28,8 +36,17 @@ final class TraceOptions {
 
     /** The agent's options for these settings; commas are the agent's separators. */
     String agentOptions(Path output) throws CliException {
-        if (filter.contains(",")) throw new CliException("a filter cannot contain ',': separate patterns with ';'");
+        if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
         if (output.toString().contains(",")) throw new CliException("the results file name cannot contain ','");
-        return "trace=" + filter + ",mode=" + mode().name().toLowerCase() + ",file=" + output;
+        StringBuilder b = new StringBuilder("file=" + output);
+        if (filter != null) {
+            if (filter.contains(",")) throw new CliException("a filter cannot contain ',': separate patterns with ';'");
+            b.append(",trace=").append(filter).append(",mode=").append(mode().name().toLowerCase());
+        }
+        if (sample != null) {
+            b.append(",interval=").append(sample.strip().toLowerCase());
+            if (sampleMode != null) b.append(",samplemode=").append(sampleMode.name().toLowerCase());
+        }
+        return b.toString();
     }
 }

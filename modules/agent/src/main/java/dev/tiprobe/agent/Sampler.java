@@ -1,0 +1,194 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.ids.ClassToken;
+import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.report.RecordingFormat;
+import dev.tiprobe.report.RecordingWriter;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Takes the stacks of all threads at an interval (GetAllStackTraces) and writes them to a
+ * recording as method token ids, which the ID map gives for each jmethodID (learning unknown ones
+ * the safe way); names go into the recording the first time a method appears, and the names of
+ * classes that load and unload are written as they do, so nothing is lost when a class goes.
+ *
+ * <p>JVMTI takes stacks at a safepoint: every sample pauses all threads briefly, and a thread is
+ * seen only where it reaches one (safepoint bias). Virtual threads are not sampled: GetAllStackTraces
+ * covers platform threads (a carrier shows what its mounted virtual thread runs).
+ */
+final class Sampler implements AutoCloseable {
+    enum Mode { WALL, CPU }
+
+    /** What to sample and where to write it. */
+    record Options(Duration interval, Mode mode, int depth, Path recording) {
+        Options {
+            if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
+            if (depth < 1 || depth > RecordingFormat.MAX_DEPTH) {
+                throw new IllegalArgumentException("depth must be 1.." + RecordingFormat.MAX_DEPTH + ": " + depth);
+            }
+        }
+    }
+
+    // JVMTI thread state bits (jvmti.h; the generated constants are the facade's alone).
+    private static final int STATE_RUNNABLE = 0x0004;
+    private static final int STATE_WAITING = 0x0080;
+    private static final int STATE_BLOCKED = 0x0400;
+
+    private final Jvmti jvmti;
+    private final Registry registry;
+    private final Options options;
+    private final RecordingWriter writer;
+    private final Thread thread;
+    private final ConcurrentLinkedQueue<Object[]> classEvents = new ConcurrentLinkedQueue<>();
+    private final Map<Long, Long> lastCpu = new HashMap<>();
+    private final AtomicLong samples = new AtomicLong();
+    private final long epochAtStart = System.currentTimeMillis() * 1_000_000L;
+    private final long nanoAtStart = System.nanoTime();
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+    /** Set by {@link #flush()}; the sampler thread, which owns the writer, answers it. */
+    private volatile CountDownLatch flushRequest;
+
+    private Sampler(Jvmti jvmti, Registry registry, Options options) throws IOException {
+        this.jvmti = jvmti;
+        this.registry = registry;
+        this.options = options;
+        IdMap map = registry.map();
+        this.writer = RecordingWriter.create(options.recording(), map::humanName);
+        this.thread = Thread.ofPlatform().daemon().name("tiprobe-sampler").unstarted(this::run);
+    }
+
+    static Sampler start(Jvmti jvmti, Options options) throws IOException {
+        Registry registry = Registry.start(jvmti);
+        Sampler s = new Sampler(jvmti, registry, options);
+        registry.listen((loaded, token) -> s.classEvents.add(new Object[] {s.now(), loaded, name(token)}));
+        s.thread.start();
+        return s;
+    }
+
+    private static String name(ClassToken token) {
+        return token.binaryName();
+    }
+
+    private long now() {
+        return epochAtStart + (System.nanoTime() - nanoAtStart);
+    }
+
+    boolean running() {
+        return running;
+    }
+
+    /** Stack samples written so far. */
+    long samples() {
+        return samples.get();
+    }
+
+    Path recording() {
+        return options.recording();
+    }
+
+    private void run() {
+        long intervalNanos = options.interval().toNanos();
+        long lastFlush = System.nanoTime();
+        int[] frames = new int[options.depth()];
+        try {
+            while (running) {
+                long began = System.nanoTime();
+                drainClassEvents();
+                sampleOnce(frames);
+                CountDownLatch requested = flushRequest;
+                if (requested != null || began - lastFlush >= 1_000_000_000L) {
+                    writer.flush();  // a chunk a second: a dying target loses at most that
+                    lastFlush = began;
+                    if (requested != null) {
+                        flushRequest = null;
+                        requested.countDown();
+                    }
+                }
+                long sleep = intervalNanos - (System.nanoTime() - began);
+                if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    private void sampleOnce(int[] frames) throws IOException {
+        List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth());
+        long time = now();
+        for (Jvmti.ThreadStack ts : stacks) {
+            Thread t = ts.thread();
+            if (t == null || ts.frames().isEmpty() || t.getName().startsWith("tiprobe-")) continue;  // not tiprobe's own
+            long weight = 1;
+            if (options.mode() == Mode.CPU) {
+                long cpu;
+                try {
+                    cpu = jvmti.threadCpuTime(t);
+                } catch (RuntimeException gone) {
+                    continue;  // the thread ended between the walk and now
+                }
+                Long before = lastCpu.put(t.threadId(), cpu);
+                if (before == null || cpu <= before) continue;  // first sight, or no CPU used since
+                weight = cpu - before;
+            }
+            int n = Math.min(ts.frames().size(), frames.length);
+            for (int i = 0; i < n; i++) {
+                IdMap.MethodEntry m = registry.resolve(ts.frames().get(i).methodId());
+                frames[i] = m == null ? 0 : m.tokenId();
+            }
+            writer.sample(time, t.threadId(), t.getName(), state(ts.state()), weight, frames, n);
+            samples.incrementAndGet();
+        }
+    }
+
+    private static byte state(int bits) {
+        if ((bits & STATE_RUNNABLE) != 0) return RecordingFormat.STATE_RUNNABLE;
+        if ((bits & (STATE_WAITING | STATE_BLOCKED)) != 0) return RecordingFormat.STATE_WAITING;
+        return RecordingFormat.STATE_OTHER;
+    }
+
+    private void drainClassEvents() throws IOException {
+        Object[] e;
+        while ((e = classEvents.poll()) != null) writer.classEvent((Long) e[0], (Boolean) e[1], (String) e[2]);
+    }
+
+    /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for it. */
+    void flush() {
+        CountDownLatch done = new CountDownLatch(1);
+        flushRequest = done;
+        try {
+            done.await(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops sampling, writes the last chunk and closes the recording. */
+    @Override
+    public void close() throws IOException {
+        running = false;
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        registry.listen(null);
+        registry.close();
+        drainClassEvents();
+        writer.close();
+        if (failure != null) throw new IOException("sampling stopped early: " + failure, failure);
+    }
+}
