@@ -1,0 +1,54 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.RecordingReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Sampling for 30 s while four threads load and drop classes (and hidden classes) without pause:
+ * no crash, every frame of a generated class names that class's own method, and classes that
+ * unloaded mid-recording keep their names in it.
+ */
+class SamplingIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void samplingThroughClassChurnResolvesEveryFrameToItsOwnClass() throws Exception {
+        Path results = dir.resolve("churn.json");
+        TracingIT.Run run = TracingIT.java(List.of("-cp", TracingIT.TEST_CLASSES.toString(), "-Xmx256m",
+                "-javaagent:" + TracingIT.AGENT + "=interval=5ms,file=" + results), "dev.tiprobe.agent.SampledChurn", "30");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().startsWith("classes "), run.out());
+
+        Recording r = RecordingReader.read(dir.resolve("churn.tpr"));
+        assertNull(r.damage());
+        assertTrue(r.chunks() >= 20, "a chunk a second: " + r.chunks());
+        Pattern generated = Pattern.compile("(?:gen\\.Churn|HiddenChurn)(\\d+)(?:/hidden)?\\.spin(\\d+)\\(");
+        int checked = 0;
+        for (Recording.Sample s : r.samples()) {
+            for (int id : s.frames()) {
+                Matcher m = generated.matcher(r.methodName(id));
+                if (!m.find()) continue;
+                assertEquals(m.group(1), m.group(2), "a frame resolved to another class's method: " + r.methodName(id));
+                checked++;
+            }
+        }
+        assertTrue(checked > 500, "frames in generated classes: " + checked);
+        long unloads = r.classEvents().stream().filter(e -> !e.load() && e.className().startsWith("gen.Churn")).count();
+        assertTrue(unloads > 100, "unloads recorded: " + unloads);
+        long named = r.classEvents().stream().filter(e -> !e.load() && e.className().startsWith("gen.Churn"))
+                .filter(e -> r.methods().values().stream().anyMatch(n -> n.startsWith(e.className() + ".spin"))).count();
+        assertTrue(named > 0, "names of unloaded classes that were sampled are in the recording");
+    }
+}
