@@ -1,7 +1,7 @@
 /**
  * What runs inside the target JVM: the registry that feeds tiprobe's ID map from JVMTI (learning
- * IDs only the safe way, never loading a class on tiprobe's behalf) and method tracing with
- * injected enter probes. Shipped as an agent jar on the class path; this descriptor is for the
+ * IDs only the safe way, never loading a class on tiprobe's behalf), method tracing with
+ * injected enter probes, and stack sampling into recordings. Shipped as an agent jar on the class path; this descriptor is for the
  * build and the in-module tests.
  */
 module dev.tiprobe.agent {

@@ -22,12 +22,14 @@ import java.time.format.DateTimeFormatter;
  * A bad option prints one line starting with {@code tiprobe:} and the application runs on
  * untraced; nothing here ever stops the application from starting.
  *
- * <p>Options (comma-separated): {@code trace} the filter (required), {@code mode} count, time or
- * trace (default count), {@code file} the JSON output (default {@code tiprobe-%p.json}; {@code %p}
- * is the pid, {@code %t} a timestamp), and for trace mode {@code rate} calls per second (default
- * 10000, 0 for no cap), {@code sample} record one call in n (default 1), {@code maxcalls} (default
- * 100000), {@code maxstring} (default 100), {@code maxelements} (default 8), {@code tostring}
- * (describe other objects by their toString()).
+ * <p>Options (comma-separated): {@code trace} the filter, {@code mode} count, time or trace
+ * (default count), {@code file} the JSON output (default {@code tiprobe-%p.json}; {@code %p} is the
+ * pid, {@code %t} a timestamp), and for trace mode {@code rate} calls per second (default 10000, 0
+ * for no cap), {@code sample} record one call in n (default 1), {@code maxcalls} (default 100000),
+ * {@code maxstring} (default 100), {@code maxelements} (default 8), {@code tostring} (describe
+ * other objects by their toString()). Stack sampling, alone or with tracing: {@code interval}
+ * (e.g. 10ms), {@code samplemode} wall or cpu, {@code depth} (default 64), {@code recording}
+ * (default: the results file with {@code .tpr} for {@code .json}).
  */
 public final class AgentMain {
     private AgentMain() {}
