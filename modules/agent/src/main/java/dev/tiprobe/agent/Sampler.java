@@ -9,6 +9,7 @@ import dev.tiprobe.report.RecordingWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the safe way); names go into the recording the first time a method appears, and the names of
  * classes that load and unload are written as they do, so nothing is lost when a class goes.
  *
- * <p>JVMTI takes stacks at a safepoint: every sample pauses all threads briefly, and a thread is
- * seen only where it reaches one (safepoint bias). Virtual threads are not sampled: GetAllStackTraces
+ * <p>JVMTI takes stacks at a safepoint: in wall mode every sample pauses all threads briefly, and
+ * a thread is seen only where it reaches one (safepoint bias). cpu mode walks all threads once a
+ * second and, in between, only the threads that used CPU, one at a time (a handshake pauses just
+ * that thread). Virtual threads are not sampled: GetAllStackTraces
  * covers platform threads (a carrier shows what its mounted virtual thread runs).
  */
 final class Sampler implements AutoCloseable {
@@ -59,6 +62,9 @@ final class Sampler implements AutoCloseable {
     private volatile Throwable failure;
     /** Set by {@link #flush()}; the sampler thread, which owns the writer, answers it. */
     private volatile CountDownLatch flushRequest;
+    /** cpu mode: the threads of the last full walk, and when the next one is due. Sampler thread only. */
+    private List<Thread> known = List.of();
+    private long nextFullWalk;
 
     private Sampler(Jvmti jvmti, Registry registry, Options options) throws IOException {
         this.jvmti = jvmti;
@@ -122,36 +128,74 @@ final class Sampler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
-            failure = t;
+            failure = t;  // reported by close(); status shows the sampler as stopped
+            running = false;
         }
     }
 
     private void sampleOnce(int[] frames) throws IOException {
+        if (options.mode() == Mode.CPU && System.nanoTime() < nextFullWalk) {
+            sampleBusyThreads(frames);
+            return;
+        }
         List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth());
         long time = now();
+        List<Thread> seen = new ArrayList<>();
         for (Jvmti.ThreadStack ts : stacks) {
             Thread t = ts.thread();
             if (t == null || ts.frames().isEmpty() || t.getName().startsWith("tiprobe-")) continue;  // not tiprobe's own
+            seen.add(t);
             long weight = 1;
             if (options.mode() == Mode.CPU) {
-                long cpu;
-                try {
-                    cpu = jvmti.threadCpuTime(t);
-                } catch (RuntimeException gone) {
-                    continue;  // the thread ended between the walk and now
-                }
-                Long before = lastCpu.put(t.threadId(), cpu);
-                if (before == null || cpu <= before) continue;  // first sight, or no CPU used since
-                weight = cpu - before;
+                weight = cpuSinceLastLook(t);
+                if (weight <= 0) continue;
             }
-            int n = Math.min(ts.frames().size(), frames.length);
-            for (int i = 0; i < n; i++) {
-                IdMap.MethodEntry m = registry.resolve(ts.frames().get(i).methodId());
-                frames[i] = m == null ? 0 : m.tokenId();
-            }
-            writer.sample(time, t.threadId(), t.getName(), state(ts.state()), weight, frames, n);
-            samples.incrementAndGet();
+            write(time, t, state(ts.state()), weight, ts.frames(), frames);
         }
+        known = seen;
+        nextFullWalk = System.nanoTime() + 1_000_000_000L;
+    }
+
+    /**
+     * cpu mode between full walks (one a second, which also finds new threads): only the threads
+     * that used CPU since the last look, each walked alone (GetStackTrace, a handshake with that
+     * thread), so the other threads never stop for a sample.
+     */
+    private void sampleBusyThreads(int[] frames) throws IOException {
+        for (Thread t : known) {
+            long weight = cpuSinceLastLook(t);
+            if (weight <= 0) continue;
+            List<Jvmti.StackFrame> stack;
+            try {
+                stack = jvmti.stackTrace(t, 0, options.depth());
+            } catch (RuntimeException gone) {
+                continue;  // the thread ended
+            }
+            if (!stack.isEmpty()) write(now(), t, RecordingFormat.STATE_RUNNABLE, weight, stack, frames);
+        }
+    }
+
+    /** CPU nanoseconds {@code t} used since the last look; 0 at first sight or when it ended. */
+    private long cpuSinceLastLook(Thread t) {
+        long cpu;
+        try {
+            cpu = jvmti.threadCpuTime(t);
+        } catch (RuntimeException gone) {
+            return 0;
+        }
+        Long before = lastCpu.put(t.threadId(), cpu);
+        return before == null ? 0 : cpu - before;
+    }
+
+    private void write(long time, Thread t, byte state, long weight, List<Jvmti.StackFrame> stack, int[] frames)
+            throws IOException {
+        int n = Math.min(stack.size(), frames.length);
+        for (int i = 0; i < n; i++) {
+            IdMap.MethodEntry m = registry.resolve(stack.get(i).methodId());
+            frames[i] = m == null ? 0 : m.tokenId();
+        }
+        writer.sample(time, t.threadId(), t.getName(), state, weight, frames, n);
+        samples.incrementAndGet();
     }
 
     private static byte state(int bits) {

@@ -1,0 +1,75 @@
+package dev.tiprobe.jmh;
+
+import bench.target.Busy;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Throughput of a CPU-bound workload on two threads while a profiler samples every 10 ms, each
+ * profiler in forks of its own, all in one run: none; tiprobe wall and cpu sampling; async-profiler
+ * 4.6 itimer and wall; JFR with its profile settings (execution samples every 10 ms). The loss
+ * against the first row is the cost of sampling.
+ *
+ * <p>How to run, from the repository root (agent paths are relative to it): {@code java -jar
+ * jmh/target/benchmarks.jar SamplingBench -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Threads(2)
+public class SamplingBench {
+    static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
+    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/sampling-%p.json,interval=10ms,samplemode=";
+    static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,interval=10ms,file=jmh/target/sampling-ap-%p.jfr,event=";
+    static final String JFR = "-XX:StartFlightRecording:settings=profile,filename=jmh/target/sampling-%p.jfr";
+
+    long seed = 42;
+
+    @Benchmark
+    @Fork(value = 1)
+    public long none() {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "wall"})
+    public long tiprobeWall() {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "cpu"})
+    public long tiprobeCpu() {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER + "itimer")
+    public long asyncProfilerItimer() {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER + "wall")
+    public long asyncProfilerWall() {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = JFR)
+    public long jfrProfile() {
+        return seed = Busy.outer(seed);
+    }
+}
