@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # The tests: every module's unit and integration tests on a JDK 25 found by scripts/jdk25.sh.
-# Needs gcc (the layout check compiles the JDK's jvmti.h); .ci/run installs it where missing.
+# Needs gcc (the layout check compiles the JDK's jvmti.h) and chromium (the flame graph test opens
+# the page headless); as root with apt, missing ones are installed from Debian's packages.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/jdk25.sh
-command -v gcc >/dev/null || { echo "run-tests.sh: gcc is needed (the layout test compiles jvmti.h): apt-get install gcc" >&2; exit 1; }
+missing=()
+command -v gcc >/dev/null || missing+=(gcc)
+command -v chromium >/dev/null || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "run-tests.sh: the tests need ${missing[*]}: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
 exec ./mvnw -B -ntp verify "$@"

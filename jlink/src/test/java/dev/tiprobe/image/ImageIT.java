@@ -260,12 +260,56 @@ class ImageIT {
         assertTrue(total > 0);
         assertTrue(lines.stream().noneMatch(l -> l.contains("dev.tiprobe")), "tiprobe's own threads are not sampled");
 
+        flameGraphOpensInAHeadlessBrowser(dir.resolve("busy.collapsed.tpr"));
+
         Run text = tiprobe("report", dir.resolve("busy.collapsed.tpr").toString(), "-f", "-");
         assertEquals(0, text.exit(), text.err());
         assertTrue(text.out().contains("Top methods on top of the stack (self)"), text.out());
         assertTrue(text.out().lines().filter(l -> l.matches("\\s+\\d.*%  .*")).findFirst().orElseThrow()
                 .contains("example.known.Known.spin(long"), text.out());
         assertTrue(text.out().contains("cpu ms"), "cpu mode weighs by CPU time: " + text.out());
+    }
+
+    /**
+     * The flame graph of a recording in headless chromium: no console message at all (the page
+     * logs nothing, so any line is an error), the hot frame rendered by the page's script, and a
+     * screenshot kept as target/flamegraph.png.
+     */
+    void flameGraphOpensInAHeadlessBrowser(Path recording) throws Exception {
+        Path html = dir.resolve("busy.html");
+        Run report = tiprobe("report", recording.toString(), "-f", html.toString());
+        assertEquals(0, report.exit(), report.err());
+        String page = Files.readString(html);
+        assertTrue(!page.contains("http://") && !page.contains("https://") && !page.contains("src="), "self-contained, no network");
+        Path screenshot = Path.of("target", "flamegraph.png").toAbsolutePath();
+        Files.deleteIfExists(screenshot);
+        String url = html.toUri().toString();
+        Run shot = chromium("--window-size=1200,800", "--screenshot=" + screenshot, url);
+        List<String> console = shot.err().lines().filter(l -> l.contains(":CONSOLE")).toList();
+        assertEquals(List.of(), console, "console messages");
+        assertTrue(Files.size(screenshot) > 10_000, "screenshot kept at " + screenshot);
+        Run dom = chromium("--dump-dom", url);
+        assertTrue(dom.out().matches("(?s).*<div class=\"f\"[^>]*>example\\.known\\.Known\\.spin</div>.*"),
+                "the hot frame is on the page");
+        assertTrue(dom.out().contains("samples</span>"), "the total is shown");
+    }
+
+    static Run chromium(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
+                "--enable-logging=stderr", "--v=0", "--user-data-dir=" + Files.createTempDirectory("tiprobe-chromium")));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        var err = new java.util.concurrent.CompletableFuture<String>();
+        Thread.ofPlatform().start(() -> {
+            try {
+                err.complete(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                err.completeExceptionally(e);
+            }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish");
+        return new Run(p.exitValue(), out, err.join());
     }
 
     @Test

@@ -20,8 +20,10 @@ final class Report {
     static Path jsonFor(Path requested) throws CliException {
         String name = requested.getFileName().toString();
         if (name.endsWith(".json")) return requested;
-        if (name.endsWith(".txt") || name.endsWith(".collapsed")) return requested.resolveSibling(name + ".json");
-        throw new CliException("unknown format of '" + name + "': use .json, .txt or .collapsed");
+        if (name.endsWith(".txt") || name.endsWith(".collapsed") || name.endsWith(".html")) {
+            return requested.resolveSibling(name + ".json");
+        }
+        throw new CliException("unknown format of '" + name + "': use .json, .txt, .collapsed or .html");
     }
 
     /** The recording the agent writes beside {@code json}. */
@@ -32,10 +34,10 @@ final class Report {
 
     /** The results in the format {@code requested} names: {@code json} itself, or a text report next to it. */
     static Path convert(Path json, String requested) throws CliException {
-        if (requested.endsWith(".collapsed")) {
-            Path collapsed = Path.of(json.toString().substring(0, json.toString().length() - ".json".length()));
-            Samples.writeFolded(recordingFor(json), collapsed);
-            return collapsed;
+        if (requested.endsWith(".collapsed") || requested.endsWith(".html")) {
+            Path out = Path.of(json.toString().substring(0, json.toString().length() - ".json".length()));
+            Samples.write(recordingFor(json), out);
+            return out;
         }
         if (!requested.endsWith(".txt")) return json;
         Path txt = Path.of(json.toString().substring(0, json.toString().length() - ".json".length()));

@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code tiprobe report <recording> -f <file>}: the format follows the extension (.txt, .json). */
-@Command(name = "report", description = "Convert results: a .json results file to .txt or .json, a .tpr recording to .collapsed or .txt.")
+@Command(name = "report", description = "Convert results: a .json results file to .txt or .json, a .tpr recording to .html, .collapsed or .txt.")
 final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -56,10 +56,11 @@ final class ReportCommand implements Callable<Integer> {
         return Main.OK;
     }
 
-    /** A sampling recording: .collapsed (folded stacks) or .txt (top methods); '-' prints the text. */
+    /** A sampling recording: .html (flame graph), .collapsed (folded stacks) or .txt (top methods); '-' prints the text. */
     private Integer samples() throws CliException {
-        if (!file.equals("-") && !file.endsWith(".txt") && !file.endsWith(".collapsed")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "unknown format of '" + file + "' for a recording: use .collapsed or .txt");
+        if (!file.equals("-") && !file.endsWith(".txt") && !file.endsWith(".collapsed") && !file.endsWith(".html")) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "unknown format of '" + file + "' for a recording: use .html, .collapsed or .txt");
         }
         dev.tiprobe.report.Recording r = Samples.read(recording, spec.commandLine().getErr());
         if (file.equals("-")) {
@@ -67,11 +68,14 @@ final class ReportCommand implements Callable<Integer> {
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-            if (file.endsWith(".collapsed")) dev.tiprobe.report.FoldedStacks.write(r, w, false);
-            else Samples.writeText(r, w, 20);
-        } catch (IOException e) {
-            throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
+        if (file.endsWith(".txt")) {
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
+                Samples.writeText(r, w, 20);
+            } catch (IOException e) {
+                throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
+            }
+        } else {
+            Samples.write(r, recording, out);
         }
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;

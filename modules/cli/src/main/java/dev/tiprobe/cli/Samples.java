@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.FlameGraphHtml;
 import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
@@ -31,10 +32,15 @@ final class Samples {
         }
     }
 
-    static void writeFolded(Path recording, Path out) throws CliException {
-        Recording r = read(recording, new PrintWriter(System.err, true));
+    /** Folded stacks for a {@code .collapsed} name, a flame graph for {@code .html}. */
+    static void write(Path recording, Path out) throws CliException {
+        write(read(recording, new PrintWriter(System.err, true)), recording, out);
+    }
+
+    static void write(Recording r, Path recording, Path out) throws CliException {
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            FoldedStacks.write(r, w, false);
+            if (out.toString().endsWith(".html")) FlameGraphHtml.write(r, w, "tiprobe: " + recording.getFileName());
+            else FoldedStacks.write(r, w, false);
         } catch (IOException e) {
             throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
         }

@@ -1,0 +1,246 @@
+package dev.tiprobe.report;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A self-contained, interactive flame graph of a recording: one HTML file with its data, styles
+ * and script inline, no network. Click a frame to zoom into it (click the root to zoom out), type
+ * in the search box to highlight matching frames and see their share, hover for the sample count
+ * and percentage; two views (samples, and weight: CPU time in cpu mode), and a timeline of class
+ * loads and unloads per second.
+ */
+public final class FlameGraphHtml {
+    private FlameGraphHtml() {}
+
+    /** A node of the merged stack tree: children by name, root first. */
+    private static final class Node {
+        final int name;
+        long samples;
+        long weight;
+        final Map<Integer, Node> children = new LinkedHashMap<>();
+
+        Node(int name) {
+            this.name = name;
+        }
+    }
+
+    public static void write(Recording r, Writer out, String title) throws IOException {
+        List<String> names = new ArrayList<>();
+        Map<String, Integer> index = new HashMap<>();
+        Node root = new Node(intern("all", names, index));
+        for (Recording.Sample s : r.samples()) {
+            Node n = root;
+            n.samples++;
+            n.weight += s.weight();
+            for (int i = s.frames().length - 1; i >= 0; i--) {
+                int name = intern(FoldedStacks.shortName(r.methodName(s.frames()[i])), names, index);
+                n = n.children.computeIfAbsent(name, Node::new);
+                n.samples++;
+                n.weight += s.weight();
+            }
+        }
+        StringBuilder data = new StringBuilder("{\"names\":[");
+        for (int i = 0; i < names.size(); i++) {
+            if (i > 0) data.append(',');
+            json(data, names.get(i));
+        }
+        data.append("],\"root\":");
+        node(data, root);
+        data.append(",\"timeline\":");
+        timeline(data, r);
+        data.append(",\"title\":");
+        json(data, title);
+        data.append('}');
+        out.write(PAGE.replace("/*DATA*/null", data.toString().replace("</", "<\\/")).replace("TITLE", escape(title)));
+        out.flush();
+    }
+
+    private static int intern(String name, List<String> names, Map<String, Integer> index) {
+        return index.computeIfAbsent(name, n -> {
+            names.add(n);
+            return names.size() - 1;
+        });
+    }
+
+    /** [name, samples, weight, [children...]] */
+    private static void node(StringBuilder b, Node n) {
+        b.append('[').append(n.name).append(',').append(n.samples).append(',').append(n.weight).append(",[");
+        boolean first = true;
+        for (Node c : n.children.values()) {
+            if (!first) b.append(',');
+            first = false;
+            node(b, c);
+        }
+        b.append("]]");
+    }
+
+    /** Class loads and unloads per second since the start: [[second, loads, unloads], ...]. */
+    private static void timeline(StringBuilder b, Recording r) {
+        Map<Long, long[]> perSecond = new java.util.TreeMap<>();
+        for (Recording.ClassEvent e : r.classEvents()) {
+            long second = Math.max(0, (e.epochNanos() - r.startEpochNanos()) / 1_000_000_000L);
+            perSecond.computeIfAbsent(second, k -> new long[2])[e.load() ? 0 : 1]++;
+        }
+        b.append('[');
+        boolean first = true;
+        for (Map.Entry<Long, long[]> e : perSecond.entrySet()) {
+            if (!first) b.append(',');
+            first = false;
+            b.append('[').append(e.getKey()).append(',').append(e.getValue()[0]).append(',').append(e.getValue()[1]).append(']');
+        }
+        b.append(']');
+    }
+
+    private static void json(StringBuilder b, String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                default -> {
+                    if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+                    else b.append(c);
+                }
+            }
+        }
+        b.append('"');
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    private static final String PAGE = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <title>TITLE</title>
+            <style>
+              body { font: 12px system-ui, sans-serif; margin: 12px; color: #222; }
+              h1 { font-size: 16px; margin: 0 0 8px; }
+              #bar { display: flex; gap: 12px; align-items: center; margin-bottom: 8px; }
+              #graph { position: relative; width: 100%; border-top: 1px solid #ccc; }
+              .f { position: absolute; height: 17px; line-height: 17px; overflow: hidden; white-space: nowrap;
+                   font-size: 11px; padding-left: 2px; box-sizing: border-box; border-right: 1px solid #fff;
+                   cursor: pointer; }
+              .f.hit { background: #e040fb !important; }
+              #tip { position: fixed; display: none; background: #fffbe6; border: 1px solid #999; padding: 4px 6px;
+                     pointer-events: none; max-width: 60%; }
+              #timeline { margin-top: 16px; }
+              #timeline .b { display: inline-block; width: 8px; margin-right: 1px; vertical-align: bottom; }
+            </style>
+            </head>
+            <body>
+            <h1>TITLE</h1>
+            <div id="bar">
+              <label>view <select id="view"><option value="1">samples</option><option value="2">weight (CPU ns in cpu mode)</option></select></label>
+              <input id="search" placeholder="search frames" size="30">
+              <span id="matched"></span>
+              <span id="total"></span>
+            </div>
+            <div id="graph"></div>
+            <div id="tip"></div>
+            <div id="timeline"><b>Class loads (green) and unloads (red) per second</b><div id="bars"></div></div>
+            <script>
+            "use strict";
+            const data = /*DATA*/null;
+            const graph = document.getElementById("graph");
+            const tip = document.getElementById("tip");
+            const rowHeight = 18;
+            let view = 1;
+            let zoomed = data.root;
+            let query = "";
+
+            function color(name) {
+              let h = 0;
+              for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+              const java = name.indexOf("java.") >= 0 || name.indexOf("jdk.") >= 0 || name.indexOf("sun.") >= 0;
+              return java ? "hsl(" + (190 + h % 30) + ",60%," + (60 + h % 15) + "%)"
+                          : "hsl(" + (20 + h % 35) + ",85%," + (55 + h % 15) + "%)";
+            }
+
+            function depth(node) {
+              let d = 0;
+              for (const c of node[3]) d = Math.max(d, depth(c));
+              return d + 1;
+            }
+
+            function render() {
+              graph.textContent = "";
+              const total = zoomed[view];
+              const width = graph.clientWidth || 1000;
+              const rows = depth(zoomed);
+              graph.style.height = (rows * rowHeight) + "px";
+              let matched = 0;
+              function place(node, x, level, w, counted) {
+                if (w < 1) return;
+                const name = data.names[node[0]];
+                const div = document.createElement("div");
+                div.className = "f";
+                div.style.left = x + "px";
+                div.style.width = w + "px";
+                div.style.top = ((rows - 1 - level) * rowHeight) + "px";
+                div.style.background = color(name);
+                div.textContent = name;
+                const hit = query !== "" && name.indexOf(query) >= 0;
+                if (hit) {
+                  div.classList.add("hit");
+                  if (!counted) matched += node[view];
+                }
+                div.onclick = () => { zoomed = (node === zoomed) ? data.root : node; render(); };
+                div.onmousemove = (e) => {
+                  const pct = total > 0 ? (100 * node[view] / total).toFixed(2) : "0";
+                  tip.textContent = name + " \\u2014 " + node[1] + " samples, " + pct + "%";
+                  tip.style.display = "block";
+                  tip.style.left = (e.clientX + 12) + "px";
+                  tip.style.top = (e.clientY + 12) + "px";
+                };
+                div.onmouseleave = () => { tip.style.display = "none"; };
+                graph.appendChild(div);
+                let cx = x;
+                for (const c of node[3]) {
+                  const cw = total > 0 ? w * c[view] / node[view] : 0;
+                  place(c, cx, level + 1, cw, counted || hit);
+                  cx += cw;
+                }
+              }
+              place(zoomed, 0, 0, width, false);
+              document.getElementById("matched").textContent = query === "" ? ""
+                  : "matched: " + (total > 0 ? (100 * matched / total).toFixed(2) : "0") + "%";
+              document.getElementById("total").textContent = data.root[1] + " samples";
+            }
+
+            function timeline() {
+              const bars = document.getElementById("bars");
+              let max = 1;
+              for (const t of data.timeline) max = Math.max(max, t[1], t[2]);
+              for (const t of data.timeline) {
+                for (const [i, c] of [[1, "#4caf50"], [2, "#e53935"]]) {
+                  const b = document.createElement("span");
+                  b.className = "b";
+                  b.style.height = Math.max(1, Math.round(60 * t[i] / max)) + "px";
+                  b.style.background = c;
+                  b.title = "second " + t[0] + ": " + t[1] + " loads, " + t[2] + " unloads";
+                  bars.appendChild(b);
+                }
+              }
+            }
+
+            document.getElementById("view").onchange = (e) => { view = Number(e.target.value); render(); };
+            document.getElementById("search").oninput = (e) => { query = e.target.value; render(); };
+            window.onresize = render;
+            render();
+            timeline();
+            </script>
+            </body>
+            </html>
+            """;
+}
