@@ -268,6 +268,12 @@ class ImageIT {
         assertTrue(text.out().lines().filter(l -> l.matches("\\s+\\d.*%  .*")).findFirst().orElseThrow()
                 .contains("example.known.Known.spin(long"), text.out());
         assertTrue(text.out().contains("cpu ms"), "cpu mode weighs by CPU time: " + text.out());
+        Run none = tiprobe("report", dir.resolve("busy.collapsed.tpr").toString(), "--exclude", "*Known.spin*", "-f", "-");
+        assertEquals(0, none.exit(), none.err());
+        assertTrue(none.out().lines().noneMatch(l -> l.contains("Known.spin")), "excluded at report time: " + none.out());
+        Path json = dir.resolve("busy.json");
+        assertEquals(0, tiprobe("report", dir.resolve("busy.collapsed.tpr").toString(), "-f", json.toString()).exit());
+        assertTrue(Files.readString(json).contains("\"kind\": \"samples\""));
     }
 
     /**

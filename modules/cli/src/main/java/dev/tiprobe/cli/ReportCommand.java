@@ -12,6 +12,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code tiprobe report <recording> -f <file>}: the format follows the extension (.txt, .json). */
@@ -28,6 +30,21 @@ final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--calls", paramLabel = "<n>", defaultValue = "50", description = "Traced calls shown in text (default ${DEFAULT-VALUE}).")
     int calls;
+
+    @Option(names = "--include", paramLabel = "<glob>", description = "Recordings: keep samples with a frame matching, e.g. '*Orders.total*' (repeatable).")
+    List<String> includes = new ArrayList<>();
+
+    @Option(names = "--exclude", paramLabel = "<glob>", description = "Recordings: drop samples with a frame matching (repeatable).")
+    List<String> excludes = new ArrayList<>();
+
+    @Option(names = "--thread", paramLabel = "<glob>", description = "Recordings: keep only threads whose name matches (repeatable).")
+    List<String> threads = new ArrayList<>();
+
+    @Option(names = "--from", paramLabel = "<s>", defaultValue = "0", description = "Recordings: seconds after the start to begin at.")
+    double from;
+
+    @Option(names = "--to", paramLabel = "<s>", defaultValue = "-1", description = "Recordings: seconds after the start to end at (default: the end).")
+    double to;
 
     @Override
     public Integer call() throws CliException {
@@ -56,21 +73,34 @@ final class ReportCommand implements Callable<Integer> {
         return Main.OK;
     }
 
-    /** A sampling recording: .html (flame graph), .collapsed (folded stacks) or .txt (top methods); '-' prints the text. */
+    /**
+     * A sampling recording, filtered by --include/--exclude/--thread/--from/--to: .html (flame
+     * graph), .collapsed (folded stacks), .json (everything, with names) or .txt (top methods);
+     * '-' prints the text.
+     */
     private Integer samples() throws CliException {
-        if (!file.equals("-") && !file.endsWith(".txt") && !file.endsWith(".collapsed") && !file.endsWith(".html")) {
+        if (!file.equals("-") && !file.endsWith(".txt") && !file.endsWith(".collapsed") && !file.endsWith(".html")
+                && !file.endsWith(".json")) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "unknown format of '" + file + "' for a recording: use .html, .collapsed or .txt");
+                    "unknown format of '" + file + "' for a recording: use .html, .collapsed, .json or .txt");
         }
-        dev.tiprobe.report.Recording r = Samples.read(recording, spec.commandLine().getErr());
+        dev.tiprobe.report.Recording r;
+        try {
+            r = new dev.tiprobe.report.RecordingFilter(includes, excludes, threads,
+                    Math.round(from * 1e9), to < 0 ? Long.MAX_VALUE : Math.round(to * 1e9))
+                    .apply(Samples.read(recording, spec.commandLine().getErr()));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--from and --to: " + e.getMessage());
+        }
         if (file.equals("-")) {
             Samples.writeText(r, spec.commandLine().getOut(), 20);
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
-        if (file.endsWith(".txt")) {
+        if (file.endsWith(".txt") || file.endsWith(".json")) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-                Samples.writeText(r, w, 20);
+                if (file.endsWith(".json")) dev.tiprobe.report.RecordingJson.write(r, w);
+                else Samples.writeText(r, w, 20);
             } catch (IOException e) {
                 throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
             }

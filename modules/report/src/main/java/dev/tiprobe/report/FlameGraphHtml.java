@@ -48,14 +48,14 @@ public final class FlameGraphHtml {
         StringBuilder data = new StringBuilder("{\"names\":[");
         for (int i = 0; i < names.size(); i++) {
             if (i > 0) data.append(',');
-            json(data, names.get(i));
+            RecordingJson.string(data, names.get(i));
         }
         data.append("],\"root\":");
         node(data, root);
         data.append(",\"timeline\":");
         timeline(data, r);
         data.append(",\"title\":");
-        json(data, title);
+        RecordingJson.string(data, title);
         data.append('}');
         out.write(PAGE.replace("/*DATA*/null", data.toString().replace("</", "<\\/")).replace("TITLE", escape(title)));
         out.flush();
@@ -95,22 +95,6 @@ public final class FlameGraphHtml {
             b.append('[').append(e.getKey()).append(',').append(e.getValue()[0]).append(',').append(e.getValue()[1]).append(']');
         }
         b.append(']');
-    }
-
-    private static void json(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                default -> {
-                    if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-                    else b.append(c);
-                }
-            }
-        }
-        b.append('"');
     }
 
     private static String escape(String s) {

@@ -101,6 +101,32 @@ class RecordingTest {
     }
 
     @Test
+    void filtersKeepSamplesByFrameThreadAndTime() throws IOException {
+        Recording r = RecordingReader.read(write());
+        assertEquals(102, new RecordingFilter(java.util.List.of("*M1.run*"), java.util.List.of(), java.util.List.of(), 0,
+                Long.MAX_VALUE).apply(r).samples().size(), "include: samples with a matching frame");
+        assertEquals(198, new RecordingFilter(java.util.List.of(), java.util.List.of("*.M1.*"), java.util.List.of(), 0,
+                Long.MAX_VALUE).apply(r).samples().size(), "exclude wins over everything else");
+        assertEquals(100, new RecordingFilter(java.util.List.of(), java.util.List.of(), java.util.List.of("worker-1"), 0,
+                Long.MAX_VALUE).apply(r).samples().size(), "one thread");
+        assertEquals(100, new RecordingFilter(java.util.List.of(), java.util.List.of(), java.util.List.of(), 0,
+                1_000_000_000L).apply(r).samples().size(), "the first second (10 ms to 1 s): the first chunk's samples");
+        assertThrows(IllegalArgumentException.class, () -> new RecordingFilter(java.util.List.of(), java.util.List.of(),
+                java.util.List.of(), 5, 4));
+    }
+
+    @Test
+    void jsonExportHasEverySampleWithNames() throws IOException {
+        Recording r = RecordingReader.read(write());
+        StringWriter out = new StringWriter();
+        RecordingJson.write(r, out);
+        String json = out.toString();
+        assertEquals(300, json.split("\"frames\"").length - 1);
+        assertTrue(json.contains("\"4\": \"app.jar!com.foo.M4.run(int x) : void\""), json.substring(0, 400));
+        assertTrue(json.contains("{\"epochNanos\": 1000000000, \"event\": \"load\", \"class\": \"com.foo.Plugin0\"}"));
+    }
+
+    @Test
     void notARecordingIsOneClearError() throws IOException {
         var e = assertThrows(RecordingReader.NotARecordingException.class, () -> RecordingReader.read("{\"tool\":1}".getBytes()));
         assertEquals("not a tiprobe recording (no TPRB header)", e.getMessage());

@@ -1,0 +1,79 @@
+package dev.tiprobe.report;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.Map;
+
+/** Everything in a recording as JSON, with names: methods, threads, samples (frames leaf first), class events. */
+public final class RecordingJson {
+    private RecordingJson() {}
+
+    public static void write(Recording r, Writer out) throws IOException {
+        StringBuilder b = new StringBuilder(1 << 16);
+        b.append("{\n  \"tool\": \"tiprobe\",\n  \"kind\": \"samples\",\n  \"chunks\": ").append(r.chunks())
+                .append(",\n  \"startEpochNanos\": ").append(r.startEpochNanos())
+                .append(",\n  \"endEpochNanos\": ").append(r.endEpochNanos())
+                .append(",\n  \"damage\": ");
+        string(b, r.damage());
+        b.append(",\n  \"methods\": {");
+        String sep = "\n    ";
+        for (Map.Entry<Integer, String> m : new java.util.TreeMap<>(r.methods()).entrySet()) {
+            b.append(sep).append('"').append(m.getKey()).append("\": ");
+            string(b, m.getValue());
+            sep = ",\n    ";
+        }
+        b.append("\n  },\n  \"threads\": {");
+        sep = "\n    ";
+        for (Map.Entry<Long, String> t : new java.util.TreeMap<>(r.threads()).entrySet()) {
+            b.append(sep).append('"').append(t.getKey()).append("\": ");
+            string(b, t.getValue());
+            sep = ",\n    ";
+        }
+        b.append("\n  },\n  \"samples\": [");
+        sep = "\n    ";
+        for (Recording.Sample s : r.samples()) {
+            b.append(sep).append("{\"epochNanos\": ").append(s.epochNanos()).append(", \"thread\": ").append(s.threadId())
+                    .append(", \"state\": ").append(s.state()).append(", \"weight\": ").append(s.weight()).append(", \"frames\": [");
+            for (int i = 0; i < s.frames().length; i++) b.append(i > 0 ? ", " : "").append(s.frames()[i]);
+            b.append("]}");
+            sep = ",\n    ";
+            if (b.length() > 1 << 20) {
+                out.write(b.toString());
+                b.setLength(0);
+            }
+        }
+        b.append("\n  ],\n  \"classEvents\": [");
+        sep = "\n    ";
+        for (Recording.ClassEvent e : r.classEvents()) {
+            b.append(sep).append("{\"epochNanos\": ").append(e.epochNanos()).append(", \"event\": \"")
+                    .append(e.load() ? "load" : "unload").append("\", \"class\": ");
+            string(b, e.className());
+            b.append('}');
+            sep = ",\n    ";
+        }
+        b.append("\n  ]\n}\n");
+        out.write(b.toString());
+        out.flush();
+    }
+
+    /** A JSON string literal (null as null). */
+    static void string(StringBuilder b, String s) {
+        if (s == null) {
+            b.append("null");
+            return;
+        }
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                default -> {
+                    if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+                    else b.append(c);
+                }
+            }
+        }
+        b.append('"');
+    }
+}
