@@ -43,6 +43,11 @@ class ImageIT {
     static Run tiprobe(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(TIPROBE.toString()));
         command.addAll(List.of(args));
+        return exec(command);
+    }
+
+    /** Runs a command to its end with no input; its stdout and stderr. */
+    static Run exec(List<String> command) throws Exception {
         Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         var err = new java.util.concurrent.CompletableFuture<String>();
         Thread.ofPlatform().start(() -> {
@@ -53,7 +58,7 @@ class ImageIT {
             }
         });
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "tiprobe did not finish: " + command);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "did not finish: " + command);
         return new Run(p.exitValue(), out, err.join());
     }
 
@@ -304,18 +309,7 @@ class ImageIT {
         List<String> command = new ArrayList<>(List.of("chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
                 "--enable-logging=stderr", "--v=0", "--user-data-dir=" + Files.createTempDirectory("tiprobe-chromium")));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        var err = new java.util.concurrent.CompletableFuture<String>();
-        Thread.ofPlatform().start(() -> {
-            try {
-                err.complete(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                err.completeExceptionally(e);
-            }
-        });
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish");
-        return new Run(p.exitValue(), out, err.join());
+        return exec(command);
     }
 
     @Test
