@@ -257,6 +257,17 @@ class ImageIT {
         Run collect = tiprobe("-d", "3s", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(),
                 Long.toString(busy.pid()));
         assertEquals(0, collect.exit(), collect.err());
+        Path both = dir.resolve("both.html");
+        Run traced = tiprobe("-d", "2s", "--sample", "10ms", "--trace", "example.known.Known::spin", "--mode", "time",
+                "-f", both.toString(), Long.toString(busy.pid()));
+        assertEquals(0, traced.exit(), traced.err());
+        assertTrue(Files.readString(both).contains("\"traced\":[[\"example.known.Known.spin(long"),
+                "the page carries the traced method's counts and times");
+        Run dom = chromium("--dump-dom", both.toUri().toString());
+        assertTrue(dom.out().contains("<td align=\"left\">example.known.Known.spin(long"), "traced methods' table");
+        Run noSample = tiprobe("-d", "1s", "--trace", "example.**", "-f", dir.resolve("x.html").toString(), Long.toString(busy.pid()));
+        assertEquals(1, noSample.exit());
+        assertTrue(noSample.err().contains("needs --sample"), noSample.err());
         List<String> lines = Files.readAllLines(collapsed);
         String hottest = lines.stream().max(java.util.Comparator.comparingLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))))
                 .orElseThrow();

@@ -1,14 +1,19 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.FlameGraphHtml;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The output format follows the file extension: the agent always writes JSON, and for a
- * {@code .txt} name the command converts it once the session has ended.
+ * The output format follows the file extension: the agent always writes JSON (and a recording
+ * when it samples), and for a {@code .txt}, {@code .collapsed} or {@code .html} name the command
+ * converts them once the session has ended.
  */
 final class Report {
     private Report() {}
@@ -26,6 +31,16 @@ final class Report {
         throw new CliException("unknown format of '" + name + "': use .json, .txt, .collapsed or .html");
     }
 
+    /** The methods traced in the session whose results are {@code json}, if tracing ran: for the flame graph's table. */
+    static List<FlameGraphHtml.TracedMethod> tracedBeside(Path json) throws CliException {
+        List<FlameGraphHtml.TracedMethod> traced = new ArrayList<>();
+        if (!Files.exists(json)) return traced;
+        for (Recording.Method m : TextReport.merged(Recording.read(json).methods())) {
+            traced.add(new FlameGraphHtml.TracedMethod(m.name(), m.calls(), m.totalNanos()));
+        }
+        return traced;
+    }
+
     /** The recording the agent writes beside {@code json}. */
     static Path recordingFor(Path json) {
         String s = json.toString();
@@ -36,7 +51,7 @@ final class Report {
     static Path convert(Path json, String requested) throws CliException {
         if (requested.endsWith(".collapsed") || requested.endsWith(".html")) {
             Path out = Path.of(json.toString().substring(0, json.toString().length() - ".json".length()));
-            Samples.write(recordingFor(json), out);
+            Samples.write(recordingFor(json), tracedBeside(json), out);
             return out;
         }
         if (!requested.endsWith(".txt")) return json;

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Sampling recordings (.tpr) into reports: folded stacks and a text summary. */
@@ -32,14 +33,17 @@ final class Samples {
         }
     }
 
-    /** Folded stacks for a {@code .collapsed} name, a flame graph for {@code .html}. */
-    static void write(Path recording, Path out) throws CliException {
-        write(read(recording, new PrintWriter(System.err, true)), recording, out);
+    /**
+     * Folded stacks for a {@code .collapsed} name, a flame graph for {@code .html} (with the
+     * methods traced in the same session, when there were any).
+     */
+    static void write(Path recording, List<FlameGraphHtml.TracedMethod> traced, Path out) throws CliException {
+        write(read(recording, new PrintWriter(System.err, true)), traced, recording, out);
     }
 
-    static void write(Recording r, Path recording, Path out) throws CliException {
+    static void write(Recording r, List<FlameGraphHtml.TracedMethod> traced, Path recording, Path out) throws CliException {
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            if (out.toString().endsWith(".html")) FlameGraphHtml.write(r, w, "tiprobe: " + recording.getFileName());
+            if (out.toString().endsWith(".html")) FlameGraphHtml.write(r, traced, w, "tiprobe: " + recording.getFileName());
             else FoldedStacks.write(r, w, false);
         } catch (IOException e) {
             throw new CliException("cannot write " + out + ": " + e.getMessage(), e);

@@ -38,6 +38,9 @@ final class TraceOptions {
     String agentOptions(Path output) throws CliException {
         if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
         if (output.toString().contains(",")) throw new CliException("the results file name cannot contain ','");
+        if (sample == null && (file.endsWith(".html") || file.endsWith(".collapsed"))) {
+            throw new CliException("-f " + file + " needs --sample: flame graphs are drawn from stack samples");
+        }
         StringBuilder b = new StringBuilder("file=" + output);
         if (filter != null) {
             if (filter.contains(",")) throw new CliException("a filter cannot contain ',': separate patterns with ';'");

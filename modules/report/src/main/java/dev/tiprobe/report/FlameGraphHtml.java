@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A self-contained, interactive flame graph of a recording: one HTML file with its data, styles
- * and script inline, no network. Click a frame to zoom into it (click the root to zoom out), type
+ * A self-contained, interactive flame graph of a recording (drawn root on top, so that deep
+ * stacks grow down the page): one HTML file with its data, styles and script inline, no network. Click a frame to zoom into it (click the root to zoom out), type
  * in the search box to highlight matching frames and see their share, hover for the sample count
- * and percentage; two views (samples, and weight: CPU time in cpu mode), and a timeline of class
- * loads and unloads per second.
+ * and percentage; two views (samples, and weight: CPU time in cpu mode), a timeline of class
+ * loads and unloads per second, and the counts and times of methods traced in the same session.
  */
 public final class FlameGraphHtml {
     private FlameGraphHtml() {}
@@ -30,7 +30,15 @@ public final class FlameGraphHtml {
         }
     }
 
+    /** A method traced in the same session, shown in a table under the graph. */
+    public record TracedMethod(String name, long calls, long totalNanos) {}
+
     public static void write(Recording r, Writer out, String title) throws IOException {
+        write(r, List.of(), out, title);
+    }
+
+    /** The graph, with a table of traced methods (calls, and times when they were timed). */
+    public static void write(Recording r, List<TracedMethod> traced, Writer out, String title) throws IOException {
         List<String> names = new ArrayList<>();
         Map<String, Integer> index = new HashMap<>();
         Node root = new Node(intern("all", names, index));
@@ -54,6 +62,14 @@ public final class FlameGraphHtml {
         node(data, root);
         data.append(",\"timeline\":");
         timeline(data, r);
+        data.append(",\"traced\":[");
+        for (int i = 0; i < traced.size(); i++) {
+            TracedMethod m = traced.get(i);
+            data.append(i > 0 ? "," : "").append('[');
+            RecordingJson.string(data, m.name());
+            data.append(',').append(m.calls()).append(',').append(m.totalNanos()).append(']');
+        }
+        data.append(']');
         data.append(",\"title\":");
         RecordingJson.string(data, title);
         data.append('}');
@@ -133,6 +149,9 @@ public final class FlameGraphHtml {
             <div id="graph"></div>
             <div id="tip"></div>
             <div id="timeline"><b>Class loads (green) and unloads (red) per second</b><div id="bars"></div></div>
+            <div id="traced" style="display:none; margin-top: 16px"><b>Traced methods</b>
+              <table><thead><tr><th align="right">calls</th><th align="right">total ms</th><th align="right">mean ns</th><th align="left">method</th></tr></thead>
+              <tbody id="rows"></tbody></table></div>
             <script>
             "use strict";
             const data = /*DATA*/null;
@@ -171,7 +190,7 @@ public final class FlameGraphHtml {
                 div.className = "f";
                 div.style.left = x + "px";
                 div.style.width = w + "px";
-                div.style.top = ((rows - 1 - level) * rowHeight) + "px";
+                div.style.top = (level * rowHeight) + "px";  // root on top: deep stacks grow down the page
                 div.style.background = color(name);
                 div.textContent = name;
                 const hit = query !== "" && name.indexOf(query) >= 0;
@@ -218,11 +237,30 @@ public final class FlameGraphHtml {
               }
             }
 
+            function traced() {
+              if (data.traced.length === 0) return;
+              document.getElementById("traced").style.display = "block";
+              const rows = document.getElementById("rows");
+              for (const [name, calls, total] of data.traced) {
+                const tr = document.createElement("tr");
+                const cells = [String(calls), total < 0 ? "" : (total / 1e6).toFixed(3),
+                               total < 0 || calls === 0 ? "" : String(Math.round(total / calls)), name];
+                cells.forEach((text, i) => {
+                  const td = document.createElement("td");
+                  td.textContent = text;
+                  td.align = i < 3 ? "right" : "left";
+                  tr.appendChild(td);
+                });
+                rows.appendChild(tr);
+              }
+            }
+
             document.getElementById("view").onchange = (e) => { view = Number(e.target.value); render(); };
             document.getElementById("search").oninput = (e) => { query = e.target.value; render(); };
             window.onresize = render;
             render();
             timeline();
+            traced();
             </script>
             </body>
             </html>
