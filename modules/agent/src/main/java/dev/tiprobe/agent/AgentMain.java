@@ -1,20 +1,17 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.report.PrivateFiles;
 
 import java.io.IOException;
-import java.io.Writer;
 import java.lang.instrument.Instrumentation;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.concurrent.CompletableFuture;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The agent jar's entry point: {@code -javaagent:tiprobe-agent.jar=trace=<filter>,mode=count,file=out.json}.
@@ -107,9 +104,8 @@ public final class AgentMain {
             return;
         }
         try {
-            Files.deleteIfExists(reply);
-            createPrivate(reply);
-            Files.writeString(reply, answer + "\n", StandardCharsets.UTF_8);
+            String line = answer;
+            PrivateFiles.replace(reply, w -> w.write(line + "\n"));
         } catch (Throwable t) {
             System.err.println("tiprobe: cannot answer through " + reply + ": " + message(t));
         }
@@ -160,11 +156,7 @@ public final class AgentMain {
                         if (owner != session || !running()) return;
                     }
                     String line = status();
-                    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-                    Files.deleteIfExists(tmp);
-                    createPrivate(tmp);
-                    Files.writeString(tmp, line + "\n", StandardCharsets.UTF_8);
-                    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    PrivateFiles.replace(file, w -> w.write(line + "\n"));
                     Thread.sleep(1000);
                 }
             } catch (Throwable ignored) {
@@ -282,21 +274,7 @@ public final class AgentMain {
 
     /** Writes the JSON summary, readable by the owner only where the file system allows. */
     static void write(Results results, Path file) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        createPrivate(tmp);
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING)) {
-            ResultsJson.write(results, w);
-        }
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static void createPrivate(Path file) throws IOException {
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        }
+        PrivateFiles.replace(file, w -> ResultsJson.write(results, w));
     }
 
     private static void checkWritable(AgentOptions options) throws IOException {
@@ -314,7 +292,7 @@ public final class AgentMain {
         }
         Path probe = dir.resolve("." + file.getFileName() + ".tiprobe-check");
         try {
-            createPrivate(probe);
+            PrivateFiles.create(probe);
         } catch (FileAlreadyExistsException ignored) {
             // a stale check file from an earlier run: writable enough
         } catch (IOException e) {

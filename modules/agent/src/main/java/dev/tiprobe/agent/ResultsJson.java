@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.probe.Captured;
+import dev.tiprobe.report.JsonText;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -170,25 +171,6 @@ final class ResultsJson {
     }
 
     private void string(String s) throws IOException {
-        if (s == null) {
-            out.write("null");
-            return;
-        }
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-                    else b.append(c);
-                }
-            }
-        }
-        out.write(b.append('"').toString());
+        out.write(JsonText.quote(s));
     }
 }

@@ -56,7 +56,7 @@ public final class FlameGraphHtml {
         StringBuilder data = new StringBuilder("{\"names\":[");
         for (int i = 0; i < names.size(); i++) {
             if (i > 0) data.append(',');
-            RecordingJson.string(data, names.get(i));
+            JsonText.quote(data, names.get(i));
         }
         data.append("],\"root\":");
         node(data, root);
@@ -66,12 +66,12 @@ public final class FlameGraphHtml {
         for (int i = 0; i < traced.size(); i++) {
             TracedMethod m = traced.get(i);
             data.append(i > 0 ? "," : "").append('[');
-            RecordingJson.string(data, m.name());
+            JsonText.quote(data, m.name());
             data.append(',').append(m.calls()).append(',').append(m.totalNanos()).append(']');
         }
         data.append(']');
         data.append(",\"title\":");
-        RecordingJson.string(data, title);
+        JsonText.quote(data, title);
         data.append('}');
         out.write(PAGE.replace("/*DATA*/null", data.toString().replace("</", "<\\/")).replace("TITLE", escape(title)));
         out.flush();

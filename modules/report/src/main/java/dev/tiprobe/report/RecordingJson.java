@@ -14,19 +14,19 @@ public final class RecordingJson {
                 .append(",\n  \"startEpochNanos\": ").append(r.startEpochNanos())
                 .append(",\n  \"endEpochNanos\": ").append(r.endEpochNanos())
                 .append(",\n  \"damage\": ");
-        string(b, r.damage());
+        JsonText.quote(b, r.damage());
         b.append(",\n  \"methods\": {");
         String sep = "\n    ";
         for (Map.Entry<Integer, String> m : new java.util.TreeMap<>(r.methods()).entrySet()) {
             b.append(sep).append('"').append(m.getKey()).append("\": ");
-            string(b, m.getValue());
+            JsonText.quote(b, m.getValue());
             sep = ",\n    ";
         }
         b.append("\n  },\n  \"threads\": {");
         sep = "\n    ";
         for (Map.Entry<Long, String> t : new java.util.TreeMap<>(r.threads()).entrySet()) {
             b.append(sep).append('"').append(t.getKey()).append("\": ");
-            string(b, t.getValue());
+            JsonText.quote(b, t.getValue());
             sep = ",\n    ";
         }
         b.append("\n  },\n  \"samples\": [");
@@ -47,33 +47,12 @@ public final class RecordingJson {
         for (Recording.ClassEvent e : r.classEvents()) {
             b.append(sep).append("{\"epochNanos\": ").append(e.epochNanos()).append(", \"event\": \"")
                     .append(e.load() ? "load" : "unload").append("\", \"class\": ");
-            string(b, e.className());
+            JsonText.quote(b, e.className());
             b.append('}');
             sep = ",\n    ";
         }
         b.append("\n  ]\n}\n");
         out.write(b.toString());
         out.flush();
-    }
-
-    /** A JSON string literal (null as null). */
-    static void string(StringBuilder b, String s) {
-        if (s == null) {
-            b.append("null");
-            return;
-        }
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                default -> {
-                    if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-                    else b.append(c);
-                }
-            }
-        }
-        b.append('"');
     }
 }

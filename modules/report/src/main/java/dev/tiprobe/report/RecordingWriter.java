@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -42,11 +41,7 @@ public final class RecordingWriter implements AutoCloseable {
     /** Creates {@code file} readable by its owner only (where the file system allows). */
     public static RecordingWriter create(Path file, IntFunction<String> methodNames) throws IOException {
         Files.deleteIfExists(file);
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        }
+        PrivateFiles.create(file);
         return new RecordingWriter(Files.newOutputStream(file, StandardOpenOption.WRITE), methodNames);
     }
 
