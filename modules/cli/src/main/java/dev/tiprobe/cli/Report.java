@@ -43,19 +43,24 @@ final class Report {
 
     /** The recording the agent writes beside {@code json}. */
     static Path recordingFor(Path json) {
-        String s = json.toString();
-        return Path.of(s.substring(0, s.length() - ".json".length()) + ".tpr");
+        return Path.of(withoutSuffix(json, ".json") + ".tpr");
     }
 
-    /** The results in the format {@code requested} names: {@code json} itself, or a text report next to it. */
+    /** {@code path} without {@code suffix}, which it ends with. */
+    static String withoutSuffix(Path path, String suffix) {
+        String s = path.toString();
+        return s.substring(0, s.length() - suffix.length());
+    }
+
+    /** The results in the format {@code requested} names: {@code json} itself, or a report next to it. */
     static Path convert(Path json, String requested) throws CliException {
-        if (requested.endsWith(".collapsed") || requested.endsWith(".html")) {
-            Path out = Path.of(json.toString().substring(0, json.toString().length() - ".json".length()));
+        if (!requested.endsWith(".collapsed") && !requested.endsWith(".html") && !requested.endsWith(".txt")) return json;
+        Path out = Path.of(withoutSuffix(json, ".json"));  // the name asked for: x.txt.json -> x.txt
+        if (!requested.endsWith(".txt")) {
             Samples.write(recordingFor(json), tracedBeside(json), out);
             return out;
         }
-        if (!requested.endsWith(".txt")) return json;
-        Path txt = Path.of(json.toString().substring(0, json.toString().length() - ".json".length()));
+        Path txt = out;
         Recording r = Recording.read(json);
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(txt, StandardCharsets.UTF_8))) {
             TextReport.write(r, w, 20, 200);

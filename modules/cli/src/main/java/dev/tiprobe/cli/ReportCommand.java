@@ -105,8 +105,7 @@ final class ReportCommand implements Callable<Integer> {
                 throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
             }
         } else {
-            String name = recording.toString();
-            Path results = Path.of(name.substring(0, name.length() - ".tpr".length()) + ".json");  // tracing's, if it ran
+            Path results = Path.of(Report.withoutSuffix(recording, ".tpr") + ".json");  // tracing's, if it ran
             Samples.write(r, Report.tracedBeside(results), recording, out);
         }
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
