@@ -304,15 +304,23 @@ public final class Tracing {
         /** Retransforms the loaded classes the filter may choose, in batches. */
         private void retransformLoaded() {
             Jvmti j = jvmti;
-            Class<?>[] loaded = j != null ? j.loadedClasses() : inst.getAllLoadedClasses();
             List<Class<?>> candidates = new ArrayList<>();
-            for (Class<?> c : loaded) {
-                if (c.isArray() || c.isPrimitive() || c.isHidden()) continue;
+            for (Class<?> c : loadedClassesWithClassFiles()) {
                 if (!instrumenter.mayInstrument(c.getName().replace('.', '/'))) continue;
                 if (!(j != null ? j.isModifiableClass(c) : inst.isModifiableClass(c))) continue;
                 candidates.add(c);
             }
             retransform(candidates);
+        }
+
+        /** Loaded classes that come from a class file (no arrays, primitives or hidden classes). */
+        private List<Class<?>> loadedClassesWithClassFiles() {
+            Jvmti j = jvmti;
+            List<Class<?>> out = new ArrayList<>();
+            for (Class<?> c : j != null ? j.loadedClasses() : inst.getAllLoadedClasses()) {
+                if (!c.isArray() && !c.isPrimitive() && !c.isHidden()) out.add(c);
+            }
+            return out;
         }
 
         /** Retransforms through JVMTI, or through java.lang.instrument before JVMTI is reached. */
@@ -356,11 +364,9 @@ public final class Tracing {
                 if (finalResults != null) return finalResults;
                 active = false;
                 Probe.stopTracing();
-                Jvmti j = jvmti;
                 List<Class<?>> restore = new ArrayList<>();
                 synchronized (changed) {
-                    for (Class<?> c : j != null ? j.loadedClasses() : inst.getAllLoadedClasses()) {
-                        if (c.isArray() || c.isPrimitive() || c.isHidden()) continue;
+                    for (Class<?> c : loadedClassesWithClassFiles()) {
                         ClassLoader loader = c.getClassLoader();
                         Set<String> names = loader == null ? changedByBoot : changed.get(loader);
                         if (names != null && names.contains(c.getName().replace('.', '/'))) restore.add(c);
@@ -376,13 +382,16 @@ public final class Tracing {
         private Results collect() {
             List<ProbeSlots.Method> methods = slots.methods();
             int n = methods.size();
-            long[] counts = Probe.counts(n);
+            // Time mode counts at the exits (in the time figures); the other modes count at entry.
             long[] times = options.mode() == Mode.TIME ? Probe.times(n) : null;
+            long[] counts = times == null ? Probe.counts(n) : null;
             List<Results.MethodResult> out = new ArrayList<>();
             for (ProbeSlots.Method m : methods) {
-                long calls = counts[m.slot()];
+                long calls;
                 Results.TimeStats time = null;
-                if (times != null) {
+                if (times == null) {
+                    calls = counts[m.slot()];
+                } else {
                     int i = m.slot() * Probe.TIME_STRIDE;
                     calls = times[i];
                     long[] histogram = new long[Probe.BUCKETS];
