@@ -67,14 +67,29 @@ class ImageIT {
         List<String> command = new ArrayList<>(List.of(JAVA));
         command.addAll(flags);
         command.addAll(List.of("-cp", CLASSES, "example.known.Known", dir.toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("target.out").toFile()).start();
+        return startReady(command, "target.out");
+    }
+
+    /** Starts a target with its output in {@code log}; returns once it printed "ready". */
+    Process startReady(List<String> command, String log) throws Exception {
+        Path out = dir.resolve(log);
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         started.add(p);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.readString(dir.resolve("target.out")).contains("ready")) {
-            assertTrue(p.isAlive() && System.nanoTime() < deadline, "target did not start");
+        while (!Files.readString(out).contains("ready")) {
+            assertTrue(p.isAlive() && System.nanoTime() < deadline, "target did not start: " + Files.readString(out));
             Thread.sleep(20);
         }
         return p;
+    }
+
+    /** Waits until tiprobe reports a running session in {@code target}. */
+    static void awaitSession(Process target) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!tiprobe("status", Long.toString(target.pid())).out().startsWith("running")) {
+            assertTrue(System.nanoTime() < deadline, "the session did not start");
+            Thread.sleep(100);
+        }
     }
 
     void round() throws Exception {
@@ -138,11 +153,7 @@ class ImageIT {
         Path results = dir.resolve("collect.json");
         Thread rounds = Thread.ofPlatform().start(() -> {
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!tiprobe("status", Long.toString(target.pid())).out().startsWith("running")) {
-                    assertTrue(System.nanoTime() < deadline, "the session did not start");
-                    Thread.sleep(100);
-                }
+                awaitSession(target);
                 round();
             } catch (Exception e) {
                 throw new RuntimeException(e);
@@ -221,11 +232,7 @@ class ImageIT {
         Path results = dir.resolve("exits.json");
         Thread quitter = Thread.ofPlatform().start(() -> {
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!tiprobe("status", Long.toString(target.pid())).out().startsWith("running")) {
-                    assertTrue(System.nanoTime() < deadline, "the session did not start");
-                    Thread.sleep(100);
-                }
+                awaitSession(target);
                 round();
                 Files.writeString(dir.resolve("quit"), "quit");
             } catch (Exception e) {
@@ -246,13 +253,7 @@ class ImageIT {
         List<String> command = new ArrayList<>(List.of(JAVA));
         command.addAll(QUIET);
         command.addAll(List.of("-cp", CLASSES, "example.known.Known", "--busy"));
-        Process busy = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("busy.out").toFile()).start();
-        started.add(busy);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.readString(dir.resolve("busy.out")).contains("ready")) {
-            assertTrue(busy.isAlive() && System.nanoTime() < deadline, "target did not start");
-            Thread.sleep(20);
-        }
+        Process busy = startReady(command, "busy.out");
         Path collapsed = dir.resolve("busy.collapsed");
         Run collect = tiprobe("-d", "3s", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(),
                 Long.toString(busy.pid()));
@@ -330,14 +331,7 @@ class ImageIT {
         Path source = dir.resolve("Waiting.java");  // compiled by JDK 17's source launcher
         Files.writeString(source, "public class Waiting { public static void main(String[] a) throws Exception {"
                 + " System.out.println(\"ready\"); Thread.sleep(60_000); } }");
-        Process old = new ProcessBuilder(jdk17.toString(), source.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("old.out").toFile()).start();
-        started.add(old);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.readString(dir.resolve("old.out")).contains("ready")) {
-            assertTrue(old.isAlive() && System.nanoTime() < deadline, "JDK 17 target did not start: " + Files.readString(dir.resolve("old.out")));
-            Thread.sleep(20);
-        }
+        Process old = startReady(List.of(jdk17.toString(), source.toString()), "old.out");
         Run refused = tiprobe("start", "--trace", "example.**", Long.toString(old.pid()));
         assertEquals(1, refused.exit());
         assertTrue(refused.err().strip().matches("tiprobe start: process " + old.pid() + " runs Java 17 \\(.*\\); tiprobe needs Java 25 or newer"),
