@@ -264,8 +264,13 @@ class ImageIT {
         assertEquals(0, traced.exit(), traced.err());
         assertTrue(Files.readString(both).contains("\"traced\":[[\"example.known.Known.spin(long"),
                 "the page carries the traced method's counts and times");
+        java.util.regex.Matcher root = java.util.regex.Pattern.compile("\"root\":\\[0,(\\d+),(\\d+),").matcher(Files.readString(both));
+        assertTrue(root.find() && Long.parseLong(root.group(2)) > 0, "a wall recording carries CPU time for the cpu view");
         Run dom = chromium("--dump-dom", both.toUri().toString());
         assertTrue(dom.out().contains("<td align=\"left\">example.known.Known.spin(long"), "traced methods' table");
+        Run bothText = tiprobe("report", dir.resolve("both.html.tpr").toString(), "-f", "-");
+        assertTrue(bothText.out().lines().anyMatch(l -> l.matches("\\s+\\d+\\.\\d+ +\\d+ +\\d+ +\\d+  example\\.known\\.Known\\.spin\\(long.*")),
+                "the recording holds the traced method's times: " + bothText.out());
         Run noSample = tiprobe("-d", "1s", "--trace", "example.**", "-f", dir.resolve("x.html").toString(), Long.toString(busy.pid()));
         assertEquals(1, noSample.exit());
         assertTrue(noSample.err().contains("needs --sample"), noSample.err());
@@ -290,7 +295,7 @@ class ImageIT {
         assertTrue(none.out().lines().noneMatch(l -> l.contains("Known.spin")), "excluded at report time: " + none.out());
         Path json = dir.resolve("busy.json");
         assertEquals(0, tiprobe("report", dir.resolve("busy.collapsed.tpr").toString(), "-f", json.toString()).exit());
-        assertTrue(Files.readString(json).contains("\"kind\": \"samples\""));
+        assertTrue(Files.readString(json).contains("\"kind\": \"recording\""));
     }
 
     /**
@@ -314,7 +319,8 @@ class ImageIT {
         Run dom = chromium("--dump-dom", url);
         assertTrue(dom.out().matches("(?s).*<div class=\"f\"[^>]*>example\\.known\\.Known\\.spin</div>.*"),
                 "the hot frame is on the page");
-        assertTrue(dom.out().contains("samples</span>"), "the total is shown");
+        assertTrue(dom.out().matches("(?s).*<span id=\"total\">\\d+ samples, [0-9.]+ ms CPU</span>.*"), "the totals are shown");
+        assertTrue(page.contains("\"view\":2"), "a cpu-mode recording opens on the cpu view");
     }
 
     static Run chromium(String... args) throws Exception {

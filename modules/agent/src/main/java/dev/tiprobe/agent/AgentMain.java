@@ -1,5 +1,6 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.report.PrivateFiles;
 
@@ -31,8 +32,11 @@ import java.util.concurrent.CompletableFuture;
 public final class AgentMain {
     private AgentMain() {}
 
-    /** Parsed agent options: tracing, sampling, or both (either may be null, not both). */
-    record AgentOptions(Tracing.Options tracing, Path file, Sampler.Options sampling) {}
+    /**
+     * Parsed agent options: tracing, sampling, or both (either may be null, not both); the JSON
+     * results file (tracing) and the recording (every session).
+     */
+    record AgentOptions(Tracing.Options tracing, Path file, Sampler.Options sampling, Path recording) {}
 
     /**
      * The session this JVM runs, shared by every load of the agent (statics survive a second
@@ -40,6 +44,7 @@ public final class AgentMain {
      */
     private static Tracing.Session tracing;
     private static Sampler sampler;
+    private static Recorder recorder;  // the sampler's, or tracing's own; null until the sampler starts in premain
     private static Path resultsFile;
     private static Object owner;  // identifies the running session for its shutdown hook
 
@@ -50,15 +55,21 @@ public final class AgentMain {
             checkWritable(options);
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
-            Object session = begin(t, null, options.file());
+            Recorder r = options.sampling() == null ? Recorder.create(options.recording(), new IdMap()) : null;
+            Object session = begin(t, null, r, options.file());
             if (options.sampling() != null) {
                 jvmti.thenAccept(j -> {
                     try {
-                        Sampler s = Sampler.start(j, options.sampling());
+                        Sampler s = Sampler.start(j, options.sampling(), options.recording());
                         synchronized (AgentMain.class) {
-                            if (owner == session) sampler = s;
-                            else s.close();
+                            if (owner == session) {
+                                sampler = s;
+                                recorder = s.recorder();
+                                return;
+                            }
                         }
+                        s.close();
+                        s.recorder().close();
                     } catch (Throwable e) {
                         System.err.println("tiprobe: sampling did not start: " + message(e));
                     }
@@ -121,13 +132,19 @@ public final class AgentMain {
         checkWritable(options);
         Tracing.Session t = options.tracing() == null ? null : Tracing.start(options.tracing());
         Sampler s = null;
+        Recorder r;
         try {
-            if (options.sampling() != null) s = Sampler.start(Jvmti.get(), options.sampling());
+            if (options.sampling() != null) {
+                s = Sampler.start(Jvmti.get(), options.sampling(), options.recording());
+                r = s.recorder();
+            } else {
+                r = Recorder.create(options.recording(), new IdMap());
+            }
         } catch (IOException | RuntimeException e) {
             if (t != null) t.stop();
             throw e;
         }
-        begin(t, s, options.file());
+        begin(t, s, r, options.file());
         if (progress != null) reportProgress(owner, progress);
         StringBuilder answer = new StringBuilder("ok started:");
         if (t != null) {
@@ -137,9 +154,9 @@ public final class AgentMain {
         }
         if (s != null) {
             answer.append(t != null ? ";" : "").append(" sampling every ").append(options.sampling().interval().toMillis())
-                    .append(" ms (").append(options.sampling().mode().name().toLowerCase()).append("), recording to ")
-                    .append(options.sampling().recording().toAbsolutePath());
+                    .append(" ms (").append(options.sampling().mode().name().toLowerCase()).append(")");
         }
+        answer.append("; recording to ").append(r.file().toAbsolutePath());
         return answer.toString();
     }
 
@@ -176,10 +193,8 @@ public final class AgentMain {
                     .append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls so far, results go to ")
                     .append(resultsFile.toAbsolutePath());
         }
-        if (sampler != null) {
-            b.append(tracing != null ? ";" : "").append(' ').append(sampler.samples()).append(" samples so far, recording to ")
-                    .append(sampler.recording().toAbsolutePath());
-        }
+        if (sampler != null) b.append(tracing != null ? ";" : "").append(' ').append(sampler.samples()).append(" samples so far");
+        if (recorder != null) b.append(", recording to ").append(recorder.file().toAbsolutePath());
         return b.toString();
     }
 
@@ -189,14 +204,15 @@ public final class AgentMain {
         if (tracing != null) {
             Results now = tracing.snapshot();
             write(now, resultsFile);
+            if (recorder != null) recorder.trace(now, false);
             b.append(' ').append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls to ")
                     .append(resultsFile.toAbsolutePath());
         }
         if (sampler != null) {
             sampler.flush();
-            b.append(tracing != null ? ";" : "").append(' ').append(sampler.samples()).append(" samples in ")
-                    .append(sampler.recording().toAbsolutePath());
+            b.append(tracing != null ? ";" : "").append(' ').append(sampler.samples()).append(" samples");
         }
+        if (recorder != null) b.append(" in ").append(recorder.file().toAbsolutePath());
         return b.toString();
     }
 
@@ -206,17 +222,23 @@ public final class AgentMain {
         StringBuilder b = new StringBuilder("ok stopped:");
         Tracing.Session t = tracing;
         Sampler s = sampler;
-        if (t != null) {
-            Results last = t.stop();
-            write(last, resultsFile);
-            b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls written to ")
-                    .append(resultsFile.toAbsolutePath()).append("; classes restored");
+        Recorder r = recorder;
+        try {
+            if (t != null) {
+                Results last = t.stop();
+                write(last, resultsFile);
+                if (r != null) r.trace(last, true);
+                b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls written to ")
+                        .append(resultsFile.toAbsolutePath()).append("; classes restored");
+            }
+            if (s != null) {
+                s.close();
+                b.append(t != null ? ";" : "").append(' ').append(s.samples()).append(" samples");
+            }
+        } finally {
+            if (r != null) r.close();
         }
-        if (s != null) {
-            s.close();
-            b.append(t != null ? ";" : "").append(' ').append(s.samples()).append(" samples written to ")
-                    .append(s.recording().toAbsolutePath());
-        }
+        if (r != null) b.append(t != null && s == null ? "; recording " : " in ").append(r.file().toAbsolutePath());
         return b.toString();
     }
 
@@ -228,12 +250,13 @@ public final class AgentMain {
         return r.methods().stream().mapToLong(Results.MethodResult::calls).sum();
     }
 
-    /** Makes {@code t} and {@code s} the session, finished at exit unless stopped first; returns its identity. */
-    private static synchronized Object begin(Tracing.Session t, Sampler s, Path file) {
+    /** Makes {@code t}, {@code s} and {@code r} the session, finished at exit unless stopped first; returns its identity. */
+    private static synchronized Object begin(Tracing.Session t, Sampler s, Recorder r, Path file) {
         Object session = new Object();
         owner = session;
         tracing = t;
         sampler = s;
+        recorder = r;
         resultsFile = file;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> finish(session), "tiprobe-shutdown"));
         return session;
@@ -243,12 +266,14 @@ public final class AgentMain {
     private static void finish(Object session) {
         Tracing.Session t;
         Sampler s;
+        Recorder r;
         Path file;
         synchronized (AgentMain.class) {
             if (owner != session) return;
             owner = null;
             t = tracing;
             s = sampler;
+            r = recorder;
             file = resultsFile;
         }
         try {
@@ -256,15 +281,22 @@ public final class AgentMain {
         } catch (Throwable e) {
             System.err.println("tiprobe: could not finish the recording: " + message(e));
         }
-        if (t == null) return;
-        try {
-            Results results = t.stop();
-            write(results, file);
-            if (results.methods().isEmpty()) {
-                System.err.println("tiprobe: the filter '" + results.filter() + "' matched no method");
+        if (t != null) {
+            try {
+                Results results = t.stop();
+                write(results, file);
+                if (r != null) r.trace(results, true);
+                if (results.methods().isEmpty()) {
+                    System.err.println("tiprobe: the filter '" + results.filter() + "' matched no method");
+                }
+            } catch (Throwable e) {
+                System.err.println("tiprobe: could not write " + file + ": " + message(e));
             }
+        }
+        try {
+            if (r != null) r.close();
         } catch (Throwable e) {
-            System.err.println("tiprobe: could not write " + file + ": " + message(e));
+            System.err.println("tiprobe: could not finish the recording: " + message(e));
         }
     }
 
@@ -279,7 +311,7 @@ public final class AgentMain {
 
     private static void checkWritable(AgentOptions options) throws IOException {
         if (options.tracing() != null) checkWritable(options.file());
-        if (options.sampling() != null) checkWritable(options.sampling().recording());
+        checkWritable(options.recording());
     }
 
     /** Fails at start, not at exit, when the output cannot be written. */
@@ -362,12 +394,9 @@ public final class AgentMain {
             Tracing.TraceLimits limits = new Tracing.TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString);
             tracing = new Tracing.Options(MethodFilter.parse(filter), mode, limits);
         }
-        Sampler.Options sampling = null;
-        if (interval != null) {
-            Path to = recording != null ? Path.of(expand(recording, pid)) : recordingBeside(results);
-            sampling = new Sampler.Options(interval, sampleMode, depth, to);
-        }
-        return new AgentOptions(tracing, results, sampling);
+        Sampler.Options sampling = interval == null ? null : new Sampler.Options(interval, sampleMode, depth);
+        Path to = recording != null ? Path.of(expand(recording, pid)) : recordingBeside(results);
+        return new AgentOptions(tracing, results, sampling, to);
     }
 
     /** {@code out.json} records to {@code out.tpr}. */

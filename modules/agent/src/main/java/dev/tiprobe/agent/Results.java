@@ -1,5 +1,7 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.ids.MethodToken;
+
 import java.util.List;
 
 /**
@@ -23,14 +25,15 @@ public record Results(Tracing.Mode mode, String filter, List<MethodResult> metho
     /** Inclusive wall-clock time of a method's calls; bucket b of the histogram holds [2^b, 2^(b+1)) ns. */
     public record TimeStats(long totalNanos, long minNanos, long maxNanos, long[] histogram) {}
 
-    public record MethodResult(String name, String className, String method, String descriptor, long calls,
+    /** An instrumented method and its token (what names it in a recording). */
+    public record MethodResult(MethodToken token, String name, String className, String method, String descriptor, long calls,
                                TimeStats time) {}
 
     /**
      * One traced call; {@code durationNanos} is -1 while it still runs. Arguments and result as
      * captured ({@link dev.tiprobe.probe.Captured}).
      */
-    public record TracedCall(String method, long threadId, String threadName, int depth, long startEpochNanos,
+    public record TracedCall(MethodToken token, String method, long threadId, String threadName, int depth, long startEpochNanos,
                              long durationNanos, List<String> parameterNames, List<Object> args, Object result,
                              boolean threw) {}
 

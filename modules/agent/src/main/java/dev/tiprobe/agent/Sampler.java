@@ -1,10 +1,8 @@
 package dev.tiprobe.agent;
 
-import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.report.RecordingFormat;
-import dev.tiprobe.report.RecordingWriter;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * recording as method token ids, which the ID map gives for each jmethodID (learning unknown ones
  * the safe way); names go into the recording the first time a method appears, and the names of
  * classes that load and unload are written as they do, so nothing is lost when a class goes.
+ * Each sample of a running thread carries the CPU time the thread used since the sampler last
+ * looked at it, so one recording gives a wall view and a cpu view.
  *
  * <p>JVMTI takes stacks at a safepoint: in wall mode every sample pauses all threads briefly, and
  * a thread is seen only where it reaches one (safepoint bias). cpu mode walks all threads once a
@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Sampler implements AutoCloseable {
     enum Mode { WALL, CPU }
 
-    /** What to sample and where to write it. */
-    record Options(Duration interval, Mode mode, int depth, Path recording) {
+    /** What to sample. */
+    record Options(Duration interval, Mode mode, int depth) {
         Options {
             if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
             if (depth < 1 || depth > RecordingFormat.MAX_DEPTH) {
@@ -51,44 +51,48 @@ final class Sampler implements AutoCloseable {
     private final Jvmti jvmti;
     private final Registry registry;
     private final Options options;
-    private final RecordingWriter writer;
+    private final Recorder recorder;
     private final Thread thread;
     private final ConcurrentLinkedQueue<Object[]> classEvents = new ConcurrentLinkedQueue<>();
     private final Map<Long, Long> lastCpu = new HashMap<>();
     private final AtomicLong samples = new AtomicLong();
-    private final long epochAtStart = System.currentTimeMillis() * 1_000_000L;
-    private final long nanoAtStart = System.nanoTime();
     private volatile boolean running = true;
     private volatile Throwable failure;
-    /** Set by {@link #flush()}; the sampler thread, which owns the writer, answers it. */
+    /** Set by {@link #flush()}; the sampler thread answers it once the class events it queued are written. */
     private volatile CountDownLatch flushRequest;
     /** cpu mode: the threads of the last full walk, and when the next one is due. Sampler thread only. */
     private List<Thread> known = List.of();
     private long nextFullWalk;
 
-    private Sampler(Jvmti jvmti, Registry registry, Options options) throws IOException {
+    private Sampler(Jvmti jvmti, Registry registry, Options options, Recorder recorder) {
         this.jvmti = jvmti;
         this.registry = registry;
         this.options = options;
-        IdMap map = registry.map();
-        this.writer = RecordingWriter.create(options.recording(), map::humanName);
+        this.recorder = recorder;
         this.thread = Thread.ofPlatform().daemon().name("tiprobe-sampler").unstarted(this::run);
     }
 
-    static Sampler start(Jvmti jvmti, Options options) throws IOException {
+    /** Starts sampling into a new recording at {@code file}, named by the registry's ID map. */
+    static Sampler start(Jvmti jvmti, Options options, Path file) throws IOException {
         Registry registry = Registry.start(jvmti);
-        Sampler s = new Sampler(jvmti, registry, options);
-        registry.listen((loaded, token) -> s.classEvents.add(new Object[] {s.now(), loaded, name(token)}));
+        Recorder recorder;
+        try {
+            recorder = Recorder.create(file, registry.map());
+            recorder.info(RecordingFormat.INFO_SAMPLE_MODE, options.mode().name().toLowerCase());
+            recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
+        } catch (IOException | RuntimeException e) {
+            registry.close();
+            throw e;
+        }
+        Sampler s = new Sampler(jvmti, registry, options, recorder);
+        registry.listen((loaded, token) -> s.classEvents.add(new Object[] {recorder.now(), loaded, token.binaryName()}));
         s.thread.start();
         return s;
     }
 
-    private static String name(ClassToken token) {
-        return token.binaryName();
-    }
-
-    private long now() {
-        return epochAtStart + (System.nanoTime() - nanoAtStart);
+    /** The recording the samples go to, which tracing may share. */
+    Recorder recorder() {
+        return recorder;
     }
 
     boolean running() {
@@ -101,7 +105,7 @@ final class Sampler implements AutoCloseable {
     }
 
     Path recording() {
-        return options.recording();
+        return recorder.file();
     }
 
     private void run() {
@@ -115,7 +119,7 @@ final class Sampler implements AutoCloseable {
                 sampleOnce(frames);
                 CountDownLatch requested = flushRequest;
                 if (requested != null || began - lastFlush >= 1_000_000_000L) {
-                    writer.flush();  // a chunk a second: a dying target loses at most that
+                    recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
                     if (requested != null) {
                         flushRequest = null;
@@ -139,18 +143,18 @@ final class Sampler implements AutoCloseable {
             return;
         }
         List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth());
-        long time = now();
+        long time = recorder.now();
         List<Thread> seen = new ArrayList<>();
         for (Jvmti.ThreadStack ts : stacks) {
             Thread t = ts.thread();
             if (t == null || ts.frames().isEmpty() || t.getName().startsWith("tiprobe-")) continue;  // not tiprobe's own
             seen.add(t);
-            long weight = 1;
-            if (options.mode() == Mode.CPU) {
-                weight = cpuSinceLastLook(t);
-                if (weight <= 0) continue;
-            }
-            write(time, t, state(ts.state()), weight, ts.frames(), frames);
+            byte state = state(ts.state());
+            // Only a running thread is asked for its CPU time: the others would cost a call each
+            // for nothing; what a thread used while not seen running counts at its next running sample.
+            long cpu = state == RecordingFormat.STATE_RUNNABLE ? cpuSinceLastLook(t) : 0;
+            if (options.mode() == Mode.CPU && cpu <= 0) continue;
+            write(time, t, state, cpu, ts.frames(), frames);
         }
         known = seen;
         nextFullWalk = System.nanoTime() + 1_000_000_000L;
@@ -163,15 +167,15 @@ final class Sampler implements AutoCloseable {
      */
     private void sampleBusyThreads(int[] frames) throws IOException {
         for (Thread t : known) {
-            long weight = cpuSinceLastLook(t);
-            if (weight <= 0) continue;
+            long cpu = cpuSinceLastLook(t);
+            if (cpu <= 0) continue;
             List<Jvmti.StackFrame> stack;
             try {
                 stack = jvmti.stackTrace(t, 0, options.depth());
             } catch (RuntimeException gone) {
                 continue;  // the thread ended
             }
-            if (!stack.isEmpty()) write(now(), t, RecordingFormat.STATE_RUNNABLE, weight, stack, frames);
+            if (!stack.isEmpty()) write(recorder.now(), t, RecordingFormat.STATE_RUNNABLE, cpu, stack, frames);
         }
     }
 
@@ -187,14 +191,14 @@ final class Sampler implements AutoCloseable {
         return before == null ? 0 : cpu - before;
     }
 
-    private void write(long time, Thread t, byte state, long weight, List<Jvmti.StackFrame> stack, int[] frames)
+    private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, int[] frames)
             throws IOException {
         int n = Math.min(stack.size(), frames.length);
         for (int i = 0; i < n; i++) {
             IdMap.MethodEntry m = registry.resolve(stack.get(i).methodId());
             frames[i] = m == null ? 0 : m.tokenId();
         }
-        writer.sample(time, t.threadId(), t.getName(), state, weight, frames, n);
+        recorder.sample(time, t, state, cpuNanos, frames, n);
         samples.incrementAndGet();
     }
 
@@ -206,7 +210,7 @@ final class Sampler implements AutoCloseable {
 
     private void drainClassEvents() throws IOException {
         Object[] e;
-        while ((e = classEvents.poll()) != null) writer.classEvent((Long) e[0], (Boolean) e[1], (String) e[2]);
+        while ((e = classEvents.poll()) != null) recorder.classEvent((Long) e[0], (Boolean) e[1], (String) e[2]);
     }
 
     /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for it. */
@@ -220,7 +224,7 @@ final class Sampler implements AutoCloseable {
         }
     }
 
-    /** Stops sampling, writes the last chunk and closes the recording. */
+    /** Stops sampling and writes the last samples; the recording stays open for the session's owner to close. */
     @Override
     public void close() throws IOException {
         running = false;
@@ -232,7 +236,7 @@ final class Sampler implements AutoCloseable {
         registry.listen(null);
         registry.close();
         drainClassEvents();
-        writer.close();
+        recorder.flush();
         if (failure != null) throw new IOException("sampling stopped early: " + failure, failure);
     }
 }

@@ -398,7 +398,7 @@ public final class Tracing {
                     System.arraycopy(times, i + 4, histogram, 0, Probe.BUCKETS);
                     time = new Results.TimeStats(times[i + 1], times[i + 2], times[i + 3], histogram);
                 }
-                out.add(new Results.MethodResult(m.humanName(), m.token().owner().binaryName(), m.token().name(),
+                out.add(new Results.MethodResult(m.token(), m.humanName(), m.token().owner().binaryName(), m.token().name(),
                         m.token().descriptor(), calls, time));
             }
             List<Results.TracedCall> traced = new ArrayList<>();
@@ -406,7 +406,7 @@ public final class Tracing {
                 for (Call c : Probe.tracedCalls()) {
                     ProbeSlots.Method m = methods.get(c.slot());
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
-                    traced.add(new Results.TracedCall(m.humanName(), c.threadId(), c.threadName(), c.depth(),
+                    traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
                             startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
                             Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW));
                 }

@@ -21,12 +21,13 @@ class AgentOptionsTest {
         assertEquals(10, o.tracing().limits().everyNth());
         assertTrue(o.tracing().limits().callToString());
         assertEquals(Path.of("tiprobe-4242.json"), o.file());
+        assertEquals(Path.of("tiprobe-4242.tpr"), o.recording(), "tracing records too");
         assertEquals(Tracing.Mode.COUNT, AgentMain.parse("trace=a.*", 1).tracing().mode());
         AgentMain.AgentOptions sampling = AgentMain.parse("interval=20ms,samplemode=cpu,file=/tmp/x-%p.json", 7);
         assertEquals(null, sampling.tracing(), "sampling alone");
         assertEquals(java.time.Duration.ofMillis(20), sampling.sampling().interval());
         assertEquals(Sampler.Mode.CPU, sampling.sampling().mode());
-        assertEquals(Path.of("/tmp/x-7.tpr"), sampling.sampling().recording(), "the recording sits beside the results");
+        assertEquals(Path.of("/tmp/x-7.tpr"), sampling.recording(), "the recording sits beside the results");
     }
 
     @Test

@@ -211,6 +211,21 @@ class TracingIT {
         assertEquals("main", main.get("thread"));
         long deepest = calls.stream().filter(c -> ((String) c.get("method")).contains(".fib(")).mapToLong(c -> (Long) c.get("depth")).max().orElseThrow();
         assertEquals(15, deepest, "fib(15) nests 14 levels below the call from main, which is at depth 1");
+
+        // The recording beside the results holds the same calls and counts, values as text.
+        dev.tiprobe.report.Recording recording = dev.tiprobe.report.RecordingReader.read(dir.resolve("trace.tpr"));
+        assertEquals(null, recording.damage());
+        assertEquals(calls.size(), recording.calls().size(), "every traced call is in the recording");
+        dev.tiprobe.report.Recording.Call mixedCall = recording.calls().stream()
+                .filter(c -> recording.methodName(c.methodId()).contains(".mixed(")).findFirst().orElseThrow();
+        assertEquals(List.of("a", "b", "s", "values", "o", "c"), mixedCall.argNames());
+        assertEquals(List.of(Long.toString(1L << 40), "2.5", "\"" + "x".repeat(100) + "\"... (300 chars)", "int[3] {1, 2, 3}",
+                "null", "Workload$Color.GREEN"), mixedCall.argValues());
+        assertEquals(Long.toString((1L << 40) + 2 + 300 + 3 + 1), mixedCall.result());
+        long recordedCalls = recording.stats().values().stream().mapToLong(dev.tiprobe.report.Recording.MethodStats::calls).sum();
+        long resultCalls = list(json, "methods").stream().mapToLong(m -> (Long) m.get("calls")).sum();
+        assertEquals(resultCalls, recordedCalls, "the recording's method statistics are the results' counts");
+        assertEquals("trace", recording.info().get(dev.tiprobe.report.RecordingFormat.INFO_TRACE_MODE));
     }
 
     @Test

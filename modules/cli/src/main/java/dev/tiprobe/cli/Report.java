@@ -1,26 +1,22 @@
 package dev.tiprobe.cli;
 
-import dev.tiprobe.report.FlameGraphHtml;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * The output format follows the file extension: the agent always writes JSON (and a recording
- * when it samples), and for a {@code .txt}, {@code .collapsed} or {@code .html} name the command
+ * The output format follows the file extension: the agent writes a recording and, when it
+ * traces, JSON results; for a {@code .txt}, {@code .collapsed} or {@code .html} name the command
  * converts them once the session has ended.
  */
 final class Report {
     private Report() {}
 
     /**
-     * Where the agent writes: the name itself for .json, else the name with .json added. A
-     * sampling recording goes beside it, with .tpr instead of .json.
+     * Where the agent writes: the name itself for .json, else the name with .json added. The
+     * session's recording goes beside it, with .tpr instead of .json.
      */
     static Path jsonFor(Path requested) throws CliException {
         String name = requested.getFileName().toString();
@@ -29,16 +25,6 @@ final class Report {
             return requested.resolveSibling(name + ".json");
         }
         throw new CliException("unknown format of '" + name + "': use .json, .txt, .collapsed or .html");
-    }
-
-    /** The methods traced in the session whose results are {@code json}, if tracing ran: for the flame graph's table. */
-    static List<FlameGraphHtml.TracedMethod> tracedBeside(Path json) throws CliException {
-        List<FlameGraphHtml.TracedMethod> traced = new ArrayList<>();
-        if (!Files.exists(json)) return traced;
-        for (Recording.Method m : TextReport.merged(Recording.read(json).methods())) {
-            traced.add(new FlameGraphHtml.TracedMethod(m.name(), m.calls(), m.totalNanos()));
-        }
-        return traced;
     }
 
     /** The recording the agent writes beside {@code json}. */
@@ -56,11 +42,12 @@ final class Report {
     static Path convert(Path json, String requested) throws CliException {
         if (!requested.endsWith(".collapsed") && !requested.endsWith(".html") && !requested.endsWith(".txt")) return json;
         Path out = Path.of(withoutSuffix(json, ".json"));  // the name asked for: x.txt.json -> x.txt
-        if (!requested.endsWith(".txt")) {
-            Samples.write(recordingFor(json), tracedBeside(json), out);
+        dev.tiprobe.report.Recording recording = Samples.read(recordingFor(json), new PrintWriter(System.err, true));
+        if (!requested.endsWith(".txt") || !recording.samples().isEmpty()) {
+            Samples.write(recording, recordingFor(json), out);
             return out;
         }
-        Path txt = out;
+        Path txt = out;  // tracing alone: the results file also names what was not instrumented, and why
         Recording r = Recording.read(json);
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(txt, StandardCharsets.UTF_8))) {
             TextReport.write(r, w, 20, 200);

@@ -74,9 +74,9 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     /**
-     * A sampling recording, filtered by --include/--exclude/--thread/--from/--to: .html (flame
-     * graph), .collapsed (folded stacks), .json (everything, with names) or .txt (top methods);
-     * '-' prints the text.
+     * A recording, its samples filtered by --include/--exclude/--thread/--from/--to: .html (flame
+     * graph), .collapsed (folded stacks), .json (everything, with names) or .txt (top methods and
+     * traced calls); '-' prints the text.
      */
     private Integer samples() throws CliException {
         if (!file.equals("-") && !file.endsWith(".txt") && !file.endsWith(".collapsed") && !file.endsWith(".html")
@@ -93,20 +93,19 @@ final class ReportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--from and --to: " + e.getMessage());
         }
         if (file.equals("-")) {
-            Samples.writeText(r, spec.commandLine().getOut(), 20);
+            Samples.writeText(r, spec.commandLine().getOut(), 20, calls);
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
         if (file.endsWith(".txt") || file.endsWith(".json")) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
                 if (file.endsWith(".json")) dev.tiprobe.report.RecordingJson.write(r, w);
-                else Samples.writeText(r, w, 20);
+                else Samples.writeText(r, w, 20, calls);
             } catch (IOException e) {
                 throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
             }
         } else {
-            Path results = Path.of(Report.withoutSuffix(recording, ".tpr") + ".json");  // tracing's, if it ran
-            Samples.write(r, Report.tracedBeside(results), recording, out);
+            Samples.write(r, recording, out);
         }
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;

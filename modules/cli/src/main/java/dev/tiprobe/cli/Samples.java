@@ -3,11 +3,12 @@ package dev.tiprobe.cli;
 import dev.tiprobe.report.FlameGraphHtml;
 import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.RecordingFormat;
 import dev.tiprobe.report.RecordingReader;
+import dev.tiprobe.report.TracedText;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Sampling recordings (.tpr) into reports: folded stacks and a text summary. */
+/** Recordings (.tpr) into reports: folded stacks, a flame graph and a text summary. */
 final class Samples {
     private Samples() {}
 
@@ -33,44 +34,69 @@ final class Samples {
         }
     }
 
-    /**
-     * Folded stacks for a {@code .collapsed} name, a flame graph for {@code .html} (with the
-     * methods traced in the same session, when there were any).
-     */
-    static void write(Path recording, List<FlameGraphHtml.TracedMethod> traced, Path out) throws CliException {
-        write(read(recording, new PrintWriter(System.err, true)), traced, recording, out);
-    }
-
-    static void write(Recording r, List<FlameGraphHtml.TracedMethod> traced, Path recording, Path out) throws CliException {
-        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            if (out.toString().endsWith(".html")) FlameGraphHtml.write(r, traced, w, "tiprobe: " + recording.getFileName());
+    /** Folded stacks for a {@code .collapsed} name, a flame graph for {@code .html}, the text for {@code .txt}. */
+    static void write(Recording r, Path recording, Path out) throws CliException {
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
+            String name = out.toString();
+            if (name.endsWith(".html")) FlameGraphHtml.write(r, w, "tiprobe: " + recording.getFileName());
+            else if (name.endsWith(".txt")) writeText(r, w, 20, 200);
             else FoldedStacks.write(r, w, false);
+            if (w.checkError()) throw new IOException("write failed");
         } catch (IOException e) {
             throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
         }
     }
 
-    /** Top methods by samples, on top of the stack (self) and anywhere on it (total). */
-    static void writeText(Recording r, PrintWriter out, int top) {
+    /**
+     * Top methods by samples, on top of the stack (self) and anywhere on it (total), weighted by
+     * CPU time for a cpu-mode recording; then the traced methods by calls and by time, and the
+     * first {@code calls} traced calls.
+     */
+    static void writeText(Recording r, PrintWriter out, int top, int calls) {
+        boolean cpu = r.cpuMode();
         Map<Integer, Long> self = new HashMap<>();
         Map<Integer, Long> total = new HashMap<>();
         long all = 0;
         for (Recording.Sample s : r.samples()) {
             if (s.frames().length == 0) continue;
-            all += s.weight();
-            self.merge(s.frames()[0], s.weight(), Long::sum);
+            long weight = Recording.weight(s, cpu);
+            all += weight;
+            self.merge(s.frames()[0], weight, Long::sum);
             java.util.Set<Integer> seen = new java.util.HashSet<>();
-            for (int f : s.frames()) if (seen.add(f)) total.merge(f, s.weight(), Long::sum);
+            for (int f : s.frames()) if (seen.add(f)) total.merge(f, weight, Long::sum);
         }
-        out.printf("tiprobe samples: %d samples in %d chunks, %d threads, %d class loads, %d unloads%n",
+        out.printf("tiprobe recording: %d samples in %d chunks, %d threads, %d class loads, %d unloads%n",
                 r.samples().size(), r.chunks(), r.threads().size(),
                 r.classEvents().stream().filter(Recording.ClassEvent::load).count(),
                 r.classEvents().stream().filter(e -> !e.load()).count());
-        out.println("Stacks are taken at safepoints: a thread shows where it next reached one.");
-        boolean cpu = r.samples().stream().anyMatch(s -> s.weight() != 1);  // cpu mode weighs by CPU nanoseconds
-        table(out, "Top methods on top of the stack (self)", self, all, r, top, cpu);
-        table(out, "Top methods anywhere on the stack (total)", total, all, r, top, cpu);
+        if (!r.samples().isEmpty()) {
+            out.println("Stacks are taken at safepoints: a thread shows where it next reached one.");
+            table(out, "Top methods on top of the stack (self)", self, all, r, top, cpu);
+            table(out, "Top methods anywhere on the stack (total)", total, all, r, top, cpu);
+        }
+        traced(r, out, top, calls);
         out.flush();
+    }
+
+    private static void traced(Recording r, PrintWriter out, int top, int calls) {
+        List<TracedText.Method> methods = TracedText.methods(r);
+        if (methods.isEmpty()) return;
+        out.printf("%nTraced methods by calls (%s mode, filter %s)%n%12s  %s%n", r.info().getOrDefault(RecordingFormat.INFO_TRACE_MODE, "?"),
+                r.info().getOrDefault(RecordingFormat.INFO_FILTER, "?"), "calls", "method");
+        methods.stream().filter(m -> m.calls() > 0).limit(top).forEach(m -> out.printf("%12d  %s%n", m.calls(), m.name()));
+        if (methods.stream().anyMatch(TracedText.Method::timed)) {
+            out.printf("%nTraced methods by time (inclusive, wall clock)%n%12s %10s %10s %10s  %s%n", "total ms", "mean ns",
+                    "min ns", "max ns", "method");
+            methods.stream().filter(m -> m.timed() && m.calls() > 0)
+                    .sorted(Comparator.comparingLong(TracedText.Method::totalNanos).reversed()).limit(top)
+                    .forEach(m -> out.printf("%12.3f %10d %10d %10d  %s%n", m.totalNanos() / 1e6, m.meanNanos(), m.minNanos(),
+                            m.maxNanos(), m.name()));
+        }
+        List<Recording.Call> traced = TracedText.callsByStart(r);
+        if (traced.isEmpty()) return;
+        out.printf("%nTraced calls (%d of %d recorded; %s not recorded because of the limits)%n", Math.min(calls, traced.size()),
+                traced.size(), r.info().getOrDefault(RecordingFormat.INFO_DROPPED_CALLS, "0"));
+        traced.stream().limit(calls).forEach(c -> out.println("  " + TracedText.call(r, c)));
     }
 
     private static void table(PrintWriter out, String title, Map<Integer, Long> weights, long all, Recording r, int top,

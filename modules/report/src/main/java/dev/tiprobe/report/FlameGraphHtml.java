@@ -10,19 +10,24 @@ import java.util.Map;
 
 /**
  * A self-contained, interactive flame graph of a recording (drawn root on top, so that deep
- * stacks grow down the page): one HTML file with its data, styles and script inline, no network. Click a frame to zoom into it (click the root to zoom out), type
- * in the search box to highlight matching frames and see their share, hover for the sample count
- * and percentage; two views (samples, and weight: CPU time in cpu mode), a timeline of class
- * loads and unloads per second, and the counts and times of methods traced in the same session.
+ * stacks grow down the page): one HTML file with its data, styles and script inline, no network.
+ * Click a frame to zoom into it (click the root to zoom out), type in the search box to highlight
+ * matching frames and see their share, hover for the sample count, CPU time and percentage. Two
+ * views of the same samples: wall (samples counted) and cpu (weighted by the CPU each thread used
+ * between samples); a timeline of class loads and unloads per second; and the counts, times and
+ * calls of methods traced in the same session.
  */
 public final class FlameGraphHtml {
     private FlameGraphHtml() {}
+
+    /** Traced calls listed on the page at most (the .txt and .json reports have them all). */
+    static final int MAX_CALLS_SHOWN = 500;
 
     /** A node of the merged stack tree: children by name, root first. */
     private static final class Node {
         final int name;
         long samples;
-        long weight;
+        long cpuNanos;
         final Map<Integer, Node> children = new LinkedHashMap<>();
 
         Node(int name) {
@@ -30,27 +35,19 @@ public final class FlameGraphHtml {
         }
     }
 
-    /** A method traced in the same session, shown in a table under the graph. */
-    public record TracedMethod(String name, long calls, long totalNanos) {}
-
     public static void write(Recording r, Writer out, String title) throws IOException {
-        write(r, List.of(), out, title);
-    }
-
-    /** The graph, with a table of traced methods (calls, and times when they were timed). */
-    public static void write(Recording r, List<TracedMethod> traced, Writer out, String title) throws IOException {
         List<String> names = new ArrayList<>();
         Map<String, Integer> index = new HashMap<>();
         Node root = new Node(intern("all", names, index));
         for (Recording.Sample s : r.samples()) {
             Node n = root;
             n.samples++;
-            n.weight += s.weight();
+            n.cpuNanos += s.cpuNanos();
             for (int i = s.frames().length - 1; i >= 0; i--) {
                 int name = intern(FoldedStacks.shortName(r.methodName(s.frames()[i])), names, index);
                 n = n.children.computeIfAbsent(name, Node::new);
                 n.samples++;
-                n.weight += s.weight();
+                n.cpuNanos += s.cpuNanos();
             }
         }
         StringBuilder data = new StringBuilder("{\"names\":[");
@@ -60,16 +57,24 @@ public final class FlameGraphHtml {
         }
         data.append("],\"root\":");
         node(data, root);
+        data.append(",\"view\":").append(r.cpuMode() ? 2 : 1);
         data.append(",\"timeline\":");
         timeline(data, r);
         data.append(",\"traced\":[");
+        List<TracedText.Method> traced = TracedText.methods(r);
         for (int i = 0; i < traced.size(); i++) {
-            TracedMethod m = traced.get(i);
+            TracedText.Method m = traced.get(i);
             data.append(i > 0 ? "," : "").append('[');
             JsonText.quote(data, m.name());
-            data.append(',').append(m.calls()).append(',').append(m.totalNanos()).append(']');
+            data.append(',').append(m.calls()).append(',').append(m.timed() ? m.totalNanos() : -1).append(']');
         }
-        data.append(']');
+        data.append("],\"calls\":[");
+        List<Recording.Call> calls = TracedText.callsByStart(r);
+        for (int i = 0; i < Math.min(calls.size(), MAX_CALLS_SHOWN); i++) {
+            if (i > 0) data.append(',');
+            JsonText.quote(data, TracedText.call(r, calls.get(i)));
+        }
+        data.append("],\"callCount\":").append(calls.size());
         data.append(",\"title\":");
         JsonText.quote(data, title);
         data.append('}');
@@ -84,9 +89,9 @@ public final class FlameGraphHtml {
         });
     }
 
-    /** [name, samples, weight, [children...]] */
+    /** [name, samples, cpuNanos, [children...]] */
     private static void node(StringBuilder b, Node n) {
-        b.append('[').append(n.name).append(',').append(n.samples).append(',').append(n.weight).append(",[");
+        b.append('[').append(n.name).append(',').append(n.samples).append(',').append(n.cpuNanos).append(",[");
         boolean first = true;
         for (Node c : n.children.values()) {
             if (!first) b.append(',');
@@ -141,24 +146,26 @@ public final class FlameGraphHtml {
             <body>
             <h1>TITLE</h1>
             <div id="bar">
-              <label>view <select id="view"><option value="1">samples</option><option value="2">weight (CPU ns in cpu mode)</option></select></label>
+              <label>view <select id="view"><option value="1">wall (samples)</option><option value="2">cpu (CPU time)</option></select></label>
               <input id="search" placeholder="search frames" size="30">
               <span id="matched"></span>
               <span id="total"></span>
             </div>
+            <div id="note">Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.</div>
             <div id="graph"></div>
             <div id="tip"></div>
             <div id="timeline"><b>Class loads (green) and unloads (red) per second</b><div id="bars"></div></div>
             <div id="traced" style="display:none; margin-top: 16px"><b>Traced methods</b>
               <table><thead><tr><th align="right">calls</th><th align="right">total ms</th><th align="right">mean ns</th><th align="left">method</th></tr></thead>
-              <tbody id="rows"></tbody></table></div>
+              <tbody id="rows"></tbody></table>
+              <div id="callsbox" style="display:none"><b id="callstitle">Traced calls</b><pre id="calls"></pre></div></div>
             <script>
             "use strict";
             const data = /*DATA*/null;
             const graph = document.getElementById("graph");
             const tip = document.getElementById("tip");
             const rowHeight = 18;
-            let view = 1;
+            let view = data.view;
             let zoomed = data.root;
             let query = "";
 
@@ -201,7 +208,8 @@ public final class FlameGraphHtml {
                 div.onclick = () => { zoomed = (node === zoomed) ? data.root : node; render(); };
                 div.onmousemove = (e) => {
                   const pct = total > 0 ? (100 * node[view] / total).toFixed(2) : "0";
-                  tip.textContent = name + " \\u2014 " + node[1] + " samples, " + pct + "%";
+                  tip.textContent = name + " \\u2014 " + node[1] + " samples, " + (node[2] / 1e6).toFixed(1) + " ms CPU, "
+                      + pct + "% of the " + (view === 1 ? "samples" : "CPU time");
                   tip.style.display = "block";
                   tip.style.left = (e.clientX + 12) + "px";
                   tip.style.top = (e.clientY + 12) + "px";
@@ -218,7 +226,8 @@ public final class FlameGraphHtml {
               place(zoomed, 0, 0, width, false);
               document.getElementById("matched").textContent = query === "" ? ""
                   : "matched: " + (total > 0 ? (100 * matched / total).toFixed(2) : "0") + "%";
-              document.getElementById("total").textContent = data.root[1] + " samples";
+              document.getElementById("total").textContent = data.root[1] + " samples, "
+                  + (data.root[2] / 1e6).toFixed(1) + " ms CPU";
             }
 
             function timeline() {
@@ -253,8 +262,14 @@ public final class FlameGraphHtml {
                 });
                 rows.appendChild(tr);
               }
+              if (data.calls.length === 0) return;
+              document.getElementById("callsbox").style.display = "block";
+              document.getElementById("callstitle").textContent = "Traced calls (" + data.calls.length + " of "
+                  + data.callCount + ", in the order they started)";
+              document.getElementById("calls").textContent = data.calls.join("\\n");
             }
 
+            document.getElementById("view").value = String(view);
             document.getElementById("view").onchange = (e) => { view = Number(e.target.value); render(); };
             document.getElementById("search").oninput = (e) => { query = e.target.value; render(); };
             window.onresize = render;

@@ -8,13 +8,14 @@ import java.util.TreeMap;
 /**
  * Folded stacks ({@code .collapsed}), the input of Brendan Gregg's flamegraph.pl and of
  * speedscope: one line per distinct stack, root first, frames joined by {@code ;}, then a space
- * and the total weight (samples in wall mode, CPU nanoseconds in cpu mode).
+ * and the total weight: samples for a wall-mode recording, CPU nanoseconds for a cpu-mode one.
  */
 public final class FoldedStacks {
     private FoldedStacks() {}
 
     /** Stack to weight, sorted, with optional thread name as the root frame. */
     public static Map<String, Long> fold(Recording r, boolean threadRoots) {
+        boolean cpuView = r.cpuMode();
         Map<String, Long> folded = new TreeMap<>();
         StringBuilder b = new StringBuilder();
         for (Recording.Sample s : r.samples()) {
@@ -25,7 +26,8 @@ public final class FoldedStacks {
                 b.append(frame(shortName(r.methodName(s.frames()[i]))));
             }
             if (b.isEmpty()) continue;
-            folded.merge(b.toString(), s.weight(), Long::sum);
+            long weight = Recording.weight(s, cpuView);
+            if (weight > 0) folded.merge(b.toString(), weight, Long::sum);
         }
         return folded;
     }

@@ -30,7 +30,7 @@ public record RecordingFilter(List<String> includes, List<String> excludes, List
         if (fromNanos < 0 || toNanos < fromNanos) throw new IllegalArgumentException("the time window is empty or negative");
     }
 
-    /** The recording with only the samples the filter keeps (symbols and class events unchanged). */
+    /** The recording with only the samples the filter keeps (symbols, class events and traced calls unchanged). */
     public Recording apply(Recording r) {
         if (this.equals(ALL)) return r;
         List<Predicate<String>> in = globs(includes);
@@ -45,8 +45,7 @@ public record RecordingFilter(List<String> includes, List<String> excludes, List
             if (!out.isEmpty() && anyFrame(r, s, out)) continue;
             kept.add(s);
         }
-        return new Recording(r.chunks(), r.startEpochNanos(), r.endEpochNanos(), r.methods(), r.threads(), List.copyOf(kept),
-                r.classEvents(), r.damage());
+        return r.withSamples(kept);
     }
 
     private static boolean anyFrame(Recording r, Recording.Sample s, List<Predicate<String>> patterns) {

@@ -1,7 +1,7 @@
 package dev.tiprobe.report;
 
 /**
- * The recording format, version 1. A file is a header and chunks; each chunk is complete in
+ * The recording format, version 2. A file is a header and chunks; each chunk is complete in
  * itself and checksummed, and introduces the symbols (method and thread names) it is the first to
  * use, so a recording cut short is readable up to its last whole chunk.
  *
@@ -12,23 +12,32 @@ package dev.tiprobe.report;
  * record  := u8:kind ...
  *   1 METHOD        varint:id string:name              a method token and its human name
  *   2 THREAD        varlong:id string:name
- *   3 SAMPLE        varlong:nanosAfterStart varlong:threadId u8:state varlong:weight
+ *   3 SAMPLE        varlong:nanosAfterStart varlong:threadId u8:state varlong:cpuNanos
  *                   varint:depth varint:methodId * depth     (leaf first)
  *   4 CLASS_LOAD    varlong:nanosAfterStart string:className
  *   5 CLASS_UNLOAD  varlong:nanosAfterStart string:className
+ *   6 INFO          string:key string:value               a fact about the session (mode, interval, ...)
+ *   7 STATS         varint:methodId varlong:calls u8:timed [varlong:totalNanos varlong:minNanos varlong:maxNanos]
+ *                   a traced method's statistics so far (when timed = 1, its inclusive wall-clock times);
+ *                   a later STATS of the same method replaces an earlier one
+ *   8 CALL          varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome
+ *                   varlong:durationNanos varint:argCount (string:name string:value) * argCount string:result
+ *                   one traced call; outcome RETURNED, THREW (result is the exception) or RUNNING
+ *                   (duration 0, result empty); values as text, e.g. 42, "abc", Color.RED, int[3] {1, 2, 3}
  * string  := varint:byteLength utf8-bytes
  * </pre>
  *
- * Method ids are the ID map's method token ints; 0 stands for a frame that could not be
- * resolved. A SAMPLE's state is {@link #STATE_RUNNABLE}, {@link #STATE_WAITING} or
- * {@link #STATE_OTHER}; its weight is 1 in wall mode and the CPU nanoseconds used since the last
- * sample in cpu mode.
+ * Method ids are the ID map's method token ints, the same for sampled frames and traced methods;
+ * 0 stands for a frame that could not be resolved. A SAMPLE's state is {@link #STATE_RUNNABLE},
+ * {@link #STATE_WAITING} or {@link #STATE_OTHER}; cpuNanos is the CPU time the thread used since
+ * the sampler last looked at it (0 when unknown or not running), so one recording gives both a
+ * wall view (samples counted) and a cpu view (samples weighted by cpuNanos).
  */
 public final class RecordingFormat {
     private RecordingFormat() {}
 
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final int HEADER_BYTES = 8;
     public static final int MAX_CHUNK_BYTES = 16 << 20;
     public static final int MAX_DEPTH = 4096;
@@ -38,8 +47,22 @@ public final class RecordingFormat {
     public static final int SAMPLE = 3;
     public static final int CLASS_LOAD = 4;
     public static final int CLASS_UNLOAD = 5;
+    public static final int INFO = 6;
+    public static final int STATS = 7;
+    public static final int CALL = 8;
 
     public static final byte STATE_RUNNABLE = 1;
     public static final byte STATE_WAITING = 2;
     public static final byte STATE_OTHER = 3;
+
+    public static final byte RETURNED = 0;
+    public static final byte THREW = 1;
+    public static final byte RUNNING = 2;
+
+    /** INFO keys the agent writes. */
+    public static final String INFO_SAMPLE_MODE = "samplemode";     // wall or cpu
+    public static final String INFO_INTERVAL = "intervalNanos";
+    public static final String INFO_TRACE_MODE = "tracemode";       // count, time or trace
+    public static final String INFO_FILTER = "filter";
+    public static final String INFO_DROPPED_CALLS = "droppedCalls";
 }

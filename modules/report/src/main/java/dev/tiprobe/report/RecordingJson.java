@@ -4,19 +4,31 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.Map;
 
-/** Everything in a recording as JSON, with names: methods, threads, samples (frames leaf first), class events. */
+/**
+ * Everything in a recording as JSON, with names: session facts, methods, threads, samples (frames
+ * leaf first), class events, traced methods' statistics and traced calls.
+ */
 public final class RecordingJson {
     private RecordingJson() {}
 
     public static void write(Recording r, Writer out) throws IOException {
         StringBuilder b = new StringBuilder(1 << 16);
-        b.append("{\n  \"tool\": \"tiprobe\",\n  \"kind\": \"samples\",\n  \"chunks\": ").append(r.chunks())
+        b.append("{\n  \"tool\": \"tiprobe\",\n  \"kind\": \"recording\",\n  \"chunks\": ").append(r.chunks())
                 .append(",\n  \"startEpochNanos\": ").append(r.startEpochNanos())
                 .append(",\n  \"endEpochNanos\": ").append(r.endEpochNanos())
                 .append(",\n  \"damage\": ");
         JsonText.quote(b, r.damage());
-        b.append(",\n  \"methods\": {");
+        b.append(",\n  \"info\": {");
         String sep = "\n    ";
+        for (Map.Entry<String, String> i : new java.util.TreeMap<>(r.info()).entrySet()) {
+            b.append(sep);
+            JsonText.quote(b, i.getKey());
+            b.append(": ");
+            JsonText.quote(b, i.getValue());
+            sep = ",\n    ";
+        }
+        b.append("\n  },\n  \"methods\": {");
+        sep = "\n    ";
         for (Map.Entry<Integer, String> m : new java.util.TreeMap<>(r.methods()).entrySet()) {
             b.append(sep).append('"').append(m.getKey()).append("\": ");
             JsonText.quote(b, m.getValue());
@@ -33,7 +45,7 @@ public final class RecordingJson {
         sep = "\n    ";
         for (Recording.Sample s : r.samples()) {
             b.append(sep).append("{\"epochNanos\": ").append(s.epochNanos()).append(", \"thread\": ").append(s.threadId())
-                    .append(", \"state\": ").append(s.state()).append(", \"weight\": ").append(s.weight()).append(", \"frames\": [");
+                    .append(", \"state\": ").append(s.state()).append(", \"cpuNanos\": ").append(s.cpuNanos()).append(", \"frames\": [");
             for (int i = 0; i < s.frames().length; i++) b.append(i > 0 ? ", " : "").append(s.frames()[i]);
             b.append("]}");
             sep = ",\n    ";
@@ -50,6 +62,43 @@ public final class RecordingJson {
             JsonText.quote(b, e.className());
             b.append('}');
             sep = ",\n    ";
+        }
+        b.append("\n  ],\n  \"stats\": [");
+        sep = "\n    ";
+        for (Recording.MethodStats m : new java.util.TreeMap<>(r.stats()).values()) {
+            b.append(sep).append("{\"method\": ").append(m.methodId()).append(", \"name\": ");
+            JsonText.quote(b, r.methodName(m.methodId()));
+            b.append(", \"calls\": ").append(m.calls());
+            if (m.timed()) {
+                b.append(", \"totalNanos\": ").append(m.totalNanos()).append(", \"minNanos\": ").append(m.minNanos())
+                        .append(", \"maxNanos\": ").append(m.maxNanos());
+            }
+            b.append('}');
+            sep = ",\n    ";
+        }
+        b.append("\n  ],\n  \"calls\": [");
+        sep = "\n    ";
+        for (Recording.Call c : r.calls()) {
+            b.append(sep).append("{\"startEpochNanos\": ").append(c.startEpochNanos()).append(", \"thread\": ")
+                    .append(c.threadId()).append(", \"method\": ").append(c.methodId()).append(", \"name\": ");
+            JsonText.quote(b, r.methodName(c.methodId()));
+            b.append(", \"depth\": ").append(c.depth()).append(", \"durationNanos\": ").append(c.durationNanos())
+                    .append(", \"args\": [");
+            for (int i = 0; i < c.argValues().size(); i++) {
+                b.append(i > 0 ? ", " : "").append("{\"name\": ");
+                JsonText.quote(b, c.argNames().get(i));
+                b.append(", \"value\": ");
+                JsonText.quote(b, c.argValues().get(i));
+                b.append('}');
+            }
+            b.append("], ").append(c.threw() ? "\"thrown\": " : "\"returned\": ");
+            JsonText.quote(b, c.result());
+            b.append('}');
+            sep = ",\n    ";
+            if (b.length() > 1 << 20) {
+                out.write(b.toString());
+                b.setLength(0);
+            }
         }
         b.append("\n  ]\n}\n");
         out.write(b.toString());

@@ -52,10 +52,13 @@ public final class RecordingReader {
             throw new NotARecordingException("recording format version " + bytes[4] + "; this tiprobe reads version "
                     + RecordingFormat.VERSION);
         }
+        Map<String, String> info = new HashMap<>();
         Map<Integer, String> methods = new HashMap<>();
         Map<Long, String> threads = new HashMap<>();
         List<Recording.Sample> samples = new ArrayList<>();
         List<Recording.ClassEvent> events = new ArrayList<>();
+        Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+        List<Recording.Call> calls = new ArrayList<>();
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
         int chunks = 0;
@@ -92,10 +95,13 @@ public final class RecordingReader {
                 damage = "chunk " + (chunks + 1) + " at offset " + at + ": " + (e instanceof Malformed m ? m.getMessage() : "a field runs past the chunk");
                 break;
             }
+            info.putAll(chunk.info);
             methods.putAll(chunk.methods);
             threads.putAll(chunk.threads);
             samples.addAll(chunk.samples);
             events.addAll(chunk.events);
+            stats.putAll(chunk.stats);
+            calls.addAll(chunk.calls);
             start = Math.min(start, chunk.start);
             end = Math.max(end, chunk.end);
             chunks++;
@@ -105,8 +111,8 @@ public final class RecordingReader {
             start = 0;
             end = 0;
         }
-        return new Recording(chunks, start, end, Map.copyOf(methods), Map.copyOf(threads), List.copyOf(samples),
-                List.copyOf(events), damage);
+        return new Recording(chunks, start, end, Map.copyOf(info), Map.copyOf(methods), Map.copyOf(threads),
+                List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls), damage);
     }
 
     private static final class Malformed extends Exception {
@@ -118,10 +124,13 @@ public final class RecordingReader {
     }
 
     private static final class Chunk {
+        final Map<String, String> info = new HashMap<>();
         final Map<Integer, String> methods = new HashMap<>();
         final Map<Long, String> threads = new HashMap<>();
         final List<Recording.Sample> samples = new ArrayList<>();
         final List<Recording.ClassEvent> events = new ArrayList<>();
+        final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+        final List<Recording.Call> calls = new ArrayList<>();
         long start;
         long end;
 
@@ -131,11 +140,7 @@ public final class RecordingReader {
             while (b.hasRemaining()) {
                 int kind = b.get();
                 switch (kind) {
-                    case RecordingFormat.METHOD -> {
-                        long id = varlong(b);
-                        if (id <= 0 || id > Integer.MAX_VALUE) throw new Malformed("bad method id " + id);
-                        methods.put((int) id, string(b));
-                    }
+                    case RecordingFormat.METHOD -> methods.put(methodId(b), string(b));
                     case RecordingFormat.THREAD -> threads.put(varlong(b), string(b));
                     case RecordingFormat.SAMPLE -> {
                         long time = start + varlong(b);
@@ -147,7 +152,7 @@ public final class RecordingReader {
                         int[] frames = new int[(int) depth];
                         for (int i = 0; i < depth; i++) {
                             long id = varlong(b);
-                            if (id < 0 || id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
+                            if (id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
                             frames[i] = (int) id;
                         }
                         samples.add(new Recording.Sample(time, thread, state, weight, frames));
@@ -156,9 +161,56 @@ public final class RecordingReader {
                         long time = start + varlong(b);
                         events.add(new Recording.ClassEvent(time, kind == RecordingFormat.CLASS_LOAD, string(b)));
                     }
+                    case RecordingFormat.INFO -> info.put(string(b), string(b));
+                    case RecordingFormat.STATS -> {
+                        int method = methodId(b);
+                        long count = varlong(b);
+                        boolean timed = flag(b);
+                        long total = timed ? varlong(b) : -1;
+                        long min = timed ? varlong(b) : -1;
+                        long max = timed ? varlong(b) : -1;
+                        stats.put(method, new Recording.MethodStats(method, count, timed, total, min, max));
+                    }
+                    case RecordingFormat.CALL -> calls.add(call(b));
                     default -> throw new Malformed("unknown record kind " + kind);
                 }
             }
+        }
+
+        private Recording.Call call(ByteBuffer b) throws Malformed {
+            long time = start + varlong(b);
+            long thread = varlong(b);
+            int method = methodId(b);
+            long depth = varlong(b);
+            if (depth > Integer.MAX_VALUE) throw new Malformed("bad call depth " + depth);
+            byte outcome = b.get();
+            if (outcome != RecordingFormat.RETURNED && outcome != RecordingFormat.THREW && outcome != RecordingFormat.RUNNING) {
+                throw new Malformed("bad call outcome " + outcome);
+            }
+            long duration = varlong(b);
+            long count = varlong(b);
+            if (count > b.remaining() / 2) throw new Malformed("bad argument count " + count);
+            List<String> names = new ArrayList<>();
+            List<String> values = new ArrayList<>();
+            for (long i = 0; i < count; i++) {
+                names.add(string(b));
+                values.add(string(b));
+            }
+            String result = string(b);
+            return new Recording.Call(time, thread, method, (int) depth, outcome == RecordingFormat.RUNNING ? -1 : duration,
+                    outcome == RecordingFormat.THREW, List.copyOf(names), List.copyOf(values), result);
+        }
+
+        private static int methodId(ByteBuffer b) throws Malformed {
+            long id = varlong(b);
+            if (id <= 0 || id > Integer.MAX_VALUE) throw new Malformed("bad method id " + id);
+            return (int) id;
+        }
+
+        private static boolean flag(ByteBuffer b) throws Malformed {
+            byte f = b.get();
+            if (f != 0 && f != 1) throw new Malformed("bad flag " + f);
+            return f == 1;
         }
 
         private static long varlong(ByteBuffer b) throws Malformed {

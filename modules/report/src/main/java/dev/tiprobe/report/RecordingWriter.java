@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.zip.CRC32;
@@ -16,7 +17,7 @@ import java.util.zip.CRC32;
  * Writes a recording incrementally: events gather in a chunk that goes to disk when it reaches
  * {@link #FLUSH_BYTES} or when {@link #flush()} is called, so memory stays bounded and a target
  * that dies leaves everything up to its last chunk. Method names are asked for once, the first
- * time a method appears. Not thread-safe: one writer per sampler.
+ * time a method appears. Not thread-safe: its owner serializes the calls.
  */
 public final class RecordingWriter implements AutoCloseable {
     public static final int FLUSH_BYTES = 1 << 20;
@@ -45,32 +46,91 @@ public final class RecordingWriter implements AutoCloseable {
         return new RecordingWriter(Files.newOutputStream(file, StandardOpenOption.WRITE), methodNames);
     }
 
-    /** A stack sample; {@code frames} are method token ids, leaf first, 0 for an unresolved frame. */
-    public void sample(long epochNanos, long threadId, String threadName, byte state, long weight, int[] frames, int depth)
+    /**
+     * A stack sample; {@code frames} are method token ids, leaf first, 0 for an unresolved frame;
+     * {@code cpuNanos} the CPU the thread used since the sampler last looked at it (0 if unknown).
+     */
+    public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, int[] frames, int depth)
             throws IOException {
         begin(epochNanos);
-        if (threadsWritten.add(threadId)) {
-            chunk.write(RecordingFormat.THREAD);
-            varlong(threadId);
-            string(threadName);
-        }
+        thread(threadId, threadName);
         int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
-        for (int i = 0; i < n; i++) {
-            int id = frames[i];
-            if (id != 0 && methodsWritten.add(id)) {
-                chunk.write(RecordingFormat.METHOD);
-                varlong(id);
-                string(String.valueOf(methodNames.apply(id)));
-            }
-        }
+        for (int i = 0; i < n; i++) method(frames[i]);
         chunk.write(RecordingFormat.SAMPLE);
         varlong(offset(epochNanos));
         varlong(threadId);
         chunk.write(state);
-        varlong(weight);
+        varlong(Math.max(0, cpuNanos));
         varlong(n);
         for (int i = 0; i < n; i++) varlong(frames[i]);
         end(epochNanos);
+    }
+
+    /** A fact about the session, e.g. {@link RecordingFormat#INFO_SAMPLE_MODE}; stamped with the time it was learnt. */
+    public void info(long epochNanos, String key, String value) throws IOException {
+        begin(epochNanos);
+        chunk.write(RecordingFormat.INFO);
+        string(key);
+        string(value);
+        end(epochNanos);
+    }
+
+    /** A traced method's statistics as of {@code epochNanos}; times only when {@code timed}. */
+    public void stats(long epochNanos, int methodId, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos)
+            throws IOException {
+        begin(epochNanos);
+        method(methodId);
+        chunk.write(RecordingFormat.STATS);
+        varlong(methodId);
+        varlong(Math.max(0, calls));
+        chunk.write(timed ? 1 : 0);
+        if (timed) {
+            varlong(Math.max(0, totalNanos));
+            varlong(Math.max(0, minNanos));
+            varlong(Math.max(0, maxNanos));
+        }
+        end(epochNanos);
+    }
+
+    /**
+     * A traced call: {@code durationNanos} -1 while it runs; values already turned into text,
+     * {@code result} empty for void (or while running).
+     */
+    public void call(long startEpochNanos, long threadId, String threadName, int methodId, int depth, long durationNanos,
+                     boolean threw, List<String> argNames, List<String> argValues, String result) throws IOException {
+        begin(startEpochNanos);
+        thread(threadId, threadName);
+        method(methodId);
+        chunk.write(RecordingFormat.CALL);
+        varlong(offset(startEpochNanos));
+        varlong(threadId);
+        varlong(methodId);
+        varlong(Math.max(0, depth));
+        chunk.write(durationNanos < 0 ? RecordingFormat.RUNNING : threw ? RecordingFormat.THREW : RecordingFormat.RETURNED);
+        varlong(Math.max(0, durationNanos));
+        varlong(argValues.size());
+        for (int i = 0; i < argValues.size(); i++) {
+            string(i < argNames.size() ? argNames.get(i) : "arg" + i);
+            string(argValues.get(i));
+        }
+        string(durationNanos < 0 || result == null ? "" : result);
+        end(startEpochNanos);
+    }
+
+    private void thread(long threadId, String threadName) {
+        if (threadsWritten.add(threadId)) {
+            chunk.write(RecordingFormat.THREAD);
+            varlong(threadId);
+            string(String.valueOf(threadName));
+        }
+    }
+
+    private void method(int id) {
+        if (id != 0 && methodsWritten.add(id)) {
+            chunk.write(RecordingFormat.METHOD);
+            varlong(id);
+            string(String.valueOf(methodNames.apply(id)));
+        }
     }
 
     /** A class load or unload, with the class's name (kept here, as the class may be gone later). */

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -22,18 +23,25 @@ class RecordingTest {
     @TempDir
     Path dir;
 
-    /** Three chunks: 100 samples each over methods 1..5, a class load and an unload. */
+    /**
+     * Three chunks: 100 samples each over methods 1..5 (each using 1 ms of CPU), a class load and
+     * an unload, a traced call of method 6 and its statistics so far; session facts in the first.
+     */
     Path write() throws IOException {
         Path file = dir.resolve("r.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "app.jar!com.foo.M" + id + ".run(int x) : void")) {
             long t = 1_000_000_000L;
+            w.info(t, RecordingFormat.INFO_SAMPLE_MODE, "wall");
             for (int chunk = 0; chunk < 3; chunk++) {
                 w.classEvent(t, true, "com.foo.Plugin" + chunk);
                 for (int i = 0; i < 100; i++) {
                     int[] frames = {1 + i % 3, 4, 5};  // leaf first: M1..M3 called by M4 called by M5
-                    w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1, frames, 3);
+                    w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000, frames, 3);
                 }
                 w.classEvent(t, false, "com.foo.Plugin" + chunk);
+                w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
+                        List.of("x"), List.of(String.valueOf(chunk)), chunk == 1 ? "IllegalStateException: no" : "\"ok\"");
+                w.stats(t, 6, chunk + 1, true, 2_000L * (chunk + 1), 2_000, 2_000);
                 w.flush();
             }
             assertEquals(3, w.chunks());
@@ -55,6 +63,19 @@ class RecordingTest {
         assertEquals("app.jar!com.foo.M4.run(int x) : void", r.methodName(4));
         assertEquals("[unknown]", r.methodName(0));
         assertEquals(1_010_000_000L, r.samples().getFirst().epochNanos());
+        assertEquals(1_000_000, r.samples().getFirst().cpuNanos());
+        assertEquals("wall", r.info().get(RecordingFormat.INFO_SAMPLE_MODE));
+        assertEquals(new Recording.MethodStats(6, 3, true, 6_000, 2_000, 2_000), r.stats().get(6), "the latest statistics win");
+        assertEquals(3, r.calls().size());
+        Recording.Call first = r.calls().getFirst();
+        assertEquals(List.of("x"), first.argNames());
+        assertEquals(List.of("0"), first.argValues());
+        assertEquals("\"ok\"", first.result());
+        assertEquals(2_000, first.durationNanos());
+        assertTrue(r.calls().get(1).threw());
+        assertEquals(-1, r.calls().get(2).durationNanos(), "a call still running when written");
+        assertEquals("[worker-1]   M6.run(x=1) threw IllegalStateException: no  (0.002 ms)",
+                TracedText.call(r, r.calls().get(1)).replace("app.jar!com.foo.", ""));
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(dir.resolve("r.tpr"))));
     }
@@ -83,10 +104,12 @@ class RecordingTest {
         for (int n = 0; n < 2000; n++) {
             byte[] bytes;
             int intact;  // chunks that end before the damage
+            boolean named = true;  // false for a cut between two chunks, which reads as a shorter whole file
             if (random.nextBoolean()) {
                 int cut = RecordingFormat.HEADER_BYTES + random.nextInt(whole.length - RecordingFormat.HEADER_BYTES);
                 bytes = Arrays.copyOf(whole, cut);
                 intact = (int) Arrays.stream(chunkEnds).filter(e -> e <= cut).count();
+                named = cut != RecordingFormat.HEADER_BYTES && Arrays.stream(chunkEnds).noneMatch(e -> e == cut);
             } else {
                 bytes = whole.clone();
                 int at = RecordingFormat.HEADER_BYTES + random.nextInt(whole.length - RecordingFormat.HEADER_BYTES);
@@ -96,7 +119,9 @@ class RecordingTest {
             Recording r = RecordingReader.read(bytes);
             assertEquals(intact, r.chunks(), "case " + n);
             assertEquals(intact * 100, r.samples().size());
-            if (intact < 3) assertNotNull(r.damage(), "the damage is named");
+            assertEquals(intact, r.calls().size());
+            if (named) assertNotNull(r.damage(), "the damage is named, case " + n);
+            else assertNull(r.damage());
         }
     }
 
@@ -124,6 +149,35 @@ class RecordingTest {
         assertEquals(300, json.split("\"frames\"").length - 1);
         assertTrue(json.contains("\"4\": \"app.jar!com.foo.M4.run(int x) : void\""), json.substring(0, 400));
         assertTrue(json.contains("{\"epochNanos\": 1000000000, \"event\": \"load\", \"class\": \"com.foo.Plugin0\"}"));
+        assertTrue(json.contains("\"calls\": 3, \"totalNanos\": 6000"), "traced method statistics");
+        assertTrue(json.contains("\"args\": [{\"name\": \"x\", \"value\": \"2\"}]"), "traced calls with their arguments");
+        assertTrue(json.contains("\"samplemode\": \"wall\""));
+    }
+
+    @Test
+    void flameGraphPageCarriesBothViewsAndTheTracedMethods() throws IOException {
+        Recording r = RecordingReader.read(write());
+        StringWriter out = new StringWriter();
+        FlameGraphHtml.write(r, out, "test");
+        String page = out.toString();
+        assertTrue(page.contains("[0,300,300000000,["), "the root counts 300 samples and 300 ms of CPU");
+        assertTrue(page.contains("\"view\":1"), "a wall-mode recording opens on the wall view");
+        assertTrue(page.contains("[\"app.jar!com.foo.M6.run(int x) : void\",3,6000]"), "the traced method's figures");
+        assertTrue(page.contains("M6.run(x=0) -> \\\"ok\\\""), "the traced calls");
+        assertTrue(page.contains("safepoints"), "the page says where stacks are taken");
+    }
+
+    @Test
+    void aCpuModeRecordingFoldsByCpuTime() throws IOException {
+        Path file = dir.resolve("cpu.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
+            w.info(0, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new int[] {1}, 1);
+            w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new int[] {1}, 1);
+        }
+        Recording r = RecordingReader.read(file);
+        assertTrue(r.cpuMode());
+        assertEquals(Map.of("M1", 8_000L), FoldedStacks.fold(r, false));
     }
 
     @Test
@@ -133,7 +187,7 @@ class RecordingTest {
         byte[] future = {'T', 'P', 'R', 'B', 9, 0, 0, 0};
         assertTrue(assertThrows(RecordingReader.NotARecordingException.class, () -> RecordingReader.read(future))
                 .getMessage().startsWith("recording format version 9"));
-        Recording empty = RecordingReader.read(new byte[] {'T', 'P', 'R', 'B', 1, 0, 0, 0});
+        Recording empty = RecordingReader.read(new byte[] {'T', 'P', 'R', 'B', RecordingFormat.VERSION, 0, 0, 0});
         assertEquals(0, empty.chunks());
         assertNull(empty.damage());
     }

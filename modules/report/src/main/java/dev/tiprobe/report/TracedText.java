@@ -1,0 +1,62 @@
+package dev.tiprobe.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A recording's traced methods and calls as people read them, shared by the text report and the
+ * flame graph page.
+ */
+public final class TracedText {
+    private TracedText() {}
+
+    /** A traced method's figures, one per name: a class defined by several loaders has a token per loader. */
+    public record Method(String name, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos) {
+        public long meanNanos() {
+            return calls == 0 ? 0 : totalNanos / calls;
+        }
+    }
+
+    /** The traced methods, merged by name, most calls first. */
+    public static List<Method> methods(Recording r) {
+        Map<String, Method> byName = new LinkedHashMap<>();
+        for (Recording.MethodStats s : r.stats().values()) {
+            Method m = new Method(r.methodName(s.methodId()), s.calls(), s.timed(), s.totalNanos(), s.minNanos(), s.maxNanos());
+            byName.merge(m.name(), m, (a, b) -> new Method(a.name(), a.calls() + b.calls(), a.timed() && b.timed(),
+                    a.totalNanos() + b.totalNanos(),
+                    a.calls() == 0 ? b.minNanos() : b.calls() == 0 ? a.minNanos() : Math.min(a.minNanos(), b.minNanos()),
+                    Math.max(a.maxNanos(), b.maxNanos())));
+        }
+        List<Method> out = new ArrayList<>(byName.values());
+        out.sort(Comparator.comparingLong(Method::calls).reversed().thenComparing(Method::name));
+        return out;
+    }
+
+    /** The traced calls in the order they started. */
+    public static List<Recording.Call> callsByStart(Recording r) {
+        List<Recording.Call> calls = new ArrayList<>(r.calls());
+        calls.sort(Comparator.comparingLong(Recording.Call::startEpochNanos));
+        return calls;
+    }
+
+    /** {@code [main]   fib(n=10) -> 55  (1.200 ms)}, indented by depth. */
+    public static String call(Recording r, Recording.Call c) {
+        String method = r.methodName(c.methodId());
+        int paren = method.indexOf('(');
+        String head = paren < 0 ? method : method.substring(0, paren);
+        StringBuilder b = new StringBuilder("[").append(r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()))
+                .append("] ").append("  ".repeat(Math.min(c.depth(), 20))).append(head).append('(');
+        for (int i = 0; i < c.argValues().size(); i++) {
+            if (i > 0) b.append(", ");
+            b.append(c.argNames().get(i)).append('=').append(c.argValues().get(i));
+        }
+        b.append(')');
+        if (c.durationNanos() < 0) return b.append("  (still running)").toString();
+        if (c.threw()) b.append(" threw ").append(c.result());
+        else if (!c.result().isEmpty()) b.append(" -> ").append(c.result());
+        return b.append(String.format("  (%.3f ms)", c.durationNanos() / 1e6)).toString();
+    }
+}
