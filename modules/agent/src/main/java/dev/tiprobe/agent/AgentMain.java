@@ -44,7 +44,7 @@ public final class AgentMain {
      */
     private static Tracing.Session tracing;
     private static Sampler sampler;
-    private static Recorder recorder;  // the sampler's, or tracing's own; null until the sampler starts in premain
+    private static Recorder recorder;
     private static Path resultsFile;
     private static Object owner;  // identifies the running session for its shutdown hook
 
@@ -55,21 +55,20 @@ public final class AgentMain {
             checkWritable(options);
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
-            Recorder r = options.sampling() == null ? Recorder.create(options.recording(), new IdMap()) : null;
+            Recorder r = Recorder.create(options.recording(), new IdMap());
             Object session = begin(t, null, r, options.file());
             if (options.sampling() != null) {
                 jvmti.thenAccept(j -> {
                     try {
-                        Sampler s = Sampler.start(j, options.sampling(), options.recording());
+                        // A program that ends first has its recording (and its traces) all the same.
+                        Sampler s = Sampler.start(j, options.sampling(), r);
                         synchronized (AgentMain.class) {
                             if (owner == session) {
                                 sampler = s;
-                                recorder = s.recorder();
                                 return;
                             }
                         }
                         s.close();
-                        s.recorder().close();
                     } catch (Throwable e) {
                         System.err.println("tiprobe: sampling did not start: " + message(e));
                     }
@@ -132,16 +131,13 @@ public final class AgentMain {
         checkWritable(options);
         Tracing.Session t = options.tracing() == null ? null : Tracing.start(options.tracing());
         Sampler s = null;
-        Recorder r;
+        Recorder r = null;
         try {
-            if (options.sampling() != null) {
-                s = Sampler.start(Jvmti.get(), options.sampling(), options.recording());
-                r = s.recorder();
-            } else {
-                r = Recorder.create(options.recording(), new IdMap());
-            }
+            r = Recorder.create(options.recording(), new IdMap());
+            if (options.sampling() != null) s = Sampler.start(Jvmti.get(), options.sampling(), r);
         } catch (IOException | RuntimeException e) {
             if (t != null) t.stop();
+            if (r != null) r.close();
             throw e;
         }
         begin(t, s, r, options.file());
@@ -194,8 +190,7 @@ public final class AgentMain {
                     .append(resultsFile.toAbsolutePath());
         }
         if (sampler != null) b.append(tracing != null ? ";" : "").append(' ').append(sampler.samples()).append(" samples so far");
-        if (recorder != null) b.append(", recording to ").append(recorder.file().toAbsolutePath());
-        return b.toString();
+        return b.append("; recording to ").append(recorder.file().toAbsolutePath()).toString();
     }
 
     private static synchronized String dump() throws IOException {
@@ -204,7 +199,7 @@ public final class AgentMain {
         if (tracing != null) {
             Results now = tracing.snapshot();
             write(now, resultsFile);
-            if (recorder != null) recorder.trace(now, false);
+            recorder.trace(now, false);
             b.append(' ').append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls to ")
                     .append(resultsFile.toAbsolutePath());
         }
@@ -212,8 +207,7 @@ public final class AgentMain {
             sampler.flush();
             b.append(tracing != null ? ";" : "").append(' ').append(sampler.samples()).append(" samples");
         }
-        if (recorder != null) b.append(" in ").append(recorder.file().toAbsolutePath());
-        return b.toString();
+        return b.append("; recording in ").append(recorder.file().toAbsolutePath()).toString();
     }
 
     private static synchronized String stop() throws IOException {
@@ -227,7 +221,7 @@ public final class AgentMain {
             if (t != null) {
                 Results last = t.stop();
                 write(last, resultsFile);
-                if (r != null) r.trace(last, true);
+                r.trace(last, true);
                 b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls written to ")
                         .append(resultsFile.toAbsolutePath()).append("; classes restored");
             }
@@ -236,10 +230,9 @@ public final class AgentMain {
                 b.append(t != null ? ";" : "").append(' ').append(s.samples()).append(" samples");
             }
         } finally {
-            if (r != null) r.close();
+            r.close();
         }
-        if (r != null) b.append(t != null && s == null ? "; recording " : " in ").append(r.file().toAbsolutePath());
-        return b.toString();
+        return b.append("; recording in ").append(r.file().toAbsolutePath()).toString();
     }
 
     private static String mode(Results r) {
@@ -285,7 +278,7 @@ public final class AgentMain {
             try {
                 Results results = t.stop();
                 write(results, file);
-                if (r != null) r.trace(results, true);
+                r.trace(results, true);
                 if (results.methods().isEmpty()) {
                     System.err.println("tiprobe: the filter '" + results.filter() + "' matched no method");
                 }
@@ -294,7 +287,7 @@ public final class AgentMain {
             }
         }
         try {
-            if (r != null) r.close();
+            r.close();
         } catch (Throwable e) {
             System.err.println("tiprobe: could not finish the recording: " + message(e));
         }

@@ -43,7 +43,7 @@ public final class Registry implements AutoCloseable {
     private static final long FIRST_TAG = 1L << 32;
 
     private final Jvmti jvmti;
-    private final IdMap map = new IdMap();
+    private final IdMap map;
     private final Loaders loaders = new Loaders();
     private final AtomicLong nextTag = new AtomicLong(FIRST_TAG);
     private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
@@ -53,8 +53,9 @@ public final class Registry implements AutoCloseable {
     private final Thread registrar;
     private volatile boolean closed;
 
-    private Registry(Jvmti jvmti) {
+    private Registry(Jvmti jvmti, IdMap map) {
         this.jvmti = jvmti;
+        this.map = map;
         this.registrar = Thread.ofPlatform().daemon().name("tiprobe-registry").unstarted(this::registerQueued);
     }
 
@@ -63,7 +64,12 @@ public final class Registry implements AutoCloseable {
      * then maps every class loaded so far (the attach-time backfill).
      */
     public static Registry start(Jvmti jvmti) {
-        Registry r = new Registry(jvmti);
+        return start(jvmti, new IdMap());
+    }
+
+    /** As {@link #start(Jvmti)}, filling {@code map} (which may already hold interned tokens). */
+    public static Registry start(Jvmti jvmti, IdMap map) {
+        Registry r = new Registry(jvmti, map);
         jvmti.addCapabilities(EnumSet.of(Capability.CAN_TAG_OBJECTS, Capability.CAN_GENERATE_OBJECT_FREE_EVENTS,
                 Capability.CAN_GET_LINE_NUMBERS, Capability.CAN_GET_SOURCE_FILE_NAME));
         // Events first, then the backfill: a class prepared in between is met twice, and the tag

@@ -44,7 +44,6 @@ final class Sampler implements AutoCloseable {
     }
 
     // JVMTI thread state bits (jvmti.h; the generated constants are the facade's alone).
-    private static final int STATE_RUNNABLE = 0x0004;
     private static final int STATE_WAITING = 0x0080;
     private static final int STATE_BLOCKED = 0x0400;
 
@@ -72,12 +71,13 @@ final class Sampler implements AutoCloseable {
         this.thread = Thread.ofPlatform().daemon().name("tiprobe-sampler").unstarted(this::run);
     }
 
-    /** Starts sampling into a new recording at {@code file}, named by the registry's ID map. */
-    static Sampler start(Jvmti jvmti, Options options, Path file) throws IOException {
-        Registry registry = Registry.start(jvmti);
-        Recorder recorder;
+    /**
+     * Starts sampling into {@code recorder}; the registry fills the recorder's ID map, so the
+     * recording's names and the tokens of methods traced into it come from one map.
+     */
+    static Sampler start(Jvmti jvmti, Options options, Recorder recorder) throws IOException {
+        Registry registry = Registry.start(jvmti, recorder.names());
         try {
-            recorder = Recorder.create(file, registry.map());
             recorder.info(RecordingFormat.INFO_SAMPLE_MODE, options.mode().name().toLowerCase());
             recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
         } catch (IOException | RuntimeException e) {
@@ -90,11 +90,6 @@ final class Sampler implements AutoCloseable {
         return s;
     }
 
-    /** The recording the samples go to, which tracing may share. */
-    Recorder recorder() {
-        return recorder;
-    }
-
     boolean running() {
         return running;
     }
@@ -102,10 +97,6 @@ final class Sampler implements AutoCloseable {
     /** Stack samples written so far. */
     long samples() {
         return samples.get();
-    }
-
-    Path recording() {
-        return recorder.file();
     }
 
     private void run() {
@@ -142,19 +133,18 @@ final class Sampler implements AutoCloseable {
             sampleBusyThreads(frames);
             return;
         }
-        List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth());
+        // Only running threads' CPU times are read: the others would cost a call each for
+        // nothing; what a thread used while not seen running counts at its next running sample.
+        List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth(), true);
         long time = recorder.now();
         List<Thread> seen = new ArrayList<>();
         for (Jvmti.ThreadStack ts : stacks) {
             Thread t = ts.thread();
             if (t == null || ts.frames().isEmpty() || t.getName().startsWith("tiprobe-")) continue;  // not tiprobe's own
             seen.add(t);
-            byte state = state(ts.state());
-            // Only a running thread is asked for its CPU time: the others would cost a call each
-            // for nothing; what a thread used while not seen running counts at its next running sample.
-            long cpu = state == RecordingFormat.STATE_RUNNABLE ? cpuSinceLastLook(t) : 0;
+            long cpu = ts.cpuNanos() < 0 ? 0 : cpuSince(t, ts.cpuNanos());
             if (options.mode() == Mode.CPU && cpu <= 0) continue;
-            write(time, t, state, cpu, ts.frames(), frames);
+            write(time, t, state(ts.state()), cpu, ts.frames(), frames);
         }
         known = seen;
         nextFullWalk = System.nanoTime() + 1_000_000_000L;
@@ -181,14 +171,17 @@ final class Sampler implements AutoCloseable {
 
     /** CPU nanoseconds {@code t} used since the last look; 0 at first sight or when it ended. */
     private long cpuSinceLastLook(Thread t) {
-        long cpu;
         try {
-            cpu = jvmti.threadCpuTime(t);
+            return cpuSince(t, jvmti.threadCpuTime(t));
         } catch (RuntimeException gone) {
             return 0;
         }
-        Long before = lastCpu.put(t.threadId(), cpu);
-        return before == null ? 0 : cpu - before;
+    }
+
+    /** How much of {@code cpuNow}, {@code t}'s CPU time, is new since the last look; 0 at first sight. */
+    private long cpuSince(Thread t, long cpuNow) {
+        Long before = lastCpu.put(t.threadId(), cpuNow);
+        return before == null ? 0 : cpuNow - before;
     }
 
     private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, int[] frames)
@@ -203,7 +196,7 @@ final class Sampler implements AutoCloseable {
     }
 
     private static byte state(int bits) {
-        if ((bits & STATE_RUNNABLE) != 0) return RecordingFormat.STATE_RUNNABLE;
+        if ((bits & Jvmti.THREAD_STATE_RUNNABLE) != 0) return RecordingFormat.STATE_RUNNABLE;
         if ((bits & (STATE_WAITING | STATE_BLOCKED)) != 0) return RecordingFormat.STATE_WAITING;
         return RecordingFormat.STATE_OTHER;
     }

@@ -57,8 +57,15 @@ public final class Jvmti {
     /** One frame: the method ID and the bytecode index ({@code -1} for native methods). */
     public record StackFrame(long methodId, long location) {}
 
-    /** A thread's stack as GetAllStackTraces reports it; {@code state} is JVMTI's thread state bits. */
-    public record ThreadStack(Thread thread, int state, List<StackFrame> frames) {}
+    /**
+     * A thread's stack as GetAllStackTraces reports it; {@code state} is JVMTI's thread state
+     * bits; {@code cpuNanos} the thread's CPU time read right after the walk when it was asked
+     * for and the thread was runnable, else -1.
+     */
+    public record ThreadStack(Thread thread, int state, List<StackFrame> frames, long cpuNanos) {}
+
+    /** JVMTI_THREAD_STATE_RUNNABLE. */
+    public static final int THREAD_STATE_RUNNABLE = 0x0004;
 
     /** What GetThreadInfo reports. */
     public record ThreadDetails(String name, int priority, boolean daemon, ThreadGroup group,
@@ -543,14 +550,24 @@ public final class Jvmti {
 
     /** The stacks of all live platform threads (and mounted virtual threads), up to {@code maxFrames} each. */
     public List<ThreadStack> allStackTraces(int maxFrames) {
+        return allStackTraces(maxFrames, false);
+    }
+
+    /**
+     * As {@link #allStackTraces(int)}, and with {@code cpuTimes} the CPU time of each runnable
+     * thread, read with the thread reference the walk returned: a sampler gets both without a
+     * reference of its own per thread (adds can_get_thread_cpu_time).
+     */
+    public List<ThreadStack> allStackTraces(int maxFrames, boolean cpuTimes) {
         ensureOpen();
+        if (cpuTimes) ensureCapability(Capability.CAN_GET_THREAD_CPU_TIME);
         try (Scratch s = Scratch.open(); Refs refs = Refs.open(n)) {
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             MemorySegment count = s.alloc(4);
             check("GetAllStackTraces", jvmtiInterface_1_.GetAllStackTraces.invoke(
                     n.fnGetAllStackTraces, n.env, maxFrames, out, count));
             refs.keep();
-            return takeStackInfos(refs, out, count.get(JAVA_INT, 0));
+            return takeStackInfos(refs, out, count.get(JAVA_INT, 0), cpuTimes ? s.alloc(8) : null);
         }
     }
 
@@ -566,12 +583,15 @@ public final class Jvmti {
             check("GetThreadListStackTraces", jvmtiInterface_1_.GetThreadListStackTraces.invoke(
                     n.fnGetThreadListStackTraces, n.env, array.length, list, maxFrames, out));
             refs.keep();
-            return takeStackInfos(refs, out, array.length);
+            return takeStackInfos(refs, out, array.length, null);
         }
     }
 
-    /** Converts a JVMTI-allocated jvmtiStackInfo array (one allocation) and Deallocates it. */
-    private List<ThreadStack> takeStackInfos(Refs refs, MemorySegment out, int count) {
+    /**
+     * Converts a JVMTI-allocated jvmtiStackInfo array (one allocation) and Deallocates it; with a
+     * {@code cpuOut} scratch slot, reads each runnable thread's CPU time too.
+     */
+    private List<ThreadStack> takeStackInfos(Refs refs, MemorySegment out, int count, MemorySegment cpuOut) {
         MemorySegment infos = Native.array(out.get(C_POINTER, 0), count, jvmtiStackInfo.sizeof());
         try {
             Thread[] threads = new Thread[count];
@@ -585,7 +605,13 @@ public final class Jvmti {
                 int frameCount = jvmtiStackInfo.frame_count(info);
                 MemorySegment buffer = jvmtiStackInfo.frame_buffer(info)
                         .reinterpret(frameCount * jvmtiFrameInfo.sizeof());
-                stacks.add(new ThreadStack(threads[i], jvmtiStackInfo.state(info), frames(buffer, frameCount)));
+                int state = jvmtiStackInfo.state(info);
+                long cpu = -1;
+                if (cpuOut != null && (state & THREAD_STATE_RUNNABLE) != 0 && jvmtiInterface_1_.GetThreadCpuTime.invoke(
+                        n.fnGetThreadCpuTime, n.env, jvmtiStackInfo.thread(info), cpuOut) == 0) {
+                    cpu = cpuOut.get(JAVA_LONG, 0);  // an error (the thread ended) leaves -1
+                }
+                stacks.add(new ThreadStack(threads[i], state, frames(buffer, frameCount), cpu));
             }
             return stacks;
         } finally {

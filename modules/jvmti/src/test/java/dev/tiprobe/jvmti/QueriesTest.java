@@ -121,6 +121,12 @@ class QueriesTest {
             assertSame(waiter.getThreadGroup(), details.group());
             assertSame(waiter.getContextClassLoader(), details.contextClassLoader());
             assertTrue(jvmti.threadCpuTime(null) > 0);
+            List<Jvmti.ThreadStack> withCpu = jvmti.allStackTraces(16, true);
+            Jvmti.ThreadStack self = withCpu.stream().filter(s -> s.thread() == Thread.currentThread()).findFirst().orElseThrow();
+            assertTrue(self.cpuNanos() > 0 && self.cpuNanos() <= jvmti.threadCpuTime(null), "a running thread's CPU time");
+            assertEquals(-1, withCpu.stream().filter(s -> s.thread() == waiter).findFirst().orElseThrow().cpuNanos(),
+                    "a waiting thread is not asked");
+            assertEquals(-1, stack.cpuNanos(), "not asked for");
         } finally {
             waiter.interrupt();
             waiter.join();
