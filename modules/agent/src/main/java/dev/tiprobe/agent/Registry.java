@@ -143,6 +143,11 @@ public final class Registry implements AutoCloseable {
      * The method behind a jmethodID met in a stack walk: from the map, or learned through
      * GetMethodDeclaringClass (inside {@link IdMap#pinned}, so no unload runs meanwhile). Null
      * when the ID's class has unloaded (JVMTI answers INVALID_METHODID).
+     *
+     * <p>A registered class can still show an ID it did not list: the old version of a method
+     * that was running when its class was retransformed (by tiprobe's own tracing, say) keeps
+     * running under an ID of its own. That ID joins the class with its own token, named like the
+     * method.
      */
     public IdMap.MethodEntry resolve(long methodId) {
         IdMap.MethodEntry known = map.method(methodId);
@@ -157,8 +162,13 @@ public final class Registry implements AutoCloseable {
                 if (e.error() == JvmtiError.INVALID_METHODID) return null;
                 throw e;
             }
-            register(declaring);
-            return map.method(methodId);
+            IdMap.ClassEntry owner = register(declaring);
+            IdMap.MethodEntry listed = map.method(methodId);
+            if (listed != null || owner == null) return listed;
+            synchronized (this) {
+                IdMap.MethodEntry added = map.method(methodId);
+                return added != null ? added : map.addMethod(methodId, owner.tag(), methodToken(owner.token(), methodId));
+            }
         });
     }
 

@@ -302,4 +302,13 @@ class TracingIT {
         assertTrue(lines.contains("stopped true 185 probe 185"), "no probe runs after stop: " + run.out());
         assertTrue(lines.contains("second 5"), "a second session starts afresh: " + run.out());
     }
+
+    @Test
+    void aMethodRunningWhileItsClassIsRetransformedStillHasANameInStackWalks() throws Exception {
+        Run run = java(List.of("-cp", AGENT + java.io.File.pathSeparator + TEST_CLASSES), "example.workload.ObsoleteFrame");
+        assertEquals(0, run.exit(), run.out() + run.err());
+        List<String> frames = run.out().lines().filter(l -> l.startsWith("frame ")).toList();
+        assertTrue(frames.contains("frame true hold"), "the old version of hold, named: " + run.out());
+        assertTrue(frames.stream().noneMatch(l -> l.endsWith(" null")), "every frame resolves: " + run.out());
+    }
 }

@@ -48,34 +48,48 @@ final class Samples {
     }
 
     /**
-     * Top methods by samples, on top of the stack (self) and anywhere on it (total), weighted by
-     * CPU time for a cpu-mode recording; then the traced methods by calls and by time, and the
-     * first {@code calls} traced calls.
+     * Top methods on top of the stack (self) and anywhere on it (total) in the recording's own
+     * view (samples for wall mode, CPU time for cpu mode), and for a wall-mode recording also the
+     * self table by CPU time; then the traced methods by calls and by time, and the first
+     * {@code calls} traced calls.
      */
     static void writeText(Recording r, PrintWriter out, int top, int calls) {
-        boolean cpu = r.cpuMode();
-        Map<Integer, Long> self = new HashMap<>();
-        Map<Integer, Long> total = new HashMap<>();
-        long all = 0;
-        for (Recording.Sample s : r.samples()) {
-            if (s.frames().length == 0) continue;
-            long weight = Recording.weight(s, cpu);
-            all += weight;
-            self.merge(s.frames()[0], weight, Long::sum);
-            java.util.Set<Integer> seen = new java.util.HashSet<>();
-            for (int f : s.frames()) if (seen.add(f)) total.merge(f, weight, Long::sum);
-        }
         out.printf("tiprobe recording: %d samples in %d chunks, %d threads, %d class loads, %d unloads%n",
                 r.samples().size(), r.chunks(), r.threads().size(),
                 r.classEvents().stream().filter(Recording.ClassEvent::load).count(),
                 r.classEvents().stream().filter(e -> !e.load()).count());
         if (!r.samples().isEmpty()) {
             out.println("Stacks are taken at safepoints: a thread shows where it next reached one.");
-            table(out, "Top methods on top of the stack (self)", self, all, r, top, cpu);
-            table(out, "Top methods anywhere on the stack (total)", total, all, r, top, cpu);
+            boolean cpu = r.cpuMode();
+            Weights view = Weights.of(r, cpu);
+            table(out, "Top methods on top of the stack (self)", view.self, view.all, r, top, cpu);
+            table(out, "Top methods anywhere on the stack (total)", view.total, view.all, r, top, cpu);
+            Weights cpuView = cpu ? null : Weights.of(r, true);
+            if (cpuView != null && cpuView.all > 0) {
+                table(out, "Top methods on top of the stack by CPU time (self; the cpu view of the same samples)",
+                        cpuView.self, cpuView.all, r, top, true);
+            }
         }
         traced(r, out, top, calls);
         out.flush();
+    }
+
+    /** Each method's weight on top of the stack and anywhere on it, in one view. */
+    private record Weights(Map<Integer, Long> self, Map<Integer, Long> total, long all) {
+        static Weights of(Recording r, boolean cpuView) {
+            Map<Integer, Long> self = new HashMap<>();
+            Map<Integer, Long> total = new HashMap<>();
+            long all = 0;
+            for (Recording.Sample s : r.samples()) {
+                long weight = Recording.weight(s, cpuView);
+                if (s.frames().length == 0 || weight == 0) continue;
+                all += weight;
+                self.merge(s.frames()[0], weight, Long::sum);
+                java.util.Set<Integer> seen = new java.util.HashSet<>();
+                for (int f : s.frames()) if (seen.add(f)) total.merge(f, weight, Long::sum);
+            }
+            return new Weights(self, total, all);
+        }
     }
 
     private static void traced(Recording r, PrintWriter out, int top, int calls) {
