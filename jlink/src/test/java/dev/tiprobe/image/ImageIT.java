@@ -196,6 +196,9 @@ class ImageIT {
         assertTrue(out.contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order order) : long"), out);
         assertTrue(out.contains("threw Inventory$OutOfStock"), out);
         assertTrue(Files.exists(work.resolve("tiprobe-demo.json")) && Files.exists(work.resolve("tiprobe-demo.txt")));
+        Run recorded = tiprobe("report", work.resolve("tiprobe-demo.tpr").toString(), "-f", "-");
+        assertTrue(recorded.out().contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order) : long"),
+                "the demo's recording holds its traced methods: " + recorded.out());
 
         Run text = tiprobe("report", work.resolve("tiprobe-demo.json").toString(), "-f", "-");
         assertEquals(0, text.exit(), text.err());

@@ -54,7 +54,7 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("%nA few of the %d calls recorded (one in four)%n", r.calls().size());
         for (Recording.Call c : interesting(r.calls())) out.println("  " + TextReport.call(c));
         out.println();
-        out.println("Wrote " + json + " and " + txt);
+        out.println("Wrote " + json + ", " + txt + " and the recording " + Report.recordingFor(json));
         return Main.OK;
     }
 
