@@ -274,6 +274,13 @@ class ImageIT {
         Run bothText = tiprobe("report", dir.resolve("both.html.tpr").toString(), "-f", "-");
         assertTrue(bothText.out().lines().anyMatch(l -> l.matches("\\s+\\d+\\.\\d+ +\\d+ +\\d+ +\\d+  example\\.known\\.Known\\.spin\\(long.*")),
                 "the recording holds the traced method's times: " + bothText.out());
+        Path mainOnly = dir.resolve("main-only.collapsed");
+        Run chosen = tiprobe("-d", "1s", "--sample", "10ms", "--sample-threads", "ma*", "-f", mainOnly.toString(),
+                Long.toString(busy.pid()));
+        assertEquals(0, chosen.exit(), chosen.err());
+        Run chosenText = tiprobe("report", dir.resolve("main-only.collapsed.tpr").toString(), "-f", "-");
+        assertTrue(chosenText.out().startsWith("tiprobe recording: ") && chosenText.out().lines().findFirst().orElseThrow()
+                .contains(" 1 threads,"), "wall mode, but only the thread named main: " + chosenText.out());
         Run noSample = tiprobe("-d", "1s", "--trace", "example.**", "-f", dir.resolve("x.html").toString(), Long.toString(busy.pid()));
         assertEquals(1, noSample.exit());
         assertTrue(noSample.err().contains("needs --sample"), noSample.err());
@@ -293,6 +300,8 @@ class ImageIT {
         assertTrue(text.out().lines().filter(l -> l.matches("\\s+\\d.*%  .*")).findFirst().orElseThrow()
                 .contains("example.known.Known.spin(long"), text.out());
         assertTrue(text.out().contains("cpu ms"), "cpu mode weighs by CPU time: " + text.out());
+        Run byLine = tiprobe("report", dir.resolve("busy.collapsed.tpr").toString(), "--lines", "-f", "-");
+        assertTrue(byLine.out().matches("(?s).*%  example\\.known\\.Known\\.spin:\\d+\\(long\\).*"), "frames with lines: " + byLine.out());
         Run none = tiprobe("report", dir.resolve("busy.collapsed.tpr").toString(), "--exclude", "*Known.spin*", "-f", "-");
         assertEquals(0, none.exit(), none.err());
         assertTrue(none.out().lines().noneMatch(l -> l.contains("Known.spin")), "excluded at report time: " + none.out());

@@ -26,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
  * for no cap), {@code sample} record one call in n (default 1), {@code maxcalls} (default 100000),
  * {@code maxstring} (default 100), {@code maxelements} (default 8), {@code tostring} (describe
  * other objects by their toString()). Stack sampling, alone or with tracing: {@code interval}
- * (e.g. 10ms), {@code samplemode} wall or cpu, {@code depth} (default 64), {@code recording}
+ * (e.g. 10ms), {@code samplemode} wall or cpu, {@code depth} (default 64), {@code threads} thread-name
+ * globs to sample, separated by {@code ;} (default: all), {@code recording}
  * (default: the results file with {@code .tpr} for {@code .json}).
  */
 public final class AgentMain {
@@ -346,6 +347,7 @@ public final class AgentMain {
         Duration interval = null;
         Sampler.Mode sampleMode = Sampler.Mode.WALL;
         int depth = 64;
+        String sampleThreads = null;
         String recording = null;
         if (args == null || args.isBlank()) {
             throw new IllegalArgumentException("no options: use trace=<filter>[,mode=count|time|trace][,file=<path>] and/or interval=<10ms>");
@@ -376,6 +378,7 @@ public final class AgentMain {
                     default -> throw new IllegalArgumentException("samplemode must be wall or cpu, not '" + value + "'");
                 };
                 case "depth" -> depth = (int) number(key, value);
+                case "threads" -> sampleThreads = value;
                 case "recording" -> recording = value;
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
@@ -387,7 +390,7 @@ public final class AgentMain {
             Tracing.TraceLimits limits = new Tracing.TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString);
             tracing = new Tracing.Options(MethodFilter.parse(filter), mode, limits);
         }
-        Sampler.Options sampling = interval == null ? null : new Sampler.Options(interval, sampleMode, depth);
+        Sampler.Options sampling = interval == null ? null : new Sampler.Options(interval, sampleMode, depth, sampleThreads);
         Path to = recording != null ? Path.of(expand(recording, pid)) : recordingBeside(results);
         return new AgentOptions(tracing, results, sampling, to);
     }

@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.report.RecordingFilter;
 import dev.tiprobe.report.RecordingFormat;
 
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Takes the stacks of all threads at an interval (GetAllStackTraces) and writes them to a
@@ -33,8 +35,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Sampler implements AutoCloseable {
     enum Mode { WALL, CPU }
 
-    /** What to sample. */
-    record Options(Duration interval, Mode mode, int depth) {
+    /**
+     * What to sample: every {@code interval}, up to {@code depth} frames, the threads whose names
+     * match {@code threads} (globs separated by {@code ;}, {@code *} for any characters; null: all).
+     */
+    record Options(Duration interval, Mode mode, int depth, String threads) {
         Options {
             if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
             if (depth < 1 || depth > RecordingFormat.MAX_DEPTH) {
@@ -50,6 +55,7 @@ final class Sampler implements AutoCloseable {
     private final Jvmti jvmti;
     private final Registry registry;
     private final Options options;
+    private final Predicate<String> threads;  // null: every thread
     private final Recorder recorder;
     private final Thread thread;
     private final ConcurrentLinkedQueue<Object[]> classEvents = new ConcurrentLinkedQueue<>();
@@ -67,6 +73,8 @@ final class Sampler implements AutoCloseable {
         this.jvmti = jvmti;
         this.registry = registry;
         this.options = options;
+        this.threads = options.threads() == null ? null : java.util.Arrays.stream(options.threads().split(";"))
+                .map(String::strip).filter(g -> !g.isEmpty()).map(RecordingFilter::glob).reduce(Predicate::or).orElse(n -> false);
         this.recorder = recorder;
         this.thread = Thread.ofPlatform().daemon().name("tiprobe-sampler").unstarted(this::run);
     }
@@ -102,7 +110,7 @@ final class Sampler implements AutoCloseable {
     private void run() {
         long intervalNanos = options.interval().toNanos();
         long lastFlush = System.nanoTime();
-        int[] frames = new int[options.depth()];
+        Frames frames = new Frames(options.depth());
         try {
             while (running) {
                 long began = System.nanoTime();
@@ -128,7 +136,7 @@ final class Sampler implements AutoCloseable {
         }
     }
 
-    private void sampleOnce(int[] frames) throws IOException {
+    private void sampleOnce(Frames frames) throws IOException {
         if (options.mode() == Mode.CPU && System.nanoTime() < nextFullWalk) {
             sampleBusyThreads(frames);
             return;
@@ -140,7 +148,7 @@ final class Sampler implements AutoCloseable {
         List<Thread> seen = new ArrayList<>();
         for (Jvmti.ThreadStack ts : stacks) {
             Thread t = ts.thread();
-            if (t == null || ts.frames().isEmpty() || t.getName().startsWith("tiprobe-")) continue;  // not tiprobe's own
+            if (t == null || ts.frames().isEmpty() || !chosen(t)) continue;
             seen.add(t);
             long cpu = ts.cpuNanos() < 0 ? 0 : cpuSince(t, ts.cpuNanos());
             if (options.mode() == Mode.CPU && cpu <= 0) continue;
@@ -155,7 +163,7 @@ final class Sampler implements AutoCloseable {
      * that used CPU since the last look, each walked alone (GetStackTrace, a handshake with that
      * thread), so the other threads never stop for a sample.
      */
-    private void sampleBusyThreads(int[] frames) throws IOException {
+    private void sampleBusyThreads(Frames frames) throws IOException {
         for (Thread t : known) {
             long cpu = cpuSinceLastLook(t);
             if (cpu <= 0) continue;
@@ -167,6 +175,12 @@ final class Sampler implements AutoCloseable {
             }
             if (!stack.isEmpty()) write(recorder.now(), t, RecordingFormat.STATE_RUNNABLE, cpu, stack, frames);
         }
+    }
+
+    /** Whether to sample {@code t}: never tiprobe's own threads; the chosen ones when threads were chosen. */
+    private boolean chosen(Thread t) {
+        String name = t.getName();
+        return !name.startsWith("tiprobe-") && (threads == null || threads.test(name));
     }
 
     /** CPU nanoseconds {@code t} used since the last look; 0 at first sight or when it ended. */
@@ -184,14 +198,23 @@ final class Sampler implements AutoCloseable {
         return before == null ? 0 : cpuNow - before;
     }
 
-    private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, int[] frames)
-            throws IOException {
-        int n = Math.min(stack.size(), frames.length);
-        for (int i = 0; i < n; i++) {
-            IdMap.MethodEntry m = registry.resolve(stack.get(i).methodId());
-            frames[i] = m == null ? 0 : m.tokenId();
+    /** The sampler's scratch for one stack: method token ids and source lines, reused sample after sample. */
+    private record Frames(int[] methods, int[] lines) {
+        Frames(int depth) {
+            this(new int[depth], new int[depth]);
         }
-        recorder.sample(time, t, state, cpuNanos, frames, n);
+    }
+
+    private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, Frames frames)
+            throws IOException {
+        int n = Math.min(stack.size(), frames.methods().length);
+        for (int i = 0; i < n; i++) {
+            Jvmti.StackFrame f = stack.get(i);
+            IdMap.MethodEntry m = registry.resolve(f.methodId());
+            frames.methods()[i] = m == null ? 0 : m.tokenId();
+            frames.lines()[i] = m == null || f.location() < 0 ? 0 : Math.max(0, m.token().lineAt(f.location()));
+        }
+        recorder.sample(time, t, state, cpuNanos, frames.methods(), frames.lines(), n);
         samples.incrementAndGet();
     }
 

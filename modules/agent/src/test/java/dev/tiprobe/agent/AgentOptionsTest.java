@@ -27,6 +27,8 @@ class AgentOptionsTest {
         assertEquals(null, sampling.tracing(), "sampling alone");
         assertEquals(java.time.Duration.ofMillis(20), sampling.sampling().interval());
         assertEquals(Sampler.Mode.CPU, sampling.sampling().mode());
+        assertEquals(null, sampling.sampling().threads(), "every thread");
+        assertEquals("worker-*;main", AgentMain.parse("interval=10ms,threads=worker-*;main", 1).sampling().threads());
         assertEquals(Path.of("/tmp/x-7.tpr"), sampling.recording(), "the recording sits beside the results");
     }
 

@@ -46,6 +46,9 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "<s>", defaultValue = "-1", description = "Recordings: seconds after the start to end at (default: the end).")
     double to;
 
+    @Option(names = "--lines", description = "Recordings: name frames by method and source line (Class.method:42).")
+    boolean lines;
+
     @Override
     public Integer call() throws CliException {
         if (recording.toString().endsWith(".tpr")) return samples();
@@ -92,6 +95,7 @@ final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--from and --to: " + e.getMessage());
         }
+        if (lines) r = r.withLines();
         if (file.equals("-")) {
             Samples.writeText(r, spec.commandLine().getOut(), 20, calls);
             return Main.OK;

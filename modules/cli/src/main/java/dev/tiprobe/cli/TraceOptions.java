@@ -26,6 +26,10 @@ final class TraceOptions {
 
     enum SampleMode { WALL, CPU }
 
+    @Option(names = "--sample-threads", paramLabel = "<glob>",
+            description = "Sample only threads whose names match: globs separated by ';', e.g. 'worker-*;main'.")
+    String sampleThreads;
+
     @Option(names = {"-f", "--file"}, paramLabel = "<file>", defaultValue = "tiprobe-%p-%t.json",
             description = "Results file (JSON); %%p is the pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
     String file;
@@ -38,6 +42,7 @@ final class TraceOptions {
     String agentOptions(Path output) throws CliException {
         if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
         if (output.toString().contains(",")) throw new CliException("the results file name cannot contain ','");
+        if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
         if (sample == null && (file.endsWith(".html") || file.endsWith(".collapsed"))) {
             throw new CliException("-f " + file + " needs --sample: flame graphs are drawn from stack samples");
         }
@@ -49,6 +54,10 @@ final class TraceOptions {
         if (sample != null) {
             b.append(",interval=").append(sample.strip().toLowerCase());
             if (sampleMode != null) b.append(",samplemode=").append(sampleMode.name().toLowerCase());
+            if (sampleThreads != null) {
+                if (sampleThreads.contains(",")) throw new CliException("--sample-threads cannot contain ',': separate globs with ';'");
+                b.append(",threads=").append(sampleThreads);
+            }
         }
         return b.toString();
     }

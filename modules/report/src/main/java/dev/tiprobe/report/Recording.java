@@ -16,8 +16,11 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                         List<ClassEvent> classEvents, Map<Integer, MethodStats> stats, List<Call> calls,
                         String damage) {
 
-    /** A stack sample; frames are method ids, leaf first; cpuNanos the CPU the thread used since its last look. */
-    public record Sample(long epochNanos, long threadId, byte state, long cpuNanos, int[] frames) {}
+    /**
+     * A stack sample; frames are method ids, leaf first, with their source lines (0: unknown);
+     * cpuNanos the CPU the thread used since its last look.
+     */
+    public record Sample(long epochNanos, long threadId, byte state, long cpuNanos, int[] frames, int[] lines) {}
 
     public record ClassEvent(long epochNanos, boolean load, String className) {}
 
@@ -46,6 +49,41 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     /** A sample's weight in a view: 1 in the wall (samples) view, its CPU nanoseconds in the cpu view. */
     public static long weight(Sample s, boolean cpuView) {
         return cpuView ? s.cpuNanos() : 1;
+    }
+
+    /**
+     * The same recording with each frame named by method and line, {@code Class.method:42(...)},
+     * as its own method id: every report then tells lines of one method apart.
+     */
+    public Recording withLines() {
+        Map<Integer, String> names = new java.util.HashMap<>(methods);
+        Map<Long, Integer> ids = new java.util.HashMap<>();
+        int next = methods.keySet().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
+        List<Sample> renamed = new java.util.ArrayList<>(samples.size());
+        for (Sample s : samples) {
+            int[] frames = new int[s.frames().length];
+            for (int i = 0; i < frames.length; i++) {
+                int method = s.frames()[i];
+                int line = s.lines()[i];
+                if (method == 0 || line <= 0) {
+                    frames[i] = method;
+                    continue;
+                }
+                long key = ((long) method << 32) | line;
+                Integer id = ids.get(key);
+                if (id == null) {
+                    id = next++;
+                    ids.put(key, id);
+                    String human = methodName(method);
+                    int paren = human.indexOf('(');
+                    names.put(id, paren < 0 ? human + ":" + line : human.substring(0, paren) + ":" + line + human.substring(paren));
+                }
+                frames[i] = id;
+            }
+            renamed.add(new Sample(s.epochNanos(), s.threadId(), s.state(), s.cpuNanos(), frames, s.lines()));
+        }
+        return new Recording(chunks, startEpochNanos, endEpochNanos, info, Map.copyOf(names), threads, List.copyOf(renamed),
+                classEvents, stats, calls, damage);
     }
 
     /** The same recording with other samples (what filters make). */

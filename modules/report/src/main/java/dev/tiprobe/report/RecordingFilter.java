@@ -60,10 +60,13 @@ public record RecordingFilter(List<String> includes, List<String> excludes, List
 
     private static List<Predicate<String>> globs(List<String> globs) {
         List<Predicate<String>> out = new ArrayList<>();
-        for (String g : globs) {
-            String regex = Arrays.stream(g.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*"));
-            out.add(Pattern.compile(regex).asMatchPredicate());
-        }
+        for (String g : globs) out.add(glob(g));
         return out;
+    }
+
+    /** Whether a whole text matches {@code glob}, where {@code *} stands for any characters. */
+    public static Predicate<String> glob(String glob) {
+        String regex = Arrays.stream(glob.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*"));
+        return Pattern.compile(regex).asMatchPredicate();
     }
 }

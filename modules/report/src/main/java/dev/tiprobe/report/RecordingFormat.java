@@ -13,7 +13,7 @@ package dev.tiprobe.report;
  *   1 METHOD        varint:id string:name              a method token and its human name
  *   2 THREAD        varlong:id string:name
  *   3 SAMPLE        varlong:nanosAfterStart varlong:threadId u8:state varlong:cpuNanos
- *                   varint:depth varint:methodId * depth     (leaf first)
+ *                   varint:depth (varint:methodId varint:line) * depth     (leaf first; line 0: unknown)
  *   4 CLASS_LOAD    varlong:nanosAfterStart string:className
  *   5 CLASS_UNLOAD  varlong:nanosAfterStart string:className
  *   6 INFO          string:key string:value               a fact about the session (mode, interval, ...)

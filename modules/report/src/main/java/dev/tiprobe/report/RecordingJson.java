@@ -47,6 +47,8 @@ public final class RecordingJson {
             b.append(sep).append("{\"epochNanos\": ").append(s.epochNanos()).append(", \"thread\": ").append(s.threadId())
                     .append(", \"state\": ").append(s.state()).append(", \"cpuNanos\": ").append(s.cpuNanos()).append(", \"frames\": [");
             for (int i = 0; i < s.frames().length; i++) b.append(i > 0 ? ", " : "").append(s.frames()[i]);
+            b.append("], \"lines\": [");
+            for (int i = 0; i < s.lines().length; i++) b.append(i > 0 ? ", " : "").append(s.lines()[i]);
             b.append("]}");
             sep = ",\n    ";
             if (b.length() > 1 << 20) {

@@ -148,14 +148,18 @@ public final class RecordingReader {
                         byte state = b.get();
                         long weight = varlong(b);
                         long depth = varlong(b);
-                        if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining()) throw new Malformed("bad depth " + depth);
+                        if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining() / 2) throw new Malformed("bad depth " + depth);
                         int[] frames = new int[(int) depth];
+                        int[] lines = new int[(int) depth];
                         for (int i = 0; i < depth; i++) {
                             long id = varlong(b);
                             if (id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
                             frames[i] = (int) id;
+                            long line = varlong(b);
+                            if (line > Integer.MAX_VALUE) throw new Malformed("bad line " + line);
+                            lines[i] = (int) line;
                         }
-                        samples.add(new Recording.Sample(time, thread, state, weight, frames));
+                        samples.add(new Recording.Sample(time, thread, state, weight, frames, lines));
                     }
                     case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD -> {
                         long time = start + varlong(b);

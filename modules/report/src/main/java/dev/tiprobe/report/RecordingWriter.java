@@ -48,10 +48,11 @@ public final class RecordingWriter implements AutoCloseable {
 
     /**
      * A stack sample; {@code frames} are method token ids, leaf first, 0 for an unresolved frame;
-     * {@code cpuNanos} the CPU the thread used since the sampler last looked at it (0 if unknown).
+     * {@code lines} their source lines, 0 where unknown; {@code cpuNanos} the CPU the thread used
+     * since the sampler last looked at it (0 if unknown).
      */
-    public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, int[] frames, int depth)
-            throws IOException {
+    public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, int[] frames,
+                       int[] lines, int depth) throws IOException {
         begin(epochNanos);
         thread(threadId, threadName);
         int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
@@ -62,7 +63,10 @@ public final class RecordingWriter implements AutoCloseable {
         chunk.write(state);
         varlong(Math.max(0, cpuNanos));
         varlong(n);
-        for (int i = 0; i < n; i++) varlong(frames[i]);
+        for (int i = 0; i < n; i++) {
+            varlong(frames[i]);
+            varlong(Math.max(0, lines[i]));
+        }
         end(epochNanos);
     }
 

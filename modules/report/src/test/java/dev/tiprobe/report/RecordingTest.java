@@ -36,7 +36,9 @@ class RecordingTest {
                 w.classEvent(t, true, "com.foo.Plugin" + chunk);
                 for (int i = 0; i < 100; i++) {
                     int[] frames = {1 + i % 3, 4, 5};  // leaf first: M1..M3 called by M4 called by M5
-                    w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000, frames, 3);
+                    int[] lines = {10 + i % 2, 20, 0};  // M5's line unknown (a native frame, say)
+                    w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000, frames,
+                            lines, 3);
                 }
                 w.classEvent(t, false, "com.foo.Plugin" + chunk);
                 w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
@@ -59,6 +61,7 @@ class RecordingTest {
         assertEquals("com.foo.Plugin1", r.classEvents().get(2).className());
         assertTrue(r.classEvents().get(3).load() == false);
         assertArrayEquals(new int[] {2, 4, 5}, r.samples().get(1).frames());
+        assertArrayEquals(new int[] {11, 20, 0}, r.samples().get(1).lines());
         assertEquals("worker-2", r.threads().get(3L));
         assertEquals("app.jar!com.foo.M4.run(int x) : void", r.methodName(4));
         assertEquals("[unknown]", r.methodName(0));
@@ -168,12 +171,21 @@ class RecordingTest {
     }
 
     @Test
+    void withLinesNamesEachLineOfAMethodApart() throws IOException {
+        Map<String, Long> folded = FoldedStacks.fold(RecordingReader.read(write()).withLines(), false);
+        assertEquals(3 * 17, folded.get("app.jar!com.foo.M5.run;app.jar!com.foo.M4.run:20;app.jar!com.foo.M1.run:10"),
+                "M1 (i % 3 == 0) at line 10 (i even): 17 of 100; M5's unknown line left off");
+        assertEquals(300, folded.values().stream().mapToLong(Long::longValue).sum());
+        assertEquals(6, folded.size(), "three leaves, each on two lines");
+    }
+
+    @Test
     void aCpuModeRecordingFoldsByCpuTime() throws IOException {
         Path file = dir.resolve("cpu.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
             w.info(0, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new int[] {1}, 1);
-            w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new int[] {1}, 1);
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new int[] {1}, new int[] {7}, 1);
+            w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new int[] {1}, new int[] {7}, 1);
         }
         Recording r = RecordingReader.read(file);
         assertTrue(r.cpuMode());
