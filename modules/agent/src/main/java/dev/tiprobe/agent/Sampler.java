@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,7 @@ final class Sampler implements AutoCloseable {
         this.jvmti = jvmti;
         this.registry = registry;
         this.options = options;
-        this.threads = options.threads() == null ? null : java.util.Arrays.stream(options.threads().split(";"))
+        this.threads = options.threads() == null ? null : Arrays.stream(options.threads().split(";"))
                 .map(String::strip).filter(g -> !g.isEmpty()).map(RecordingFilter::glob).reduce(Predicate::or).orElse(n -> false);
         this.recorder = recorder;
         this.thread = Thread.ofPlatform().daemon().name("tiprobe-sampler").unstarted(this::run);
