@@ -6,7 +6,6 @@ import dev.tiprobe.report.RecordingFilter;
 import dev.tiprobe.report.RecordingFormat;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

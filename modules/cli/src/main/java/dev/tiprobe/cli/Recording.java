@@ -1,5 +1,7 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.TracedText;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,10 +14,8 @@ import java.util.Map;
  * A results file the agent wrote, read and checked: anything malformed, truncated or not written
  * by tiprobe is one clear error, never a stack trace.
  */
-record Recording(String mode, String filter, long droppedCalls, long probeFailures, List<Method> methods,
+record Recording(String mode, String filter, long droppedCalls, long probeFailures, List<TracedText.Method> methods,
                  List<Call> calls, List<String> skipped, List<String> classFailures) {
-
-    record Method(String name, long calls, long totalNanos, long minNanos, long maxNanos) {}
 
     /** A traced call; {@code result} is the returned value, or the thrown exception when {@code threw}. */
     record Call(String method, String thread, long depth, long durationNanos, List<String> argNames,
@@ -35,10 +35,10 @@ record Recording(String mode, String filter, long droppedCalls, long probeFailur
             if (!(Json.parse(text) instanceof Map<?, ?> root) || !"tiprobe".equals(root.get("tool"))) {
                 throw new CliException(file + " is not a tiprobe results file");
             }
-            List<Method> methods = new ArrayList<>();
+            List<TracedText.Method> methods = new ArrayList<>();
             for (Map<?, ?> m : objects(root, "methods")) {
-                methods.add(new Method(string(m, "name"), number(m, "calls"), optional(m, "totalNanos"),
-                        optional(m, "minNanos"), optional(m, "maxNanos")));
+                methods.add(new TracedText.Method(string(m, "name"), number(m, "calls"), m.containsKey("totalNanos"),
+                        optional(m, "totalNanos"), optional(m, "minNanos"), optional(m, "maxNanos")));
             }
             List<Call> calls = new ArrayList<>();
             for (Map<?, ?> c : objects(root, "calls")) {

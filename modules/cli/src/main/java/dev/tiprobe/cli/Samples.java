@@ -95,17 +95,9 @@ final class Samples {
     private static void traced(Recording r, PrintWriter out, int top, int calls) {
         List<TracedText.Method> methods = TracedText.methods(r);
         if (methods.isEmpty()) return;
-        out.printf("%nTraced methods by calls (%s mode, filter %s)%n%12s  %s%n", r.info().getOrDefault(RecordingFormat.INFO_TRACE_MODE, "?"),
-                r.info().getOrDefault(RecordingFormat.INFO_FILTER, "?"), "calls", "method");
-        methods.stream().filter(m -> m.calls() > 0).limit(top).forEach(m -> out.printf("%12d  %s%n", m.calls(), m.name()));
-        if (methods.stream().anyMatch(TracedText.Method::timed)) {
-            out.printf("%nTraced methods by time (inclusive, wall clock)%n%12s %10s %10s %10s  %s%n", "total ms", "mean ns",
-                    "min ns", "max ns", "method");
-            methods.stream().filter(m -> m.timed() && m.calls() > 0)
-                    .sorted(Comparator.comparingLong(TracedText.Method::totalNanos).reversed()).limit(top)
-                    .forEach(m -> out.printf("%12.3f %10d %10d %10d  %s%n", m.totalNanos() / 1e6, m.meanNanos(), m.minNanos(),
-                            m.maxNanos(), m.name()));
-        }
+        TextReport.methodTables(out, methods, top, String.format("Traced methods by calls (%s mode, filter %s)",
+                r.info().getOrDefault(RecordingFormat.INFO_TRACE_MODE, "?"), r.info().getOrDefault(RecordingFormat.INFO_FILTER, "?")),
+                "Traced methods by time (inclusive, wall clock)");
         List<Recording.Call> traced = TracedText.callsByStart(r);
         if (traced.isEmpty()) return;
         out.printf("%nTraced calls (%d of %d recorded; %s not recorded because of the limits)%n", Math.min(calls, traced.size()),

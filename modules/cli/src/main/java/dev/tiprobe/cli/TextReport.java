@@ -1,5 +1,7 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.TracedText;
+
 import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.List;
@@ -11,18 +13,7 @@ final class TextReport {
 
     static void write(Recording r, PrintWriter out, int topMethods, int tracedCalls) {
         out.printf("tiprobe %s, filter %s%n", r.mode(), r.filter());
-        List<Recording.Method> methods = merged(r.methods());
-        List<Recording.Method> byCalls = methods.stream().filter(m -> m.calls() > 0)
-                .sorted(Comparator.comparingLong(Recording.Method::calls).reversed()).limit(topMethods).toList();
-        out.printf("%nTop methods by calls%n%12s  %s%n", "calls", "method");
-        for (Recording.Method m : byCalls) out.printf("%12d  %s%n", m.calls(), m.name());
-        if (methods.stream().anyMatch(m -> m.totalNanos() >= 0)) {
-            out.printf("%nTop methods by time (inclusive, wall clock)%n%12s %10s %10s %10s  %s%n", "total ms", "mean ns", "min ns", "max ns", "method");
-            methods.stream().filter(m -> m.calls() > 0 && m.totalNanos() >= 0)
-                    .sorted(Comparator.comparingLong(Recording.Method::totalNanos).reversed()).limit(topMethods)
-                    .forEach(m -> out.printf("%12.3f %10d %10d %10d  %s%n", m.totalNanos() / 1e6, m.totalNanos() / m.calls(),
-                            m.minNanos(), m.maxNanos(), m.name()));
-        }
+        methodTables(out, TracedText.merged(r.methods()), topMethods, "Top methods by calls", "Top methods by time (inclusive, wall clock)");
         if (!r.calls().isEmpty()) {
             out.printf("%nTraced calls (%d of %d recorded; %d not recorded because of the limits)%n",
                     Math.min(tracedCalls, r.calls().size()), r.calls().size(), r.droppedCalls());
@@ -40,18 +31,20 @@ final class TextReport {
     }
 
     /**
-     * One line per method name: the same class defined by several loaders (plugins, throwaway
-     * loaders) has an entry per loader in the recording.
+     * The traced methods' tables, titled {@code byCalls} and {@code byTime}: the {@code top}
+     * methods by calls, then, when any method was timed, by total time (inclusive, wall clock).
+     * One per name: merge first ({@link TracedText#merged}).
      */
-    static List<Recording.Method> merged(List<Recording.Method> methods) {
-        Map<String, Recording.Method> byName = new java.util.LinkedHashMap<>();
-        for (Recording.Method m : methods) {
-            byName.merge(m.name(), m, (a, b) -> new Recording.Method(a.name(), a.calls() + b.calls(),
-                    a.totalNanos() < 0 ? -1 : a.totalNanos() + b.totalNanos(),
-                    a.calls() == 0 ? b.minNanos() : b.calls() == 0 ? a.minNanos() : Math.min(a.minNanos(), b.minNanos()),
-                    Math.max(a.maxNanos(), b.maxNanos())));
-        }
-        return List.copyOf(byName.values());
+    static void methodTables(PrintWriter out, List<TracedText.Method> methods, int top, String byCalls, String byTime) {
+        out.printf("%n%s%n%12s  %s%n", byCalls, "calls", "method");
+        methods.stream().filter(m -> m.calls() > 0).sorted(Comparator.comparingLong(TracedText.Method::calls).reversed())
+                .limit(top).forEach(m -> out.printf("%12d  %s%n", m.calls(), m.name()));
+        if (methods.stream().noneMatch(TracedText.Method::timed)) return;
+        out.printf("%n%s%n%12s %10s %10s %10s  %s%n", byTime, "total ms", "mean ns", "min ns", "max ns", "method");
+        methods.stream().filter(m -> m.timed() && m.calls() > 0)
+                .sorted(Comparator.comparingLong(TracedText.Method::totalNanos).reversed()).limit(top)
+                .forEach(m -> out.printf("%12.3f %10d %10d %10d  %s%n", m.totalNanos() / 1e6, m.meanNanos(), m.minNanos(),
+                        m.maxNanos(), m.name()));
     }
 
     /** {@code [main] fib(n=10) -> 55  (1.2 ms)}, indented by depth. */

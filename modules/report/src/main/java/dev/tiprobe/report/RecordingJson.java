@@ -3,6 +3,7 @@ package dev.tiprobe.report;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything in a recording as JSON, with names: session facts, methods, threads, samples (frames
@@ -18,43 +19,23 @@ public final class RecordingJson {
                 .append(",\n  \"endEpochNanos\": ").append(r.endEpochNanos())
                 .append(",\n  \"damage\": ");
         JsonText.quote(b, r.damage());
-        b.append(",\n  \"info\": {");
+        b.append(",\n  \"info\": ");
+        names(b, r.info());
+        b.append(",\n  \"methods\": ");
+        names(b, r.methods());
+        b.append(",\n  \"threads\": ");
+        names(b, r.threads());
+        b.append(",\n  \"samples\": [");
         String sep = "\n    ";
-        for (Map.Entry<String, String> i : new java.util.TreeMap<>(r.info()).entrySet()) {
-            b.append(sep);
-            JsonText.quote(b, i.getKey());
-            b.append(": ");
-            JsonText.quote(b, i.getValue());
-            sep = ",\n    ";
-        }
-        b.append("\n  },\n  \"methods\": {");
-        sep = "\n    ";
-        for (Map.Entry<Integer, String> m : new java.util.TreeMap<>(r.methods()).entrySet()) {
-            b.append(sep).append('"').append(m.getKey()).append("\": ");
-            JsonText.quote(b, m.getValue());
-            sep = ",\n    ";
-        }
-        b.append("\n  },\n  \"threads\": {");
-        sep = "\n    ";
-        for (Map.Entry<Long, String> t : new java.util.TreeMap<>(r.threads()).entrySet()) {
-            b.append(sep).append('"').append(t.getKey()).append("\": ");
-            JsonText.quote(b, t.getValue());
-            sep = ",\n    ";
-        }
-        b.append("\n  },\n  \"samples\": [");
-        sep = "\n    ";
         for (Recording.Sample s : r.samples()) {
             b.append(sep).append("{\"epochNanos\": ").append(s.epochNanos()).append(", \"thread\": ").append(s.threadId())
                     .append(", \"state\": ").append(s.state()).append(", \"cpuNanos\": ").append(s.cpuNanos()).append(", \"frames\": [");
-            for (int i = 0; i < s.frames().length; i++) b.append(i > 0 ? ", " : "").append(s.frames()[i]);
+            numbers(b, s.frames());
             b.append("], \"lines\": [");
-            for (int i = 0; i < s.lines().length; i++) b.append(i > 0 ? ", " : "").append(s.lines()[i]);
+            numbers(b, s.lines());
             b.append("]}");
             sep = ",\n    ";
-            if (b.length() > 1 << 20) {
-                out.write(b.toString());
-                b.setLength(0);
-            }
+            spill(b, out);
         }
         b.append("\n  ],\n  \"classEvents\": [");
         sep = "\n    ";
@@ -67,7 +48,7 @@ public final class RecordingJson {
         }
         b.append("\n  ],\n  \"stats\": [");
         sep = "\n    ";
-        for (Recording.MethodStats m : new java.util.TreeMap<>(r.stats()).values()) {
+        for (Recording.MethodStats m : new TreeMap<>(r.stats()).values()) {
             b.append(sep).append("{\"method\": ").append(m.methodId()).append(", \"name\": ");
             JsonText.quote(b, r.methodName(m.methodId()));
             b.append(", \"calls\": ").append(m.calls());
@@ -97,13 +78,36 @@ public final class RecordingJson {
             JsonText.quote(b, c.result());
             b.append('}');
             sep = ",\n    ";
-            if (b.length() > 1 << 20) {
-                out.write(b.toString());
-                b.setLength(0);
-            }
+            spill(b, out);
         }
         b.append("\n  ]\n}\n");
         out.write(b.toString());
         out.flush();
+    }
+
+    /** A JSON object of names by key (ids or info keys), in key order. */
+    private static <K extends Comparable<K>> void names(StringBuilder b, Map<K, String> byKey) {
+        b.append('{');
+        String sep = "\n    ";
+        for (Map.Entry<K, String> e : new TreeMap<>(byKey).entrySet()) {
+            b.append(sep);
+            JsonText.quote(b, e.getKey().toString());
+            b.append(": ");
+            JsonText.quote(b, e.getValue());
+            sep = ",\n    ";
+        }
+        b.append("\n  }");
+    }
+
+    private static void numbers(StringBuilder b, int[] values) {
+        for (int i = 0; i < values.length; i++) b.append(i > 0 ? ", " : "").append(values[i]);
+    }
+
+    /** Writes out what has gathered once it passes a megabyte: memory stays bounded on big recordings. */
+    private static void spill(StringBuilder b, Writer out) throws IOException {
+        if (b.length() > 1 << 20) {
+            out.write(b.toString());
+            b.setLength(0);
+        }
     }
 }

@@ -22,17 +22,25 @@ public final class TracedText {
 
     /** The traced methods, merged by name, most calls first. */
     public static List<Method> methods(Recording r) {
-        Map<String, Method> byName = new LinkedHashMap<>();
+        List<Method> stats = new ArrayList<>();
         for (Recording.MethodStats s : r.stats().values()) {
-            Method m = new Method(r.methodName(s.methodId()), s.calls(), s.timed(), s.totalNanos(), s.minNanos(), s.maxNanos());
+            stats.add(new Method(r.methodName(s.methodId()), s.calls(), s.timed(), s.totalNanos(), s.minNanos(), s.maxNanos()));
+        }
+        List<Method> out = merged(stats);
+        out.sort(Comparator.comparingLong(Method::calls).reversed().thenComparing(Method::name));
+        return out;
+    }
+
+    /** One entry per name, in the order names first appear: calls and times added up, min and max kept. */
+    public static List<Method> merged(List<Method> methods) {
+        Map<String, Method> byName = new LinkedHashMap<>();
+        for (Method m : methods) {
             byName.merge(m.name(), m, (a, b) -> new Method(a.name(), a.calls() + b.calls(), a.timed() && b.timed(),
                     a.totalNanos() + b.totalNanos(),
                     a.calls() == 0 ? b.minNanos() : b.calls() == 0 ? a.minNanos() : Math.min(a.minNanos(), b.minNanos()),
                     Math.max(a.maxNanos(), b.maxNanos())));
         }
-        List<Method> out = new ArrayList<>(byName.values());
-        out.sort(Comparator.comparingLong(Method::calls).reversed().thenComparing(Method::name));
-        return out;
+        return new ArrayList<>(byName.values());
     }
 
     /** The traced calls in the order they started. */
