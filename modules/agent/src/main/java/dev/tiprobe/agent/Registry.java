@@ -29,6 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Classes are identified by tags tiprobe puts on their Class objects (SetTag); ObjectFree
  * reports each tag when its class unloads, and the map forgets the class and its methods then.
+ * Tags outlive the registry that set them (a Class object keeps its tag after a session ends), so
+ * each registry tags in a range of its own and registers again a class that an earlier registry
+ * tagged: the tenth session in a JVM learns every class as the first did.
  * The registry keeps Class objects only through weak references, so it never holds a class in
  * memory. A ClassPrepare that the facade dropped (a class loaded inside another tiprobe callback)
  * is caught up by {@link #reconcile()}.
@@ -39,13 +42,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * with another registering thread, and would slow the application's class loading besides.
  */
 public final class Registry implements AutoCloseable {
-    /** Tags start high to be told apart from small numbers in dumps; they only grow. */
-    private static final long FIRST_TAG = 1L << 32;
+    /** A registry's tags are {@code generation << TAG_BITS} and up: high, and never another registry's. */
+    private static final int TAG_BITS = 40;
+    /** Registries made so far in this JVM (the agent is loaded by one loader, so this counter is the JVM's). */
+    private static final AtomicLong GENERATIONS = new AtomicLong();
 
     private final Jvmti jvmti;
     private final IdMap map;
     private final Loaders loaders = new Loaders();
-    private final AtomicLong nextTag = new AtomicLong(FIRST_TAG);
+    private final long firstTag = GENERATIONS.incrementAndGet() << TAG_BITS;
+    private final AtomicLong nextTag = new AtomicLong(firstTag);
     private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
     private final List<Events.Registration> registrations = new ArrayList<>();
     private final LinkedBlockingQueue<Class<?>> prepared = new LinkedBlockingQueue<>();
@@ -106,7 +112,7 @@ public final class Registry implements AutoCloseable {
         int added = 0;
         for (Jvmti.ClassSnapshot s : jvmti.snapshotLoadedClasses()) {
             if (s.methods() == null || s.type().isPrimitive() || s.type().isArray()) continue;
-            if (jvmti.getTag(s.type()) == 0 && register(s.type()) != null) added++;
+            if (!mine(jvmti.getTag(s.type())) && register(s.type()) != null) added++;
         }
         return added;
     }
@@ -119,7 +125,7 @@ public final class Registry implements AutoCloseable {
         if (type.isPrimitive() || type.isArray()) return null;
         synchronized (this) {
             long tag = jvmti.getTag(type);
-            if (tag != 0) return map.classByTag(tag);
+            if (mine(tag)) return map.classByTag(tag);
             if (!jvmti.classStatus(type).prepared()) return null;
             long[] methodIds = jvmti.classMethods(type);
             tag = nextTag.getAndIncrement();
@@ -250,13 +256,18 @@ public final class Registry implements AutoCloseable {
     }
 
     private void unloaded(long tag) {
-        if (tag >= FIRST_TAG) {
+        if (mine(tag)) {
             IdMap.ClassEntry gone = map.classByTag(tag);
             ClassListener l = listener;
             if (gone != null && l != null) l.changed(false, gone.token());
             map.unloadClass(tag);
             classesByTag.remove(tag);
         }
+    }
+
+    /** Whether this registry set {@code tag} (0, an earlier registry's tag or another tool's are not). */
+    private boolean mine(long tag) {
+        return tag >= firstTag && tag < firstTag + (1L << TAG_BITS);
     }
 
     private ClassToken classToken(Class<?> type) {

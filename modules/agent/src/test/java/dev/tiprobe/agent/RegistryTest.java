@@ -75,6 +75,34 @@ class RegistryTest {
         assertTrue(missing.isEmpty(), "not in the map: " + missing);
     }
 
+    /**
+     * Class tags stay on Class objects after a registry closes; a later registry (the next
+     * sampling session in the same JVM) must still learn those classes, not take them as its own.
+     */
+    @Test
+    void aRegistryAfterAnotherHasClosedResolvesEveryFrame() {
+        for (int session = 0; session < 3; session++) {
+            Registry later = Registry.start(jvmti);
+            try {
+                long[] methods = jvmti.classMethods(java.util.HashMap.class);
+                IdMap.MethodEntry m = later.resolve(methods[0]);
+                assertNotNull(m, "session " + session + " names a method an earlier registry tagged");
+                assertEquals("java.util.HashMap", m.token().owner().binaryName());
+                int named = 0;
+                int frames = 0;
+                for (Jvmti.ThreadStack ts : jvmti.allStackTraces(64, false)) {
+                    for (Jvmti.StackFrame f : ts.frames()) {
+                        frames++;
+                        if (later.resolve(f.methodId()) != null) named++;
+                    }
+                }
+                assertEquals(frames, named, "every frame of session " + session + " is named");
+            } finally {
+                later.close();
+            }
+        }
+    }
+
     @Test
     void framesOfEveryThreadResolveToTheMethodJvmtiNames() {
         int checked = 0;
