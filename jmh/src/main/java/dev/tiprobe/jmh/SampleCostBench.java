@@ -21,8 +21,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What one sample costs: GetAllStackTraces (64 frames a thread) with 8, 64 or 512 extra threads
- * parked a few calls deep. The walk runs at a safepoint, so this is also about how long every
+ * What one sample costs: GetAllStackTraces with 8, 64 or 512 extra threads parked a few calls
+ * deep, asking for 64 frames a thread or for the sampler's default of 2048 (JVMTI allocates room
+ * for that many frames per thread on every walk). The walk runs at a safepoint, so this is also about how long every
  * thread of the JVM stands still per sample.
  *
  * <p>How to run: {@code java -jar jmh/target/benchmarks.jar SampleCostBench}.
@@ -36,6 +37,9 @@ import java.util.concurrent.TimeUnit;
 public class SampleCostBench {
     @Param({"8", "64", "512"})
     int threads;
+
+    @Param({"64", "2049"})
+    int frames;
 
     private Jvmti jvmti;
     private final List<Thread> parked = new ArrayList<>();
@@ -72,6 +76,6 @@ public class SampleCostBench {
 
     @Benchmark
     public int allStackTraces() {
-        return jvmti.allStackTraces(64).size();
+        return jvmti.allStackTraces(frames).size();
     }
 }

@@ -26,7 +26,7 @@ import java.util.concurrent.CompletableFuture;
  * for no cap), {@code sample} record one call in n (default 1), {@code maxcalls} (default 100000),
  * {@code maxstring} (default 100), {@code maxelements} (default 8), {@code tostring} (describe
  * other objects by their toString()). Stack sampling, alone or with tracing: {@code interval}
- * (e.g. 10ms), {@code samplemode} wall or cpu, {@code depth} (default 64), {@code threads} thread-name
+ * (e.g. 10ms), {@code samplemode} wall or cpu, {@code depth} (default 2048), {@code threads} thread-name
  * globs to sample, separated by {@code ;} (default: all), {@code recording}
  * (default: the results file with {@code .tpr} for {@code .json}).
  */
@@ -346,7 +346,7 @@ public final class AgentMain {
         int maxCalls = d.maxCalls();
         Duration interval = null;
         Sampler.Mode sampleMode = Sampler.Mode.WALL;
-        int depth = 64;
+        int depth = Sampler.Options.DEFAULT_DEPTH;
         String sampleThreads = null;
         String recording = null;
         if (args == null || args.isBlank()) {

@@ -58,9 +58,9 @@ final class Recorder implements AutoCloseable {
         if (!closed) writer.info(now(), key, value);
     }
 
-    synchronized void sample(long epochNanos, Thread t, byte state, long cpuNanos, int[] frames, int[] lines, int depth)
-            throws IOException {
-        if (!closed) writer.sample(epochNanos, t.threadId(), t.getName(), state, cpuNanos, frames, lines, depth);
+    synchronized void sample(long epochNanos, Thread t, byte state, long cpuNanos, int[] frames, int[] lines, int depth,
+                             boolean truncated) throws IOException {
+        if (!closed) writer.sample(epochNanos, t.threadId(), t.getName(), state, cpuNanos, frames, lines, depth, truncated);
     }
 
     synchronized void classEvent(long epochNanos, boolean load, String className) throws IOException {

@@ -36,14 +36,18 @@ final class Sampler implements AutoCloseable {
     enum Mode { WALL, CPU }
 
     /**
-     * What to sample: every {@code interval}, up to {@code depth} frames, the threads whose names
-     * match {@code threads} (globs separated by {@code ;}, {@code *} for any characters; null: all).
+     * What to sample: every {@code interval}, up to {@code depth} frames (a deeper stack is kept
+     * leaf first and marked truncated), the threads whose names match {@code threads} (globs
+     * separated by {@code ;}, {@code *} for any characters; null: all).
      */
     record Options(Duration interval, Mode mode, int depth, String threads) {
+        /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
+        static final int DEFAULT_DEPTH = 2048;
+
         Options {
             if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
-            if (depth < 1 || depth > RecordingFormat.MAX_DEPTH) {
-                throw new IllegalArgumentException("depth must be 1.." + RecordingFormat.MAX_DEPTH + ": " + depth);
+            if (depth < 1 || depth >= RecordingFormat.MAX_DEPTH) {
+                throw new IllegalArgumentException("depth must be 1.." + (RecordingFormat.MAX_DEPTH - 1) + ": " + depth);
             }
         }
     }
@@ -84,7 +88,7 @@ final class Sampler implements AutoCloseable {
      * recording's names and the tokens of methods traced into it come from one map.
      */
     static Sampler start(Jvmti jvmti, Options options, Recorder recorder) throws IOException {
-        Registry registry = Registry.start(jvmti, recorder.names());
+        Registry registry = Registry.startBackfilling(jvmti, recorder.names());
         try {
             recorder.info(RecordingFormat.INFO_SAMPLE_MODE, options.mode().name().toLowerCase());
             recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
@@ -143,7 +147,7 @@ final class Sampler implements AutoCloseable {
         }
         // Only running threads' CPU times are read: the others would cost a call each for
         // nothing; what a thread used while not seen running counts at its next running sample.
-        List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth(), true);
+        List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth() + 1, true);  // one more: was it cut?
         long time = recorder.now();
         List<Thread> seen = new ArrayList<>();
         for (Jvmti.ThreadStack ts : stacks) {
@@ -169,7 +173,7 @@ final class Sampler implements AutoCloseable {
             if (cpu <= 0) continue;
             List<Jvmti.StackFrame> stack;
             try {
-                stack = jvmti.stackTrace(t, 0, options.depth());
+                stack = jvmti.stackTrace(t, 0, options.depth() + 1);
             } catch (RuntimeException gone) {
                 continue;  // the thread ended
             }
@@ -207,14 +211,14 @@ final class Sampler implements AutoCloseable {
 
     private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, Frames frames)
             throws IOException {
-        int n = Math.min(stack.size(), frames.methods().length);
+        int n = Math.min(stack.size(), frames.methods().length);  // the walk asked for one frame more
         for (int i = 0; i < n; i++) {
             Jvmti.StackFrame f = stack.get(i);
             IdMap.MethodEntry m = registry.resolve(f.methodId());
             frames.methods()[i] = m == null ? 0 : m.tokenId();
             frames.lines()[i] = m == null || f.location() < 0 ? 0 : Math.max(0, m.token().lineAt(f.location()));
         }
-        recorder.sample(time, t, state, cpuNanos, frames.methods(), frames.lines(), n);
+        recorder.sample(time, t, state, cpuNanos, frames.methods(), frames.lines(), n, stack.size() > n);
         samples.incrementAndGet();
     }
 

@@ -35,8 +35,15 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     public record Call(long startEpochNanos, long threadId, int methodId, int depth, long durationNanos, boolean threw,
                        List<String> argNames, List<String> argValues, String result) {}
 
-    /** The name of a method id; "[unknown]" for 0 or an id without a name. */
+    /**
+     * The method id of the root frame the reader adds to a stack the sampler cut at its depth
+     * ({@link RecordingFormat#STATE_TRUNCATED}); it names no method.
+     */
+    public static final int TRUNCATED = -1;
+
+    /** The name of a method id; "[truncated]" for {@link #TRUNCATED}; "[unknown]" for 0 or an id without a name. */
     public String methodName(int id) {
+        if (id == TRUNCATED) return "[truncated]";
         String name = methods.get(id);
         return name != null ? name : "[unknown]";
     }

@@ -29,7 +29,9 @@ package dev.tiprobe.report;
  *
  * Method ids are the ID map's method token ints, the same for sampled frames and traced methods;
  * 0 stands for a frame that could not be resolved. A SAMPLE's state is {@link #STATE_RUNNABLE},
- * {@link #STATE_WAITING} or {@link #STATE_OTHER}; cpuNanos is the CPU time the thread used since
+ * {@link #STATE_WAITING} or {@link #STATE_OTHER}, with {@link #STATE_TRUNCATED} added when the
+ * thread had more frames than the sampler kept (readers then show a {@code [truncated]} root, so a
+ * cut stack is never drawn as if its oldest kept frame were a root); cpuNanos is the CPU time the thread used since
  * the sampler last looked at it (0 when unknown or not running), so one recording gives both a
  * wall view (samples counted) and a cpu view (samples weighted by cpuNanos).
  */
@@ -54,6 +56,8 @@ public final class RecordingFormat {
     public static final byte STATE_RUNNABLE = 1;
     public static final byte STATE_WAITING = 2;
     public static final byte STATE_OTHER = 3;
+    /** Added to a SAMPLE's state: the stack was cut at the sampling depth, its root-most frames missing. */
+    public static final byte STATE_TRUNCATED = 0x40;
 
     public static final byte RETURNED = 0;
     public static final byte THREW = 1;

@@ -145,12 +145,16 @@ public final class RecordingReader {
                     case RecordingFormat.SAMPLE -> {
                         long time = start + varlong(b);
                         long thread = varlong(b);
-                        byte state = b.get();
+                        byte flags = b.get();
+                        byte state = (byte) (flags & ~RecordingFormat.STATE_TRUNCATED);
+                        boolean truncated = (flags & RecordingFormat.STATE_TRUNCATED) != 0;
                         long weight = varlong(b);
                         long depth = varlong(b);
                         if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining() / 2) throw new Malformed("bad depth " + depth);
-                        int[] frames = new int[(int) depth];
-                        int[] lines = new int[(int) depth];
+                        // A cut stack gets a [truncated] root, so every view shows where frames are missing.
+                        int[] frames = new int[(int) depth + (truncated ? 1 : 0)];
+                        int[] lines = new int[frames.length];
+                        if (truncated) frames[frames.length - 1] = Recording.TRUNCATED;
                         for (int i = 0; i < depth; i++) {
                             long id = varlong(b);
                             if (id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);

@@ -49,10 +49,11 @@ public final class RecordingWriter implements AutoCloseable {
     /**
      * A stack sample; {@code frames} are method token ids, leaf first, 0 for an unresolved frame;
      * {@code lines} their source lines, 0 where unknown; {@code cpuNanos} the CPU the thread used
-     * since the sampler last looked at it (0 if unknown).
+     * since the sampler last looked at it (0 if unknown); {@code truncated}: the thread had more
+     * frames than {@code depth}, so the root-most ones are missing.
      */
     public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, int[] frames,
-                       int[] lines, int depth) throws IOException {
+                       int[] lines, int depth, boolean truncated) throws IOException {
         begin(epochNanos);
         thread(threadId, threadName);
         int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
@@ -60,7 +61,7 @@ public final class RecordingWriter implements AutoCloseable {
         chunk.write(RecordingFormat.SAMPLE);
         varlong(offset(epochNanos));
         varlong(threadId);
-        chunk.write(state);
+        chunk.write(truncated || depth > n ? state | RecordingFormat.STATE_TRUNCATED : state);
         varlong(Math.max(0, cpuNanos));
         varlong(n);
         for (int i = 0; i < n; i++) {

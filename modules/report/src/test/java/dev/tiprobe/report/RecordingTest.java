@@ -38,7 +38,7 @@ class RecordingTest {
                     int[] frames = {1 + i % 3, 4, 5};  // leaf first: M1..M3 called by M4 called by M5
                     int[] lines = {10 + i % 2, 20, 0};  // M5's line unknown (a native frame, say)
                     w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000, frames,
-                            lines, 3);
+                            lines, 3, false);
                 }
                 w.classEvent(t, false, "com.foo.Plugin" + chunk);
                 w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
@@ -184,12 +184,25 @@ class RecordingTest {
         Path file = dir.resolve("cpu.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
             w.info(0, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new int[] {1}, new int[] {7}, 1);
-            w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new int[] {1}, new int[] {7}, 1);
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new int[] {1}, new int[] {7}, 1, false);
+            w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new int[] {1}, new int[] {7}, 1, false);
         }
         Recording r = RecordingReader.read(file);
         assertTrue(r.cpuMode());
         assertEquals(Map.of("M1", 8_000L), FoldedStacks.fold(r, false));
+    }
+
+    @Test
+    void aStackCutAtTheSamplingDepthGetsATruncatedRootInEveryView() throws IOException {
+        Path file = dir.resolve("deep.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
+            w.sample(10, 1, "t", RecordingFormat.STATE_WAITING, 0, new int[] {1, 2}, new int[] {0, 0}, 2, true);
+            w.sample(20, 1, "t", RecordingFormat.STATE_WAITING, 0, new int[] {1, 2}, new int[] {0, 0}, 2, false);
+        }
+        Recording r = RecordingReader.read(file);
+        assertEquals(RecordingFormat.STATE_WAITING, r.samples().getFirst().state(), "the flag is not part of the state");
+        assertEquals(Map.of("[truncated];M2;M1", 1L, "M2;M1", 1L), FoldedStacks.fold(r, false));
+        assertEquals(FoldedStacks.fold(r, false), FoldedStacks.fold(r.withLines(), false), "lines leave the marker alone");
     }
 
     @Test
