@@ -23,13 +23,28 @@ import java.util.function.Predicate;
  * recording as method token ids, which the ID map gives for each jmethodID (learning unknown ones
  * the safe way); names go into the recording the first time a method appears, and the names of
  * classes that load and unload are written as they do, so nothing is lost when a class goes.
- * Each sample of a running thread carries the CPU time the thread used since the sampler last
- * looked at it, so one recording gives a wall view and a cpu view.
+ * A sample of a thread seen running carries the CPU time the thread used since it was last seen
+ * running, so one recording gives a wall view and a cpu view.
+ *
+ * <p><b>Where CPU is credited.</b> A thread's CPU time only grows; what it says is how much the
+ * thread used since the last look, not where. A server thread typically runs a request between two
+ * looks and is parked again when looked at: crediting that CPU to the stack seen (Unsafe.park,
+ * EPoll.wait) would say the server spends its CPU waiting. So CPU goes only to samples that see the
+ * thread running Java code (JVMTI state runnable, and a Java method, not a native one, on top), as
+ * JFR's execution samples do. A safepoint walk finds a busy thread that goes in and out of native
+ * code in its native frame, even twice in a row: a thread in native code need not stop for the
+ * walk, and one returning from it is held at the transition, reported runnable with the native
+ * method on top. Crediting CPU there put a Jetty server's request work into EPoll.wait (12 % of
+ * CPU, where async-profiler finds 1 %). So time spent in native methods is credited to the Java
+ * code the thread is seen running next. CPU used while
+ * not seen running waits for the thread's next running sample, which for a pool thread is most
+ * likely the same work again; what is left when sampling ends is written as
+ * {@link RecordingFormat#INFO_CPU_NOT_SEEN_RUNNING} and reported, never put on a waiting stack.
  *
  * <p>JVMTI takes stacks at a safepoint: in wall mode every sample pauses all threads briefly, and
  * a thread is seen only where it reaches one (safepoint bias). cpu mode walks all threads once a
- * second and, in between, only the threads that used CPU, one at a time (a handshake pauses just
- * that thread). Virtual threads are not sampled: GetAllStackTraces
+ * second and, in between, only the threads that used CPU, in one GetThreadListStackTraces (a
+ * handshake with those threads only). Virtual threads are not sampled: GetAllStackTraces
  * covers platform threads (a carrier shows what its mounted virtual thread runs).
  */
 final class Sampler implements AutoCloseable {
@@ -55,6 +70,13 @@ final class Sampler implements AutoCloseable {
     // JVMTI thread state bits (jvmti.h; the generated constants are the facade's alone).
     private static final int STATE_WAITING = 0x0080;
     private static final int STATE_BLOCKED = 0x0400;
+    private static final int STATE_IN_NATIVE = 0x400000;
+
+    /** A thread's CPU clock as the sampler saw it: its last reading, and CPU not yet credited to a sample. */
+    private static final class CpuClock {
+        long lastCpu = -1;
+        long pending;
+    }
 
     private final Jvmti jvmti;
     private final Registry registry;
@@ -63,7 +85,7 @@ final class Sampler implements AutoCloseable {
     private final Recorder recorder;
     private final Thread thread;
     private final ConcurrentLinkedQueue<Object[]> classEvents = new ConcurrentLinkedQueue<>();
-    private final Map<Long, Long> lastCpu = new HashMap<>();
+    private final Map<Long, CpuClock> clocks = new HashMap<>();
     private final AtomicLong samples = new AtomicLong();
     private volatile boolean running = true;
     private volatile Throwable failure;
@@ -149,36 +171,81 @@ final class Sampler implements AutoCloseable {
         // nothing; what a thread used while not seen running counts at its next running sample.
         List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth() + 1, true);  // one more: was it cut?
         long time = recorder.now();
+        long look = System.nanoTime();
         List<Thread> seen = new ArrayList<>();
         for (Jvmti.ThreadStack ts : stacks) {
             Thread t = ts.thread();
             if (t == null || ts.frames().isEmpty() || !chosen(t)) continue;
             seen.add(t);
-            long cpu = ts.cpuNanos() < 0 ? 0 : cpuSince(t, ts.cpuNanos());
+            long cpu = credit(t, ts.cpuNanos(), ts.state(), ts.frames().getFirst());
             if (options.mode() == Mode.CPU && cpu <= 0) continue;
             write(time, t, state(ts.state()), cpu, ts.frames(), frames);
         }
         known = seen;
+        clocks.keySet().retainAll(seen.stream().map(Thread::threadId).collect(java.util.stream.Collectors.toSet()));
         nextFullWalk = System.nanoTime() + 1_000_000_000L;
     }
 
     /**
      * cpu mode between full walks (one a second, which also finds new threads): only the threads
-     * that used CPU since the last look, each walked alone (GetStackTrace, a handshake with that
-     * thread), so the other threads never stop for a sample.
+     * that used CPU since the last look, walked together (GetThreadListStackTraces, a handshake
+     * with those threads), so the other threads never stop for a sample.
      */
     private void sampleBusyThreads(Frames frames) throws IOException {
+        List<Thread> busy = new ArrayList<>();
+        List<Long> cpuNow = new ArrayList<>();
         for (Thread t : known) {
-            long cpu = cpuSinceLastLook(t);
-            if (cpu <= 0) continue;
-            List<Jvmti.StackFrame> stack;
-            try {
-                stack = jvmti.stackTrace(t, 0, options.depth() + 1);
-            } catch (RuntimeException gone) {
-                continue;  // the thread ended
-            }
-            if (!stack.isEmpty()) write(recorder.now(), t, RecordingFormat.STATE_RUNNABLE, cpu, stack, frames);
+            long cpu = cpuTime(t);
+            CpuClock c = clocks.get(t.threadId());
+            if (cpu < 0 || c == null || cpu == c.lastCpu) continue;
+            busy.add(t);
+            cpuNow.add(cpu);
         }
+        if (busy.isEmpty()) return;
+        List<Jvmti.ThreadStack> stacks;
+        try {
+            stacks = jvmti.threadListStackTraces(busy, options.depth() + 1);
+        } catch (RuntimeException e) {
+            return;  // e.g. the facade closed; the next full walk tries again
+        }
+        long time = recorder.now();
+        long look = System.nanoTime();
+        for (int i = 0; i < stacks.size(); i++) {
+            Jvmti.ThreadStack ts = stacks.get(i);
+            if (ts.frames().isEmpty()) continue;  // the thread ended meanwhile
+            long cpu = credit(busy.get(i), cpuNow.get(i), ts.state(), ts.frames().getFirst());
+            if (cpu > 0) write(time, busy.get(i), RecordingFormat.STATE_RUNNABLE, cpu, ts.frames(), frames);
+        }
+    }
+
+    /**
+     * The CPU time to credit to a sample of {@code t} in {@code state} with {@code top} on top,
+     * its CPU clock reading {@code cpuNow} (negative: not read, as for a thread that is not
+     * runnable): what it used since it was last seen running Java code when it is seen doing so
+     * now, else 0 and the CPU waits.
+     */
+    private long credit(Thread t, long cpuNow, int state, Jvmti.StackFrame top) {
+        CpuClock c = clocks.computeIfAbsent(t.threadId(), id -> new CpuClock());
+        if (cpuNow >= 0) {
+            if (c.lastCpu >= 0) c.pending += Math.max(0, cpuNow - c.lastCpu);
+            c.lastCpu = cpuNow;
+        }
+        if (!runningJava(state, top)) return 0;
+        long credited = c.pending;
+        c.pending = 0;
+        return credited;
+    }
+
+    /** Runnable in Java code: not in native code, and not held on the way back from a native method on top. */
+    static boolean runningJava(int state, Jvmti.StackFrame top) {
+        return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & STATE_IN_NATIVE) == 0 && top.location() >= 0;
+    }
+
+    /** CPU time of threads not seen running since they used it: what no sample carries. */
+    private long cpuNotSeenRunning() {
+        long sum = 0;
+        for (CpuClock c : clocks.values()) sum += c.pending;
+        return sum;
     }
 
     /** Whether to sample {@code t}: never tiprobe's own threads; the chosen ones when threads were chosen. */
@@ -187,19 +254,13 @@ final class Sampler implements AutoCloseable {
         return !name.startsWith("tiprobe-") && (threads == null || threads.test(name));
     }
 
-    /** CPU nanoseconds {@code t} used since the last look; 0 at first sight or when it ended. */
-    private long cpuSinceLastLook(Thread t) {
+    /** {@code t}'s CPU time, or -1 when it ended. */
+    private long cpuTime(Thread t) {
         try {
-            return cpuSince(t, jvmti.threadCpuTime(t));
+            return jvmti.threadCpuTime(t);
         } catch (RuntimeException gone) {
-            return 0;
+            return -1;
         }
-    }
-
-    /** How much of {@code cpuNow}, {@code t}'s CPU time, is new since the last look; 0 at first sight. */
-    private long cpuSince(Thread t, long cpuNow) {
-        Long before = lastCpu.put(t.threadId(), cpuNow);
-        return before == null ? 0 : cpuNow - before;
     }
 
     /** The sampler's scratch for one stack: method token ids and source lines, reused sample after sample. */
@@ -256,6 +317,7 @@ final class Sampler implements AutoCloseable {
         registry.listen(null);
         registry.close();
         drainClassEvents();
+        if (!thread.isAlive()) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
         recorder.flush();
         if (failure != null) throw new IOException("sampling stopped early: " + failure, failure);
     }

@@ -69,4 +69,6 @@ public final class RecordingFormat {
     public static final String INFO_TRACE_MODE = "tracemode";       // count, time or trace
     public static final String INFO_FILTER = "filter";
     public static final String INFO_DROPPED_CALLS = "droppedCalls";
+    /** CPU nanoseconds threads used that no sample carries: never seen running again before sampling ended. */
+    public static final String INFO_CPU_NOT_SEEN_RUNNING = "cpuNotSeenRunningNanos";
 }
