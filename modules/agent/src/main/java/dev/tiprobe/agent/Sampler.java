@@ -86,6 +86,7 @@ final class Sampler implements AutoCloseable {
     private final Thread thread;
     private final ConcurrentLinkedQueue<Object[]> classEvents = new ConcurrentLinkedQueue<>();
     private final Map<Long, CpuClock> clocks = new HashMap<>();
+    private long pendingOfEndedThreads;  // sampler thread only
     private final AtomicLong samples = new AtomicLong();
     private volatile boolean running = true;
     private volatile Throwable failure;
@@ -182,7 +183,7 @@ final class Sampler implements AutoCloseable {
             write(time, t, state(ts.state()), cpu, ts.frames(), frames);
         }
         known = seen;
-        clocks.keySet().retainAll(seen.stream().map(Thread::threadId).collect(java.util.stream.Collectors.toSet()));
+        forgetEndedThreads(seen);
         nextFullWalk = System.nanoTime() + 1_000_000_000L;
     }
 
@@ -241,9 +242,20 @@ final class Sampler implements AutoCloseable {
         return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & STATE_IN_NATIVE) == 0 && top.location() >= 0;
     }
 
-    /** CPU time of threads not seen running since they used it: what no sample carries. */
+    /** Drops the clocks of threads a full walk no longer sees; CPU they never got credited counts as not seen running. */
+    private void forgetEndedThreads(List<Thread> seen) {
+        java.util.Set<Long> alive = new java.util.HashSet<>();
+        for (Thread t : seen) alive.add(t.threadId());
+        clocks.entrySet().removeIf(e -> {
+            if (alive.contains(e.getKey())) return false;
+            pendingOfEndedThreads += e.getValue().pending;
+            return true;
+        });
+    }
+
+    /** CPU time of threads not seen running Java code since they used it: what no sample carries. */
     private long cpuNotSeenRunning() {
-        long sum = 0;
+        long sum = pendingOfEndedThreads;
         for (CpuClock c : clocks.values()) sum += c.pending;
         return sum;
     }
