@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -147,7 +148,7 @@ public final class AgentMain {
         if (t != null) {
             Results now = t.snapshot();
             answer.append(' ').append(now.methods().size()).append(" methods instrumented, mode ").append(mode(now))
-                    .append(", results go to ").append(options.file().toAbsolutePath());
+                    .append(leftUnchanged(now)).append(", results go to ").append(options.file().toAbsolutePath());
         }
         if (s != null) {
             answer.append(t != null ? ";" : "").append(" sampling every ").append(options.sampling().interval().toMillis())
@@ -224,7 +225,7 @@ public final class AgentMain {
                 write(last, resultsFile);
                 r.trace(last, true);
                 b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls written to ")
-                        .append(resultsFile.toAbsolutePath()).append("; classes restored");
+                        .append(resultsFile.toAbsolutePath()).append("; classes restored").append(leftUnchanged(last));
             }
             if (s != null) {
                 s.close();
@@ -234,6 +235,13 @@ public final class AgentMain {
             r.close();
         }
         return b.append("; recording in ").append(r.file().toAbsolutePath()).toString();
+    }
+
+    /** {@code , 2 classes left unchanged (the first: ...)} when tracing could not change some classes, else empty. */
+    private static String leftUnchanged(Results r) {
+        List<String> failures = r.classFailures();
+        return failures.isEmpty() ? "" : ", " + failures.size() + (failures.size() == 1 ? " class" : " classes")
+                + " left unchanged (the first: " + failures.getFirst() + ")";
     }
 
     private static String mode(Results r) {

@@ -38,8 +38,15 @@ import java.util.Set;
  * the session live elsewhere.
  *
  * <p>Stack maps are recomputed, which needs the class hierarchy of types that meet at branch
- * joins. It is read from class files (the loader's resources and the JDK's), never by loading a
- * class; a class whose hierarchy cannot be read is left unchanged, with the reason reported.
+ * joins, and every changed class is verified before the JVM sees it, which needs the hierarchy of
+ * the types it passes around. Both are answered without loading a class: from class files (the
+ * loader's resources and the JDK's), then from the classes already loaded by the loader and its
+ * parents (a generated class has no class file: a proxy, a Groovy closure, a Byte Buddy type).
+ * A type that is neither (a Groovy script's closure class, defined only after the script) may still
+ * leave verification unable to finish a method; the changed class is then accepted only when the
+ * original, checked with the same knowledge, stops at the same unknown types, so what cannot be
+ * checked is the original's code, not the probes. A class whose stack maps cannot be computed is
+ * left unchanged, with the reason reported.
  */
 final class Instrumenter {
     /** Methods longer than this are left alone: the probes must not push them over 64 KiB. */
@@ -48,6 +55,16 @@ final class Instrumenter {
     /** Where instrumented methods get their slots, and learn their names. */
     interface Slots {
         int slotFor(String binaryName, ClassLoader loader, String codeSource, MethodModel method, byte[] classFile);
+    }
+
+    /**
+     * Classes already loaded whose initiating loader is {@code loader} (null: the bootstrap
+     * loader), e.g. JVMTI's GetClassLoaderClasses; never loads a class.
+     */
+    interface LoadedClasses {
+        Class<?>[] initiatedBy(ClassLoader loader);
+
+        LoadedClasses NONE = loader -> new Class<?>[0];
     }
 
     /** What one transform did: new bytes (null if unchanged) and the methods skipped. */
@@ -68,11 +85,13 @@ final class Instrumenter {
     private final MethodFilter filter;
     private final Tracing.Mode mode;
     private final Slots slots;
+    private final LoadedClasses loaded;
 
-    Instrumenter(MethodFilter filter, Tracing.Mode mode, Slots slots) {
+    Instrumenter(MethodFilter filter, Tracing.Mode mode, Slots slots, LoadedClasses loaded) {
         this.filter = filter;
         this.mode = mode;
         this.slots = slots;
+        this.loaded = loaded;
     }
 
     /** Whether classes of this internal name are never changed (the probe's own dependencies). */
@@ -114,7 +133,7 @@ final class Instrumenter {
             chosen.put(m, slots.slotFor(binaryName, loader, codeSource, m, classFile));
         }
         if (chosen.isEmpty()) return new Result(null, 0, skipped);
-        ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(resolver(loader, model)));
+        ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(resolver(loader, model, loaded)));
         ClassTransform transform = (builder, element) -> {
             if (element instanceof MethodModel m && chosen.containsKey(m)) {
                 builder.transformMethod(m, MethodTransform.transformingCode(new Injector(m, chosen.get(m), model)));
@@ -124,9 +143,32 @@ final class Instrumenter {
         };
         byte[] out = cf.transformClass(model, transform);
         // A class the JVM would reject must never reach it: that would change the program.
-        List<VerifyError> errors = cf.verify(out);
-        if (!errors.isEmpty()) throw new IllegalStateException("instrumented code does not verify: " + errors.getFirst().getMessage());
+        List<String> errors = cf.verify(out).stream().map(Throwable::getMessage).toList();
+        if (!errors.isEmpty() && !onlyTypesTheOriginalLacks(errors, cf.verify(classFile))) {
+            throw new IllegalStateException("instrumented code does not verify: " + errors.getFirst());
+        }
         return new Result(out, chosen.size(), skipped);
+    }
+
+    private static final String UNRESOLVED = "Could not resolve class ";
+
+    /**
+     * Whether every verification error of the changed class is a type nobody can describe yet
+     * (not loaded, no class file) that also stops the verification of the original: the probes
+     * add no type of their own, so such an error says nothing about them.
+     */
+    static boolean onlyTypesTheOriginalLacks(List<String> errors, List<VerifyError> original) {
+        Set<String> lacking = new HashSet<>();
+        for (VerifyError e : original) {
+            String m = e.getMessage();
+            int at = m == null ? -1 : m.indexOf(UNRESOLVED);
+            if (at >= 0) lacking.add(m.substring(at));
+        }
+        for (String m : errors) {
+            int at = m == null ? -1 : m.indexOf(UNRESOLVED);
+            if (at < 0 || !lacking.contains(m.substring(at))) return false;
+        }
+        return true;
     }
 
     private static String unsupported(MethodModel m) {
@@ -148,10 +190,11 @@ final class Instrumenter {
     }
 
     /**
-     * Class hierarchy for stack maps, from class files only: the class being transformed, the
-     * probe's classes, the defining loader's resources, then the JDK's.
+     * Class hierarchy for stack maps and verification, never loading a class: the class being
+     * transformed, the probe's classes, the defining loader's resources, the JDK's, then the
+     * classes already loaded by that loader and its parents.
      */
-    private static ClassHierarchyResolver resolver(ClassLoader loader, ClassModel self) {
+    private static ClassHierarchyResolver resolver(ClassLoader loader, ClassModel self, LoadedClasses loaded) {
         ClassDesc selfDesc = self.thisClass().asSymbol();
         ClassHierarchyResolver own = desc -> {
             if (desc.equals(selfDesc)) {
@@ -167,7 +210,33 @@ final class Instrumenter {
         ClassHierarchyResolver fromLoader = loader == null
                 ? ClassHierarchyResolver.defaultResolver()
                 : ClassHierarchyResolver.ofResourceParsing(loader).orElse(ClassHierarchyResolver.defaultResolver());
-        return own.orElse(fromLoader);
+        return own.orElse(fromLoader).orElse(alreadyLoaded(loader, loaded));
+    }
+
+    /**
+     * The hierarchy of a class already loaded, found among the classes each loader from
+     * {@code loader} up to the bootstrap one has initiated (the JVM's delegation order); each
+     * loader's list is asked for once per transform. Class.getSuperclass of a loaded class loads
+     * nothing: the JVM linked it when the class loaded.
+     */
+    private static ClassHierarchyResolver alreadyLoaded(ClassLoader loader, LoadedClasses loaded) {
+        Map<ClassLoader, Class<?>[]> lists = new HashMap<>();
+        return desc -> {
+            if (!desc.isClassOrInterface()) return null;
+            String name = desc.descriptorString().substring(1, desc.descriptorString().length() - 1).replace('/', '.');
+            for (ClassLoader l = loader; ; l = l.getParent()) {
+                for (Class<?> c : lists.computeIfAbsent(l, loaded::initiatedBy)) {
+                    if (c.getName().equals(name)) return hierarchyOf(c);
+                }
+                if (l == null) return null;
+            }
+        };
+    }
+
+    private static ClassHierarchyResolver.ClassHierarchyInfo hierarchyOf(Class<?> c) {
+        if (c.isInterface()) return ClassHierarchyResolver.ClassHierarchyInfo.ofInterface();
+        Class<?> parent = c.getSuperclass();
+        return ClassHierarchyResolver.ClassHierarchyInfo.ofClass(parent == null ? null : ClassDesc.of(parent.getName()));
     }
 
     /** Adds the probes of one method: entry code, code before each return, a rethrowing handler. */

@@ -78,6 +78,10 @@ final class Recorder implements AutoCloseable {
         writer.info(now, RecordingFormat.INFO_TRACE_MODE, r.mode().name().toLowerCase());
         writer.info(now, RecordingFormat.INFO_FILTER, r.filter());
         writer.info(now, RecordingFormat.INFO_DROPPED_CALLS, Long.toString(r.droppedCalls()));
+        if (!r.classFailures().isEmpty()) {
+            writer.info(now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Integer.toString(r.classFailures().size()));
+            writer.info(now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().getFirst());
+        }
         for (Results.MethodResult m : r.methods()) {
             Results.TimeStats t = m.time();
             int id = names.internMethodToken(m.token());

@@ -208,13 +208,20 @@ public final class Tracing {
             this.inst = inst;
             this.options = options;
             this.slots = new ProbeSlots(new IdMap(), new Loaders(), this::namedModule);
-            this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots);
+            this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, this::initiatedBy);
             this.startEpochNanos = System.currentTimeMillis() * 1_000_000L;
             this.startNanoTime = System.nanoTime();
         }
 
         boolean running() {
             return active;
+        }
+
+        /** The classes {@code loader} has initiated: through JVMTI, or java.lang.instrument before it. */
+        private Class<?>[] initiatedBy(ClassLoader loader) {
+            Jvmti j = jvmti;
+            if (j != null) return j.classLoaderClasses(loader);
+            return inst != null ? inst.getInitiatedClasses(loader) : new Class<?>[0];
         }
 
         /** The named module of a package, or null: through JVMTI, or the boot layer before it. */
@@ -257,7 +264,7 @@ public final class Tracing {
                 byte[] bytes = in.readAllBytes();
                 for (Mode m : Mode.values()) {
                     new Instrumenter(MethodFilter.parse("dev.tiprobe.agent.WarmUp"), m,
-                            (name, loader, source, method, file) -> 0).transform(null, null, bytes);
+                            (name, loader, source, method, file) -> 0, Instrumenter.LoadedClasses.NONE).transform(null, null, bytes);
                 }
             } catch (IOException | RuntimeException e) {
                 classFailures.add("warm-up: " + e);

@@ -58,13 +58,9 @@ final class Samples {
                 r.samples().size(), r.chunks(), r.threads().size(),
                 r.classEvents().stream().filter(Recording.ClassEvent::load).count(),
                 r.classEvents().stream().filter(e -> !e.load()).count());
+        r.caveats().forEach(out::println);
         if (!r.samples().isEmpty()) {
             out.println("Stacks are taken at safepoints: a thread shows where it next reached one.");
-            long unseen = cpuNotSeenRunning(r);
-            if (unseen > 0) {
-                out.printf("CPU is credited to stacks of threads seen running; %.1f ms used by threads not seen running again"
-                        + " before sampling ended is in no stack.%n", unseen / 1e6);
-            }
             boolean cpu = r.cpuMode();
             Weights view = Weights.of(r, cpu);
             table(out, "Top methods on top of the stack (self)", view.self, view.all, r, top, cpu);
@@ -77,15 +73,6 @@ final class Samples {
         }
         traced(r, out, top, calls);
         out.flush();
-    }
-
-    /** CPU nanoseconds the recording says no sample carries; 0 when it does not say. */
-    static long cpuNotSeenRunning(Recording r) {
-        try {
-            return Long.parseLong(r.info().getOrDefault(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, "0"));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     /** Each method's weight on top of the stack and anywhere on it, in one view. */

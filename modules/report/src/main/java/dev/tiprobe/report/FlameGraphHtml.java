@@ -75,6 +75,13 @@ public final class FlameGraphHtml {
             JsonText.quote(data, TracedText.call(r, calls.get(i)));
         }
         data.append("],\"callCount\":").append(calls.size());
+        data.append(",\"caveats\":[");
+        List<String> caveats = r.caveats();
+        for (int i = 0; i < caveats.size(); i++) {
+            if (i > 0) data.append(',');
+            JsonText.quote(data, caveats.get(i));
+        }
+        data.append(']');
         data.append(",\"title\":");
         JsonText.quote(data, title);
         data.append('}');
@@ -152,6 +159,7 @@ public final class FlameGraphHtml {
               <span id="total"></span>
             </div>
             <div id="note">Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.</div>
+            <div id="caveats"></div>
             <div id="graph"></div>
             <div id="tip"></div>
             <div id="timeline"><b>Class loads (green) and unloads (red) per second</b><div id="bars"></div></div>
@@ -246,6 +254,15 @@ public final class FlameGraphHtml {
               }
             }
 
+            function caveats() {
+              for (const text of data.caveats) {
+                const p = document.createElement("p");
+                p.className = "caveat";
+                p.textContent = text;
+                document.getElementById("caveats").appendChild(p);
+              }
+            }
+
             function traced() {
               if (data.traced.length === 0) return;
               document.getElementById("traced").style.display = "block";
@@ -276,6 +293,7 @@ public final class FlameGraphHtml {
             render();
             timeline();
             traced();
+            caveats();
             </script>
             </body>
             </html>

@@ -48,6 +48,33 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         return name != null ? name : "[unknown]";
     }
 
+    /**
+     * What a reader must know to trust the views, one sentence each: classes tracing could not
+     * change, CPU no sample carries. Empty when there is nothing to say.
+     */
+    public List<String> caveats() {
+        List<String> out = new java.util.ArrayList<>();
+        long unchanged = infoNumber(RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED);
+        if (unchanged > 0) {
+            out.add(unchanged + (unchanged == 1 ? " class was" : " classes were") + " left unchanged, so calls of their methods"
+                    + " are not counted; the first: " + info.getOrDefault(RecordingFormat.INFO_FIRST_CLASS_FAILURE, "?"));
+        }
+        long unseen = infoNumber(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING);
+        if (unseen > 0) {
+            out.add(String.format("CPU goes to stacks of threads seen running Java code; %.1f ms used by threads not seen"
+                    + " running again before sampling ended is in no stack.", unseen / 1e6));
+        }
+        return out;
+    }
+
+    private long infoNumber(String key) {
+        try {
+            return Long.parseLong(info.getOrDefault(key, "0"));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     /** Whether the sampler took only threads that used CPU (cpu mode); then the cpu view is the natural one. */
     public boolean cpuMode() {
         return "cpu".equals(info.get(RecordingFormat.INFO_SAMPLE_MODE));

@@ -71,4 +71,7 @@ public final class RecordingFormat {
     public static final String INFO_DROPPED_CALLS = "droppedCalls";
     /** CPU nanoseconds threads used that no sample carries: never seen running again before sampling ended. */
     public static final String INFO_CPU_NOT_SEEN_RUNNING = "cpuNotSeenRunningNanos";
+    /** How many classes tracing left unchanged because changing them failed, and the first one's reason. */
+    public static final String INFO_CLASSES_LEFT_UNCHANGED = "classesLeftUnchanged";
+    public static final String INFO_FIRST_CLASS_FAILURE = "firstClassFailure";
 }

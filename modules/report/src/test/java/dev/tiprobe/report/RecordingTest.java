@@ -206,6 +206,26 @@ class RecordingTest {
     }
 
     @Test
+    void classesLeftUnchangedAndCpuInNoStackAreSaidOnThePage() throws IOException {
+        Path file = dir.resolve("caveats.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
+            w.info(0, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
+            w.info(0, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, "2");
+            w.info(0, RecordingFormat.INFO_FIRST_CLASS_FAILURE, "gen.Foo: left unchanged: no hierarchy for gen.Bar");
+            w.info(0, RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, "12500000");
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new int[] {1}, new int[] {7}, 1, false);
+        }
+        Recording r = RecordingReader.read(file);
+        assertEquals(List.of("2 classes were left unchanged, so calls of their methods are not counted; the first:"
+                        + " gen.Foo: left unchanged: no hierarchy for gen.Bar",
+                "CPU goes to stacks of threads seen running Java code; 12.5 ms used by threads not seen running again"
+                        + " before sampling ended is in no stack."), r.caveats());
+        java.io.StringWriter page = new java.io.StringWriter();
+        FlameGraphHtml.write(r, page, "t");
+        assertTrue(page.toString().contains("\"caveats\":[\"2 classes were left unchanged"), "the page carries them");
+    }
+
+    @Test
     void notARecordingIsOneClearError() throws IOException {
         var e = assertThrows(RecordingReader.NotARecordingException.class, () -> RecordingReader.read("{\"tool\":1}".getBytes()));
         assertEquals("not a tiprobe recording (no TPRB header)", e.getMessage());
