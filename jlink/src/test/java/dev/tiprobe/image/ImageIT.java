@@ -31,11 +31,16 @@ class ImageIT {
     @TempDir
     Path dir;
 
-    final List<Process> started = new ArrayList<>();
+    Targets targets;
+
+    @org.junit.jupiter.api.BeforeEach
+    void targets() {
+        targets = new Targets(dir);
+    }
 
     @AfterEach
     void stopTargets() {
-        for (Process p : started) p.destroyForcibly();
+        targets.close();
     }
 
     record Run(int exit, String out, String err) {}
@@ -72,15 +77,7 @@ class ImageIT {
 
     /** Starts a target with its output in {@code log}; returns once it printed "ready". */
     Process startReady(List<String> command, String log) throws Exception {
-        Path out = dir.resolve(log);
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        started.add(p);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.readString(out).contains("ready")) {
-            assertTrue(p.isAlive() && System.nanoTime() < deadline, "target did not start: " + Files.readString(out));
-            Thread.sleep(20);
-        }
-        return p;
+        return targets.startReady(command, log);
     }
 
     /** Waits until tiprobe reports a running session in {@code target}. */
@@ -364,7 +361,7 @@ class ImageIT {
         assertEquals("tiprobe status: no process with pid 2147483000", none.err().strip());
 
         Process notJava = new ProcessBuilder("sleep", "60").start();
-        started.add(notJava);
+        targets.add(notJava);
         Run sleep = tiprobe("status", Long.toString(notJava.pid()));
         assertEquals(1, sleep.exit());
         assertTrue(sleep.err().strip().startsWith("tiprobe status: process " + notJava.pid() + " is not a JVM that accepts attach"), sleep.err());

@@ -1,0 +1,45 @@
+package dev.tiprobe.image;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The target JVMs one test starts, and only those: each writes its output to a file in the
+ * test's directory; {@link #close()} kills whatever is still running.
+ */
+final class Targets implements AutoCloseable {
+    private final Path dir;
+    private final List<Process> started = new ArrayList<>();
+
+    Targets(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Starts {@code command} with its output in {@code log}; returns once it printed "ready". */
+    Process startReady(List<String> command, String log) throws Exception {
+        Path out = dir.resolve(log);
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        started.add(p);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(out).contains("ready")) {
+            assertTrue(p.isAlive() && System.nanoTime() < deadline, "target did not start: " + Files.readString(out));
+            Thread.sleep(20);
+        }
+        return p;
+    }
+
+    /** Counts {@code p} among the processes to kill at the end. */
+    void add(Process p) {
+        started.add(p);
+    }
+
+    @Override
+    public void close() {
+        for (Process p : started) p.destroyForcibly();
+    }
+}

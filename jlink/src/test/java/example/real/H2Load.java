@@ -1,0 +1,69 @@
+package example.real;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A real SQL engine under load: an in-memory H2 database and {@code threads} JDBC clients that
+ * insert, query and update orders. Prints "ready" once the load runs, then keeps going until the
+ * file {@code <dir>/quit} appears or {@code seconds} pass (0: until quit), and prints
+ * {@code ops <n> in <ms> ms}: the throughput a test compares with and without tiprobe.
+ *
+ * <p>Usage: {@code H2Load <dir> <threads> <seconds>}.
+ */
+public class H2Load {
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        int threads = Integer.parseInt(args[1]);
+        long seconds = Long.parseLong(args[2]);
+        String url = "jdbc:h2:mem:shop;DB_CLOSE_DELAY=-1";
+        try (Connection setup = DriverManager.getConnection(url); Statement s = setup.createStatement()) {
+            s.execute("CREATE TABLE orders(id BIGINT PRIMARY KEY, customer VARCHAR(40), total DECIMAL(12,2), state VARCHAR(10))");
+            s.execute("CREATE INDEX by_customer ON orders(customer)");
+        }
+        AtomicLong ops = new AtomicLong();
+        AtomicLong nextId = new AtomicLong();
+        List<Thread> clients = new ArrayList<>();
+        long began = System.nanoTime();
+        long end = seconds == 0 ? Long.MAX_VALUE : began + seconds * 1_000_000_000L;
+        for (int t = 0; t < threads; t++) {
+            clients.add(Thread.ofPlatform().name("jdbc-client-" + t).start(() -> {
+                try (Connection c = DriverManager.getConnection(url);
+                     PreparedStatement insert = c.prepareStatement("INSERT INTO orders VALUES (?, ?, ?, 'new')");
+                     PreparedStatement byCustomer = c.prepareStatement(
+                             "SELECT COUNT(*), SUM(total) FROM orders WHERE customer = ? AND state = 'new'");
+                     PreparedStatement ship = c.prepareStatement("UPDATE orders SET state = 'shipped' WHERE id = ?")) {
+                    while (System.nanoTime() < end && !Files.exists(dir.resolve("quit"))) {
+                        for (int i = 0; i < 100; i++) {
+                            long id = nextId.incrementAndGet();
+                            insert.setLong(1, id);
+                            insert.setString(2, "c-" + (id % 97));
+                            insert.setBigDecimal(3, java.math.BigDecimal.valueOf(id % 5000, 2));
+                            insert.executeUpdate();
+                            byCustomer.setString(1, "c-" + (id % 97));
+                            try (ResultSet r = byCustomer.executeQuery()) {
+                                r.next();
+                            }
+                            ship.setLong(1, id / 2);
+                            ship.executeUpdate();
+                            ops.incrementAndGet();
+                        }
+                    }
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            }));
+        }
+        System.out.println("ready");
+        for (Thread t : clients) t.join();
+        System.out.println("ops " + ops.get() + " in " + (System.nanoTime() - began) / 1_000_000 + " ms");
+    }
+}

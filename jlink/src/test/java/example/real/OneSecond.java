@@ -1,0 +1,20 @@
+package example.real;
+
+/**
+ * A program of one second: prints when main began (epoch milliseconds), spins in {@link #spin}
+ * for a second and exits. A sampler started from the first moment should cover that second.
+ */
+public class OneSecond {
+    static long spin(long x) {
+        for (int i = 0; i < 1000; i++) x = x * 6364136223846793005L + 1;
+        return x;
+    }
+
+    public static void main(String[] args) {
+        System.out.println("main at " + System.currentTimeMillis());
+        long end = System.nanoTime() + 1_000_000_000L;
+        long x = 0;
+        while (System.nanoTime() < end) x += spin(x);
+        System.out.println("done " + (x & 1));
+    }
+}
