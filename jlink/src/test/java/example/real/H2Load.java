@@ -13,9 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A real SQL engine under load: an in-memory H2 database and {@code threads} JDBC clients that
- * insert, query and update orders. Prints "ready" once the load runs, then keeps going until the
+ * insert, query and update orders. Order ids roll over at 20,000, so the table stops growing after
+ * a few seconds and the work per operation stays the same: throughput early and late compare. Prints "ready" once the load runs, then keeps going until the
  * file {@code <dir>/quit} appears or {@code seconds} pass (0: until quit), and prints
- * {@code ops <n> in <ms> ms}: the throughput a test compares with and without tiprobe.
+ * {@code ops <n> in <ms> ms}: the throughput a test compares with and without tiprobe. Every half
+ * second it also prints {@code at <ms> ops <n>} (since the start), for throughput over time.
  *
  * <p>Usage: {@code H2Load <dir> <threads> <seconds>}.
  */
@@ -37,13 +39,13 @@ public class H2Load {
         for (int t = 0; t < threads; t++) {
             clients.add(Thread.ofPlatform().name("jdbc-client-" + t).start(() -> {
                 try (Connection c = DriverManager.getConnection(url);
-                     PreparedStatement insert = c.prepareStatement("INSERT INTO orders VALUES (?, ?, ?, 'new')");
+                     PreparedStatement insert = c.prepareStatement("MERGE INTO orders KEY(id) VALUES (?, ?, ?, 'new')");
                      PreparedStatement byCustomer = c.prepareStatement(
                              "SELECT COUNT(*), SUM(total) FROM orders WHERE customer = ? AND state = 'new'");
                      PreparedStatement ship = c.prepareStatement("UPDATE orders SET state = 'shipped' WHERE id = ?")) {
                     while (System.nanoTime() < end && !Files.exists(dir.resolve("quit"))) {
                         for (int i = 0; i < 100; i++) {
-                            long id = nextId.incrementAndGet();
+                            long id = nextId.incrementAndGet() % 20_000;
                             insert.setLong(1, id);
                             insert.setString(2, "c-" + (id % 97));
                             insert.setBigDecimal(3, java.math.BigDecimal.valueOf(id % 5000, 2));
@@ -63,6 +65,16 @@ public class H2Load {
             }));
         }
         System.out.println("ready");
+        Thread.ofPlatform().daemon().name("h2-progress").start(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(500);
+                    System.out.println("at " + (System.nanoTime() - began) / 1_000_000 + " ops " + ops.get());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         for (Thread t : clients) t.join();
         System.out.println("ops " + ops.get() + " in " + (System.nanoTime() - began) / 1_000_000 + " ms");
     }

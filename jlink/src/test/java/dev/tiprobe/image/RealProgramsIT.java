@@ -259,4 +259,63 @@ class RealProgramsIT {
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("[truncated]")), "no stack cut at the default depth");
         assertTrue(lines.stream().anyMatch(l -> l.contains("com.sun.tools.javac.")), "javac's own frames");
     }
+
+    /**
+     * {@code --trace 'org.h2.**' --mode time} matches thousands of methods, H2's getters among them
+     * at millions of calls a second: without a budget it made H2 16 times slower. With the default
+     * budget, once the hottest methods' probes are out and the JIT has settled, H2 keeps most of its
+     * throughput. Both runs go side by side, at the same time, so the machine's noise hits both; two
+     * untraced runs side by side differ by up to about 10 % here, hence the 0.7 bound.
+     */
+    @Test
+    void broadTimingOfADatabaseStaysWithinTheOverheadBudget() throws Exception {
+        List<String> h2 = List.of(JAVA, "-cp", PROGRAMS, "example.real.H2Load");
+        Path plainDir = Files.createDirectories(dir.resolve("plain"));
+        Path tracedDir = Files.createDirectories(dir.resolve("traced"));
+        List<String> plainCommand = new ArrayList<>(h2);
+        plainCommand.addAll(List.of(plainDir.toString(), "1", "30"));
+        Process plain = new ProcessBuilder(plainCommand).redirectErrorStream(true).redirectOutput(dir.resolve("plain.out").toFile()).start();
+        targets.add(plain);
+        Path results = dir.resolve("budget.json");
+        List<String> run = new ArrayList<>(List.of("run", "--trace", "org.h2.**", "--mode", "time", "-f", results.toString(), "--"));
+        run.addAll(h2);
+        run.addAll(List.of(tracedDir.toString(), "1", "30"));
+        ImageIT.Run traced = tiprobe(run.toArray(String[]::new));
+        assertTrue(plain.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, traced.exit(), traced.err());
+        double withTiprobe = lastSecondsRate(traced.out(), 10);
+        double without = lastSecondsRate(Files.readString(dir.resolve("plain.out")), 10);
+        String json = Files.readString(results);
+        Matcher removed = Pattern.compile("\"removedForOverhead\": \\[\\s*\\{\"method\": \"([^\"]+)\"").matcher(json);
+        assertTrue(removed.find(), "the hottest methods' probes came out: " + json.substring(json.lastIndexOf("\"overheadBudget")));
+        String figures = String.format("last 10 s: %.0f ops/s traced, %.0f without; first removed: %s", withTiprobe, without, removed.group(1));
+        assertTrue(withTiprobe >= 0.7 * without, figures);
+        Files.writeString(dir.resolve("budget-figures.txt"), figures + "\n");
+        Path recording = dir.resolve("budget.tpr");
+        ImageIT.Run report = tiprobe("report", recording.toString(), "-f", "-");
+        assertTrue(report.out().contains("probes removed to keep overhead under 5 %"), "the report says so: " + report.out().lines().limit(5).toList());
+    }
+
+    /** Throughput over the last {@code seconds} of H2Load's progress lines ({@code at <ms> ops <n>}). */
+    static double lastSecondsRate(String output, int seconds) {
+        List<long[]> points = output.lines().filter(l -> l.startsWith("at ")).map(l -> l.split(" "))
+                .map(a -> new long[] {Long.parseLong(a[1]), Long.parseLong(a[3])}).toList();
+        assertTrue(points.size() > 2 * seconds, "progress lines: " + output);
+        long[] last = points.getLast();
+        long[] first = points.stream().filter(p -> p[0] >= last[0] - seconds * 1000L).findFirst().orElseThrow();
+        return (last[1] - first[1]) * 1000.0 / (last[0] - first[0]);
+    }
+
+    /** Attaching with a filter that matches thousands of methods says so at once, with what the budget will do. */
+    @Test
+    void aBroadFilterIsNamedAtStart() throws Exception {
+        Process h2 = program("h2.out", "example.real.H2Load", dir.toString(), "2", "0");
+        Path out = dir.resolve("broad.json");
+        ImageIT.Run collect = tiprobe("collect", "-d", "4s", "--trace", "org.h2.**", "--mode", "time", "-f", out.toString(),
+                Long.toString(h2.pid()));
+        assertEquals(0, collect.exit(), collect.err());
+        assertTrue(collect.err().matches("(?s).*the filter matches \\d{4,} methods: probes come out of the hottest if they cost"
+                + " over 5 % of the program's CPU \\(--overhead to change\\).*"), collect.err());
+        assertTrue(collect.out().contains("probes removed to keep overhead under 5 %, e.g. h2-"), collect.out());
+    }
 }

@@ -26,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
  * pid, {@code %t} a timestamp), and for trace mode {@code rate} calls per second (default 10000, 0
  * for no cap), {@code sample} record one call in n (default 1), {@code maxcalls} (default 100000),
  * {@code maxstring} (default 100), {@code maxelements} (default 8), {@code tostring} (describe
- * other objects by their toString()). Stack sampling, alone or with tracing: {@code interval}
+ * other objects by their toString()), {@code overhead} the most the probes may add, in percent of the
+ * program's CPU (default 5; the hottest methods lose their probes above it; 0 for no limit). Stack sampling, alone or with tracing: {@code interval}
  * (e.g. 10ms), {@code samplemode} wall or cpu, {@code depth} (default 2048), {@code threads} thread-name
  * globs to sample, separated by {@code ;} (default: all), {@code recording}
  * (default: the results file with {@code .tpr} for {@code .json}).
@@ -148,7 +149,8 @@ public final class AgentMain {
         if (t != null) {
             Results now = t.snapshot();
             answer.append(' ').append(now.methods().size()).append(" methods instrumented, mode ").append(mode(now))
-                    .append(leftUnchanged(now)).append(", results go to ").append(options.file().toAbsolutePath());
+                    .append(leftUnchanged(now)).append(", results go to ").append(options.file().toAbsolutePath())
+                    .append(broad(now, options.tracing()));
         }
         if (s != null) {
             answer.append(t != null ? ";" : "").append(" sampling every ").append(options.sampling().interval().toMillis())
@@ -203,7 +205,7 @@ public final class AgentMain {
             write(now, resultsFile);
             recorder.trace(now, false);
             b.append(' ').append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls to ")
-                    .append(resultsFile.toAbsolutePath());
+                    .append(resultsFile.toAbsolutePath()).append(removed(now));
         }
         if (sampler != null) {
             sampler.flush();
@@ -225,7 +227,8 @@ public final class AgentMain {
                 write(last, resultsFile);
                 r.trace(last, true);
                 b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls written to ")
-                        .append(resultsFile.toAbsolutePath()).append("; classes restored").append(leftUnchanged(last));
+                        .append(resultsFile.toAbsolutePath()).append("; classes restored").append(leftUnchanged(last))
+                        .append(removed(last));
             }
             if (s != null) {
                 s.close();
@@ -235,6 +238,24 @@ public final class AgentMain {
             r.close();
         }
         return b.append("; recording in ").append(r.file().toAbsolutePath()).toString();
+    }
+
+    /** More methods than this, and the start answer says what the budget will do. */
+    private static final int BROAD = 1000;
+
+    /** {@code ; the filter matches 8268 methods: ...} for a broad filter, else empty. */
+    private static String broad(Results r, Tracing.Options options) {
+        if (r.methods().size() <= BROAD) return "";
+        return "; the filter matches " + r.methods().size() + " methods: " + (options.overheadBudget() > 0
+                ? "probes come out of the hottest if they cost over " + Results.percent(options.overheadBudget())
+                        + " % of the program's CPU (--overhead to change)"
+                : "with no overhead limit, the program may slow down many times");
+    }
+
+    /** {@code ; 212 methods' probes removed ...} when the budget took some out, else empty. */
+    private static String removed(Results r) {
+        String summary = r.removedSummary();
+        return summary == null ? "" : "; " + summary;
     }
 
     /** {@code , 2 classes left unchanged (the first: ...)} when tracing could not change some classes, else empty. */
@@ -352,6 +373,7 @@ public final class AgentMain {
         int maxElements = d.maxElements();
         boolean toString = d.callToString();
         int maxCalls = d.maxCalls();
+        double overhead = Tracing.Options.DEFAULT_BUDGET;
         Duration interval = null;
         Sampler.Mode sampleMode = Sampler.Mode.WALL;
         int depth = Sampler.Options.DEFAULT_DEPTH;
@@ -379,6 +401,7 @@ public final class AgentMain {
                 case "maxstring" -> maxString = (int) number(key, value);
                 case "maxelements" -> maxElements = (int) number(key, value);
                 case "tostring" -> toString = value.isEmpty() || Boolean.parseBoolean(value);
+                case "overhead" -> overhead = percent(key, value);
                 case "interval" -> interval = duration(key, value);
                 case "samplemode" -> sampleMode = switch (value) {
                     case "wall" -> Sampler.Mode.WALL;
@@ -396,7 +419,7 @@ public final class AgentMain {
         Tracing.Options tracing = null;
         if (filter != null) {
             Tracing.TraceLimits limits = new Tracing.TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString);
-            tracing = new Tracing.Options(MethodFilter.parse(filter), mode, limits);
+            tracing = new Tracing.Options(MethodFilter.parse(filter), mode, limits, overhead);
         }
         Sampler.Options sampling = interval == null ? null : new Sampler.Options(interval, sampleMode, depth, sampleThreads);
         Path to = recording != null ? Path.of(expand(recording, pid)) : recordingBeside(results);
@@ -420,6 +443,17 @@ public final class AgentMain {
             return d;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a positive duration such as 10ms, not '" + value + "'");
+        }
+    }
+
+    /** A percentage such as {@code 5} or {@code 2.5}, as a share (0.05); 0 means no limit. */
+    private static double percent(String key, String value) {
+        try {
+            double p = Double.parseDouble(value.endsWith("%") ? value.substring(0, value.length() - 1) : value);
+            if (!(p >= 0 && p <= 1000)) throw new NumberFormatException();
+            return p / 100;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a percentage such as 5 (0: no limit), not '" + value + "'");
         }
     }
 

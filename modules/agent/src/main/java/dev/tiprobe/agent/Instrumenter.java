@@ -86,12 +86,19 @@ final class Instrumenter {
     private final Tracing.Mode mode;
     private final Slots slots;
     private final LoadedClasses loaded;
+    /** Methods whose probes came out (binary name, '.', name, descriptor): no longer instrumented. */
+    private final Set<String> removed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Instrumenter(MethodFilter filter, Tracing.Mode mode, Slots slots, LoadedClasses loaded) {
         this.filter = filter;
         this.mode = mode;
         this.slots = slots;
         this.loaded = loaded;
+    }
+
+    /** From now on, transforms leave this method without probes (the overhead budget took them out). */
+    void remove(String binaryName, String method, String descriptor) {
+        removed.add(binaryName + '.' + method + descriptor);
     }
 
     /** Whether classes of this internal name are never changed (the probe's own dependencies). */
@@ -125,6 +132,7 @@ final class Instrumenter {
             Set<String> methodAnnotations = annotations(m.findAttribute(Attributes.runtimeVisibleAnnotations()).orElse(null),
                     m.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
             if (!filter.matches(binaryName, classAnnotations, name, desc, methodAnnotations)) continue;
+            if (!removed.isEmpty() && removed.contains(binaryName + '.' + name + desc)) continue;
             String reason = unsupported(m);
             if (reason != null) {
                 skipped.add(new Results.Skipped(binaryName, name, desc, reason));

@@ -14,10 +14,36 @@ import java.util.List;
  * @param classesInstrumented class files changed (loads and retransforms)
  * @param droppedCalls        traced calls not recorded (rate cap, sampling, full buffer)
  * @param probeFailures       exceptions swallowed inside probe code
+ * @param removed             methods whose probes were taken out to keep the overhead budget, hottest first
+ * @param overheadBudget      that budget, as a share of the program's CPU (0: none)
  */
 public record Results(Tracing.Mode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
                       List<Skipped> skipped, List<String> classFailures, long classesInstrumented,
-                      long droppedCalls, long probeFailures) {
+                      long droppedCalls, long probeFailures, List<Removed> removed, double overheadBudget) {
+
+    /** A method whose probe was taken out to keep the overhead budget; its calls were counted until then. */
+    public record Removed(String method, long callsPerSecond) {}
+
+    /**
+     * {@code 212 methods' probes removed to keep overhead under 5 %, e.g. a (4.1M calls/s), b (...)},
+     * or null when none was.
+     */
+    public String removedSummary() {
+        if (removed.isEmpty()) return null;
+        StringBuilder b = new StringBuilder().append(removed.size()).append(removed.size() == 1 ? " method's" : " methods'")
+                .append(String.format(" probes removed to keep overhead under %s %%, e.g. ", percent(overheadBudget)));
+        for (int i = 0; i < Math.min(3, removed.size()); i++) {
+            Removed r = removed.get(i);
+            b.append(i > 0 ? ", " : "").append(r.method()).append(String.format(" (%.1fM calls/s)", r.callsPerSecond() / 1e6));
+        }
+        return b.toString();
+    }
+
+    /** 0.05 as {@code 5}, 0.025 as {@code 2.5}. */
+    static String percent(double share) {
+        double p = share * 100;
+        return p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p);
+    }
 
     /** A method the filter chose but that was left unchanged, and why. */
     public record Skipped(String binaryName, String method, String descriptor, String reason) {}

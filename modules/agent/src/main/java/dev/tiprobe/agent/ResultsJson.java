@@ -74,6 +74,15 @@ final class ResultsJson {
             sep = ",\n    ";
             string(f);
         }
+        out.write("\n  ],\n  \"overheadBudget\": " + r.overheadBudget() + ",\n  \"removedForOverhead\": [");
+        sep = "\n    ";
+        for (Results.Removed m : r.removed()) {
+            out.write(sep);
+            sep = ",\n    ";
+            out.write("{\"method\": ");
+            string(m.method());
+            out.write(", \"callsPerSecond\": " + m.callsPerSecond() + "}");
+        }
         out.write("\n  ]\n}\n");
     }
 

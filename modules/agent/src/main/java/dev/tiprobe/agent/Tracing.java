@@ -76,13 +76,20 @@ public final class Tracing {
     /**
      * What to trace and how.
      *
-     * @param filter which methods ({@link MethodFilter})
-     * @param mode   count, time, or trace
-     * @param limits what trace mode records
+     * @param filter         which methods ({@link MethodFilter})
+     * @param mode           count, time, or trace
+     * @param limits         what trace mode records
+     * @param overheadBudget the most the probes may add, as a share of the program's own CPU;
+     *                       above it the hottest methods lose their probes (0: no budget, every
+     *                       method is traced whatever it costs)
      */
-    public record Options(MethodFilter filter, Mode mode, TraceLimits limits) {
+    public record Options(MethodFilter filter, Mode mode, TraceLimits limits, double overheadBudget) {
+        /** The agent's default budget: 5 % of the program's CPU. */
+        public static final double DEFAULT_BUDGET = 0.05;
+
+        /** No budget: what tests of exact counts want. */
         public static Options of(String filter, Mode mode) {
-            return new Options(MethodFilter.parse(filter), mode, TraceLimits.DEFAULT);
+            return new Options(MethodFilter.parse(filter), mode, TraceLimits.DEFAULT, 0);
         }
     }
 
@@ -200,6 +207,7 @@ public final class Tracing {
         private final List<Results.Skipped> skipped = Collections.synchronizedList(new ArrayList<>());
         private final List<String> classFailures = Collections.synchronizedList(new ArrayList<>());
         private final AtomicLong classesInstrumented = new AtomicLong();
+        private final List<Results.Removed> removed = Collections.synchronizedList(new ArrayList<>());
         private volatile boolean active;
         private Events.Registration hook;
         private Results finalResults;
@@ -252,6 +260,63 @@ public final class Tracing {
             jvmti = j;  // the start-up transformer stops here
             hook = j.events().onClassFileLoadHook(this::onClassFile);
             retransformLoaded();
+            keepUnderBudget();
+        }
+
+        /**
+         * Looks every half second at the methods' call rates and takes the probes out of the
+         * hottest when they cost more than the budget ({@link OverheadBudget}); a daemon thread
+         * that ends with the session.
+         */
+        private void keepUnderBudget() {
+            if (!(options.overheadBudget() > 0)) return;
+            OverheadBudget budget = new OverheadBudget(options.overheadBudget(), OverheadBudget.nanosPerCall(options.mode()));
+            Thread.ofPlatform().daemon().name("tiprobe-budget").start(() -> {
+                try {
+                    while (active) {
+                        List<OverheadBudget.Removal> chosen = budget.look(System.nanoTime(), callsBySlot(), processCpuNanos());
+                        if (!chosen.isEmpty()) removeProbes(chosen);
+                        Thread.sleep(500);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (Throwable t) {
+                    classFailures.add("overhead budget: stopped watching: " + t);
+                }
+            });
+        }
+
+        /** Calls so far by slot: counted at entry, or at the exits in time mode. */
+        private long[] callsBySlot() {
+            int n = slots.methods().size();
+            if (options.mode() != Mode.TIME) return Probe.counts(n);
+            long[] times = Probe.times(n);
+            long[] calls = new long[n];
+            for (int slot = 0; slot < n; slot++) calls[slot] = times[slot * Probe.TIME_STRIDE];
+            return calls;
+        }
+
+        private static long processCpuNanos() {
+            return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+        }
+
+        /** Retransforms the chosen methods' classes without their probes; their counts so far stay. */
+        private void removeProbes(List<OverheadBudget.Removal> chosen) {
+            synchronized (LOCK) {
+                if (!active) return;
+                List<ProbeSlots.Method> methods = slots.methods();
+                Set<String> classes = new HashSet<>();
+                for (OverheadBudget.Removal r : chosen) {
+                    ProbeSlots.Method m = methods.get(r.slot());
+                    String owner = m.token().owner().binaryName();
+                    instrumenter.remove(owner, m.token().name(), m.token().descriptor());
+                    classes.add(owner);
+                    removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
+                }
+                List<Class<?>> again = new ArrayList<>();
+                for (Class<?> c : loadedClassesWithClassFiles()) if (classes.contains(c.getName())) again.add(c);
+                retransform(again);
+            }
         }
 
         /**
@@ -419,7 +484,8 @@ public final class Tracing {
                 }
             }
             return new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
-                    List.copyOf(classFailures), classesInstrumented.get(), Probe.droppedCalls(), Probe.failures());
+                    List.copyOf(classFailures), classesInstrumented.get(), Probe.droppedCalls(), Probe.failures(),
+                    List.copyOf(removed), options.overheadBudget());
         }
     }
 }

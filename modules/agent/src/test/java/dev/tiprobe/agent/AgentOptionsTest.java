@@ -23,6 +23,9 @@ class AgentOptionsTest {
         assertEquals(Path.of("tiprobe-4242.json"), o.file());
         assertEquals(Path.of("tiprobe-4242.tpr"), o.recording(), "tracing records too");
         assertEquals(Tracing.Mode.COUNT, AgentMain.parse("trace=a.*", 1).tracing().mode());
+        assertEquals(0.05, AgentMain.parse("trace=a.*", 1).tracing().overheadBudget(), "a 5 % budget unless asked");
+        assertEquals(0.025, AgentMain.parse("trace=a.*,overhead=2.5", 1).tracing().overheadBudget());
+        assertEquals(0, AgentMain.parse("trace=a.*,overhead=0", 1).tracing().overheadBudget(), "0: no limit");
         AgentMain.AgentOptions sampling = AgentMain.parse("interval=20ms,samplemode=cpu,file=/tmp/x-%p.json", 7);
         assertEquals(null, sampling.tracing(), "sampling alone");
         assertEquals(java.time.Duration.ofMillis(20), sampling.sampling().interval());
@@ -41,6 +44,7 @@ class AgentOptionsTest {
         assertEquals("unknown option 'colour'", message("trace=a.*,colour=red"));
         assertEquals("rate must be a non-negative number, not '-1'", message("trace=a.*,rate=-1"));
         assertEquals("sample must be at least 1: 0", message("trace=a.*,sample=0"));
+        assertEquals("overhead must be a percentage such as 5 (0: no limit), not 'lots'", message("trace=a.*,overhead=lots"));
         assertTrue(message("trace=a.b::").contains("missing method name after '::' at position 5"));
     }
 

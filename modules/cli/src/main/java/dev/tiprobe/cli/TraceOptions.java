@@ -18,6 +18,10 @@ final class TraceOptions {
     @Option(names = "--args", description = "Capture arguments and return values (trace mode).")
     boolean args;
 
+    @Option(names = "--overhead", paramLabel = "<percent>",
+            description = "The most tracing may add, in percent of the program's CPU (default 5): above it the hottest methods lose their probes, keeping their counts so far. 0: no limit.")
+    String overhead;
+
     @Option(names = "--sample", paramLabel = "<interval>", description = "Sample all threads' stacks every <interval> (10ms, 1s): a recording for flame graphs.")
     String sample;
 
@@ -50,6 +54,7 @@ final class TraceOptions {
         if (filter != null) {
             if (filter.contains(",")) throw new CliException("a filter cannot contain ',': separate patterns with ';'");
             b.append(",trace=").append(filter).append(",mode=").append(mode().name().toLowerCase());
+            if (overhead != null) b.append(",overhead=").append(overhead.strip());
         }
         if (sample != null) {
             b.append(",interval=").append(sample.strip().toLowerCase());

@@ -54,6 +54,8 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      */
     public List<String> caveats() {
         List<String> out = new java.util.ArrayList<>();
+        String removed = info.get(RecordingFormat.INFO_REMOVED_FOR_OVERHEAD);
+        if (removed != null) out.add(removed + "; their calls were counted until then.");
         long unchanged = infoNumber(RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED);
         if (unchanged > 0) {
             out.add(unchanged + (unchanged == 1 ? " class was" : " classes were") + " left unchanged, so calls of their methods"

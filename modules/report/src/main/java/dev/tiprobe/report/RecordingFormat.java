@@ -74,4 +74,6 @@ public final class RecordingFormat {
     /** How many classes tracing left unchanged because changing them failed, and the first one's reason. */
     public static final String INFO_CLASSES_LEFT_UNCHANGED = "classesLeftUnchanged";
     public static final String INFO_FIRST_CLASS_FAILURE = "firstClassFailure";
+    /** A sentence naming the methods whose probes the overhead budget took out, the hottest first. */
+    public static final String INFO_REMOVED_FOR_OVERHEAD = "removedForOverhead";
 }
