@@ -318,4 +318,34 @@ class RealProgramsIT {
                 + " over 5 % of the program's CPU \\(--overhead to change\\).*"), collect.err());
         assertTrue(collect.out().contains("probes removed to keep overhead under 5 %, e.g. h2-"), collect.out());
     }
+
+    /**
+     * Trace mode's limits from the command line: a 4-second trace of H2's JDBC statements keeping
+     * 200 calls holds calls from the whole session (not its first milliseconds) and from every
+     * traced method that was called.
+     */
+    @Test
+    void aTraceKeepsCallsFromTheWholeSessionAndEveryCalledMethod() throws Exception {
+        Process h2 = program("h2.out", "example.real.H2Load", dir.toString(), "2", "0");
+        Path out = dir.resolve("trace.json");
+        ImageIT.Run collect = tiprobe("collect", "-d", "4s", "--trace", "org.h2.jdbc.JdbcPreparedStatement::*", "--mode", "trace",
+                "--max-calls", "200", "--calls-per-second", "0", "--max-string", "10", "-f", out.toString(), Long.toString(h2.pid()));
+        assertEquals(0, collect.exit(), collect.err());
+        String json = Files.readString(out);
+        String calls = json.substring(json.indexOf("\"calls\": ["), json.indexOf("\"skipped\": ["));
+        List<Long> starts = Pattern.compile("\"startEpochNanos\": (\\d+)").matcher(calls).results()
+                .map(m -> Long.parseLong(m.group(1))).sorted().toList();
+        assertTrue(starts.size() >= 200 && starts.size() < 260, "200 kept, and the first call of each method: " + starts.size());
+        long sessionStart = starts.getFirst();
+        assertTrue(starts.stream().anyMatch(t -> t - sessionStart > 2_500_000_000L), "calls from the last part of the session");
+        java.util.Set<String> called = Pattern.compile("\"method\": \"(executeQuery|executeUpdate|setString|setLong|setBigDecimal)\"")
+                .matcher(json.substring(0, json.indexOf("\"calls\": ["))).results().map(m -> m.group(1)).collect(java.util.stream.Collectors.toSet());
+        for (String method : called) {
+            assertTrue(calls.contains("JdbcPreparedStatement." + method + "("), method + " has a kept call");
+        }
+        assertTrue(called.size() >= 4, "the traced methods: " + called);
+        ImageIT.Run usage = tiprobe("collect", "-d", "1s", "--trace", "org.h2.**", "--max-calls", "5", Long.toString(h2.pid()));
+        assertEquals(2, usage.exit(), "a trace limit without trace mode is a usage error: " + usage.err());
+        assertTrue(usage.err().contains("need --mode trace"), usage.err());
+    }
 }

@@ -1,7 +1,7 @@
 package dev.tiprobe.cli;
 
 /** A failure to report in one line, {@code tiprobe <cmd>: message}, with exit code 1. */
-final class CliException extends Exception {
+class CliException extends Exception {
     private static final long serialVersionUID = 1L;
 
     CliException(String message) {

@@ -54,7 +54,11 @@ public final class Main implements Runnable {
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
             PrintWriter err = line.getErr();
             String name = line.getCommandName();
-            if (e instanceof CliException) {
+            if (e instanceof UsageException) {
+                err.println("tiprobe " + name + ": " + e.getMessage());
+                err.println("Try 'tiprobe " + name + " --help'.");
+                return USAGE;
+            } else if (e instanceof CliException) {
                 err.println("tiprobe " + name + ": " + e.getMessage());
             } else {
                 err.println("tiprobe " + name + ": unexpected " + e);

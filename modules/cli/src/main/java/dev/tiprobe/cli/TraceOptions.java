@@ -18,6 +18,25 @@ final class TraceOptions {
     @Option(names = "--args", description = "Capture arguments and return values (trace mode).")
     boolean args;
 
+    @Option(names = "--max-calls", paramLabel = "<n>",
+            description = "Trace mode: calls kept, a sample spread over the whole session plus each method's first call (default 100000).")
+    Integer maxCalls;
+
+    @Option(names = "--calls-per-second", paramLabel = "<n>", description = "Trace mode: the most calls recorded a second, 0 for no cap (default 10000).")
+    Long callsPerSecond;
+
+    @Option(names = "--one-in", paramLabel = "<n>", description = "Trace mode: record one call in n on each thread (default 1: every call).")
+    Integer oneIn;
+
+    @Option(names = "--max-string", paramLabel = "<chars>", description = "Trace mode: strings captured up to this many characters (default 100).")
+    Integer maxString;
+
+    @Option(names = "--max-elements", paramLabel = "<n>", description = "Trace mode: array elements captured (default 8).")
+    Integer maxElements;
+
+    @Option(names = "--tostring", description = "Trace mode: describe other objects by their toString() (runs the application's code).")
+    boolean callToString;
+
     @Option(names = "--overhead", paramLabel = "<percent>",
             description = "The most tracing may add, in percent of the program's CPU (default 5): above it the hottest methods lose their probes, keeping their counts so far. 0: no limit.")
     String overhead;
@@ -42,6 +61,28 @@ final class TraceOptions {
         return mode != null ? mode : args ? Mode.TRACE : Mode.COUNT;
     }
 
+    /** The trace-mode limits given, as agent options; a usage error when given outside trace mode. */
+    private String traceLimits() throws CliException {
+        StringBuilder b = new StringBuilder();
+        limit(b, "maxcalls", "--max-calls", maxCalls);
+        limit(b, "rate", "--calls-per-second", callsPerSecond);
+        limit(b, "sample", "--one-in", oneIn);
+        limit(b, "maxstring", "--max-string", maxString);
+        limit(b, "maxelements", "--max-elements", maxElements);
+        if (callToString) b.append(",tostring");
+        if (!b.isEmpty() && mode() != Mode.TRACE) {
+            throw new UsageException("the trace limits (--max-calls, --calls-per-second, --one-in, --max-string, --max-elements,"
+                    + " --tostring) need --mode trace");
+        }
+        return b.toString();
+    }
+
+    private static void limit(StringBuilder b, String agentKey, String flag, Number value) throws CliException {
+        if (value == null) return;
+        if (value.longValue() < 0) throw new UsageException(flag + " must not be negative: " + value);
+        b.append(',').append(agentKey).append('=').append(value);
+    }
+
     /** The agent's options for these settings; commas are the agent's separators. */
     String agentOptions(Path output) throws CliException {
         if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
@@ -54,6 +95,7 @@ final class TraceOptions {
         if (filter != null) {
             if (filter.contains(",")) throw new CliException("a filter cannot contain ',': separate patterns with ';'");
             b.append(",trace=").append(filter).append(",mode=").append(mode().name().toLowerCase());
+            b.append(traceLimits());
             if (overhead != null) b.append(",overhead=").append(overhead.strip());
         }
         if (sample != null) {

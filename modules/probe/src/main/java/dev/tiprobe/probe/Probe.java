@@ -2,6 +2,7 @@ package dev.tiprobe.probe;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What injected code calls: the JVM counterpart of the CLR's FunctionEnter3 hook. The agent puts
@@ -49,7 +50,7 @@ public final class Probe {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             FAILURES = l.findStaticVarHandle(Probe.class, "failures", long.class);
-            NEXT_CALL = l.findStaticVarHandle(Probe.class, "nextCall", int.class);
+            NEXT_CALL = l.findStaticVarHandle(Probe.class, "nextCall", long.class);
             DROPPED = l.findStaticVarHandle(Probe.class, "dropped", long.class);
             WINDOW = l.findStaticVarHandle(Probe.class, "windowCalls", long.class);
         } catch (ReflectiveOperationException e) {
@@ -71,11 +72,15 @@ public final class Probe {
     @SuppressWarnings("unused") // through FAILURES
     private static volatile long failures;
 
-    // Trace settings and buffer, replaced whole by reset().
+    // Trace settings and buffer, replaced whole by reset(). Once the buffer is full it is a
+    // reservoir (each admitted call replaces a random kept one with the odds that keep the kept
+    // calls a uniform sample of the session), and each slot's first call is kept beside it, so a
+    // long trace shows calls from its whole length and from every method that was called.
     private static volatile TraceSettings trace = TraceSettings.OFF;
     private static volatile Call[] calls = new Call[0];
-    @SuppressWarnings("unused") // through NEXT_CALL
-    private static volatile int nextCall;
+    private static volatile Call[] firstCalls = new Call[0];
+    @SuppressWarnings("unused") // through NEXT_CALL: calls admitted so far
+    private static volatile long nextCall;
     @SuppressWarnings("unused") // through DROPPED
     private static volatile long dropped;
     @SuppressWarnings("unused") // through WINDOW
@@ -198,16 +203,43 @@ public final class Probe {
                 return dropped(s);
             }
             s.capped = false;
-            int index = (int) NEXT_CALL.getAndAdd(1);
+            long admitted = (long) NEXT_CALL.getAndAdd(1L);
             Call[] buffer = calls;
-            if (index >= buffer.length) return dropped(s);
+            long at = admitted < buffer.length ? admitted : ThreadLocalRandom.current().nextLong(admitted + 1);
+            Call[] firsts = firstCalls;
+            boolean first = slot < firsts.length ? CALLS.getAcquire(firsts, slot) == null : firstsFor(slot) != null;
+            if (at >= buffer.length && !first) return dropped(s);
             Call c = new Call(slot, s, depth, now, settings);
-            CALLS.setRelease(buffer, index, c);
+            if (first) keepFirst(slot, c);
+            if (at < buffer.length) {
+                Call evicted = (Call) CALLS.getAndSetRelease(buffer, (int) at, c);
+                if (evicted != null && !keptAsFirst(evicted)) DROPPED.getAndAdd(1L);
+            }
             return c;
         } catch (Throwable t) {
             failed();
             return null;
         }
+    }
+
+    /** The first-call array, grown to hold {@code slot}; null when the slot is out of any sane range. */
+    private static Call[] firstsFor(int slot) {
+        if (slot < 0 || slot > (1 << 24)) return null;
+        synchronized (LOCK) {
+            Call[] f = firstCalls;
+            if (slot >= f.length) firstCalls = f = java.util.Arrays.copyOf(f, Math.max(slot + 1, f.length * 2));
+            return f;
+        }
+    }
+
+    private static boolean keptAsFirst(Call c) {
+        Call[] f = firstCalls;
+        return c.slot() < f.length && CALLS.getAcquire(f, c.slot()) == c;
+    }
+
+    private static void keepFirst(int slot, Call c) {
+        Call[] f = firstCalls;
+        if (slot < f.length) CALLS.compareAndSet(f, slot, null, c);
     }
 
     private static Call dropped(ThreadState s) {
@@ -368,7 +400,8 @@ public final class Probe {
             sharedTimes = times;
             sharedCounts = counts;
             calls = new Call[Math.max(0, traceCapacity)];
-            NEXT_CALL.setVolatile(0);
+            firstCalls = new Call[0];
+            NEXT_CALL.setVolatile(0L);
             DROPPED.setVolatile(0L);
             FAILURES.setVolatile(0L);
             windowStart = System.nanoTime();
@@ -450,18 +483,21 @@ public final class Probe {
 
     /** The traced calls recorded so far, in the order they started. */
     public static Call[] tracedCalls() {
+        java.util.Set<Call> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         Call[] buffer = calls;
-        int n = Math.min(buffer.length, (int) NEXT_CALL.getVolatile());
-        Call[] out = new Call[n];
-        int k = 0;
+        long n = Math.min(buffer.length, (long) NEXT_CALL.getVolatile());
         for (int i = 0; i < n; i++) {
             Call c = (Call) CALLS.getAcquire(buffer, i);
-            if (c != null) out[k++] = c;
+            if (c != null) kept.add(c);
         }
-        if (k == n) return out;
-        Call[] trimmed = new Call[k];
-        System.arraycopy(out, 0, trimmed, 0, k);
-        return trimmed;
+        Call[] firsts = firstCalls;
+        for (int i = 0; i < firsts.length; i++) {
+            Call c = (Call) CALLS.getAcquire(firsts, i);
+            if (c != null) kept.add(c);
+        }
+        Call[] out = kept.toArray(new Call[0]);
+        java.util.Arrays.sort(out, java.util.Comparator.comparingLong(Call::startNanos));
+        return out;
     }
 
     /** Traced calls not recorded because of the rate cap, the sampling ratio or a full buffer. */

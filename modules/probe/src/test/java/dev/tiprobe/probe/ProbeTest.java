@@ -110,16 +110,36 @@ class ProbeTest {
         assertEquals(3, Probe.tracedCalls().length);
         assertEquals(7, Probe.droppedCalls());
         assertEquals(10, Probe.counts(1)[0], "counts stay exact");
-        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false), 2);  // a buffer of two
+        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false), 1000);
         Call outer = Probe.traceEnter(0);
         for (int i = 0; i < 3; i++) Probe.traceReturn(Probe.traceEnter(1));
         Probe.traceReturn(outer);
-        Call after = Probe.traceEnter(2);
         assertEquals(0, Probe.tracedCalls()[0].depth());
         assertEquals(1, Probe.tracedCalls()[1].depth());
-        assertEquals(3, Probe.droppedCalls());
-        Probe.traceReturn(after);
         Probe.stopTracing();
         assertNull(Probe.traceEnter(0), "tracing off");
+    }
+
+    /**
+     * A full buffer keeps a sample of the whole session, not its first calls, and every method
+     * that was called keeps its first call; what is not kept is counted as dropped.
+     */
+    @Test
+    void aFullBufferKeepsCallsFromTheWholeSessionAndEveryMethod() {
+        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false), 100);
+        for (int i = 0; i < 10_000; i++) {
+            Call c = Probe.traceEnter(1);
+            Probe.arg(c, 0, i);
+            Probe.traceReturn(c);
+        }
+        Probe.traceReturn(Probe.traceEnter(2));  // a method called once, at the very end
+        Call[] kept = Probe.tracedCalls();
+        assertEquals(10_001, kept.length + Probe.droppedCalls(), "every call is kept or counted as dropped");
+        assertTrue(kept.length >= 100 && kept.length <= 102, "the buffer, and the first calls beside it: " + kept.length);
+        assertTrue(java.util.Arrays.stream(kept).anyMatch(c -> c.slot() == 2), "the rare method is there");
+        assertEquals(0, kept[0].args()[0], "the first call of the hot method is kept");
+        long late = java.util.Arrays.stream(kept).filter(c -> c.slot() == 1 && (Integer) c.args()[0] >= 5_000).count();
+        assertTrue(late > 25, "calls from the second half of the session: " + late + " of " + kept.length);
+        for (int i = 1; i < kept.length; i++) assertTrue(kept[i - 1].startNanos() <= kept[i].startNanos(), "in the order they started");
     }
 }
