@@ -50,7 +50,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         TextReport.write(new Recording(r.mode(), r.filter(), r.droppedCalls(), r.probeFailures(), r.methods(),
-                List.of(), List.of(), r.classFailures()), out, 6, 0);
+                List.of(), List.of(), r.classFailures(), r.removedForOverhead()), out, 6, 0);
         out.printf("%nA few of the %d calls recorded (one in four)%n", r.calls().size());
         for (Recording.Call c : interesting(r.calls())) out.println("  " + TextReport.call(c));
         out.println();

@@ -15,7 +15,7 @@ import java.util.Map;
  * by tiprobe is one clear error, never a stack trace.
  */
 record Recording(String mode, String filter, long droppedCalls, long probeFailures, List<TracedText.Method> methods,
-                 List<Call> calls, List<String> skipped, List<String> classFailures) {
+                 List<Call> calls, List<String> skipped, List<String> classFailures, List<String> removedForOverhead) {
 
     /** A traced call; {@code result} is the returned value, or the thrown exception when {@code threw}. */
     record Call(String method, String thread, long depth, long durationNanos, List<String> argNames,
@@ -58,8 +58,14 @@ record Recording(String mode, String filter, long droppedCalls, long probeFailur
             }
             List<String> failures = new ArrayList<>();
             for (Object f : list(root, "classFailures")) failures.add(String.valueOf(f));
+            List<String> removed = new ArrayList<>();
+            if (root.containsKey("removedForOverhead")) {  // results of earlier versions have none
+                for (Map<?, ?> r : objects(root, "removedForOverhead")) {
+                    removed.add(String.format("%s (%.1fM calls/s)", string(r, "method"), number(r, "callsPerSecond") / 1e6));
+                }
+            }
             return new Recording(string(root, "mode"), string(root, "filter"), number(root, "droppedCalls"),
-                    number(root, "probeFailures"), methods, calls, skipped, failures);
+                    number(root, "probeFailures"), methods, calls, skipped, failures, removed);
         } catch (Json.MalformedJsonException e) {
             throw new CliException(file + " is damaged: " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {

@@ -13,6 +13,10 @@ final class TextReport {
 
     static void write(Recording r, PrintWriter out, int topMethods, int tracedCalls) {
         out.printf("tiprobe %s, filter %s%n", r.mode(), r.filter());
+        if (!r.removedForOverhead().isEmpty()) {
+            out.printf("%d methods' probes were removed to keep the overhead budget; their calls were counted until then"
+                    + " (listed at the end)%n", r.removedForOverhead().size());
+        }
         methodTables(out, TracedText.merged(r.methods()), topMethods, "Top methods by calls", "Top methods by time (inclusive, wall clock)");
         if (!r.calls().isEmpty()) {
             out.printf("%nTraced calls (%d of %d recorded; %d not recorded because of the limits)%n",
@@ -26,6 +30,10 @@ final class TextReport {
         if (!r.classFailures().isEmpty()) {
             out.printf("%nClasses left unchanged%n");
             r.classFailures().forEach(s -> out.println("  " + s));
+        }
+        if (!r.removedForOverhead().isEmpty()) {
+            out.printf("%nProbes removed to keep the overhead budget (calls per second when removed)%n");
+            r.removedForOverhead().forEach(s -> out.println("  " + s));
         }
         out.flush();
     }
