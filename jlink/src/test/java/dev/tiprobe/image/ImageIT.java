@@ -90,13 +90,7 @@ class ImageIT {
     }
 
     void round() throws Exception {
-        Files.deleteIfExists(dir.resolve("done"));
-        Files.writeString(dir.resolve("go"), "go");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(dir.resolve("done"))) {
-            assertTrue(System.nanoTime() < deadline, "the round did not finish");
-            Thread.sleep(10);
-        }
+        Targets.round(dir);
     }
 
     static long calls(Path json, String method) throws IOException {

@@ -206,13 +206,7 @@ class RealProgramsIT {
 
     /** Lets GroovyScripts compile and run its next script; returns when it has. */
     void scriptRound() throws Exception {
-        Files.deleteIfExists(dir.resolve("done"));
-        Files.writeString(dir.resolve("go"), "go");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.exists(dir.resolve("done"))) {
-            assertTrue(System.nanoTime() < deadline, "the script round did not finish");
-            Thread.sleep(20);
-        }
+        Targets.round(dir);
     }
 
     /** {@code tiprobe run --sample} covers a one-second program from its first moments. */

@@ -33,6 +33,20 @@ final class Targets implements AutoCloseable {
         return p;
     }
 
+    /**
+     * One round of a target that waits for {@code <dir>/go} and answers with {@code <dir>/done}
+     * (Known, GroovyScripts): returns when the target has written {@code done}.
+     */
+    static void round(Path dir) throws Exception {
+        Files.deleteIfExists(dir.resolve("done"));
+        Files.writeString(dir.resolve("go"), "go");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(dir.resolve("done"))) {
+            assertTrue(System.nanoTime() < deadline, "the round did not finish");
+            Thread.sleep(10);
+        }
+    }
+
     /** Counts {@code p} among the processes to kill at the end. */
     void add(Process p) {
         started.add(p);
