@@ -365,6 +365,11 @@ class ImageIT {
         assertEquals(1, refused.exit());
         assertTrue(refused.err().contains("is not a JVM that accepts attach"), refused.err());
 
+        for (String command : List.of("list", "collect", "start", "status", "dump", "stop", "run", "report", "demo")) {
+            Run help = tiprobe(command, "--help");
+            assertEquals(0, help.exit(), command + " --help: " + help.err());
+            assertTrue(help.out().startsWith("Usage: tiprobe " + command) && help.out().contains("  tiprobe " + command), help.out());
+        }
         Run usage = tiprobe("collect", "--trace", "a.*", "123");
         assertEquals(2, usage.exit());
         assertTrue(usage.err().startsWith("tiprobe collect: Missing required option: '--duration=<duration>'"), usage.err());

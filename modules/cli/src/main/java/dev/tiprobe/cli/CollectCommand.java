@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * {@code tiprobe collect}: start, show progress on stderr, stop at the end or at Ctrl-C, and
  * write the results. The default action.
  */
-@Command(name = "collect", description = "Trace a running JVM for a while, then write the results (the default action).")
+@Command(name = "collect", description = "Trace a running JVM for a while, then write the results (the default action).",
+        footerHeading = "%nExamples:%n", footer = {"  tiprobe collect -d 10s --trace 'com.foo.**' --mode time -f out.txt 4242", "  tiprobe collect -d 30s --sample 10ms --sample-mode cpu -f cpu.html 4242"})
 final class CollectCommand extends SessionCommand {
     @Option(names = {"-d", "--duration"}, required = true, paramLabel = "<duration>", converter = DurationConverter.class,
             description = "How long: 10s, 500ms, 2m, 1h (a plain number is seconds).")
@@ -35,11 +36,12 @@ final class CollectCommand extends SessionCommand {
     @Override
     public Integer call() throws CliException {
         PrintWriter err = spec.commandLine().getErr();
+        String options = agentOptions();  // options that do not go together fail before the target is touched
         Path agent = Agent.jar();
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
             warnAboutFlags(target);
-            err.println("tiprobe collect: " + target.send(agent, agentOptions() + ",progress=" + progress));
+            err.println("tiprobe collect: " + target.send(agent, options + ",progress=" + progress));
             // Ctrl-C runs this hook; it waits (a while) for the stop below, so the results get written.
             CountDownLatch done = new CountDownLatch(1);
             CountDownLatch stoppedLatch = new CountDownLatch(1);

@@ -17,7 +17,8 @@ import java.util.concurrent.Callable;
  * {@code tiprobe demo}: runs the bundled shop workload with tracing, writes the results next to
  * the user ({@code tiprobe-demo.json} and {@code .txt}) and prints the top methods and a few calls.
  */
-@Command(name = "demo", description = "Trace the bundled demo workload; write tiprobe-demo.json and .txt here and print a summary.")
+@Command(name = "demo", description = "Trace the bundled demo workload; write tiprobe-demo.json and .txt here and print a summary.",
+        footerHeading = "%nExamples:%n", footer = {"  tiprobe demo", "  tiprobe demo -f /tmp/shop"})
 final class DemoCommand implements Callable<Integer> {
     /** The shop, without the record's accessors (many calls, little to see). */
     static final String FILTER = "demo.shop.**;!demo.shop.Shop$Order";

@@ -10,7 +10,8 @@ import java.util.Comparator;
 import java.util.concurrent.Callable;
 
 /** {@code tiprobe list}: running JVMs of this user as {@code <pid> <main class or jar>}. */
-@Command(name = "list", description = "List the running JVMs of this user: <pid> <main class or jar>.")
+@Command(name = "list", description = "List the running JVMs of this user: <pid> <main class or jar>.",
+        footerHeading = "%nExample:%n", footer = {"  tiprobe list"})
 final class ListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -49,19 +49,33 @@ public final class Main implements Runnable {
     }
 
     static int run(String... args) {
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    /** Runs the command line with its data going to {@code out} and its messages to {@code err}. */
+    static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Main());
+        cli.setOut(out);
+        cli.setErr(err);
+        // -h/--help and -V/--version on every subcommand too: help answers before any check of
+        // the other options (required ones included), so `tiprobe collect --help` exits 0.
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            if (sub.getCommandSpec().userObject() instanceof CommandLine.HelpCommand) continue;
+            sub.getCommandSpec().mixinStandardHelpOptions(true);
+            sub.getCommandSpec().versionProvider(new Version());
+        }
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            PrintWriter err = line.getErr();
+            PrintWriter messages = line.getErr();
             String name = line.getCommandName();
             if (e instanceof UsageException) {
-                err.println("tiprobe " + name + ": " + e.getMessage());
-                err.println("Try 'tiprobe " + name + " --help'.");
+                messages.println("tiprobe " + name + ": " + e.getMessage());
+                messages.println("Try 'tiprobe " + name + " --help'.");
                 return USAGE;
             } else if (e instanceof CliException) {
-                err.println("tiprobe " + name + ": " + e.getMessage());
+                messages.println("tiprobe " + name + ": " + e.getMessage());
             } else {
-                err.println("tiprobe " + name + ": unexpected " + e);
+                messages.println("tiprobe " + name + ": unexpected " + e);
             }
             return FAILURE;
         });

@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code tiprobe report <recording> -f <file>}: the format follows the extension (.txt, .json). */
-@Command(name = "report", description = "Convert results: a .json results file to .txt or .json, a .tpr recording to .html, .collapsed or .txt.")
+@Command(name = "report", description = "Convert results: a .json results file to .txt or .json, a .tpr recording to .html, .collapsed or .txt.",
+        footerHeading = "%nExamples:%n", footer = {"  tiprobe report out.json -f out.txt", "  tiprobe report out.tpr -f flame.html --thread 'worker-*'"})
 final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

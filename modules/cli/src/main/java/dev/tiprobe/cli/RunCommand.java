@@ -16,7 +16,8 @@ import java.util.concurrent.Callable;
  * {@code tiprobe run [options] -- java ...}: launch a JVM with the agent from its first moment;
  * the agent writes the results when it exits. Exits with the program's exit code.
  */
-@Command(name = "run", description = "Launch a JVM with tracing from its first moment; results are written when it exits.")
+@Command(name = "run", description = "Launch a JVM with tracing from its first moment; results are written when it exits.",
+        footerHeading = "%nExamples:%n", footer = {"  tiprobe run --sample 10ms -f app.html -- java -jar app.jar", "  tiprobe run --trace 'app.**' --mode trace -f calls.txt -- java -cp app.jar app.Main"})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

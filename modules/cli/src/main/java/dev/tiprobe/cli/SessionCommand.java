@@ -19,9 +19,10 @@ abstract class SessionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
+        String options = agentOptions();  // options that do not go together fail before the target is touched
         try (Target target = Target.attach(pid)) {
             if (loadsTheAgentFirst()) warnAboutFlags(target);
-            spec.commandLine().getOut().println(target.send(Agent.jar(), agentOptions()));
+            spec.commandLine().getOut().println(target.send(Agent.jar(), options));
         }
         return Main.OK;
     }

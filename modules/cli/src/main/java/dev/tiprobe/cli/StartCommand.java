@@ -4,7 +4,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code tiprobe start}: begin a session that runs until stop (or until the target exits). */
-@Command(name = "start", description = "Start tracing in a running JVM; it goes on until 'tiprobe stop' or the JVM's exit.")
+@Command(name = "start", description = "Start tracing in a running JVM; it goes on until 'tiprobe stop' or the JVM's exit.",
+        footerHeading = "%nExample:%n", footer = {"  tiprobe start --trace 'com.foo.Bar::get*' --mode trace -f calls-%%p.json 4242"})
 final class StartCommand extends SessionCommand {
     @Mixin
     TraceOptions trace;

@@ -1,0 +1,60 @@
+package dev.tiprobe.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every subcommand answers -h/--help with its usage and an example, and -V/--version, exit 0. */
+class HelpTest {
+    record Result(int exit, String out, String err) {}
+
+    static Result tiprobe(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Result(exit, out.toString(), err.toString());
+    }
+
+    static final List<String> COMMANDS = List.of("list", "collect", "start", "status", "dump", "stop", "run", "report", "demo");
+
+    @Test
+    void everySubcommandPrintsItsUsageWithAnExample() {
+        for (String command : COMMANDS) {
+            for (String flag : List.of("-h", "--help")) {
+                Result r = tiprobe(command, flag);
+                assertEquals(0, r.exit(), command + " " + flag + ": " + r.err());
+                assertTrue(r.out().startsWith("Usage: tiprobe " + command), command + ": " + r.out());
+                assertTrue(r.out().contains("Example") && r.out().contains("  tiprobe " + command), command + " shows an example: " + r.out());
+                assertEquals("", r.err(), command + " " + flag);
+            }
+        }
+        Result top = tiprobe("--help");
+        assertEquals(0, top.exit());
+        assertTrue(top.out().contains("Exit codes: 0 ok, 1 failure, 2 usage."), top.out());
+    }
+
+    @Test
+    void everySubcommandAndTheToolItselfNameTheirVersion() {
+        Result top = tiprobe("--version");
+        assertEquals(0, top.exit());
+        assertTrue(top.out().startsWith("tiprobe "), top.out());
+        for (String command : COMMANDS) {
+            Result r = tiprobe(command, "-V");
+            assertEquals(0, r.exit(), command + ": " + r.err());
+            assertEquals(top.out(), r.out(), command);
+        }
+    }
+
+    @Test
+    void aTraceLimitOutsideTraceModeIsAUsageError() {
+        Result r = tiprobe("collect", "-d", "1s", "--trace", "a.**", "--max-calls", "5", "1");
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("tiprobe collect: the trace limits (--max-calls, --calls-per-second, --one-in, --max-string, --max-elements,"
+                + " --tostring) need --mode trace", r.err().lines().findFirst().orElseThrow());
+    }
+}
