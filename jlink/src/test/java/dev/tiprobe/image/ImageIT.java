@@ -356,14 +356,34 @@ class ImageIT {
 
         Process notJava = new ProcessBuilder("sleep", "60").start();
         targets.add(notJava);
+        long asked = System.nanoTime();
         Run sleep = tiprobe("status", Long.toString(notJava.pid()));
+        long took = (System.nanoTime() - asked) / 1_000_000;
         assertEquals(1, sleep.exit());
         assertTrue(sleep.err().strip().startsWith("tiprobe status: process " + notJava.pid() + " is not a JVM that accepts attach"), sleep.err());
+        assertTrue(took < 2_000, "refused in " + took + " ms");
+        assertTrue(notJava.isAlive(), "not signalled");
+
+        // A wrapper that passes signals on to its JVM: asking for the wrapper sends the JVM nothing.
+        Path wrapped = dir.resolve("wrapped.out");
+        List<String> wrapper = new ArrayList<>(List.of("timeout", "60", JAVA));
+        wrapper.addAll(QUIET);
+        wrapper.addAll(List.of("-cp", CLASSES, "example.known.Known", dir.toString()));
+        Process timeout = startReady(wrapper, wrapped.getFileName().toString());
+        Run wrapperRun = tiprobe("status", Long.toString(timeout.pid()));
+        assertEquals(1, wrapperRun.exit());
+        assertTrue(wrapperRun.err().contains("is not a JVM that accepts attach: it has no libjvm.so (if it starts a JVM, give that"
+                + " JVM's pid, from 'tiprobe list')"), wrapperRun.err());
+        Thread.sleep(500);
+        assertTrue(!Files.readString(wrapped).contains("Full thread dump"), "the JVM under the wrapper printed no thread dump");
 
         Process closed = target(List.of("-XX:+DisableAttachMechanism"));
         Run refused = tiprobe("start", "--trace", "example.**", Long.toString(closed.pid()));
         assertEquals(1, refused.exit());
-        assertTrue(refused.err().contains("is not a JVM that accepts attach"), refused.err());
+        assertTrue(refused.err().contains("is not a JVM that accepts attach: it was started with -XX:+DisableAttachMechanism"),
+                refused.err());
+        Thread.sleep(500);
+        assertTrue(!Files.readString(dir.resolve("target.out")).contains("Full thread dump"), "no SIGQUIT, so no thread dump");
 
         for (String command : List.of("list", "collect", "start", "status", "dump", "stop", "run", "report", "demo")) {
             Run help = tiprobe(command, "--help");

@@ -39,6 +39,7 @@ final class Target implements AutoCloseable {
         if (owner.isPresent() && !owner.get().equals(me)) {
             throw new CliException("process " + pid + " belongs to " + owner.get() + "; tiprobe attaches only to JVMs of its own user (" + me + ")");
         }
+        refuseWhatCannotAttach(pid);
         VirtualMachine vm;
         try {
             vm = VirtualMachine.attach(Long.toString(pid));
@@ -61,6 +62,30 @@ final class Target implements AutoCloseable {
         } catch (CliException e) {
             detach(vm);
             throw e;
+        }
+    }
+
+    /**
+     * Refuses, from /proc and without signalling anything, a process that is not a JVM or that
+     * accepts no attach. The attach API would send such a process SIGQUIT and wait seconds for an
+     * answer; a wrapper (timeout, a shell) may pass the signal on to its JVM, which then prints a
+     * thread dump, and a JVM started with -XX:+DisableAttachMechanism prints one itself. Where /proc
+     * cannot be read (another system), the attach API decides.
+     */
+    static void refuseWhatCannotAttach(long pid) throws CliException {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        try (java.util.stream.Stream<String> maps = Files.lines(proc.resolve("maps"))) {
+            if (maps.noneMatch(l -> l.endsWith("/libjvm.so"))) {
+                throw new CliException("process " + pid + " is not a JVM that accepts attach: it has no libjvm.so"
+                        + " (if it starts a JVM, give that JVM's pid, from 'tiprobe list')");
+            }
+            String[] args = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).split("\0");
+            if (java.util.Arrays.asList(args).contains("-XX:+DisableAttachMechanism")) {
+                throw new CliException("process " + pid + " is not a JVM that accepts attach: it was started with"
+                        + " -XX:+DisableAttachMechanism");
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // no /proc here, or the process just ended: the attach API answers
         }
     }
 
