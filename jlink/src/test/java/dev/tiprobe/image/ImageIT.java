@@ -341,6 +341,10 @@ class ImageIT {
         Files.writeString(source, "public class Waiting { public static void main(String[] a) throws Exception {"
                 + " System.out.println(\"ready\"); Thread.sleep(60_000); } }");
         Process old = startReady(List.of(jdk17.toString(), source.toString()), "old.out");
+        Run oldRun = tiprobe("run", "--sample", "10ms", "--", jdk17.toString(), "-version");
+        assertEquals(1, oldRun.exit(), oldRun.err());
+        assertTrue(oldRun.err().strip().matches("tiprobe run: \\S+ is Java 17[^ ]* \\(.*\\); tiprobe needs Java 25 or newer"), oldRun.err());
+        assertTrue(!oldRun.err().contains("FATAL") && !oldRun.err().contains("results in"), "refused before it started: " + oldRun.err());
         Run refused = tiprobe("start", "--trace", "example.**", Long.toString(old.pid()));
         assertEquals(1, refused.exit());
         assertTrue(refused.err().strip().matches("tiprobe start: process " + old.pid() + " runs Java 17 \\(.*\\); tiprobe needs Java 25 or newer"),
@@ -390,6 +394,11 @@ class ImageIT {
             assertEquals(0, help.exit(), command + " --help: " + help.err());
             assertTrue(help.out().startsWith("Usage: tiprobe " + command) && help.out().contains("  tiprobe " + command), help.out());
         }
+        Run echo = tiprobe("run", "--sample", "10ms", "--", "/bin/echo", "hi");
+        assertEquals(2, echo.exit(), echo.err());
+        assertEquals("tiprobe run: /bin/echo is not a java launcher: tiprobe run starts a JVM, e.g. tiprobe run -- java -jar app.jar",
+                echo.err().lines().findFirst().orElseThrow());
+        assertEquals("", echo.out(), "echo did not run");
         Run usage = tiprobe("collect", "--trace", "a.*", "123");
         assertEquals(2, usage.exit());
         assertTrue(usage.err().startsWith("tiprobe collect: Missing required option: '--duration=<duration>'"), usage.err());

@@ -31,7 +31,9 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException {
         Path output = Report.jsonFor(Agent.output(trace.file, null));  // %p: the program's pid, which the agent fills in
-        Finished done = launch(command, trace.agentOptions(output), output);
+        String options = trace.agentOptions(output);
+        JavaLauncher.check(command.getFirst());
+        Finished done = launch(command, options, output);
         Path results = Report.convert(done.results(), trace.file);
         spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + results);
         return done.exit();

@@ -1,0 +1,71 @@
+package dev.tiprobe.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The java command {@code tiprobe run} is asked to start, checked before it starts: it must be a
+ * java launcher of Java 25 or newer. An older JVM would die on the agent's class files with a
+ * fatal error, and another command would ignore the agent, so both are refused with one line
+ * instead. The version comes from the {@code release} file of the launcher's JDK, after following
+ * links (/usr/bin/java is usually a link to one), so nothing runs to find it.
+ */
+final class JavaLauncher {
+    private JavaLauncher() {}
+
+    private static final Pattern VERSION = Pattern.compile("(?m)^JAVA_VERSION=\"([^\"]+)\"");
+
+    static void check(String command) throws CliException {
+        Path launcher = onPath(command).orElseThrow(() -> new CliException("cannot start " + command + ": no such command"));
+        Path real;
+        try {
+            real = launcher.toRealPath();
+        } catch (IOException e) {
+            throw new CliException("cannot start " + command + ": " + e.getMessage(), e);
+        }
+        String name = real.getFileName().toString();
+        if (!name.equals("java") && !name.equals("java.exe")) {
+            throw new UsageException(command + " is not a java launcher: tiprobe run starts a JVM, e.g. tiprobe run -- java -jar app.jar");
+        }
+        Path home = real.getParent() == null ? null : real.getParent().getParent();
+        Optional<String> version = home == null ? Optional.empty() : releaseVersion(home.resolve("release"));
+        if (version.isPresent() && feature(version.get()) < Target.MIN_FEATURE) {
+            throw new CliException(command + " is Java " + version.get() + " (" + home + "); tiprobe needs Java "
+                    + Target.MIN_FEATURE + " or newer");
+        }
+    }
+
+    /** {@code command} itself when it names a file, else the first match on PATH. */
+    private static Optional<Path> onPath(String command) {
+        if (command.contains(File.separator)) return Optional.of(Path.of(command)).filter(Files::isExecutable);
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String dir : path.split(File.pathSeparator)) {
+            if (dir.isEmpty()) continue;
+            Path candidate = Path.of(dir, command);
+            if (Files.isExecutable(candidate)) return Optional.of(candidate);
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> releaseVersion(Path release) {
+        try {
+            Matcher m = VERSION.matcher(Files.readString(release));
+            return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();  // no release file: let the JVM start
+        }
+    }
+
+    private static int feature(String version) {
+        try {
+            return Integer.parseInt(version.startsWith("1.") ? version.substring(2).split("\\.")[0] : version.split("[.+-]")[0]);
+        } catch (NumberFormatException e) {
+            return Integer.MAX_VALUE;  // unknown form: let the JVM start
+        }
+    }
+}
