@@ -12,3 +12,20 @@ rm -rf "$out"
     --output "$out"
 cp "$agent/tiprobe-agent.jar" "$agent/tiprobe-probe.jar" "$out/lib/"
 cp "$demo" "$out/lib/tiprobe-demo.jar"
+# jlink's own launcher neither quotes its path nor follows links: it fails from a folder with a
+# space in its name and through a symbolic link (an install into /usr/local/bin, say).
+cat > "$out/bin/tiprobe" <<'LAUNCHER'
+#!/bin/sh
+# tiprobe: runs the CLI on this image's own runtime, wherever the image lies and however it is reached.
+self=$0
+while [ -L "$self" ]; do
+  link=$(readlink "$self")
+  case $link in
+    /*) self=$link ;;
+    *) self=$(dirname "$self")/$link ;;
+  esac
+done
+dir=$(cd "$(dirname "$self")" && pwd -P)
+exec "$dir/java" -m dev.tiprobe.cli/dev.tiprobe.cli.Main "$@"
+LAUNCHER
+chmod 755 "$out/bin/tiprobe"

@@ -175,10 +175,16 @@ class ImageIT {
 
     @Test
     void demoAndReportFromACopyOfTheImageInAnotherDirectory() throws Exception {
-        Path copy = dir.resolve("elsewhere").resolve("tiprobe");
+        Path copy = dir.resolve("else where").resolve("tiprobe");  // a space in the path
         copyTree(TIPROBE.getParent().getParent(), copy);
+        Path links = Files.createDirectories(dir.resolve("links"));
+        Path link = Files.createSymbolicLink(links.resolve("tiprobe"), copy.resolve("bin/tiprobe"));  // as in /usr/local/bin
+        Files.createSymbolicLink(links.resolve("tp"), Path.of("tiprobe"));  // a relative link to the link
+        Run viaLinks = exec(List.of(links.resolve("tp").toString(), "--version"));
+        assertEquals(0, viaLinks.exit(), viaLinks.err());
+        assertTrue(viaLinks.out().startsWith("tiprobe "), viaLinks.out());
         Path work = Files.createDirectories(dir.resolve("work"));
-        Process p = new ProcessBuilder(copy.resolve("bin/tiprobe").toString(), "demo").directory(work.toFile())
+        Process p = new ProcessBuilder(link.toString(), "demo").directory(work.toFile())
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
