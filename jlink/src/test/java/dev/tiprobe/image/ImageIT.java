@@ -193,6 +193,13 @@ class ImageIT {
         assertTrue(out.contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order order) : long"), out);
         assertTrue(out.contains("threw Inventory$OutOfStock"), out);
         assertTrue(Files.exists(work.resolve("tiprobe-demo.json")) && Files.exists(work.resolve("tiprobe-demo.txt")));
+        for (String written : List.of("tiprobe-demo.json", "tiprobe-demo.txt", "tiprobe-demo.tpr")) {
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(work.resolve(written))), written);
+        }
+        Path nowhere = dir.resolve("missing").resolve("x.txt");
+        Run missing = tiprobe("report", work.resolve("tiprobe-demo.tpr").toString(), "-f", nowhere.toString());
+        assertEquals(1, missing.exit());
+        assertEquals("tiprobe report: cannot write " + nowhere + ": no such directory " + nowhere.getParent(), missing.err().strip());
         Run recorded = tiprobe("report", work.resolve("tiprobe-demo.tpr").toString(), "-f", "-");
         assertTrue(recorded.out().contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order) : long"),
                 "the demo's recording holds its traced methods: " + recorded.out());

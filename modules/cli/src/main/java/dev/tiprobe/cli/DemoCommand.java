@@ -44,11 +44,7 @@ final class DemoCommand implements Callable<Integer> {
         RunCommand.Finished done = RunCommand.launch(command, "trace=" + FILTER + ",mode=trace,rate=0,sample=4,maxcalls=5000,file=" + json, json);
         if (done.exit() != 0) throw new CliException("the demo workload exited with " + done.exit());
         Recording r = Recording.read(json);
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(txt, StandardCharsets.UTF_8))) {
-            TextReport.write(r, w, 20, 200);
-        } catch (IOException e) {
-            throw new CliException("cannot write " + txt + ": " + e.getMessage(), e);
-        }
+        OutputFiles.write(txt, w -> TextReport.write(r, w, 20, 200));
         PrintWriter out = spec.commandLine().getOut();
         TextReport.write(new Recording(r.mode(), r.filter(), r.droppedCalls(), r.probeFailures(), r.methods(),
                 List.of(), List.of(), r.classFailures(), r.removedForOverhead()), out, 6, 0);

@@ -49,11 +49,7 @@ final class Report {
         }
         Path txt = out;  // tracing alone: the results file also names what was not instrumented, and why
         Recording r = Recording.read(json);
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(txt, StandardCharsets.UTF_8))) {
-            TextReport.write(r, w, 20, 200);
-        } catch (IOException e) {
-            throw new CliException("cannot write " + txt + ": " + e.getMessage(), e);
-        }
+        OutputFiles.write(txt, w -> TextReport.write(r, w, 20, 200));
         return txt;
     }
 }

@@ -62,16 +62,10 @@ final class ReportCommand implements Callable<Integer> {
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
-        try {
-            if (file.endsWith(".json")) {
-                Files.copy(recording, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);  // already checked whole
-            } else {
-                try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-                    TextReport.write(r, w, 20, calls);
-                }
-            }
-        } catch (IOException e) {
-            throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
+        if (file.endsWith(".json")) {
+            OutputFiles.write(out, w -> w.write(Files.readString(recording, StandardCharsets.UTF_8)));  // already checked whole
+        } else {
+            OutputFiles.write(out, w -> TextReport.write(r, w, 20, calls));
         }
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;
@@ -96,21 +90,19 @@ final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--from and --to: " + e.getMessage());
         }
-        if (lines) r = r.withLines();
+        dev.tiprobe.report.Recording shown = lines ? r.withLines() : r;
         if (file.equals("-")) {
-            Samples.writeText(r, spec.commandLine().getOut(), 20, calls);
+            Samples.writeText(shown, spec.commandLine().getOut(), 20, calls);
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
         if (file.endsWith(".txt") || file.endsWith(".json")) {
-            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-                if (file.endsWith(".json")) dev.tiprobe.report.RecordingJson.write(r, w);
-                else Samples.writeText(r, w, 20, calls);
-            } catch (IOException e) {
-                throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
-            }
+            OutputFiles.write(out, w -> {
+                if (file.endsWith(".json")) dev.tiprobe.report.RecordingJson.write(shown, w);
+                else Samples.writeText(shown, w, 20, calls);
+            });
         } else {
-            Samples.write(r, recording, out);
+            Samples.write(shown, recording, out);
         }
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;

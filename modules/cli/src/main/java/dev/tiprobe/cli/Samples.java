@@ -36,15 +36,12 @@ final class Samples {
 
     /** Folded stacks for a {@code .collapsed} name, a flame graph for {@code .html}, the text for {@code .txt}. */
     static void write(Recording r, Path recording, Path out) throws CliException {
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-            String name = out.toString();
+        String name = out.toString();
+        OutputFiles.write(out, w -> {
             if (name.endsWith(".html")) FlameGraphHtml.write(r, w, "tiprobe: " + recording.getFileName());
             else if (name.endsWith(".txt")) writeText(r, w, 20, 200);
             else FoldedStacks.write(r, w, false);
-            if (w.checkError()) throw new IOException("write failed");
-        } catch (IOException e) {
-            throw new CliException("cannot write " + out + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     /**
