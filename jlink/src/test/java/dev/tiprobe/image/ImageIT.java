@@ -196,6 +196,12 @@ class ImageIT {
         for (String written : List.of("tiprobe-demo.json", "tiprobe-demo.txt", "tiprobe-demo.tpr")) {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(work.resolve(written))), written);
         }
+        Path noise = dir.resolve("noise.json");
+        Files.write(noise, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, (byte) 0xc3});
+        Run notText = tiprobe("report", noise.toString(), "-f", "-");
+        assertEquals(1, notText.exit());
+        assertEquals("tiprobe report: " + noise + " is not a tiprobe results file (not UTF-8 text); recordings end in .tpr",
+                notText.err().strip());
         Path nowhere = dir.resolve("missing").resolve("x.txt");
         Run missing = tiprobe("report", work.resolve("tiprobe-demo.tpr").toString(), "-f", nowhere.toString());
         assertEquals(1, missing.exit());
@@ -420,6 +426,10 @@ class ImageIT {
         Run badFilter = tiprobe("start", "--trace", "example..Known", Long.toString(target.pid()));
         assertEquals(1, badFilter.exit());
         assertTrue(badFilter.err().startsWith("tiprobe start: misplaced '.' in class pattern at position 8"), badFilter.err());
+        Run noMatch = tiprobe("collect", "-d", "1s", "--trace", "com.nowhere.**", "-f", dir.resolve("none.json").toString(),
+                Long.toString(target.pid()));
+        assertEquals(0, noMatch.exit(), noMatch.err());
+        assertTrue(noMatch.err().contains("tiprobe collect: the filter matches no method of the classes loaded so far"), noMatch.err());
         Run badFile = tiprobe("start", "--trace", "example.**", "-f", dir.resolve("missing/x.json").toString(), Long.toString(target.pid()));
         assertEquals(1, badFile.exit());
         assertTrue(badFile.err().contains("no such directory"), badFile.err());

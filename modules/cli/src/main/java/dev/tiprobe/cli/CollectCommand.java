@@ -41,7 +41,9 @@ final class CollectCommand extends SessionCommand {
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
             warnAboutFlags(target);
-            err.println("tiprobe collect: " + target.send(agent, options + ",progress=" + progress));
+            String started = target.send(agent, options + ",progress=" + progress);
+            err.println("tiprobe collect: " + started);
+            warnIfNothingMatched(started);
             // Ctrl-C runs this hook; it waits (a while) for the stop below, so the results get written.
             CountDownLatch done = new CountDownLatch(1);
             CountDownLatch stoppedLatch = new CountDownLatch(1);

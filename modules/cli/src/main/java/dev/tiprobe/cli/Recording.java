@@ -28,6 +28,8 @@ record Recording(String mode, String filter, long droppedCalls, long probeFailur
         try {
             if (Files.size(file) > MAX_BYTES) throw new CliException(file + " is larger than 1 GiB");
             text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new CliException(file + " is not a tiprobe results file (not UTF-8 text); recordings end in .tpr", e);
         } catch (IOException e) {
             throw new CliException("cannot read " + file + ": " + e.getMessage(), e);
         }

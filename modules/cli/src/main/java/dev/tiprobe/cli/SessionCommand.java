@@ -22,7 +22,9 @@ abstract class SessionCommand implements Callable<Integer> {
         String options = agentOptions();  // options that do not go together fail before the target is touched
         try (Target target = Target.attach(pid)) {
             if (loadsTheAgentFirst()) warnAboutFlags(target);
-            spec.commandLine().getOut().println(target.send(Agent.jar(), options));
+            String answer = target.send(Agent.jar(), options);
+            spec.commandLine().getOut().println(answer);
+            warnIfNothingMatched(answer);
         }
         return Main.OK;
     }
@@ -30,6 +32,14 @@ abstract class SessionCommand implements Callable<Integer> {
     /** Whether this command is the one that brings the agent in (start, collect): the flag hint is printed then. */
     boolean loadsTheAgentFirst() {
         return false;
+    }
+
+    /** A start that instrumented nothing says so at once: the filter may be wrong, or its classes not loaded yet. */
+    void warnIfNothingMatched(String answer) {
+        if (answer.startsWith("started: 0 methods instrumented")) {
+            spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the filter matches no method of the classes loaded"
+                    + " so far; classes that load later are traced as they load (check the filter: tiprobe " + spec.name() + " --help)");
+        }
     }
 
     /** Once, in one line: the flags that would keep the JDK's warnings out of the target. */
