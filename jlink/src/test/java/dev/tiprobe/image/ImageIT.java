@@ -138,6 +138,42 @@ class ImageIT {
         assertEquals("ready\n" + "sum 149997\n".repeat(5), Files.readString(dir.resolve("target.out")));
     }
 
+    /**
+     * A target without the recommended flags: a whole start, status, dump, status, stop session
+     * loads the agent once, so the JDK's dynamic-load warning appears once, and after stop no
+     * tiprobe thread runs and the control socket is gone.
+     */
+    @Test
+    void aWholeSessionLoadsTheAgentOnceAndLeavesNoThreadBehind() throws Exception {
+        Process target = target(List.of());
+        String pid = Long.toString(target.pid());
+        assertEquals("idle", tiprobe("status", pid).out().strip(), "status of an untouched JVM loads nothing");
+        Run start = tiprobe("start", "--trace", "example.known.Known::work", "-f", dir.resolve("once.json").toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        round();
+        assertTrue(tiprobe("status", pid).out().contains("50000 calls so far"));
+        assertEquals(0, tiprobe("dump", pid).exit());
+        Run again = tiprobe("start", "--trace", "example.**", pid);
+        assertEquals(1, again.exit());
+        assertEquals("tiprobe start: a session is already running; stop it first", again.err().strip());
+        assertTrue(tiprobe("status", pid).out().startsWith("running"));
+        Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+        assertEquals("idle", tiprobe("status", pid).out().strip());
+        String output = Files.readString(dir.resolve("target.out"));
+        assertEquals(1, output.split("A Java agent has been loaded dynamically", -1).length - 1, "one agent load: " + output);
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Run threads = exec(List.of(jcmd, pid, "Thread.print"));
+        assertTrue(threads.out().contains("\"main\""), threads.out());
+        assertTrue(threads.out().lines().noneMatch(l -> l.startsWith("\"tiprobe-")), "no tiprobe thread after stop: " + threads.out());
+        try (var sockets = Files.list(Path.of(System.getProperty("java.io.tmpdir"), ".tiprobe-" + System.getProperty("user.name")))) {
+            assertTrue(sockets.noneMatch(f -> f.getFileName().toString().equals(pid + ".sock")), "the control socket is gone");
+        }
+        round();  // after stop: untraced
+        assertEquals(50_000, calls(dir.resolve("once.json"), "work"), "one round was traced");
+        assertTrue(target.isAlive());
+    }
+
     @Test
     void collectForAWhileAndRunFromTheFirstMoment() throws Exception {
         Process target = target(List.of());

@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.report.ControlSocket;
 import dev.tiprobe.report.PrivateFiles;
 
 import java.io.IOException;
@@ -50,6 +51,9 @@ public final class AgentMain {
     private static Recorder recorder;
     private static Path resultsFile;
     private static Object owner;  // identifies the running session for its shutdown hook
+    private static Thread shutdownHook;
+    /** Where the tiprobe command reaches the session; null when it could not be opened (then it loads the agent again). */
+    private static ControlChannel channel;
 
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
     public static void premain(String args, Instrumentation inst) {
@@ -236,6 +240,7 @@ public final class AgentMain {
             }
         } finally {
             r.close();
+            end();
         }
         return b.append("; recording in ").append(r.file().toAbsolutePath()).toString();
     }
@@ -273,7 +278,10 @@ public final class AgentMain {
         return r.methods().stream().mapToLong(Results.MethodResult::calls).sum();
     }
 
-    /** Makes {@code t}, {@code s} and {@code r} the session, finished at exit unless stopped first; returns its identity. */
+    /**
+     * Makes {@code t}, {@code s} and {@code r} the session, finished at exit unless stopped first,
+     * and opens its control channel; returns its identity.
+     */
     private static synchronized Object begin(Tracing.Session t, Sampler s, Recorder r, Path file) {
         Object session = new Object();
         owner = session;
@@ -281,8 +289,43 @@ public final class AgentMain {
         sampler = s;
         recorder = r;
         resultsFile = file;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> finish(session), "tiprobe-shutdown"));
+        shutdownHook = new Thread(() -> finish(session), "tiprobe-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        try {
+            channel = ControlChannel.open(ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")),
+                    System.getProperty("user.name"), ProcessHandle.current().pid()), AgentMain::answer);
+        } catch (IOException | RuntimeException e) {
+            channel = null;  // the command then reaches the session by loading the agent again
+        }
         return session;
+    }
+
+    /** What the control channel answers: {@code status}, {@code dump} or {@code stop}. */
+    private static String answer(String command) {
+        try {
+            return switch (command) {
+                case "status" -> status();
+                case "dump" -> dump();
+                case "stop" -> stop();
+                default -> "error: unknown command '" + command + "': use status, dump or stop";
+            };
+        } catch (Throwable t) {
+            return "error: " + message(t);
+        }
+    }
+
+    /** The session is over: no channel, no shutdown hook left behind. */
+    private static synchronized void end() {
+        if (channel != null) channel.close();
+        channel = null;
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException exiting) {
+                // the JVM is shutting down; the hook runs or has run
+            }
+        }
+        shutdownHook = null;
     }
 
     /** At exit: the results of a session nobody stopped. */
@@ -321,6 +364,7 @@ public final class AgentMain {
         } catch (Throwable e) {
             System.err.println("tiprobe: could not finish the recording: " + message(e));
         }
+        end();
     }
 
     private static String message(Throwable t) {

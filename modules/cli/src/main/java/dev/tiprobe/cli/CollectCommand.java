@@ -40,8 +40,7 @@ final class CollectCommand extends SessionCommand {
         Path agent = Agent.jar();
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
-            warnAboutFlags(target);
-            String started = target.send(agent, options + ",progress=" + progress);
+            String started = startSession(target, options + ",progress=" + progress);
             err.println("tiprobe collect: " + started);
             warnIfNothingMatched(started);
             // Ctrl-C runs this hook; it waits (a while) for the stop below, so the results get written.
@@ -73,10 +72,10 @@ final class CollectCommand extends SessionCommand {
                     err.flush();
                 }
                 err.println();
-                stopped = target.send(agent, "command=stop");
+                stopped = stop(target, agent);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                stopped = target.send(agent, "command=stop");
+                stopped = stop(target, agent);
             } finally {
                 stoppedLatch.countDown();
                 try {
@@ -92,6 +91,12 @@ final class CollectCommand extends SessionCommand {
             Agent.delete(progress);
         }
         return Main.OK;
+    }
+
+    /** Stops the session through its control socket, or by loading the agent where it has none. */
+    private static String stop(Target target, Path agent) throws CliException {
+        String answer = target.ask("stop");
+        return answer != null ? answer : target.send(agent, "command=stop");
     }
 
     /** "123 calls, 456 samples" out of a status line. */

@@ -21,17 +21,31 @@ abstract class SessionCommand implements Callable<Integer> {
     public Integer call() throws CliException {
         String options = agentOptions();  // options that do not go together fail before the target is touched
         try (Target target = Target.attach(pid)) {
-            if (loadsTheAgentFirst()) warnAboutFlags(target);
-            String answer = target.send(Agent.jar(), options);
+            String answer = answer(target, options);
             spec.commandLine().getOut().println(answer);
             warnIfNothingMatched(answer);
         }
         return Main.OK;
     }
 
-    /** Whether this command is the one that brings the agent in (start, collect): the flag hint is printed then. */
-    boolean loadsTheAgentFirst() {
-        return false;
+    /**
+     * The agent's answer: start loads the agent (once per session); status, dump and stop ask the
+     * running session through its control socket, and load the agent only where no session listens
+     * (a session that could not open its socket), except status, for which that means idle.
+     */
+    private String answer(Target target, String options) throws CliException {
+        String command = options.substring("command=".length()).split(",")[0];
+        if (command.equals("start")) return startSession(target, options);
+        String answer = target.ask(command);
+        if (answer != null) return answer;
+        return command.equals("status") ? "idle" : target.send(Agent.jar(), options);
+    }
+
+    /** Loads the agent to start a session, once none is found running (asking costs the target nothing). */
+    String startSession(Target target, String options) throws CliException {
+        if (target.ask("status") != null) throw new CliException("a session is already running; stop it first");
+        warnAboutFlags(target);
+        return target.send(Agent.jar(), options);
     }
 
     /** A start that instrumented nothing says so at once: the filter may be wrong, or its classes not loaded yet. */

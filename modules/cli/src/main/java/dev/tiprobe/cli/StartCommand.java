@@ -11,11 +11,6 @@ final class StartCommand extends SessionCommand {
     TraceOptions trace;
 
     @Override
-    boolean loadsTheAgentFirst() {
-        return true;
-    }
-
-    @Override
     String agentOptions() throws CliException {
         if (!trace.file.endsWith(".json")) {
             throw new CliException("start, dump and stop write JSON: name the file .json, and convert it with 'tiprobe report'");

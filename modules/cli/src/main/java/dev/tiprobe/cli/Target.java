@@ -5,7 +5,13 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
+import dev.tiprobe.report.ControlSocket;
+
 import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +21,10 @@ import java.util.Properties;
 /**
  * A JVM tiprobe attached to, after the checks that give a clear answer instead of the attach
  * API's: the pid exists, belongs to this user, is a JVM that accepts attach, and runs Java 25 or
- * newer. Commands reach the agent by loading it again; it answers in a file only this user reads.
+ * newer. A session, once started by loading the agent, is reached through its control socket
+ * ({@link ControlSocket}): attaching to read the target's properties loads nothing, so status,
+ * dump and stop leave no JDK warning in the target. Loading the agent answers in a file only this
+ * user reads.
  */
 final class Target implements AutoCloseable {
     static final int MIN_FEATURE = 25;
@@ -23,11 +32,13 @@ final class Target implements AutoCloseable {
     private final long pid;
     private final VirtualMachine vm;
     private final Properties agentProperties;
+    private final Path controlSocket;
 
-    private Target(long pid, VirtualMachine vm, Properties agentProperties) {
+    private Target(long pid, VirtualMachine vm, Properties agentProperties, Path controlSocket) {
         this.pid = pid;
         this.vm = vm;
         this.agentProperties = agentProperties;
+        this.controlSocket = controlSocket;
     }
 
     static Target attach(long pid) throws CliException {
@@ -55,7 +66,9 @@ final class Target implements AutoCloseable {
                 throw new CliException("process " + pid + " runs Java " + version + " (" + system.getProperty("java.home")
                         + "); tiprobe needs Java " + MIN_FEATURE + " or newer");
             }
-            return new Target(pid, vm, vm.getAgentProperties());
+            Path socket = ControlSocket.path(Path.of(system.getProperty("java.io.tmpdir", "/tmp")),
+                    system.getProperty("user.name", "?"), pid);
+            return new Target(pid, vm, vm.getAgentProperties(), socket);
         } catch (IOException e) {
             detach(vm);
             throw new CliException("process " + pid + " went away while tiprobe attached: " + e.getMessage(), e);
@@ -120,10 +133,7 @@ final class Target implements AutoCloseable {
         Path reply = Agent.tempFile("tiprobe-reply-");
         try {
             vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
-            String answer = Files.readString(reply, StandardCharsets.UTF_8).strip();
-            if (answer.isEmpty()) throw new CliException("the agent in " + pid + " did not answer");
-            if (answer.startsWith("ok")) return answer.substring(2).strip();
-            throw new CliException(answer.startsWith("error: ") ? answer.substring("error: ".length()) : answer);
+            return okOrThrow(Files.readString(reply, StandardCharsets.UTF_8).strip());
         } catch (AgentLoadException | AgentInitializationException e) {
             throw new CliException("the agent did not load in " + pid + ": " + e.getMessage(), e);
         } catch (IOException e) {
@@ -133,6 +143,31 @@ final class Target implements AutoCloseable {
         } finally {
             Agent.delete(reply);
         }
+    }
+
+    /**
+     * Asks the running session {@code command} (status, dump, stop) over its control socket,
+     * loading nothing; null when no session listens there.
+     *
+     * @throws CliException with the agent's own message when it answers {@code error}
+     */
+    String ask(String command) throws CliException {
+        if (!Files.exists(controlSocket)) return null;
+        String answer;
+        try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(controlSocket))) {
+            channel.write(ByteBuffer.wrap((command + "\n").getBytes(StandardCharsets.UTF_8)));
+            channel.shutdownOutput();
+            answer = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            return null;  // a socket file nobody listens on: the JVM that made it is gone
+        }
+        return okOrThrow(answer);
+    }
+
+    private String okOrThrow(String answer) throws CliException {
+        if (answer.isEmpty()) throw new CliException("the agent in " + pid + " did not answer");
+        if (answer.startsWith("ok")) return answer.substring(2).strip();
+        throw new CliException(answer.startsWith("error: ") ? answer.substring("error: ".length()) : answer);
     }
 
     @Override

@@ -1,0 +1,50 @@
+package dev.tiprobe.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * Where a running session listens for the tiprobe command: a Unix-domain socket, opened by the
+ * agent when a session starts and removed when it stops, in a directory only its user can enter,
+ * {@code <java.io.tmpdir of the target>/.tiprobe-<user>/<pid>.sock}. Both sides compute the same
+ * path; the command reads the target's temporary directory through the attach API, which loads
+ * nothing into the target. The protocol is one line in (a command) and one line out (the answer,
+ * starting with {@code ok} or {@code error}); no network port is opened.
+ */
+public final class ControlSocket {
+    private ControlSocket() {}
+
+    /** The socket of the JVM {@code pid} of {@code user}, whose temporary directory is {@code tmpdir}. */
+    public static Path path(Path tmpdir, String user, long pid) {
+        return directory(tmpdir, user).resolve(pid + ".sock");
+    }
+
+    static Path directory(Path tmpdir, String user) {
+        return tmpdir.resolve(".tiprobe-" + user.replaceAll("[^A-Za-z0-9._-]", "_"));
+    }
+
+    /**
+     * Creates the socket's directory as rwx------ if it is missing; refuses one that is a link,
+     * is not a directory, or that others may enter (someone else could have made it).
+     */
+    public static void prepareDirectory(Path socket) throws IOException {
+        Path dir = socket.getParent();
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } catch (UnsupportedOperationException e) {
+                Files.createDirectory(dir);
+            }
+        }
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) throw new IOException(dir + " is not a directory");
+        try {
+            String perms = PosixFilePermissions.toString(Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS));
+            if (!perms.endsWith("------")) throw new IOException(dir + " may be entered by others (" + perms + ")");
+        } catch (UnsupportedOperationException e) {
+            // no POSIX permissions here: the directory's place in the user's temporary folder guards it
+        }
+    }
+}
