@@ -228,10 +228,15 @@ class ImageIT {
         assertTrue(out.contains("Top methods by calls"), out);
         assertTrue(out.contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order order) : long"), out);
         assertTrue(out.contains("threw Inventory$OutOfStock"), out);
-        assertTrue(Files.exists(work.resolve("tiprobe-demo.json")) && Files.exists(work.resolve("tiprobe-demo.txt")));
+        assertEquals(List.of(), listing(work, null), "nothing left in the current directory");
+        Matcher wrote = Pattern.compile("Wrote (\\S+)/tiprobe-demo.json, ").matcher(out);
+        assertTrue(wrote.find(), out);
+        Path results = Path.of(wrote.group(1));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(results)), "a directory of the user's own");
         for (String written : List.of("tiprobe-demo.json", "tiprobe-demo.txt", "tiprobe-demo.tpr")) {
-            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(work.resolve(written))), written);
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(results.resolve(written))), written);
         }
+        work = results;  // what follows reads the demo's results
         Path noise = dir.resolve("noise.json");
         Files.write(noise, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, (byte) 0xc3});
         Run notText = tiprobe("report", noise.toString(), "-f", "-");
@@ -259,9 +264,10 @@ class ImageIT {
         assertEquals(2, format.exit());
     }
 
+    /** The files in {@code dir} named {@code name}, or all of them for null. */
     static List<Path> listing(Path dir, String name) throws IOException {
         try (var files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().equals(name)).toList();
+            return files.filter(f -> name == null || f.getFileName().toString().equals(name)).toList();
         }
     }
 

@@ -282,17 +282,28 @@ final class Sampler implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes one sample, unless the thread is doing tiprobe's own work: a JVM thread running the
+     * agent's code (the Attach Listener finishing agentmain, say) is left out like tiprobe's own
+     * threads. The probe's frames in an application thread stay: that cost is the program's.
+     */
     private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, Frames frames)
             throws IOException {
         int n = Math.min(stack.size(), frames.methods().length);  // the walk asked for one frame more
         for (int i = 0; i < n; i++) {
             Jvmti.StackFrame f = stack.get(i);
             IdMap.MethodEntry m = registry.resolve(f.methodId());
+            if (m != null && agentsOwn(m.token().owner().binaryName())) return;
             frames.methods()[i] = m == null ? 0 : m.tokenId();
             frames.lines()[i] = m == null || f.location() < 0 ? 0 : Math.max(0, m.token().lineAt(f.location()));
         }
         recorder.sample(time, t, state, cpuNanos, frames.methods(), frames.lines(), n, stack.size() > n);
         samples.incrementAndGet();
+    }
+
+    /** Classes of the agent and its facade, whose work is tiprobe's, not the program's. */
+    static boolean agentsOwn(String className) {
+        return className.startsWith("dev.tiprobe.") && !className.startsWith("dev.tiprobe.probe.");
     }
 
     private static byte state(int bits) {

@@ -14,10 +14,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code tiprobe demo}: runs the bundled shop workload with tracing, writes the results next to
- * the user ({@code tiprobe-demo.json} and {@code .txt}) and prints the top methods and a few calls.
+ * {@code tiprobe demo}: runs the bundled shop workload with tracing, writes the results
+ * ({@code tiprobe-demo.json}, {@code .txt} and the recording) into a new temporary directory only
+ * the user can enter, or where {@code -f} says, and prints the top methods and a few calls. A demo
+ * leaves nothing in the current directory (a checkout would show its files as untracked).
  */
-@Command(name = "demo", description = "Trace the bundled demo workload; write tiprobe-demo.json and .txt here and print a summary.",
+@Command(name = "demo", description = "Trace the bundled demo workload; write its results into a new temporary directory (or -f) and print a summary.",
         footerHeading = "%nExamples:%n", footer = {"  tiprobe demo", "  tiprobe demo -f /tmp/shop"})
 final class DemoCommand implements Callable<Integer> {
     /** The shop, without the record's accessors (many calls, little to see). */
@@ -26,8 +28,8 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "<base>", defaultValue = "tiprobe-demo",
-            description = "Base name of the outputs (default ${DEFAULT-VALUE}: .json and .txt are added).")
+    @Option(names = {"-f", "--file"}, paramLabel = "<base>",
+            description = "Base name of the outputs: .json, .txt and .tpr are added (default: tiprobe-demo in a new temporary directory).")
     String base;
 
     @Override
@@ -35,8 +37,16 @@ final class DemoCommand implements Callable<Integer> {
         Path home = Path.of(System.getProperty("java.home"));
         Path workload = home.resolve("lib").resolve("tiprobe-demo.jar");
         if (!Files.isRegularFile(workload)) throw new CliException("demo workload not found: " + workload);
-        Path json = Path.of(base + ".json").toAbsolutePath();
-        Path txt = Path.of(base + ".txt").toAbsolutePath();
+        String named = base;
+        if (named == null) {
+            try {
+                named = Files.createTempDirectory("tiprobe-demo-").resolve("tiprobe-demo").toString();  // rwx------
+            } catch (IOException e) {
+                throw new CliException("cannot make a directory for the demo's results: " + e.getMessage(), e);
+            }
+        }
+        Path json = Path.of(named + ".json").toAbsolutePath();
+        Path txt = Path.of(named + ".txt").toAbsolutePath();
         PrintWriter err = spec.commandLine().getErr();
         err.println("tiprobe demo: running the shop workload with --trace '" + FILTER + "' --mode trace");
         List<String> command = List.of(home.resolve("bin").resolve("java").toString(), "-Xshare:off", "-cp",
