@@ -283,9 +283,10 @@ final class Sampler implements AutoCloseable {
     }
 
     /**
-     * Writes one sample, unless the thread is doing tiprobe's own work: a JVM thread running the
-     * agent's code (the Attach Listener finishing agentmain, say) is left out like tiprobe's own
-     * threads. The probe's frames in an application thread stay: that cost is the program's.
+     * Writes one sample, unless the thread is doing tiprobe's own work: a JVM thread in the agent's
+     * entry point (the Attach Listener finishing agentmain, say) is left out like tiprobe's own
+     * threads, which all have names of their own. The probe's frames in an application thread
+     * stay: that cost is the program's.
      */
     private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, Frames frames)
             throws IOException {
@@ -293,7 +294,7 @@ final class Sampler implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             Jvmti.StackFrame f = stack.get(i);
             IdMap.MethodEntry m = registry.resolve(f.methodId());
-            if (m != null && agentsOwn(m.token().owner().binaryName())) return;
+            if (m != null && m.token().owner().binaryName().equals(AGENT_ENTRY)) return;
             frames.methods()[i] = m == null ? 0 : m.tokenId();
             frames.lines()[i] = m == null || f.location() < 0 ? 0 : Math.max(0, m.token().lineAt(f.location()));
         }
@@ -301,10 +302,8 @@ final class Sampler implements AutoCloseable {
         samples.incrementAndGet();
     }
 
-    /** Classes of the agent and its facade, whose work is tiprobe's, not the program's. */
-    static boolean agentsOwn(String className) {
-        return className.startsWith("dev.tiprobe.") && !className.startsWith("dev.tiprobe.probe.");
-    }
+    /** Where the agent's work on a thread of the JVM's own begins (agentmain, premain). */
+    private static final String AGENT_ENTRY = AgentMain.class.getName();
 
     private static byte state(int bits) {
         if ((bits & Jvmti.THREAD_STATE_RUNNABLE) != 0) return RecordingFormat.STATE_RUNNABLE;
