@@ -106,13 +106,7 @@ public final class AgentMain {
                 else if (option.startsWith("progress=")) progress = Path.of(option.substring("progress=".length()).trim());
                 else if (!option.isBlank()) rest.append(rest.isEmpty() ? "" : ",").append(option);
             }
-            answer = switch (command) {
-                case "start" -> start(rest.toString(), progress);
-                case "status" -> status();
-                case "dump" -> dump();
-                case "stop" -> stop();
-                default -> "error: unknown command '" + command + "': use start, status, dump or stop";
-            };
+            answer = command.equals("start") ? start(rest.toString(), progress) : answer(command);
         } catch (Throwable t) {
             answer = "error: " + message(t);
         }
@@ -300,14 +294,14 @@ public final class AgentMain {
         return session;
     }
 
-    /** What the control channel answers: {@code status}, {@code dump} or {@code stop}. */
+    /** The answer to {@code status}, {@code dump} or {@code stop}, through the control channel or a load of the agent. */
     private static String answer(String command) {
         try {
             return switch (command) {
                 case "status" -> status();
                 case "dump" -> dump();
                 case "stop" -> stop();
-                default -> "error: unknown command '" + command + "': use status, dump or stop";
+                default -> "error: unknown command '" + command + "': use start, status, dump or stop";
             };
         } catch (Throwable t) {
             return "error: " + message(t);

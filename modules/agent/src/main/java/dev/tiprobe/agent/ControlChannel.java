@@ -53,10 +53,6 @@ final class ControlChannel implements AutoCloseable {
         return c;
     }
 
-    Path socket() {
-        return socket;
-    }
-
     private void serve() {
         while (!closing) {
             try (SocketChannel client = server.accept()) {
