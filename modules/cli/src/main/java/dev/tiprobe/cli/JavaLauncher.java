@@ -34,7 +34,8 @@ final class JavaLauncher {
         }
         Path home = real.getParent() == null ? null : real.getParent().getParent();
         Optional<String> version = home == null ? Optional.empty() : releaseVersion(home.resolve("release"));
-        if (version.isPresent() && feature(version.get()) < Target.MIN_FEATURE) {
+        int feature = version.map(Target::feature).orElse(-1);
+        if (feature >= 0 && feature < Target.MIN_FEATURE) {  // an unreadable version: let the JVM start
             throw new CliException(command + " is Java " + version.get() + " (" + home + "); tiprobe needs Java "
                     + Target.MIN_FEATURE + " or newer");
         }
@@ -58,14 +59,6 @@ final class JavaLauncher {
             return m.find() ? Optional.of(m.group(1)) : Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.empty();  // no release file: let the JVM start
-        }
-    }
-
-    private static int feature(String version) {
-        try {
-            return Integer.parseInt(version.startsWith("1.") ? version.substring(2).split("\\.")[0] : version.split("[.+-]")[0]);
-        } catch (NumberFormatException e) {
-            return Integer.MAX_VALUE;  // unknown form: let the JVM start
         }
     }
 }

@@ -102,11 +102,12 @@ final class Target implements AutoCloseable {
         }
     }
 
-    private static int feature(String version) {
+    /** The feature release of a Java version ({@code 25.0.3}, {@code 17}, {@code 1.8.0_402}: 25, 17, 8); -1 when unreadable. */
+    static int feature(String version) {
         try {
-            return Integer.parseInt(version.startsWith("1.") ? version.substring(2) : version.split("\\.")[0]);
+            return Integer.parseInt(version.startsWith("1.") ? version.substring(2).split("[._]")[0] : version.split("[.+-]")[0]);
         } catch (NumberFormatException e) {
-            return 0;
+            return -1;
         }
     }
 
