@@ -210,10 +210,12 @@ public final class Probe {
             boolean first = slot < firsts.length ? CALLS.getAcquire(firsts, slot) == null : firstsFor(slot) != null;
             if (at >= buffer.length && !first) return dropped(s);
             Call c = new Call(slot, s, depth, now, settings);
-            if (first) keepFirst(slot, c);
+            boolean keptFirst = first && keepFirst(slot, c);
             if (at < buffer.length) {
                 Call evicted = (Call) CALLS.getAndSetRelease(buffer, (int) at, c);
                 if (evicted != null && !keptAsFirst(evicted)) DROPPED.getAndAdd(1L);
+            } else if (!keptFirst) {
+                countDropped(s);  // another thread's call became the method's first meanwhile
             }
             return c;
         } catch (Throwable t) {
@@ -237,15 +239,20 @@ public final class Probe {
         return c.slot() < f.length && CALLS.getAcquire(f, c.slot()) == c;
     }
 
-    private static void keepFirst(int slot, Call c) {
+    /** Makes {@code c} its slot's first call unless another is already; whether it did. */
+    private static boolean keepFirst(int slot, Call c) {
         Call[] f = firstCalls;
-        if (slot < f.length) CALLS.compareAndSet(f, slot, null, c);
+        return slot < f.length && CALLS.compareAndSet(f, slot, null, c);
     }
 
     private static Call dropped(ThreadState s) {
+        countDropped(s);
+        return s.droppedCall;
+    }
+
+    private static void countDropped(ThreadState s) {
         if (s.virtual) DROPPED.getAndAdd(1L);  // virtual threads' states are not kept for the totals
         else s.dropped++;
-        return s.droppedCall;
     }
 
     /** The calls-per-second cap: a one-second window shared by all threads. */
