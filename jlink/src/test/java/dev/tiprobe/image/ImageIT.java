@@ -303,6 +303,48 @@ class ImageIT {
         assertEquals(50_000, calls(results, "work"));
     }
 
+    /**
+     * A target killed mid-session writes nothing at exit: collect says what the recording holds and
+     * makes the page asked for from it. Ctrl-C stops, writes the page and prints the summary.
+     */
+    @Test
+    void aKilledTargetAndCtrlCLeaveWhatWasAskedForAndSayWhatIsThere() throws Exception {
+        List<String> busy = new ArrayList<>(List.of(JAVA));
+        busy.addAll(QUIET);
+        busy.addAll(List.of("-cp", CLASSES, "example.known.Known", "--busy"));
+        Process interrupted = startReady(busy, "interrupted.out");
+        Path page = dir.resolve("ctrl-c.html");
+        Process collect = new ProcessBuilder(TIPROBE.toString(), "-d", "60s", "--sample", "10ms", "-f", page.toString(),
+                Long.toString(interrupted.pid())).redirectOutput(dir.resolve("ctrl-c.out").toFile())
+                .redirectError(dir.resolve("ctrl-c.err").toFile()).start();
+        targets.add(collect);
+        Thread.sleep(4_000);
+        assertEquals(0, exec(List.of("kill", "-INT", Long.toString(collect.pid()))).exit());
+        assertTrue(collect.waitFor(60, TimeUnit.SECONDS), "collect ended after Ctrl-C");
+        assertTrue(Files.readString(dir.resolve("ctrl-c.out")).startsWith("stopped:"), Files.readString(dir.resolve("ctrl-c.err")));
+        assertTrue(Files.readString(dir.resolve("ctrl-c.err")).contains("tiprobe collect: wrote " + page), Files.readString(dir.resolve("ctrl-c.err")));
+        assertTrue(Files.readString(page).contains("Known.spin"), "the page asked for, with the hot method");
+        assertEquals("idle", tiprobe("status", Long.toString(interrupted.pid())).out().strip(), "the session was stopped");
+
+        Process killed = startReady(busy, "killed.out");
+        Path killedPage = dir.resolve("killed.html");
+        Thread killer = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(3_500);
+                killed.destroyForcibly();  // SIGKILL: no shutdown hook runs in the target
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Run run = tiprobe("-d", "60s", "--sample", "10ms", "-f", killedPage.toString(), Long.toString(killed.pid()));
+        killer.join();
+        assertEquals(1, run.exit());
+        assertTrue(run.err().matches("(?s).*tiprobe collect: process " + killed.pid() + " exited during the session; it wrote no"
+                + " results at exit \\(was it killed\\?\\); the recording \\S+killed\\.html\\.tpr holds [1-9]\\d* samples and 0 traced"
+                + " calls in [1-9]\\d* chunks, up to its last whole chunk; wrote \\S+killed\\.html from it.*"), run.err());
+        assertTrue(Files.readString(killedPage).contains("Known.spin"), "the page from what the recording holds");
+    }
+
     @Test
     void samplingFindsTheHotMethodAndReportsFoldedStacks() throws Exception {
         List<String> command = new ArrayList<>(List.of(JAVA));

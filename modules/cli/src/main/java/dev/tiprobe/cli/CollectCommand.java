@@ -5,7 +5,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -40,10 +42,11 @@ final class CollectCommand extends SessionCommand {
         Path agent = Agent.jar();
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
+            java.time.Instant began = java.time.Instant.now();
             String started = startSession(target, options + ",progress=" + progress);
             err.println("tiprobe collect: " + started);
             warnIfNothingMatched(started);
-            // Ctrl-C runs this hook; it waits (a while) for the stop below, so the results get written.
+            // Ctrl-C runs this hook; it waits (a while) for the stop, the report and the summary below.
             CountDownLatch done = new CountDownLatch(1);
             CountDownLatch stoppedLatch = new CountDownLatch(1);
             Thread interrupt = new Thread(() -> {
@@ -57,13 +60,12 @@ final class CollectCommand extends SessionCommand {
             Runtime.getRuntime().addShutdownHook(interrupt);
             long start = System.nanoTime();
             long end = start + duration.toNanos();
-            String stopped;
             try {
                 while (!done.await(Math.min(1_000_000_000L, Math.max(0, end - System.nanoTime())), TimeUnit.NANOSECONDS)
                         && System.nanoTime() < end) {
                     if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                         err.println();
-                        throw new CliException("process " + pid + " exited during the session; the agent wrote the results at exit");
+                        throw new CliException(exitedDuringTheSession(began));
                     }
                     long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
                     String status = Agent.read(progress);
@@ -72,31 +74,69 @@ final class CollectCommand extends SessionCommand {
                     err.flush();
                 }
                 err.println();
-                stopped = stop(target, agent);
+                if (done.getCount() == 0) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
+                finish(target, agent);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                stopped = stop(target, agent);
+                finish(target, agent);
             } finally {
                 stoppedLatch.countDown();
                 try {
                     Runtime.getRuntime().removeShutdownHook(interrupt);
                 } catch (IllegalStateException shuttingDown) {
-                    // Ctrl-C: the hook is running and lets the JVM exit now that the stop is done
+                    // Ctrl-C: the hook is running and lets the JVM exit now that all is written
                 }
             }
-            Path converted = Report.convert(output, trace.file);
-            if (!converted.equals(output)) err.println("tiprobe collect: wrote " + converted);
-            spec.commandLine().getOut().println(stopped);
         } finally {
             Agent.delete(progress);
         }
         return Main.OK;
     }
 
-    /** Stops the session through its control socket, or by loading the agent where it has none. */
-    private static String stop(Target target, Path agent) throws CliException {
+    /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
+    private void finish(Target target, Path agent) throws CliException {
         String answer = target.ask("stop");
-        return answer != null ? answer : target.send(agent, "command=stop");
+        String stopped = answer != null ? answer : target.send(agent, "command=stop");
+        Path converted = Report.convert(output, trace.file);
+        if (!converted.equals(output)) spec.commandLine().getErr().println("tiprobe collect: wrote " + converted);
+        spec.commandLine().getOut().println(stopped);
+    }
+
+    /**
+     * What is left of a session whose target ended before it did: the results the agent writes at
+     * a normal exit, or, when the JVM was killed, whatever whole chunks of the recording it wrote
+     * (a chunk a second), and the format asked for made from those where possible.
+     */
+    private String exitedDuringTheSession(java.time.Instant began) {
+        String exited = "process " + pid + " exited during the session; ";
+        try {
+            if (trace.filter != null && Files.exists(output) && Files.getLastModifiedTime(output).toInstant().isAfter(began)) {
+                Path converted = Report.convert(output, trace.file);
+                return exited + "the agent wrote the results at exit: " + converted;
+            }
+        } catch (IOException | CliException e) {
+            // fall through to the recording
+        }
+        Path recording = Report.recordingFor(output);
+        dev.tiprobe.report.Recording r;
+        try {
+            r = dev.tiprobe.report.RecordingReader.read(recording);
+        } catch (IOException | RuntimeException e) {
+            return exited + "it wrote no results (was it killed?), and no readable recording";
+        }
+        String held = String.format("the recording %s holds %d samples and %d traced calls in %d chunks, up to %s",
+                recording, r.samples().size(), r.calls().size(), r.chunks(), r.chunks() == 0 ? "its start" : "its last whole chunk");
+        String wrote = "";
+        if (!r.samples().isEmpty() && (trace.file.endsWith(".html") || trace.file.endsWith(".collapsed"))) {
+            try {
+                Path out = Path.of(Report.withoutSuffix(output, ".json"));
+                Samples.write(r, recording, out);
+                wrote = "; wrote " + out + " from it";
+            } catch (CliException e) {
+                wrote = "; " + e.getMessage();
+            }
+        }
+        return exited + "it wrote no results at exit (was it killed?); " + held + wrote;
     }
 
     /** "123 calls, 456 samples" out of a status line. */
