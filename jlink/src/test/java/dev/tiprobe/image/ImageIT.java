@@ -80,6 +80,14 @@ class ImageIT {
         return targets.startReady(command, log);
     }
 
+    /** {@code Known --busy} with the recommended flags: one thread spinning in Known.spin until killed. */
+    static List<String> busyTarget() {
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(QUIET);
+        command.addAll(List.of("-cp", CLASSES, "example.known.Known", "--busy"));
+        return command;
+    }
+
     /** Waits until tiprobe reports a running session in {@code target}. */
     static void awaitSession(Process target) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -309,9 +317,7 @@ class ImageIT {
      */
     @Test
     void aKilledTargetAndCtrlCLeaveWhatWasAskedForAndSayWhatIsThere() throws Exception {
-        List<String> busy = new ArrayList<>(List.of(JAVA));
-        busy.addAll(QUIET);
-        busy.addAll(List.of("-cp", CLASSES, "example.known.Known", "--busy"));
+        List<String> busy = busyTarget();
         Process interrupted = startReady(busy, "interrupted.out");
         Path page = dir.resolve("ctrl-c.html");
         Process collect = new ProcessBuilder(TIPROBE.toString(), "-d", "60s", "--sample", "10ms", "-f", page.toString(),
@@ -347,10 +353,7 @@ class ImageIT {
 
     @Test
     void samplingFindsTheHotMethodAndReportsFoldedStacks() throws Exception {
-        List<String> command = new ArrayList<>(List.of(JAVA));
-        command.addAll(QUIET);
-        command.addAll(List.of("-cp", CLASSES, "example.known.Known", "--busy"));
-        Process busy = startReady(command, "busy.out");
+        Process busy = startReady(busyTarget(), "busy.out");
         Path collapsed = dir.resolve("busy.collapsed");
         Run collect = tiprobe("-d", "3s", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(),
                 Long.toString(busy.pid()));
