@@ -60,6 +60,8 @@ public final class AgentMain {
         try {
             AgentOptions options = parse(args, ProcessHandle.current().pid());
             checkWritable(options);
+            // Sampling from the program's first moments: link JVMTI now, before main, not after it.
+            if (options.sampling() != null) Jvmti.prelink();
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
             Recorder r = Recorder.create(options.recording(), new IdMap());

@@ -124,6 +124,14 @@ public final class Jvmti {
     }
 
     /**
+     * Links the facade's native calls ahead of time (about 135 ms in a cold JVM); callable before
+     * the VM is created, as in premain, so that the first JVMTI work after it is not slowed down.
+     */
+    public static void prelink() {
+        Native.prelink();
+    }
+
+    /**
      * Completes with {@link #get()} as soon as the VM is created: at once in agentmain or
      * application code; from a daemon thread that waits for the VM when called inside premain.
      * Whatever loaded in between is found later through {@link #loadedClasses()}.

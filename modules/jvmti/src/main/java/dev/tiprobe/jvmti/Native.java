@@ -193,6 +193,60 @@ final class Native {
         }
     }
 
+    /**
+     * Creates, ahead of their first call, the downcall handles of every JVMTI and JNI function this
+     * facade calls: jextract's class for each function makes its handle when initialized, and
+     * asking for its descriptor initializes it. In a cold JVM that takes about 135 ms, which the
+     * first JVMTI calls would otherwise spend (acquiring the environment took 200-330 ms instead of
+     * 60-80); it needs no VM, so premain can do it before the program starts. A function added to
+     * the facade and missing here is only linked later, at its first call.
+     */
+    static void prelink() {
+        JNIInvokeInterface_.GetEnv.descriptor();
+        JNINativeInterface_.ExceptionCheck.descriptor();
+        JNINativeInterface_.ExceptionClear.descriptor();
+        JNINativeInterface_.GetObjectArrayElement.descriptor();
+        JNINativeInterface_.GetStaticFieldID.descriptor();
+        JNINativeInterface_.GetStaticObjectField.descriptor();
+        JNINativeInterface_.NewGlobalRef.descriptor();
+        JNINativeInterface_.PopLocalFrame.descriptor();
+        JNINativeInterface_.PushLocalFrame.descriptor();
+        JNINativeInterface_.SetObjectArrayElement.descriptor();
+        jvmtiInterface_1_.AddCapabilities.descriptor();
+        jvmtiInterface_1_.AddModuleReads.descriptor();
+        jvmtiInterface_1_.AddToBootstrapClassLoaderSearch.descriptor();
+        jvmtiInterface_1_.Allocate.descriptor();
+        jvmtiInterface_1_.Deallocate.descriptor();
+        jvmtiInterface_1_.GetAllStackTraces.descriptor();
+        jvmtiInterface_1_.GetCapabilities.descriptor();
+        jvmtiInterface_1_.GetClassLoader.descriptor();
+        jvmtiInterface_1_.GetClassLoaderClasses.descriptor();
+        jvmtiInterface_1_.GetClassMethods.descriptor();
+        jvmtiInterface_1_.GetClassSignature.descriptor();
+        jvmtiInterface_1_.GetClassStatus.descriptor();
+        jvmtiInterface_1_.GetExtensionEvents.descriptor();
+        jvmtiInterface_1_.GetExtensionFunctions.descriptor();
+        jvmtiInterface_1_.GetLineNumberTable.descriptor();
+        jvmtiInterface_1_.GetLoadedClasses.descriptor();
+        jvmtiInterface_1_.GetMethodDeclaringClass.descriptor();
+        jvmtiInterface_1_.GetMethodModifiers.descriptor();
+        jvmtiInterface_1_.GetMethodName.descriptor();
+        jvmtiInterface_1_.GetNamedModule.descriptor();
+        jvmtiInterface_1_.GetSourceFileName.descriptor();
+        jvmtiInterface_1_.GetStackTrace.descriptor();
+        jvmtiInterface_1_.GetTag.descriptor();
+        jvmtiInterface_1_.GetThreadCpuTime.descriptor();
+        jvmtiInterface_1_.GetThreadInfo.descriptor();
+        jvmtiInterface_1_.GetThreadListStackTraces.descriptor();
+        jvmtiInterface_1_.GetVersionNumber.descriptor();
+        jvmtiInterface_1_.IsMethodObsolete.descriptor();
+        jvmtiInterface_1_.IsModifiableClass.descriptor();
+        jvmtiInterface_1_.RetransformClasses.descriptor();
+        jvmtiInterface_1_.SetEventCallbacks.descriptor();
+        jvmtiInterface_1_.SetExtensionEventCallback.descriptor();
+        jvmtiInterface_1_.SetTag.descriptor();
+    }
+
     /** True when a VM exists to acquire from; false inside premain, before the VM is created. */
     static boolean vmCreated() {
         return createdVm() != null;
