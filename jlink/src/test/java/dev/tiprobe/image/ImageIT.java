@@ -510,9 +510,19 @@ class ImageIT {
         assertTrue(usage.err().startsWith("tiprobe collect: Missing required option: '--duration=<duration>'"), usage.err());
 
         Process target = target(QUIET);
-        Run badFilter = tiprobe("start", "--trace", "example..Known", Long.toString(target.pid()));
-        assertEquals(1, badFilter.exit());
-        assertTrue(badFilter.err().startsWith("tiprobe start: misplaced '.' in class pattern at position 8"), badFilter.err());
+        Process untouched = startReady(List.of(JAVA, "-cp", CLASSES, "example.known.Known", Files.createDirectories(dir.resolve("u")).toString()),
+                "untouched.out");  // no flags: any agent load would print the JDK's warning
+        for (String command : List.of("start", "collect", "run")) {
+            List<String> args = new ArrayList<>(List.of(command, "--trace", "example..Known"));
+            if (command.equals("collect")) args.addAll(List.of("-d", "1s"));
+            args.add(command.equals("run") ? "--" : Long.toString(untouched.pid()));
+            if (command.equals("run")) args.addAll(List.of(JAVA, "-version"));
+            Run badFilter = tiprobe(args.toArray(String[]::new));
+            assertEquals(2, badFilter.exit(), command + ": " + badFilter.err());
+            assertTrue(badFilter.err().startsWith("tiprobe " + command + ": misplaced '.' in class pattern at position 8"), badFilter.err());
+            assertEquals("", badFilter.out(), "nothing ran");
+        }
+        assertEquals("ready\n", Files.readString(dir.resolve("untouched.out")), "the target was not touched");
         Run noMatch = tiprobe("collect", "-d", "1s", "--trace", "com.nowhere.**", "-f", dir.resolve("none.json").toString(),
                 Long.toString(target.pid()));
         assertEquals(0, noMatch.exit(), noMatch.err());

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
 

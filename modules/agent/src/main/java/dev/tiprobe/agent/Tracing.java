@@ -1,5 +1,6 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Events;

@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.filter.MethodFilter;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -93,7 +94,12 @@ final class TraceOptions {
         }
         StringBuilder b = new StringBuilder("file=" + output);
         if (filter != null) {
-            if (filter.contains(",")) throw new CliException("a filter cannot contain ',': separate patterns with ';'");
+            if (filter.contains(",")) throw new UsageException("a filter cannot contain ',': separate patterns with ';'");
+            try {
+                MethodFilter.parse(filter);  // checked here, before any process is touched
+            } catch (MethodFilter.FilterSyntaxException e) {
+                throw new UsageException(e.getMessage());
+            }
             b.append(",trace=").append(filter).append(",mode=").append(mode().name().toLowerCase());
             b.append(traceLimits());
             if (overhead != null) b.append(",overhead=").append(overhead.strip());

@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.filter;
 
 import org.junit.jupiter.api.Test;
 
