@@ -99,7 +99,11 @@ final class Instrumenter {
 
     /** From now on, transforms leave this method without probes (the overhead budget took them out). */
     void remove(String binaryName, String method, String descriptor) {
-        removed.add(binaryName + '.' + method + descriptor);
+        removed.add(methodKey(binaryName, method, descriptor));
+    }
+
+    private static String methodKey(String binaryName, String method, String descriptor) {
+        return binaryName + '.' + method + descriptor;
     }
 
     /** Whether classes of this internal name are never changed (the probe's own dependencies). */
@@ -133,7 +137,7 @@ final class Instrumenter {
             Set<String> methodAnnotations = annotations(m.findAttribute(Attributes.runtimeVisibleAnnotations()).orElse(null),
                     m.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
             if (!filter.matches(binaryName, classAnnotations, name, desc, methodAnnotations)) continue;
-            if (!removed.isEmpty() && removed.contains(binaryName + '.' + name + desc)) continue;
+            if (!removed.isEmpty() && removed.contains(methodKey(binaryName, name, desc))) continue;
             String reason = unsupported(m);
             if (reason != null) {
                 skipped.add(new Results.Skipped(binaryName, name, desc, reason));

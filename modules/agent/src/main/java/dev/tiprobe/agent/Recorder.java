@@ -78,7 +78,8 @@ final class Recorder implements AutoCloseable {
         writer.info(now, RecordingFormat.INFO_TRACE_MODE, r.mode().name().toLowerCase());
         writer.info(now, RecordingFormat.INFO_FILTER, r.filter());
         writer.info(now, RecordingFormat.INFO_DROPPED_CALLS, Long.toString(r.droppedCalls()));
-        if (r.removedSummary() != null) writer.info(now, RecordingFormat.INFO_REMOVED_FOR_OVERHEAD, r.removedSummary());
+        String removed = r.removedSummary();
+        if (removed != null) writer.info(now, RecordingFormat.INFO_REMOVED_FOR_OVERHEAD, removed);
         if (!r.classFailures().isEmpty()) {
             writer.info(now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Integer.toString(r.classFailures().size()));
             writer.info(now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().getFirst());

@@ -172,7 +172,6 @@ final class Sampler implements AutoCloseable {
         // nothing; what a thread used while not seen running counts at its next running sample.
         List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth() + 1, true);  // one more: was it cut?
         long time = recorder.now();
-        long look = System.nanoTime();
         List<Thread> seen = new ArrayList<>();
         for (Jvmti.ThreadStack ts : stacks) {
             Thread t = ts.thread();
@@ -210,7 +209,6 @@ final class Sampler implements AutoCloseable {
             return;  // e.g. the facade closed; the next full walk tries again
         }
         long time = recorder.now();
-        long look = System.nanoTime();
         for (int i = 0; i < stacks.size(); i++) {
             Jvmti.ThreadStack ts = stacks.get(i);
             if (ts.frames().isEmpty()) continue;  // the thread ended meanwhile
