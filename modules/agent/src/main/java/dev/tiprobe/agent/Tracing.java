@@ -27,7 +27,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.jar.JarFile;
 import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,9 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * and {@link Session#stop()} puts every original class file back and returns what the probes saw.
  * One session at a time per JVM.
  *
- * <p>The probe classes go on the bootstrap class path from {@code tiprobe-probe.jar} next to the
- * agent jar (or the path in the system property {@code tiprobe.probe.jar}). Put the agent jar on
- * the class path, not the module path: its code must see the bootstrap copy of the probe.
+ * <p>The probe classes go into the boot loader ({@link ProbeClasses}) from {@code tiprobe-probe.jar}
+ * next to the agent jar (or the path in the system property {@code tiprobe.probe.jar}). Put the
+ * agent jar on the class path, not the module path: its code must see the boot loader's probe.
  */
 public final class Tracing {
     private Tracing() {}
@@ -48,8 +47,8 @@ public final class Tracing {
     public enum Mode { COUNT, TIME, TRACE }
 
     /**
-     * What trace mode records. (The probe's own settings type is only touched once the probe jar
-     * is on the bootstrap class path.)
+     * What trace mode records. (The probe's own settings type is only touched once the probe classes
+     * are in the boot loader.)
      *
      * @param perSecond   calls recorded per second over all threads; 0 for no cap
      * @param everyNth    record one call in n (the sampling ratio)
@@ -96,7 +95,7 @@ public final class Tracing {
 
     private static final Object LOCK = new Object();
     private static Session current;
-    private static boolean probeOnBootPath;
+    private static boolean probeInBootLoader;
 
     /**
      * Starts tracing now (in-process, or from agentmain).
@@ -109,8 +108,8 @@ public final class Tracing {
             checkIdle();
             Jvmti jvmti = Jvmti.get();
             jvmti.addCapabilities(Capability.CAN_RETRANSFORM_CLASSES);
-            if (!probeOnBootPath) jvmti.addToBootstrapClassLoaderSearch(existingProbeJar());
-            probeOnBootPath = true;
+            if (!probeInBootLoader) defineProbe(jvmti);
+            probeInBootLoader = true;
             current = new Session(options, null);
             current.attach(jvmti);
             return current;
@@ -130,8 +129,8 @@ public final class Tracing {
     static Session startEarly(Options options, Instrumentation inst, CompletableFuture<Jvmti> jvmti) throws IOException {
         synchronized (LOCK) {
             checkIdle();
-            if (!probeOnBootPath) inst.appendToBootstrapClassLoaderSearch(new JarFile(existingProbeJar().toFile()));
-            probeOnBootPath = true;
+            if (!probeInBootLoader) ProbeClasses.appendToBootPath(inst, existingProbeJar());
+            probeInBootLoader = true;
             Session session = new Session(options, inst);
             session.prepare();
             current = session;
@@ -168,6 +167,14 @@ public final class Tracing {
     public static Session current() {
         synchronized (LOCK) {
             return current != null && current.running() ? current : null;
+        }
+    }
+
+    private static void defineProbe(Jvmti jvmti) {
+        try {
+            ProbeClasses.defineInBootLoader(jvmti, existingProbeJar());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the probe jar: " + e.getMessage(), e);
         }
     }
 

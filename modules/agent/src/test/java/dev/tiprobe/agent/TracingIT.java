@@ -40,7 +40,7 @@ class TracingIT {
     static Run java(List<String> options, String main, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xshare:off");  // appending to the boot class path would print a CDS warning
+        command.add("-Xshare:off");  // premain appends the probe jar to the boot class path: CDS would warn
         command.add("--enable-native-access=ALL-UNNAMED");
         command.addAll(options);
         command.add(main);

@@ -22,6 +22,13 @@ final class Agent {
         return jar.toAbsolutePath();
     }
 
+    /** The probe jar, which ships next to the agent jar. */
+    static Path probeJar() throws CliException {
+        Path jar = jar().resolveSibling("tiprobe-probe.jar");
+        if (!Files.isRegularFile(jar)) throw new CliException("probe jar not found: " + jar + " (it ships next to the agent jar)");
+        return jar;
+    }
+
     /**
      * {@code %p}: the target's pid (left for the agent when {@code pid} is null), {@code %t}: a
      * timestamp; absolute, since the target has its own working directory.

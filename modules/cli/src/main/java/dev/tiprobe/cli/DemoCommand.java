@@ -49,9 +49,9 @@ final class DemoCommand implements Callable<Integer> {
         Path txt = Path.of(named + ".txt").toAbsolutePath();
         PrintWriter err = spec.commandLine().getErr();
         err.println("tiprobe demo: running the shop workload with --trace '" + FILTER + "' --mode trace");
-        List<String> command = List.of(home.resolve("bin").resolve("java").toString(), "-Xshare:off", "-cp",
+        List<String> command = List.of(home.resolve("bin").resolve("java").toString(), "-cp",
                 workload.toString(), "demo.shop.Shop");
-        RunCommand.Finished done = RunCommand.launch(command, "trace=" + FILTER + ",mode=trace,rate=0,sample=4,maxcalls=5000,file=" + json, json);
+        RunCommand.Finished done = RunCommand.launch(command, "trace=" + FILTER + ",mode=trace,rate=0,sample=4,maxcalls=5000,file=" + json, true, json);
         if (done.exit() != 0) throw new CliException("the demo workload exited with " + done.exit());
         Recording r = Recording.read(json);
         OutputFiles.write(txt, w -> TextReport.write(r, w, 20, 200));

@@ -33,7 +33,7 @@ final class RunCommand implements Callable<Integer> {
         Path output = Report.jsonFor(Agent.output(trace.file, null));  // %p: the program's pid, which the agent fills in
         String options = trace.agentOptions(output);
         JavaLauncher.check(command.getFirst());
-        Finished done = launch(command, options, output);
+        Finished done = launch(command, options, trace.filter != null, output);
         Path results = Report.convert(done.results(), trace.file);
         spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + results);
         return done.exit();
@@ -42,10 +42,16 @@ final class RunCommand implements Callable<Integer> {
     /** How a launched program ended, and where its results are. */
     record Finished(int exit, long pid, Path results) {}
 
-    /** Runs {@code command} (a java command line) with the agent from its first moment, sharing this terminal. */
-    static Finished launch(List<String> command, String agentOptions, Path output) throws CliException {
+    /**
+     * Runs {@code command} (a java command line) with the agent from its first moment, sharing this
+     * terminal. A tracing run names the probe jar with {@code -Xbootclasspath/a:}: the agent would
+     * otherwise append it while the VM runs, and the JDK then prints a class-sharing warning into
+     * the program's output.
+     */
+    static Finished launch(List<String> command, String agentOptions, boolean tracing, Path output) throws CliException {
         List<String> full = new ArrayList<>();
         full.add(command.getFirst());
+        if (tracing) full.add("-Xbootclasspath/a:" + Agent.probeJar());
         full.add("-javaagent:" + Agent.jar() + "=" + agentOptions);
         full.add("--enable-native-access=ALL-UNNAMED");
         full.addAll(command.subList(1, command.size()));

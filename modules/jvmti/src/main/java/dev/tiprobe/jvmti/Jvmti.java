@@ -13,7 +13,6 @@ import dev.tiprobe.bindings.jvmti.jvmti_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -684,14 +683,21 @@ public final class Jvmti {
         }
     }
 
-    /** Makes the bootstrap loader search {@code jar} (for probe classes every loader can see). */
-    public void addToBootstrapClassLoaderSearch(Path jar) {
+    /**
+     * Defines a class in the boot loader from its class file (JNI DefineClass, NULL loader), as
+     * appending a jar to the bootstrap search would make it visible to every loader, but without
+     * the warning the JDK prints into the program's output when a jar is appended while class data
+     * sharing is on. The class's superclass and interfaces must be loadable by the boot loader
+     * already: define them first.
+     *
+     * @throws JvmtiException when the VM refuses the class (already defined, malformed, or a class
+     *         it extends cannot be found)
+     */
+    public void defineInBootLoader(byte[] classFile) {
         ensureOpen();
-        byte[] path = (jar.toAbsolutePath().toString() + '\0').getBytes(StandardCharsets.UTF_8);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment p = arena.allocate(path.length).copyFrom(MemorySegment.ofArray(path));
-            check("AddToBootstrapClassLoaderSearch", jvmtiInterface_1_.AddToBootstrapClassLoaderSearch.invoke(
-                    n.fnAddToBootstrapClassLoaderSearch, n.env, p));
+            MemorySegment bytes = arena.allocate(classFile.length).copyFrom(MemorySegment.ofArray(classFile));
+            n.defineInBootLoader(n.jniEnv(), bytes);
         }
     }
 

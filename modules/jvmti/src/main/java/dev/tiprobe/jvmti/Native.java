@@ -65,14 +65,14 @@ final class Native {
             fnGetClassMethods, fnGetMethodName, fnGetMethodDeclaringClass, fnGetMethodModifiers,
             fnGetLineNumberTable, fnIsMethodObsolete, fnGetTag, fnSetTag, fnGetStackTrace,
             fnGetAllStackTraces, fnGetThreadListStackTraces, fnGetThreadInfo, fnGetThreadCpuTime,
-            fnRetransformClasses, fnIsModifiableClass, fnAddToBootstrapClassLoaderSearch, fnAddModuleReads,
+            fnRetransformClasses, fnIsModifiableClass, fnAddModuleReads,
             fnGetExtensionFunctions, fnGetExtensionEvents, fnSetExtensionEventCallback, fnAllocate,
             fnDeallocate, fnSetEventCallbacks, fnSetEventNotificationMode;
 
     // JNI function pointers.
     private final MemorySegment fnGetEnv, fnNewGlobalRef,
             fnGetObjectArrayElement, fnSetObjectArrayElement, fnGetStaticFieldID, fnGetStaticObjectField,
-            fnExceptionCheck, fnExceptionClear, fnPushLocalFrame, fnPopLocalFrame;
+            fnExceptionCheck, fnExceptionClear, fnPushLocalFrame, fnPopLocalFrame, fnDefineClass;
 
     final Handoff handoff;
 
@@ -116,7 +116,6 @@ final class Native {
         fnGetThreadCpuTime = jvmtiInterface_1_.GetThreadCpuTime(fns);
         fnRetransformClasses = jvmtiInterface_1_.RetransformClasses(fns);
         fnIsModifiableClass = jvmtiInterface_1_.IsModifiableClass(fns);
-        fnAddToBootstrapClassLoaderSearch = jvmtiInterface_1_.AddToBootstrapClassLoaderSearch(fns);
         fnAddModuleReads = jvmtiInterface_1_.AddModuleReads(fns);
         fnGetExtensionFunctions = jvmtiInterface_1_.GetExtensionFunctions(fns);
         fnGetExtensionEvents = jvmtiInterface_1_.GetExtensionEvents(fns);
@@ -135,6 +134,7 @@ final class Native {
         fnExceptionClear = JNINativeInterface_.ExceptionClear(jni);
         fnPushLocalFrame = JNINativeInterface_.PushLocalFrame(jni);
         fnPopLocalFrame = JNINativeInterface_.PopLocalFrame(jni);
+        fnDefineClass = JNINativeInterface_.DefineClass(jni);
 
         linkGeneratedDowncalls();
         try (Scratch s = Scratch.open()) {
@@ -164,7 +164,7 @@ final class Native {
             jvmtiInterface_1_.GetStackTrace.descriptor(), jvmtiInterface_1_.GetAllStackTraces.descriptor(),
             jvmtiInterface_1_.GetThreadListStackTraces.descriptor(), jvmtiInterface_1_.GetThreadInfo.descriptor(),
             jvmtiInterface_1_.GetThreadCpuTime.descriptor(), jvmtiInterface_1_.RetransformClasses.descriptor(),
-            jvmtiInterface_1_.AddToBootstrapClassLoaderSearch.descriptor(), jvmtiInterface_1_.AddModuleReads.descriptor(),
+            jvmtiInterface_1_.AddModuleReads.descriptor(),
             jvmtiInterface_1_.GetExtensionFunctions.descriptor(), jvmtiInterface_1_.GetExtensionEvents.descriptor(),
             jvmtiInterface_1_.SetExtensionEventCallback.descriptor(), jvmtiInterface_1_.Allocate.descriptor(),
             jvmtiInterface_1_.Deallocate.descriptor(), jvmtiInterface_1_.SetEventCallbacks.descriptor(),
@@ -173,7 +173,7 @@ final class Native {
             JNINativeInterface_.SetObjectArrayElement.descriptor(), JNINativeInterface_.GetStaticFieldID.descriptor(),
             JNINativeInterface_.GetStaticObjectField.descriptor(), JNINativeInterface_.ExceptionCheck.descriptor(),
             JNINativeInterface_.ExceptionClear.descriptor(), JNINativeInterface_.PushLocalFrame.descriptor(),
-            JNINativeInterface_.PopLocalFrame.descriptor(),
+            JNINativeInterface_.PopLocalFrame.descriptor(), JNINativeInterface_.DefineClass.descriptor(),
         };
         if (descriptors.length == 0) throw new AssertionError();
     }
@@ -203,6 +203,7 @@ final class Native {
      */
     static void prelink() {
         JNIInvokeInterface_.GetEnv.descriptor();
+        JNINativeInterface_.DefineClass.descriptor();
         JNINativeInterface_.ExceptionCheck.descriptor();
         JNINativeInterface_.ExceptionClear.descriptor();
         JNINativeInterface_.GetObjectArrayElement.descriptor();
@@ -214,7 +215,6 @@ final class Native {
         JNINativeInterface_.SetObjectArrayElement.descriptor();
         jvmtiInterface_1_.AddCapabilities.descriptor();
         jvmtiInterface_1_.AddModuleReads.descriptor();
-        jvmtiInterface_1_.AddToBootstrapClassLoaderSearch.descriptor();
         jvmtiInterface_1_.Allocate.descriptor();
         jvmtiInterface_1_.Deallocate.descriptor();
         jvmtiInterface_1_.GetAllStackTraces.descriptor();
@@ -379,6 +379,23 @@ final class Native {
     void setObjectArrayElement(MemorySegment jniEnv, MemorySegment array, int index, MemorySegment value) {
         // No exception check: callers pass an in-range index and an element the array accepts.
         JNINativeInterface_.SetObjectArrayElement.invoke(fnSetObjectArrayElement, jniEnv, array, index, value);
+    }
+
+    /**
+     * JNI DefineClass with a NULL loader: the class joins the boot loader (its unnamed module for a
+     * package no named module has), where every loader that delegates to the boot loader finds it.
+     * The returned local reference is not kept: callers reach the class by name. What DefineClass
+     * raises (a duplicate, a bad class file) stays pending after the downcall, and the next JNI
+     * native that returns on the thread (one the interpreter runs, say) throws it: so the check
+     * for it sits inside the same try.
+     */
+    void defineInBootLoader(MemorySegment jniEnv, MemorySegment classFile) {
+        try {
+            JNINativeInterface_.DefineClass.invoke(fnDefineClass, jniEnv, NULL, NULL, classFile, (int) classFile.byteSize());
+            clearPendingException(jniEnv, "DefineClass");
+        } catch (LinkageError | SecurityException e) {
+            throw new JvmtiException("DefineClass", -1, "DefineClass: " + e);
+        }
     }
 
     /** The value of a static field of {@code klass} as a local reference; names are C strings. */

@@ -55,6 +55,22 @@ class QueriesTest {
         assertNull(jvmti.sourceFileName(int[].class));
     }
 
+    /** What the agent does with its probe classes: visible to every loader, without appending a jar. */
+    @Test
+    void aClassDefinedInTheBootLoaderIsFoundFromEveryLoaderAndCannotBeDefinedTwice() throws Exception {
+        String name = TestClasses.freshName("gen", "BootDefined");
+        byte[] classFile = ClassFile.of().build(java.lang.constant.ClassDesc.of(name), b -> b.withFlags(Modifier.PUBLIC));
+        Jvmti jvmti = Jvmti.get();
+        jvmti.defineInBootLoader(classFile);
+        Class<?> fromBoot = Class.forName(name, false, null);
+        assertNull(fromBoot.getClassLoader(), "defined by the boot loader");
+        assertSame(fromBoot, Class.forName(name, false, new TestClasses.ThrowawayLoader()), "a child loader finds it");
+        assertSame(fromBoot, Class.forName(name, false, ClassLoader.getSystemClassLoader()));
+        JvmtiException again = org.junit.jupiter.api.Assertions.assertThrows(JvmtiException.class,
+                () -> jvmti.defineInBootLoader(classFile));
+        assertEquals("DefineClass", again.function());
+    }
+
     @Test
     void methodsNamesModifiersAndLines() throws Exception {
         Jvmti jvmti = Jvmti.get();

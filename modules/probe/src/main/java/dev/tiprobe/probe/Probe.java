@@ -6,7 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What injected code calls: the JVM counterpart of the CLR's FunctionEnter3 hook. The agent puts
- * this class on the bootstrap class path, so classes of every loader and module see one copy.
+ * this class in the boot loader, so classes of every loader and module see one copy.
  *
  * <p>Each instrumented method carries a compact int, its <em>slot</em>, given at transform time.
  * Injected code passes the slot, never a name. Three modes:
