@@ -9,7 +9,7 @@ module dev.tiprobe.agent {
     requires transitive dev.tiprobe.ids;
     requires dev.tiprobe.probe;
     requires dev.tiprobe.report;
-    requires transitive dev.tiprobe.filter;
+    requires transitive dev.tiprobe.options;
     requires transitive java.instrument;
     exports dev.tiprobe.agent;
 }

@@ -6,6 +6,6 @@ module dev.tiprobe.cli {
     requires info.picocli;
     requires jdk.attach;
     requires dev.tiprobe.report;
-    requires dev.tiprobe.filter;
+    requires dev.tiprobe.options;
     opens dev.tiprobe.cli to info.picocli;
 }

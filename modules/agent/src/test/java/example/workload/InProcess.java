@@ -2,6 +2,7 @@ package example.workload;
 
 import dev.tiprobe.agent.Results;
 import dev.tiprobe.agent.Tracing;
+import dev.tiprobe.options.AgentOptions.TraceMode;
 
 import java.lang.invoke.MethodHandles;
 import java.net.URL;
@@ -25,7 +26,7 @@ public class InProcess {
             }
             Class<?> hidden = MethodHandles.lookup().defineHiddenClass(bytes, true).lookupClass();
 
-            Tracing.Session session = Tracing.start("example.workload.Workload::fib;example.workload.Plugin", Tracing.Mode.COUNT);
+            Tracing.Session session = Tracing.start("example.workload.Workload::fib;example.workload.Plugin", TraceMode.COUNT);
             System.out.println("during " + Workload.fib(10));       // 177 calls
             for (int i = 0; i < 3; i++) Plugin.run(i);
             for (int i = 0; i < 5; i++) other.getMethod("run", int.class).invoke(null, i);
@@ -40,7 +41,7 @@ public class InProcess {
             long recorded = results.methods().stream().mapToLong(Results.MethodResult::calls).sum();
             long probes = java.util.Arrays.stream(dev.tiprobe.probe.Probe.counts(results.methods().size())).sum();
             System.out.println("stopped " + (session.snapshot() == results) + " " + recorded + " probe " + probes);
-            Tracing.Session second = Tracing.start("example.workload.Workload::fib", Tracing.Mode.COUNT);
+            Tracing.Session second = Tracing.start("example.workload.Workload::fib", TraceMode.COUNT);
             Workload.fib(3);
             System.out.println("second " + second.stop().method("example.workload.Workload", "fib").calls());
         }

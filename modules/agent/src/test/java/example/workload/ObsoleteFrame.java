@@ -4,6 +4,7 @@ import dev.tiprobe.agent.Registry;
 import dev.tiprobe.agent.Tracing;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.options.AgentOptions.TraceMode;
 
 import java.util.concurrent.CountDownLatch;
 
@@ -33,7 +34,7 @@ public class ObsoleteFrame {
         entered.await();
         Jvmti jvmti = Jvmti.get();
         try (Registry registry = Registry.start(jvmti)) {
-            Tracing.Session session = Tracing.start("example.workload.ObsoleteFrame$Holder::hold", Tracing.Mode.COUNT);
+            Tracing.Session session = Tracing.start("example.workload.ObsoleteFrame$Holder::hold", TraceMode.COUNT);
             for (Jvmti.ThreadStack stack : jvmti.allStackTraces(16)) {
                 if (stack.thread() != holder) continue;
                 for (Jvmti.StackFrame f : stack.frames()) {

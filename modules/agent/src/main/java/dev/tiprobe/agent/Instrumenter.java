@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.filter.MethodFilter;
+import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
 
@@ -16,10 +17,10 @@ import java.lang.classfile.CodeTransform;
 import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.classfile.MethodTransform;
+import java.lang.classfile.Opcode;
 import java.lang.classfile.TypeKind;
 import java.lang.classfile.attribute.RuntimeInvisibleAnnotationsAttribute;
 import java.lang.classfile.attribute.RuntimeVisibleAnnotationsAttribute;
-import java.lang.classfile.Opcode;
 import java.lang.classfile.instruction.InvokeInstruction;
 import java.lang.classfile.instruction.NewObjectInstruction;
 import java.lang.classfile.instruction.ReturnInstruction;
@@ -84,13 +85,13 @@ final class Instrumenter {
     private static final List<String> NEVER = List.of("java/lang/", "jdk/internal/", "sun/", "dev/tiprobe/");
 
     private final MethodFilter filter;
-    private final Tracing.Mode mode;
+    private final TraceMode mode;
     private final Slots slots;
     private final LoadedClasses loaded;
     /** Methods whose probes came out (binary name, '.', name, descriptor): no longer instrumented. */
     private final Set<String> removed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    Instrumenter(MethodFilter filter, Tracing.Mode mode, Slots slots, LoadedClasses loaded) {
+    Instrumenter(MethodFilter filter, TraceMode mode, Slots slots, LoadedClasses loaded) {
         this.filter = filter;
         this.mode = mode;
         this.slots = slots;
@@ -306,14 +307,14 @@ final class Instrumenter {
                     }
                 }
             }
-            if (mode != Tracing.Mode.COUNT && !constructor) bodyStart = b.newBoundLabel();
+            if (mode != TraceMode.COUNT && !constructor) bodyStart = b.newBoundLabel();
         }
 
         @Override
         public void accept(CodeBuilder b, CodeElement e) {
-            if (e instanceof ReturnInstruction && mode != Tracing.Mode.COUNT) onReturn(b);
+            if (e instanceof ReturnInstruction && mode != TraceMode.COUNT) onReturn(b);
             b.with(e);
-            if (constructor && bodyStart == null && mode != Tracing.Mode.COUNT && initializesThis(e)) {
+            if (constructor && bodyStart == null && mode != TraceMode.COUNT && initializesThis(e)) {
                 bodyStart = b.newBoundLabel();
             }
         }
@@ -343,7 +344,7 @@ final class Instrumenter {
         }
 
         private void onReturn(CodeBuilder b) {
-            if (mode == Tracing.Mode.TIME) {
+            if (mode == TraceMode.TIME) {
                 b.loadConstant(slot);
                 b.lload(startLocal);
                 b.invokestatic(PROBE, "exit", EXIT);
@@ -363,10 +364,10 @@ final class Instrumenter {
 
         @Override
         public void atEnd(CodeBuilder b) {
-            if (mode == Tracing.Mode.COUNT || bodyStart == null) return;
+            if (mode == TraceMode.COUNT || bodyStart == null) return;
             Label bodyEnd = b.newBoundLabel();
             Label handler = b.newBoundLabel();
-            if (mode == Tracing.Mode.TIME) {
+            if (mode == TraceMode.TIME) {
                 b.loadConstant(slot);
                 b.lload(startLocal);
                 b.invokestatic(PROBE, "exit", EXIT);

@@ -1,5 +1,7 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.options.AgentOptions.TraceMode;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -30,7 +32,7 @@ final class OverheadBudget {
     static final long FLOOR_NANOS_PER_SECOND = 20_000_000;
 
     /** What one probe call costs, in nanoseconds, by mode. */
-    static long nanosPerCall(Tracing.Mode mode) {
+    static long nanosPerCall(TraceMode mode) {
         return switch (mode) {
             case COUNT -> 10;
             case TIME -> 300;

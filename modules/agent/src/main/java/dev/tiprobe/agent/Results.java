@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.options.AgentOptions.TraceMode;
 
 import java.util.List;
 
@@ -17,7 +18,7 @@ import java.util.List;
  * @param removed             methods whose probes were taken out to keep the overhead budget, hottest first
  * @param overheadBudget      that budget, as a share of the program's CPU (0: none)
  */
-public record Results(Tracing.Mode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
+public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
                       List<Skipped> skipped, List<String> classFailures, long classesInstrumented,
                       long droppedCalls, long probeFailures, List<Removed> removed, double overheadBudget) {
 

@@ -2,6 +2,8 @@ package dev.tiprobe.agent;
 
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.options.AgentOptions.SampleMode;
+import dev.tiprobe.options.AgentOptions.Sampling;
 import dev.tiprobe.report.RecordingFilter;
 import dev.tiprobe.report.RecordingFormat;
 
@@ -48,25 +50,6 @@ import java.util.function.Predicate;
  * covers platform threads (a carrier shows what its mounted virtual thread runs).
  */
 final class Sampler implements AutoCloseable {
-    enum Mode { WALL, CPU }
-
-    /**
-     * What to sample: every {@code interval}, up to {@code depth} frames (a deeper stack is kept
-     * leaf first and marked truncated), the threads whose names match {@code threads} (globs
-     * separated by {@code ;}, {@code *} for any characters; null: all).
-     */
-    record Options(Duration interval, Mode mode, int depth, String threads) {
-        /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
-        static final int DEFAULT_DEPTH = 2048;
-
-        Options {
-            if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
-            if (depth < 1 || depth >= RecordingFormat.MAX_DEPTH) {
-                throw new IllegalArgumentException("depth must be 1.." + (RecordingFormat.MAX_DEPTH - 1) + ": " + depth);
-            }
-        }
-    }
-
     // JVMTI thread state bits (jvmti.h; the generated constants are the facade's alone).
     private static final int STATE_WAITING = 0x0080;
     private static final int STATE_BLOCKED = 0x0400;
@@ -80,7 +63,7 @@ final class Sampler implements AutoCloseable {
 
     private final Jvmti jvmti;
     private final Registry registry;
-    private final Options options;
+    private final Sampling options;
     private final Predicate<String> threads;  // null: every thread
     private final Recorder recorder;
     private final Thread thread;
@@ -96,7 +79,7 @@ final class Sampler implements AutoCloseable {
     private List<Thread> known = List.of();
     private long nextFullWalk;
 
-    private Sampler(Jvmti jvmti, Registry registry, Options options, Recorder recorder) {
+    private Sampler(Jvmti jvmti, Registry registry, Sampling options, Recorder recorder) {
         this.jvmti = jvmti;
         this.registry = registry;
         this.options = options;
@@ -110,7 +93,10 @@ final class Sampler implements AutoCloseable {
      * Starts sampling into {@code recorder}; the registry fills the recorder's ID map, so the
      * recording's names and the tokens of methods traced into it come from one map.
      */
-    static Sampler start(Jvmti jvmti, Options options, Recorder recorder) throws IOException {
+    static Sampler start(Jvmti jvmti, Sampling options, Recorder recorder) throws IOException {
+        if (options.depth() >= RecordingFormat.MAX_DEPTH) {
+            throw new IllegalArgumentException("depth must be 1.." + (RecordingFormat.MAX_DEPTH - 1) + ": " + options.depth());
+        }
         Registry registry = Registry.startBackfilling(jvmti, recorder.names());
         try {
             recorder.info(RecordingFormat.INFO_SAMPLE_MODE, options.mode().name().toLowerCase());
@@ -164,7 +150,7 @@ final class Sampler implements AutoCloseable {
     }
 
     private void sampleOnce(Frames frames) throws IOException {
-        if (options.mode() == Mode.CPU && System.nanoTime() < nextFullWalk) {
+        if (options.mode() == SampleMode.CPU && System.nanoTime() < nextFullWalk) {
             sampleBusyThreads(frames);
             return;
         }
@@ -178,7 +164,7 @@ final class Sampler implements AutoCloseable {
             if (t == null || ts.frames().isEmpty() || !chosen(t)) continue;
             seen.add(t);
             long cpu = credit(t, ts.cpuNanos(), ts.state(), ts.frames().getFirst());
-            if (options.mode() == Mode.CPU && cpu <= 0) continue;
+            if (options.mode() == SampleMode.CPU && cpu <= 0) continue;
             write(time, t, state(ts.state()), cpu, ts.frames(), frames);
         }
         known = seen;

@@ -5,15 +5,18 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.options.AgentOptions.TraceLimits;
+import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
 import dev.tiprobe.probe.TraceSettings;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
-import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
@@ -44,53 +47,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Tracing {
     private Tracing() {}
 
-    public enum Mode { COUNT, TIME, TRACE }
-
-    /**
-     * What trace mode records. (The probe's own settings type is only touched once the probe classes
-     * are in the boot loader.)
-     *
-     * @param perSecond   calls recorded per second over all threads; 0 for no cap
-     * @param everyNth    record one call in n (the sampling ratio)
-     * @param maxCalls    traced calls kept at most; later ones are counted as dropped
-     * @param maxString   characters kept of a string
-     * @param maxElements array elements kept
-     * @param callToString describe other objects by their toString() too
-     */
-    public record TraceLimits(long perSecond, int everyNth, int maxCalls, int maxString, int maxElements,
-                              boolean callToString) {
-        public static final TraceLimits DEFAULT = new TraceLimits(10_000, 1, 100_000, 100, 8, false);
-
-        public TraceLimits {
-            if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0) {
-                throw new IllegalArgumentException("trace limits must not be negative");
-            }
-            if (everyNth < 1) throw new IllegalArgumentException("sample must be at least 1: " + everyNth);
-        }
-
-        TraceSettings settings() {
-            return new TraceSettings(true, perSecond, everyNth, maxString, maxElements, callToString);
-        }
-    }
-
-    /**
-     * What to trace and how.
-     *
-     * @param filter         which methods ({@link MethodFilter})
-     * @param mode           count, time, or trace
-     * @param limits         what trace mode records
-     * @param overheadBudget the most the probes may add, as a share of the program's own CPU;
-     *                       above it the hottest methods lose their probes (0: no budget, every
-     *                       method is traced whatever it costs)
-     */
-    public record Options(MethodFilter filter, Mode mode, TraceLimits limits, double overheadBudget) {
-        /** The agent's default budget: 5 % of the program's CPU. */
-        public static final double DEFAULT_BUDGET = 0.05;
-
-        /** No budget: what tests of exact counts want. */
-        public static Options of(String filter, Mode mode) {
-            return new Options(MethodFilter.parse(filter), mode, TraceLimits.DEFAULT, 0);
-        }
+    /** The probe's settings for trace mode (touched only once the probe classes are in the boot loader). */
+    private static TraceSettings settings(TraceLimits limits) {
+        return new TraceSettings(true, limits.perSecond(), limits.everyNth(), limits.maxString(), limits.maxElements(),
+                limits.callToString());
     }
 
     private static final Object LOCK = new Object();
@@ -103,7 +63,7 @@ public final class Tracing {
      * @throws IllegalStateException when a session is already running, or the probe jar is missing
      * @throws dev.tiprobe.jvmti.JvmtiException when JVMTI refuses (e.g. retransformation unavailable)
      */
-    public static Session start(Options options) {
+    public static Session start(AgentOptions.Tracing options) {
         synchronized (LOCK) {
             checkIdle();
             Jvmti jvmti = Jvmti.get();
@@ -116,8 +76,8 @@ public final class Tracing {
         }
     }
 
-    public static Session start(String filter, Mode mode) {
-        return start(Options.of(filter, mode));
+    public static Session start(String filter, TraceMode mode) {
+        return start(AgentOptions.Tracing.of(filter, mode));
     }
 
     /**
@@ -126,7 +86,7 @@ public final class Tracing {
      * {@code jvmti} completes, the session moves to JVMTI (ClassFileLoadHook, RetransformClasses)
      * and stops using {@code inst}.
      */
-    static Session startEarly(Options options, Instrumentation inst, CompletableFuture<Jvmti> jvmti) throws IOException {
+    static Session startEarly(AgentOptions.Tracing options, Instrumentation inst, CompletableFuture<Jvmti> jvmti) throws IOException {
         synchronized (LOCK) {
             checkIdle();
             if (!probeInBootLoader) ProbeClasses.appendToBootPath(inst, existingProbeJar());
@@ -204,7 +164,7 @@ public final class Tracing {
         private volatile Jvmti jvmti;
         /** The start-up route (premain) until JVMTI is reached; null otherwise. */
         private final Instrumentation inst;
-        private final Options options;
+        private final AgentOptions.Tracing options;
         private final ProbeSlots slots;
         private final Instrumenter instrumenter;
         private final long startEpochNanos;
@@ -220,7 +180,7 @@ public final class Tracing {
         private Events.Registration hook;
         private Results finalResults;
 
-        private Session(Options options, Instrumentation inst) {
+        private Session(AgentOptions.Tracing options, Instrumentation inst) {
             this.inst = inst;
             this.options = options;
             this.slots = new ProbeSlots(new IdMap(), new Loaders(), this::namedModule);
@@ -257,7 +217,7 @@ public final class Tracing {
 
         private void prepare() {
             TraceLimits limits = options.limits();
-            Probe.reset(options.mode() == Mode.TRACE ? limits.settings() : TraceSettings.OFF, limits.maxCalls());
+            Probe.reset(options.mode() == TraceMode.TRACE ? settings(limits) : TraceSettings.OFF, limits.maxCalls());
             warmUp();
             active = true;
         }
@@ -297,7 +257,7 @@ public final class Tracing {
         /** Calls so far by slot: counted at entry, or at the exits in time mode. */
         private long[] callsBySlot() {
             int n = slots.methods().size();
-            if (options.mode() != Mode.TIME) return Probe.counts(n);
+            if (options.mode() != TraceMode.TIME) return Probe.counts(n);
             long[] times = Probe.times(n);
             long[] calls = new long[n];
             for (int slot = 0; slot < n; slot++) calls[slot] = times[slot * Probe.TIME_STRIDE];
@@ -335,7 +295,7 @@ public final class Tracing {
             try (InputStream in = Tracing.class.getResourceAsStream("WarmUp.class")) {
                 if (in == null) return;
                 byte[] bytes = in.readAllBytes();
-                for (Mode m : Mode.values()) {
+                for (TraceMode m : TraceMode.values()) {
                     new Instrumenter(MethodFilter.parse("dev.tiprobe.agent.WarmUp"), m,
                             (name, loader, source, method, file) -> 0, Instrumenter.LoadedClasses.NONE).transform(null, null, bytes);
                 }
@@ -463,7 +423,7 @@ public final class Tracing {
             List<ProbeSlots.Method> methods = slots.methods();
             int n = methods.size();
             // Time mode counts at the exits (in the time figures); the other modes count at entry.
-            long[] times = options.mode() == Mode.TIME ? Probe.times(n) : null;
+            long[] times = options.mode() == TraceMode.TIME ? Probe.times(n) : null;
             long[] counts = times == null ? Probe.counts(n) : null;
             List<Results.MethodResult> out = new ArrayList<>();
             for (ProbeSlots.Method m : methods) {
@@ -482,7 +442,7 @@ public final class Tracing {
                         m.token().descriptor(), calls, time));
             }
             List<Results.TracedCall> traced = new ArrayList<>();
-            if (options.mode() == Mode.TRACE) {
+            if (options.mode() == TraceMode.TRACE) {
                 for (Call c : Probe.tracedCalls()) {
                     ProbeSlots.Method m = methods.get(c.slot());
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();

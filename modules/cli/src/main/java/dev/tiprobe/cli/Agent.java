@@ -1,11 +1,11 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentOptions;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 
 /** Where the agent jar is, and the file names the agent writes to. */
 final class Agent {
@@ -34,9 +34,7 @@ final class Agent {
      * timestamp; absolute, since the target has its own working directory.
      */
     static Path output(String pattern, Long pid) {
-        String name = (pid == null ? pattern : pattern.replace("%p", pid.toString()))
-                .replace("%t", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        return Path.of(name).toAbsolutePath();
+        return Path.of(pid == null ? AgentOptions.expandTime(pattern) : AgentOptions.expand(pattern, pid)).toAbsolutePath();
     }
 
     /** A file only this user can read, for the agent to answer in. */

@@ -1,5 +1,7 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentOptions;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +31,7 @@ final class Report {
 
     /** The recording the agent writes beside {@code json}. */
     static Path recordingFor(Path json) {
-        return Path.of(withoutSuffix(json, ".json") + ".tpr");
+        return AgentOptions.recordingBeside(json);
     }
 
     /** {@code path} without {@code suffix}, which it ends with. */

@@ -1,5 +1,7 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentOptions;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -63,7 +65,7 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             int exit = process.waitFor();
-            return new Finished(exit, process.pid(), Path.of(output.toString().replace("%p", Long.toString(process.pid()))));
+            return new Finished(exit, process.pid(), Path.of(AgentOptions.expand(output.toString(), process.pid())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CliException("interrupted while the program ran", e);

@@ -1,20 +1,24 @@
 package dev.tiprobe.cli;
 
 import dev.tiprobe.filter.MethodFilter;
+import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.options.AgentOptions.SampleMode;
+import dev.tiprobe.options.AgentOptions.Sampling;
+import dev.tiprobe.options.AgentOptions.TraceLimits;
+import dev.tiprobe.options.AgentOptions.TraceMode;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.Locale;
 
 /** What to trace, shared by collect, start and run. */
 final class TraceOptions {
-    enum Mode { COUNT, TIME, TRACE }
-
     @Option(names = "--trace", paramLabel = "<filter>",
             description = "Methods to trace: patterns separated by ';', e.g. 'com.foo.**;!com.foo.internal.**', 'com.foo.Bar::get*', '@org.example.Timed'.")
     String filter;
 
     @Option(names = "--mode", paramLabel = "count|time|trace", description = "count (default), time, or trace (every call with arguments).")
-    Mode mode;
+    TraceMode mode;
 
     @Option(names = "--args", description = "Capture arguments and return values (trace mode).")
     boolean args;
@@ -48,8 +52,6 @@ final class TraceOptions {
     @Option(names = "--sample-mode", paramLabel = "wall|cpu", description = "wall (default): every thread; cpu: threads that used CPU, weighted by it.")
     SampleMode sampleMode;
 
-    enum SampleMode { WALL, CPU }
-
     @Option(names = "--sample-threads", paramLabel = "<glob>",
             description = "Sample only threads whose names match: globs separated by ';', e.g. 'worker-*;main'.")
     String sampleThreads;
@@ -58,60 +60,66 @@ final class TraceOptions {
             description = "Results file (JSON); %%p is the pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
     String file;
 
-    Mode mode() {
-        return mode != null ? mode : args ? Mode.TRACE : Mode.COUNT;
+    TraceMode mode() {
+        return mode != null ? mode : args ? TraceMode.TRACE : TraceMode.COUNT;
     }
 
-    /** The trace-mode limits given, as agent options; a usage error when given outside trace mode. */
-    private String traceLimits() throws CliException {
-        StringBuilder b = new StringBuilder();
-        limit(b, "maxcalls", "--max-calls", maxCalls);
-        limit(b, "rate", "--calls-per-second", callsPerSecond);
-        limit(b, "sample", "--one-in", oneIn);
-        limit(b, "maxstring", "--max-string", maxString);
-        limit(b, "maxelements", "--max-elements", maxElements);
-        if (callToString) b.append(",tostring");
-        if (!b.isEmpty() && mode() != Mode.TRACE) {
+    /** The trace-mode limits given over the defaults; a usage error when given outside trace mode. */
+    private TraceLimits traceLimits() throws CliException {
+        boolean any = maxCalls != null || callsPerSecond != null || oneIn != null || maxString != null || maxElements != null
+                || callToString;
+        if (any && mode() != TraceMode.TRACE) {
             throw new UsageException("the trace limits (--max-calls, --calls-per-second, --one-in, --max-string, --max-elements,"
                     + " --tostring) need --mode trace");
         }
-        return b.toString();
+        TraceLimits d = TraceLimits.DEFAULT;
+        if (oneIn != null && oneIn < 1) throw new UsageException("--one-in must be at least 1: " + oneIn);
+        return new TraceLimits(
+                notNegative("--calls-per-second", callsPerSecond, d.perSecond()),
+                (int) notNegative("--one-in", oneIn, d.everyNth()),
+                (int) notNegative("--max-calls", maxCalls, d.maxCalls()),
+                (int) notNegative("--max-string", maxString, d.maxString()),
+                (int) notNegative("--max-elements", maxElements, d.maxElements()),
+                callToString);
     }
 
-    private static void limit(StringBuilder b, String agentKey, String flag, Number value) throws CliException {
-        if (value == null) return;
+    private static long notNegative(String flag, Number value, long otherwise) throws CliException {
+        if (value == null) return otherwise;
         if (value.longValue() < 0) throw new UsageException(flag + " must not be negative: " + value);
-        b.append(',').append(agentKey).append('=').append(value);
+        return value.longValue();
     }
 
-    /** The agent's options for these settings; commas are the agent's separators. */
-    String agentOptions(Path output) throws CliException {
+    /**
+     * The session these flags ask for, results to {@code output}: every setting is checked here,
+     * before any process is touched, with the flag's name in the message.
+     */
+    AgentOptions settings(Path output) throws CliException {
         if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
         if (output.toString().contains(",")) throw new CliException("the results file name cannot contain ','");
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
         if (sample == null && (file.endsWith(".html") || file.endsWith(".collapsed"))) {
             throw new CliException("-f " + file + " needs --sample: flame graphs are drawn from stack samples");
         }
-        StringBuilder b = new StringBuilder("file=" + output);
-        if (filter != null) {
-            if (filter.contains(",")) throw new UsageException("a filter cannot contain ',': separate patterns with ';'");
-            try {
-                MethodFilter.parse(filter);  // checked here, before any process is touched
-            } catch (MethodFilter.FilterSyntaxException e) {
-                throw new UsageException(e.getMessage());
-            }
-            b.append(",trace=").append(filter).append(",mode=").append(mode().name().toLowerCase());
-            b.append(traceLimits());
-            if (overhead != null) b.append(",overhead=").append(overhead.strip());
+        if (filter != null && filter.contains(",")) throw new UsageException("a filter cannot contain ',': separate patterns with ';'");
+        if (sampleThreads != null && sampleThreads.contains(",")) {
+            throw new CliException("--sample-threads cannot contain ',': separate globs with ';'");
         }
-        if (sample != null) {
-            b.append(",interval=").append(sample.strip().toLowerCase());
-            if (sampleMode != null) b.append(",samplemode=").append(sampleMode.name().toLowerCase());
-            if (sampleThreads != null) {
-                if (sampleThreads.contains(",")) throw new CliException("--sample-threads cannot contain ',': separate globs with ';'");
-                b.append(",threads=").append(sampleThreads);
+        try {
+            AgentOptions.Tracing tracing = null;
+            if (filter != null) {
+                double budget = overhead == null ? AgentOptions.Tracing.DEFAULT_BUDGET : AgentOptions.percent("--overhead", overhead.strip());
+                tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), mode(), traceLimits(), budget);
             }
+            Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration("--sample", sample.strip().toLowerCase(Locale.ROOT)),
+                    sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads);
+            return new AgentOptions(tracing, sampling, output.toString(), null);
+        } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration or percentage
+            throw new UsageException(e.getMessage());
         }
-        return b.toString();
+    }
+
+    /** The agent's option string for these settings. */
+    String agentOptions(Path output) throws CliException {
+        return settings(output).format();
     }
 }

@@ -221,6 +221,17 @@ public final class MethodFilter {
         return false;
     }
 
+    /** Filters are equal when written the same: the text decides every rule. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MethodFilter f && f.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode();
+    }
+
     @Override
     public String toString() {
         return text;

@@ -1,0 +1,269 @@
+package dev.tiprobe.options;
+
+import dev.tiprobe.filter.MethodFilter;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * One session's settings, and the agent option string that carries them
+ * ({@code trace=com.foo.**,mode=time,interval=10ms,file=/tmp/out-%p.json}): the command
+ * {@link #format()}s it, the agent {@link #parse}s it, and both name files by the same rules
+ * ({@link #expand}, {@link #recordingBeside}). Tracing, sampling, or both (either may be null, not
+ * both).
+ *
+ * <p>Keys (defaults in brackets): {@code trace} the filter, {@code mode} count, time or trace
+ * [count], {@code file} the JSON results [{@code tiprobe-%p.json}; {@code %p} the pid, {@code %t}
+ * a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
+ * {@code sample} one call in n [1], {@code maxcalls} [100000], {@code maxstring} [100],
+ * {@code maxelements} [8], {@code tostring} (describe other objects by their toString());
+ * {@code overhead} the most the probes may add, in percent of the program's CPU [5; 0: no limit].
+ * Stack sampling, alone or with tracing: {@code interval} (10ms, 1s), {@code samplemode} wall or
+ * cpu [wall], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
+ * [all]; {@code recording} [the results file with {@code .tpr} for {@code .json}]. Commas
+ * separate options, so no value may contain one.
+ *
+ * @param tracing   method tracing, or null
+ * @param sampling  stack sampling, or null
+ * @param file      the results file; {@code %p} and {@code %t} are expanded where the session runs
+ * @param recording the recording, or null for the one beside the results
+ */
+public record AgentOptions(Tracing tracing, Sampling sampling, String file, String recording) {
+    public static final String DEFAULT_FILE = "tiprobe-%p.json";
+
+    public enum TraceMode { COUNT, TIME, TRACE }
+
+    public enum SampleMode { WALL, CPU }
+
+    /**
+     * What trace mode records.
+     *
+     * @param perSecond    calls recorded per second over all threads; 0 for no cap
+     * @param everyNth     record one call in n (the sampling ratio)
+     * @param maxCalls     traced calls kept at most; later ones are counted as dropped
+     * @param maxString    characters kept of a string
+     * @param maxElements  array elements kept
+     * @param callToString describe other objects by their toString() too
+     */
+    public record TraceLimits(long perSecond, int everyNth, int maxCalls, int maxString, int maxElements,
+                              boolean callToString) {
+        public static final TraceLimits DEFAULT = new TraceLimits(10_000, 1, 100_000, 100, 8, false);
+
+        public TraceLimits {
+            if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0) {
+                throw new IllegalArgumentException("trace limits must not be negative");
+            }
+            if (everyNth < 1) throw new IllegalArgumentException("sample must be at least 1: " + everyNth);
+        }
+    }
+
+    /**
+     * What to trace and how.
+     *
+     * @param filter         which methods ({@link MethodFilter})
+     * @param mode           count, time, or trace
+     * @param limits         what trace mode records
+     * @param overheadBudget the most the probes may add, as a share of the program's own CPU;
+     *                       above it the hottest methods lose their probes (0: no budget, every
+     *                       method is traced whatever it costs)
+     */
+    public record Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget) {
+        /** The agent's default budget: 5 % of the program's CPU. */
+        public static final double DEFAULT_BUDGET = 0.05;
+
+        public Tracing {
+            if (!(overheadBudget >= 0 && overheadBudget <= 10)) {
+                throw new IllegalArgumentException("overhead must be a percentage such as 5 (0: no limit), not " + overheadBudget * 100);
+            }
+        }
+
+        /** No budget: what tests of exact counts want. */
+        public static Tracing of(String filter, TraceMode mode) {
+            return new Tracing(MethodFilter.parse(filter), mode, TraceLimits.DEFAULT, 0);
+        }
+    }
+
+    /**
+     * What to sample: every {@code interval}, up to {@code depth} frames (a deeper stack is kept
+     * leaf first and marked truncated), the threads whose names match {@code threads} (globs
+     * separated by {@code ;}; null: all).
+     */
+    public record Sampling(Duration interval, SampleMode mode, int depth, String threads) {
+        /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
+        public static final int DEFAULT_DEPTH = 2048;
+
+        public Sampling {
+            if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
+            if (depth < 1) throw new IllegalArgumentException("depth must be at least 1: " + depth);
+        }
+    }
+
+    public AgentOptions {
+        if (tracing == null && sampling == null) throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample)");
+        if (file == null) throw new IllegalArgumentException("missing file");
+        for (String value : new String[] {file, recording, tracing == null ? null : tracing.filter().toString(),
+                sampling == null ? null : sampling.threads()}) {
+            if (value != null && value.contains(",")) throw new IllegalArgumentException("',' separates options: no value may contain one: " + value);
+        }
+    }
+
+    /**
+     * Parses {@code key=value,...}.
+     *
+     * @throws IllegalArgumentException with a one-line message for a bad option or filter
+     *         ({@link MethodFilter.FilterSyntaxException} for the filter)
+     */
+    public static AgentOptions parse(String text) {
+        if (text == null || text.isBlank()) {
+            throw new IllegalArgumentException("no options: use trace=<filter>[,mode=count|time|trace][,file=<path>] and/or interval=<10ms>");
+        }
+        String filter = null;
+        TraceMode mode = TraceMode.COUNT;
+        String file = DEFAULT_FILE;
+        TraceLimits d = TraceLimits.DEFAULT;
+        long rate = d.perSecond();
+        int sample = d.everyNth();
+        int maxString = d.maxString();
+        int maxElements = d.maxElements();
+        boolean toString = d.callToString();
+        int maxCalls = d.maxCalls();
+        double overhead = Tracing.DEFAULT_BUDGET;
+        Duration interval = null;
+        SampleMode sampleMode = SampleMode.WALL;
+        int depth = Sampling.DEFAULT_DEPTH;
+        String threads = null;
+        String recording = null;
+        for (String option : text.split(",")) {
+            int eq = option.indexOf('=');
+            String key = (eq < 0 ? option : option.substring(0, eq)).trim();
+            String value = eq < 0 ? "" : option.substring(eq + 1).trim();
+            switch (key) {
+                case "trace" -> filter = value;
+                case "mode" -> mode = choice(TraceMode.class, key, value, "count, time or trace");
+                case "file" -> file = value;
+                case "rate" -> rate = number(key, value);
+                case "sample" -> sample = (int) number(key, value);
+                case "maxcalls" -> maxCalls = (int) number(key, value);
+                case "maxstring" -> maxString = (int) number(key, value);
+                case "maxelements" -> maxElements = (int) number(key, value);
+                case "tostring" -> toString = value.isEmpty() || Boolean.parseBoolean(value);
+                case "overhead" -> overhead = percent(key, value);
+                case "interval" -> interval = duration(key, value);
+                case "samplemode" -> sampleMode = choice(SampleMode.class, key, value, "wall or cpu");
+                case "depth" -> depth = (int) number(key, value);
+                case "threads" -> threads = value;
+                case "recording" -> recording = value;
+                default -> throw new IllegalArgumentException("unknown option '" + key + "'");
+            }
+        }
+        Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
+                new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString), overhead);
+        Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads);
+        return new AgentOptions(tracing, sampling, file, recording);
+    }
+
+    /** The option string that {@link #parse} turns back into these settings; defaults are left out. */
+    public String format() {
+        StringBuilder b = new StringBuilder("file=").append(file);
+        if (recording != null) b.append(",recording=").append(recording);
+        if (tracing != null) {
+            b.append(",trace=").append(tracing.filter()).append(",mode=").append(name(tracing.mode()));
+            TraceLimits l = tracing.limits();
+            TraceLimits d = TraceLimits.DEFAULT;
+            if (l.perSecond() != d.perSecond()) b.append(",rate=").append(l.perSecond());
+            if (l.everyNth() != d.everyNth()) b.append(",sample=").append(l.everyNth());
+            if (l.maxCalls() != d.maxCalls()) b.append(",maxcalls=").append(l.maxCalls());
+            if (l.maxString() != d.maxString()) b.append(",maxstring=").append(l.maxString());
+            if (l.maxElements() != d.maxElements()) b.append(",maxelements=").append(l.maxElements());
+            if (l.callToString()) b.append(",tostring");
+            if (tracing.overheadBudget() != Tracing.DEFAULT_BUDGET) {
+                b.append(",overhead=").append(BigDecimal.valueOf(tracing.overheadBudget()).movePointRight(2)
+                        .stripTrailingZeros().toPlainString());
+            }
+        }
+        if (sampling != null) {
+            b.append(",interval=").append(sampling.interval().toMillis()).append("ms");
+            if (sampling.mode() != SampleMode.WALL) b.append(",samplemode=").append(name(sampling.mode()));
+            if (sampling.depth() != Sampling.DEFAULT_DEPTH) b.append(",depth=").append(sampling.depth());
+            if (sampling.threads() != null) b.append(",threads=").append(sampling.threads());
+        }
+        return b.toString();
+    }
+
+    /** The results file of the session in process {@code pid}. */
+    public Path resultsFile(long pid) {
+        return Path.of(expand(file, pid));
+    }
+
+    /** The recording of the session in process {@code pid}: as asked, or beside the results. */
+    public Path recordingFile(long pid) {
+        return recording != null ? Path.of(expand(recording, pid)) : recordingBeside(resultsFile(pid));
+    }
+
+    /** {@code %p}: the pid; {@code %t}: local time as yyyyMMdd-HHmmss. */
+    public static String expand(String pattern, long pid) {
+        return expandTime(pattern.replace("%p", Long.toString(pid)));
+    }
+
+    /** {@code %t} only, for a name whose {@code %p} the agent fills in (a process not started yet). */
+    public static String expandTime(String pattern) {
+        return pattern.replace("%t", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    }
+
+    /** {@code out.json} records to {@code out.tpr}. */
+    public static Path recordingBeside(Path results) {
+        String name = results.getFileName().toString();
+        String base = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+        return results.resolveSibling(base + ".tpr");
+    }
+
+    private static String name(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT);
+    }
+
+    private static <E extends Enum<E>> E choice(Class<E> type, String key, String value, String allowed) {
+        for (E e : type.getEnumConstants()) if (name(e).equals(value)) return e;
+        throw new IllegalArgumentException(key + " must be " + allowed + ", not '" + value + "'");
+    }
+
+    /**
+     * {@code 10ms}, {@code 1s}, or a plain number of milliseconds, as the agent reads an interval;
+     * {@code name} is what the message calls the setting (the option key, or the command's flag).
+     */
+    public static Duration duration(String name, String value) {
+        try {
+            Duration d = value.endsWith("ms") ? Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)))
+                    : value.endsWith("s") ? Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)))
+                    : Duration.ofMillis(Long.parseLong(value));
+            if (d.isNegative() || d.isZero()) throw new NumberFormatException();
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a positive duration such as 10ms, not '" + value + "'");
+        }
+    }
+
+    /** A percentage such as {@code 5} or {@code 2.5}, as a share (0.05); 0 means no limit. */
+    public static double percent(String name, String value) {
+        try {
+            BigDecimal p = new BigDecimal(value.endsWith("%") ? value.substring(0, value.length() - 1) : value);
+            if (p.signum() < 0 || p.compareTo(BigDecimal.valueOf(1000)) > 0) throw new NumberFormatException();
+            return p.movePointLeft(2).doubleValue();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a percentage such as 5 (0: no limit), not '" + value + "'");
+        }
+    }
+
+    private static long number(String key, String value) {
+        try {
+            long n = Long.parseLong(value);
+            if (n < 0 || n > Integer.MAX_VALUE && !key.equals("rate")) throw new NumberFormatException();
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a non-negative number, not '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.tiprobe.options;
+
+import dev.tiprobe.filter.MethodFilter;
+import dev.tiprobe.options.AgentOptions.SampleMode;
+import dev.tiprobe.options.AgentOptions.Sampling;
+import dev.tiprobe.options.AgentOptions.TraceLimits;
+import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.options.AgentOptions.Tracing;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AgentOptionsTest {
+    /** What the command formats is what the agent parses: every setting, defaults or not. */
+    @Test
+    void everySettingSurvivesFormatAndParse() {
+        List<AgentOptions> sessions = List.of(
+                new AgentOptions(Tracing.of("com.foo.**;!com.foo.internal.**", TraceMode.COUNT), null, "/tmp/a-%p.json", null),
+                new AgentOptions(new Tracing(MethodFilter.parse("@org.example.Timed"), TraceMode.TRACE,
+                        new TraceLimits(0, 10, 5000, 40, 3, true), 0.025), null, "/tmp/b.json", "/tmp/b-%t.tpr"),
+                new AgentOptions(new Tracing(MethodFilter.parse("a.B::sum(II)I"), TraceMode.TIME, TraceLimits.DEFAULT,
+                        Tracing.DEFAULT_BUDGET), new Sampling(Duration.ofMillis(20), SampleMode.CPU, 64, "worker-*;main"),
+                        AgentOptions.DEFAULT_FILE, null),
+                new AgentOptions(null, new Sampling(Duration.ofSeconds(1), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
+                        "x.json", null),
+                new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT, 0.07), null, "y.json", null));
+        for (AgentOptions o : sessions) assertEquals(o, AgentOptions.parse(o.format()), o.format());
+    }
+
+    @Test
+    void defaultsAreLeftOutOfTheOptionString() {
+        AgentOptions o = new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT,
+                Tracing.DEFAULT_BUDGET), new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null), "r.json", null);
+        assertEquals("file=r.json,trace=a.*,mode=count,interval=10ms", o.format());
+    }
+
+    @Test
+    void optionsParseWithDefaultsAndNamesExpandThePid() {
+        AgentOptions o = AgentOptions.parse("trace=com.foo.**;!com.foo.Bar,mode=trace,rate=0,sample=10,tostring");
+        assertEquals(TraceMode.TRACE, o.tracing().mode());
+        assertEquals("com.foo.**;!com.foo.Bar", o.tracing().filter().toString());
+        assertEquals(0, o.tracing().limits().perSecond());
+        assertEquals(10, o.tracing().limits().everyNth());
+        assertTrue(o.tracing().limits().callToString());
+        assertEquals(Path.of("tiprobe-4242.json"), o.resultsFile(4242));
+        assertEquals(Path.of("tiprobe-4242.tpr"), o.recordingFile(4242), "tracing records too");
+        assertEquals(TraceMode.COUNT, AgentOptions.parse("trace=a.*").tracing().mode());
+        assertEquals(0.05, AgentOptions.parse("trace=a.*").tracing().overheadBudget(), "a 5 % budget unless asked");
+        assertEquals(0.025, AgentOptions.parse("trace=a.*,overhead=2.5").tracing().overheadBudget());
+        assertEquals(0, AgentOptions.parse("trace=a.*,overhead=0").tracing().overheadBudget(), "0: no limit");
+        AgentOptions sampling = AgentOptions.parse("interval=20ms,samplemode=cpu,file=/tmp/x-%p.json");
+        assertNull(sampling.tracing(), "sampling alone");
+        assertEquals(Duration.ofMillis(20), sampling.sampling().interval());
+        assertEquals(SampleMode.CPU, sampling.sampling().mode());
+        assertNull(sampling.sampling().threads(), "every thread");
+        assertEquals("worker-*;main", AgentOptions.parse("interval=10ms,threads=worker-*;main").sampling().threads());
+        assertEquals(Path.of("/tmp/x-7.tpr"), sampling.recordingFile(7), "the recording sits beside the results");
+        assertEquals(Path.of("/tmp/r-7.tpr"), AgentOptions.parse("interval=1s,file=/tmp/x.json,recording=/tmp/r-%p.tpr").recordingFile(7));
+        assertTrue(AgentOptions.expand("a-%p-%t.json", 9).matches("a-9-\\d{8}-\\d{6}\\.json"));
+        assertTrue(AgentOptions.expandTime("a-%p-%t.json").matches("a-%p-\\d{8}-\\d{6}\\.json"), "the pid is left for the agent");
+    }
+
+    @Test
+    void badOptionsSayWhatIsWrong() {
+        assertEquals("missing trace=<filter> (or interval=<duration> to sample)", message("mode=count"));
+        assertEquals("interval must be a positive duration such as 10ms, not '0ms'", message("interval=0ms"));
+        assertEquals("samplemode must be wall or cpu, not 'gpu'", message("interval=10ms,samplemode=gpu"));
+        assertEquals("mode must be count, time or trace, not 'fast'", message("trace=a.*,mode=fast"));
+        assertEquals("unknown option 'colour'", message("trace=a.*,colour=red"));
+        assertEquals("rate must be a non-negative number, not '-1'", message("trace=a.*,rate=-1"));
+        assertEquals("maxcalls must be a non-negative number, not '9999999999'", message("trace=a.*,maxcalls=9999999999"));
+        assertEquals("sample must be at least 1: 0", message("trace=a.*,sample=0"));
+        assertEquals("overhead must be a percentage such as 5 (0: no limit), not 'lots'", message("trace=a.*,overhead=lots"));
+        assertTrue(message("trace=a.b::").contains("missing method name after '::' at position 5"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new AgentOptions(null,
+                new Sampling(Duration.ofMillis(10), SampleMode.WALL, 1, null), "a,b.json", null)).getMessage().startsWith("','"));
+    }
+
+    static String message(String args) {
+        return assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(args)).getMessage();
+    }
+}
