@@ -1,5 +1,7 @@
 package dev.tiprobe.image;
 
+import dev.tiprobe.testing.Command;
+import dev.tiprobe.testing.Command.Run;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,8 +47,6 @@ class ImageIT {
         targets.close();
     }
 
-    record Run(int exit, String out, String err) {}
-
     static Run tiprobe(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(TIPROBE.toString()));
         command.addAll(List.of(args));
@@ -55,18 +55,7 @@ class ImageIT {
 
     /** Runs a command to its end with no input; its stdout and stderr. */
     static Run exec(List<String> command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        var err = new java.util.concurrent.CompletableFuture<String>();
-        Thread.ofPlatform().start(() -> {
-            try {
-                err.complete(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                err.completeExceptionally(e);
-            }
-        });
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "did not finish: " + command);
-        return new Run(p.exitValue(), out, err.join());
+        return Command.run(command);
     }
 
     /** Starts {@code Known} waiting for rounds; returns once it printed "ready". */

@@ -1,5 +1,6 @@
 package dev.tiprobe.image;
 
+import dev.tiprobe.testing.Command;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
@@ -97,7 +98,7 @@ class RealProgramsIT {
             boolean samples = sessions.get(i).contains("--sample");
             Path out = dir.resolve("s" + i + (samples ? ".collapsed" : ".json"));
             args.addAll(List.of("-f", out.toString(), pid));
-            ImageIT.Run run = tiprobe(args.toArray(String[]::new));
+            Command.Run run = tiprobe(args.toArray(String[]::new));
             assertEquals(0, run.exit(), "session " + i + ": " + run.err());
             if (samples) {
                 List<String> lines = folded(out);
@@ -107,7 +108,7 @@ class RealProgramsIT {
             } else {
                 assertTrue(calls(out, "executeUpdate") > 0, "session " + i + " counted H2's statements");
                 Path recording = dir.resolve("s" + i + ".tpr");
-                ImageIT.Run text = tiprobe("report", recording.toString(), "-f", "-");
+                Command.Run text = tiprobe("report", recording.toString(), "-f", "-");
                 assertTrue(text.out().contains("Traced methods by calls"), "session " + i + ": " + text.out());
                 assertFalse(text.out().contains("[unknown]"), text.out());
             }
@@ -126,11 +127,11 @@ class RealProgramsIT {
         Process jetty = program("jetty.out", "example.real.JettyLoad", dir.toString(), "4", "60");
         String pid = Long.toString(jetty.pid());
         Path cpu = dir.resolve("cpu.collapsed");
-        ImageIT.Run run = tiprobe("collect", "-d", "5s", "--sample", "10ms", "--sample-mode", "cpu", "-f", cpu.toString(), pid);
+        Command.Run run = tiprobe("collect", "-d", "5s", "--sample", "10ms", "--sample-mode", "cpu", "-f", cpu.toString(), pid);
         assertEquals(0, run.exit(), run.err());
         Path jfr = dir.resolve("x.jfr");
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        ImageIT.Run started = ImageIT.exec(List.of(jcmd, pid, "JFR.start", "settings=profile", "duration=5s", "filename=" + jfr));
+        Command.Run started = ImageIT.exec(List.of(jcmd, pid, "JFR.start", "settings=profile", "duration=5s", "filename=" + jfr));
         assertEquals(0, started.exit(), started.out());
         Thread.sleep(5_000);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -184,11 +185,11 @@ class RealProgramsIT {
         Process groovy = program("groovy.out", "example.real.GroovyScripts", dir.toString(), "5");
         String pid = Long.toString(groovy.pid());
         Path results = dir.resolve("groovy.json");
-        ImageIT.Run start = tiprobe("start", "--trace", "Script*", "-f", results.toString(), pid);
+        Command.Run start = tiprobe("start", "--trace", "Script*", "-f", results.toString(), pid);
         assertEquals(0, start.exit(), start.err());
         assertFalse(start.out().contains("left unchanged"), start.out());
         for (int round = 0; round < 3; round++) scriptRound();
-        ImageIT.Run stop = tiprobe("stop", pid);
+        Command.Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
         assertFalse(stop.out().contains("left unchanged"), stop.out());
         String json = Files.readString(results);
@@ -213,7 +214,7 @@ class RealProgramsIT {
     @Test
     void runSamplesAOneSecondProgramFromItsStart() throws Exception {
         Path collapsed = dir.resolve("one.collapsed");
-        ImageIT.Run run = tiprobe("run", "--sample", "10ms", "-f", collapsed.toString(), "--", JAVA, "-cp", PROGRAMS,
+        Command.Run run = tiprobe("run", "--sample", "10ms", "-f", collapsed.toString(), "--", JAVA, "-cp", PROGRAMS,
                 "example.real.OneSecond");
         assertEquals(0, run.exit(), run.err());
         long mainAt = Long.parseLong(run.out().lines().filter(l -> l.startsWith("main at ")).findFirst().orElseThrow().substring(8));
@@ -247,7 +248,7 @@ class RealProgramsIT {
         Path file = dir.resolve("Deep.java");
         Files.writeString(file, source.toString());
         Path collapsed = dir.resolve("javac.collapsed");
-        ImageIT.Run run = tiprobe("run", "--sample", "5ms", "-f", collapsed.toString(), "--", JAVA,
+        Command.Run run = tiprobe("run", "--sample", "5ms", "-f", collapsed.toString(), "--", JAVA,
                 "-m", "jdk.compiler/com.sun.tools.javac.Main", "-d", dir.resolve("classes").toString(), file.toString());
         assertEquals(0, run.exit(), run.err());
         List<String> lines = folded(collapsed);
@@ -277,7 +278,7 @@ class RealProgramsIT {
         List<String> run = new ArrayList<>(List.of("run", "--trace", "org.h2.**", "--mode", "time", "-f", results.toString(), "--"));
         run.addAll(h2);
         run.addAll(List.of(tracedDir.toString(), "1", "30"));
-        ImageIT.Run traced = tiprobe(run.toArray(String[]::new));
+        Command.Run traced = tiprobe(run.toArray(String[]::new));
         assertTrue(plain.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, traced.exit(), traced.err());
         double withTiprobe = lastSecondsRate(traced.out(), 10);
@@ -289,7 +290,7 @@ class RealProgramsIT {
         assertTrue(withTiprobe >= 0.7 * without, figures);
         Files.writeString(dir.resolve("budget-figures.txt"), figures + "\n");
         Path recording = dir.resolve("budget.tpr");
-        ImageIT.Run report = tiprobe("report", recording.toString(), "-f", "-");
+        Command.Run report = tiprobe("report", recording.toString(), "-f", "-");
         assertTrue(report.out().contains("probes removed to keep overhead under 5 %"), "the report says so: " + report.out().lines().limit(5).toList());
     }
 
@@ -308,7 +309,7 @@ class RealProgramsIT {
     void aBroadFilterIsNamedAtStart() throws Exception {
         Process h2 = program("h2.out", "example.real.H2Load", dir.toString(), "2", "0");
         Path out = dir.resolve("broad.json");
-        ImageIT.Run collect = tiprobe("collect", "-d", "4s", "--trace", "org.h2.**", "--mode", "time", "-f", out.toString(),
+        Command.Run collect = tiprobe("collect", "-d", "4s", "--trace", "org.h2.**", "--mode", "time", "-f", out.toString(),
                 Long.toString(h2.pid()));
         assertEquals(0, collect.exit(), collect.err());
         assertTrue(collect.err().matches("(?s).*the filter matches \\d{4,} methods: probes come out of the hottest if they cost"
@@ -325,7 +326,7 @@ class RealProgramsIT {
     void aTraceKeepsCallsFromTheWholeSessionAndEveryCalledMethod() throws Exception {
         Process h2 = program("h2.out", "example.real.H2Load", dir.toString(), "2", "0");
         Path out = dir.resolve("trace.json");
-        ImageIT.Run collect = tiprobe("collect", "-d", "4s", "--trace", "org.h2.jdbc.JdbcPreparedStatement::*", "--mode", "trace",
+        Command.Run collect = tiprobe("collect", "-d", "4s", "--trace", "org.h2.jdbc.JdbcPreparedStatement::*", "--mode", "trace",
                 "--max-calls", "200", "--calls-per-second", "0", "--max-string", "10", "-f", out.toString(), Long.toString(h2.pid()));
         assertEquals(0, collect.exit(), collect.err());
         String json = Files.readString(out);
@@ -341,7 +342,7 @@ class RealProgramsIT {
             assertTrue(calls.contains("JdbcPreparedStatement." + method + "("), method + " has a kept call");
         }
         assertTrue(called.size() >= 4, "the traced methods: " + called);
-        ImageIT.Run usage = tiprobe("collect", "-d", "1s", "--trace", "org.h2.**", "--max-calls", "5", Long.toString(h2.pid()));
+        Command.Run usage = tiprobe("collect", "-d", "1s", "--trace", "org.h2.**", "--max-calls", "5", Long.toString(h2.pid()));
         assertEquals(2, usage.exit(), "a trace limit without trace mode is a usage error: " + usage.err());
         assertTrue(usage.err().contains("need --mode trace"), usage.err());
     }

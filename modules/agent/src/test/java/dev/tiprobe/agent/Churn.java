@@ -5,6 +5,7 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.jvmti.JvmtiError;
 import dev.tiprobe.jvmti.JvmtiException;
+import dev.tiprobe.testing.GeneratedClasses;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,9 +37,9 @@ public final class Churn {
             int n = t;
             threads.add(Thread.ofPlatform().name("churn-" + t).start(() -> {
                 while (!stop.get()) {
-                    Generated.Loader loader = new Generated.Loader();
+                    GeneratedClasses.Loader loader = new GeneratedClasses.Loader();
                     for (int i = 0; i < NAMES_PER_THREAD; i++) loader.define("gen.Churn" + n + "_" + i);
-                    Generated.hidden("HiddenChurn" + n);
+                    GeneratedClasses.hidden(java.lang.invoke.MethodHandles.lookup(), "HiddenChurn" + n);
                     defined.addAndGet(NAMES_PER_THREAD + 1);
                     sleep(2);  // hundreds of loaders a second per thread: busy, yet a pace GC can follow
                 }

@@ -4,6 +4,7 @@ import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.testing.GeneratedClasses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,9 +53,9 @@ class RegistryTest {
         for (int t = 0; t < 4; t++) {
             int n = t;
             loaders.add(Thread.ofPlatform().start(() -> {
-                Generated.Loader loader = new Generated.Loader();
+                GeneratedClasses.Loader loader = new GeneratedClasses.Loader();
                 for (int i = 0; i < 25; i++) defined.add(loader.define("gen.Backfill" + n + "_" + i));
-                defined.add(Generated.hidden("HiddenBackfill" + n));
+                defined.add(GeneratedClasses.hidden(java.lang.invoke.MethodHandles.lookup(), "HiddenBackfill" + n));
                 Runnable lambda = () -> { };
                 lambda.run();
             }));
@@ -147,8 +148,8 @@ class RegistryTest {
 
     @Test
     void twoLoadersDefiningOneNameAreReportedNotGuessed() {
-        Class<?> a = new Generated.Loader().define("gen.Twice");
-        Class<?> b = new Generated.Loader().define("gen.Twice");
+        Class<?> a = new GeneratedClasses.Loader().define("gen.Twice");
+        Class<?> b = new GeneratedClasses.Loader().define("gen.Twice");
         IdMap.ClassEntry ea = registry.register(a);
         IdMap.ClassEntry eb = registry.register(b);
         assertTrue(ea.tag() != eb.tag());
@@ -176,7 +177,7 @@ class RegistryTest {
     }
 
     private static void defineRegisterAndDrop(long[] ids, int[] generation, int[] tokenId, long[] tag) {
-        Class<?> c = new Generated.Loader().define("gen.Dropped");
+        Class<?> c = new GeneratedClasses.Loader().define("gen.Dropped");
         IdMap.ClassEntry e = registry.register(c);
         long id = jvmti.classMethods(c)[0];
         IdMap.MethodEntry m = registry.resolve(id);

@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
+import dev.tiprobe.testing.Command;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +27,7 @@ class SamplingIT {
     @Test
     void samplingThroughClassChurnResolvesEveryFrameToItsOwnClass() throws Exception {
         Path results = dir.resolve("churn.json");
-        TracingIT.Run run = TracingIT.java(List.of("-cp", TracingIT.TEST_CLASSES.toString(), "-Xmx256m",
+        Command.Run run = TracingIT.java(List.of("-cp", TracingIT.TEST_CLASSES.toString(), "-Xmx256m",
                 "-javaagent:" + TracingIT.AGENT + "=interval=5ms,file=" + results), "dev.tiprobe.agent.SampledChurn", "30");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().startsWith("classes "), run.out());

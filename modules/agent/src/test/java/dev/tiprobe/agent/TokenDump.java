@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.testing.GeneratedClasses;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,7 @@ public final class TokenDump {
 
     public static void main(String[] args) {
         Registry registry = Registry.start(Jvmti.get());
-        Class<?> generated = new Generated.Loader().define("gen.Deterministic");
+        Class<?> generated = new GeneratedClasses.Loader().define("gen.Deterministic");
         List<String> lines = new ArrayList<>();
         for (Class<?> c : List.of(TokenDump.class, Registry.class, String.class, java.util.HashMap.class, generated)) {
             IdMap.ClassEntry e = registry.register(c);

@@ -1,17 +1,18 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.testing.Command;
+import dev.tiprobe.testing.Command.Run;
+import dev.tiprobe.testing.MiniJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,30 +36,14 @@ class TracingIT {
 
     static String plainOutput;
 
-    record Run(int exit, String out, String err) {}
-
+    /**
+     * {@code java <options> <main> <args>} with class sharing off (premain appends the probe jar to
+     * the boot class path: CDS would warn) and native access for the agent.
+     */
     static Run java(List<String> options, String main, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xshare:off");  // premain appends the probe jar to the boot class path: CDS would warn
-        command.add("--enable-native-access=ALL-UNNAMED");
-        command.addAll(options);
-        command.add(main);
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        var out = p.getInputStream();
-        var err = p.getErrorStream();
-        var stderr = new java.util.concurrent.CompletableFuture<String>();
-        Thread.ofPlatform().start(() -> {
-            try {
-                stderr.complete(new String(err.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                stderr.completeExceptionally(e);
-            }
-        });
-        String stdout = new String(out.readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "target JVM did not finish");
-        return new Run(p.exitValue(), stdout, stderr.join());
+        List<String> all = new ArrayList<>(List.of("-Xshare:off", "--enable-native-access=ALL-UNNAMED"));
+        all.addAll(options);
+        return Command.java(all, main, args);
     }
 
     static Run workload(String agentOptions) throws IOException, InterruptedException {

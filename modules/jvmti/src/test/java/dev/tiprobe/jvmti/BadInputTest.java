@@ -1,5 +1,6 @@
 package dev.tiprobe.jvmti;
 
+import dev.tiprobe.testing.GeneratedClasses;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -28,7 +29,7 @@ class BadInputTest {
 
     @Test
     void methodsOfAClassNotYetPreparedIsAClearError() {
-        Class<?> unprepared = new TestClasses.ThrowawayLoader().defineOnly(TestClasses.freshName("gen", "NotPrepared"));
+        Class<?> unprepared = new GeneratedClasses.Loader().defineOnly(GeneratedClasses.freshName("gen", "NotPrepared"));
         Jvmti jvmti = Jvmti.get();
         assertFalse(jvmti.classStatus(unprepared).prepared());
         JvmtiException e = assertThrows(JvmtiException.class, () -> jvmti.classMethods(unprepared));
@@ -58,7 +59,7 @@ class BadInputTest {
         assertThrows(IllegalStateException.class, old::events);
         assertThrows(IllegalStateException.class, () -> old.classSignature(String.class));
 
-        Class<?> afterShutdown = new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "AfterShutdown"));
+        Class<?> afterShutdown = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "AfterShutdown"));
         assertFalse(seen.contains(afterShutdown), "no events reach a shut-down facade");
 
         Jvmti fresh = Jvmti.get();

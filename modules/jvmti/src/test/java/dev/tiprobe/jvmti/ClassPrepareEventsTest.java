@@ -1,5 +1,6 @@
 package dev.tiprobe.jvmti;
 
+import dev.tiprobe.testing.GeneratedClasses;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,7 @@ class ClassPrepareEventsTest {
     @Test
     void classesFromAThrowawayLoaderArePrepared() {
         listen();
-        List<Class<?>> defined = new TestClasses.ThrowawayLoader().defineMany("gen", 5);
+        List<Class<?>> defined = new GeneratedClasses.Loader().defineMany("gen", 5);
         for (Class<?> c : defined) {
             assertSame(Thread.currentThread(), prepared.get(c), "ClassPrepare for " + c.getName() + " on this thread");
             assertTrue(loaded.contains(c), "ClassLoad for " + c.getName());
@@ -47,9 +48,9 @@ class ClassPrepareEventsTest {
     @Test
     void hiddenClassesArePrepared() throws Exception {
         listen();
-        byte[] bytes = TestClasses.classFile(TestClasses.freshName("dev.tiprobe.jvmti", "Hidden"));
+        byte[] bytes = GeneratedClasses.classFile(GeneratedClasses.freshName("dev.tiprobe.jvmti", "Hidden"));
         Class<?> hidden = MethodHandles.lookup().defineHiddenClass(bytes, true).lookupClass();
-        TestClasses.use(hidden);
+        GeneratedClasses.use(hidden);
         assertTrue(hidden.isHidden());
         assertNotNull(prepared.get(hidden), "ClassPrepare for hidden class " + hidden.getName());
     }
@@ -68,7 +69,7 @@ class ClassPrepareEventsTest {
         listen();
         Class<?>[] holder = new Class<?>[1];
         Thread virtual = Thread.ofVirtual().start(() ->
-                holder[0] = new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "OnVirtual")));
+                holder[0] = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "OnVirtual")));
         virtual.join();
         Thread reported = prepared.get(holder[0]);
         assertNotNull(reported);
@@ -81,7 +82,7 @@ class ClassPrepareEventsTest {
         listen();
         stop();
         assertFalse(Jvmti.get().events().isEnabled(Event.CLASS_PREPARE));
-        Class<?> late = new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "Late"));
+        Class<?> late = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "Late"));
         assertFalse(prepared.containsKey(late));
     }
 }

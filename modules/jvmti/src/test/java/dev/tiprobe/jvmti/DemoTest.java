@@ -1,6 +1,7 @@
 package dev.tiprobe.jvmti;
 
 import dev.tiprobe.jvmti.demo.JvmtiDemo;
+import dev.tiprobe.testing.Command;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,10 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DemoTest {
     @Test
     void demoPrintsVersionCapabilitiesClassesAndClassPrepareEvents() throws Exception {
-        ChildJvm.Result r = ChildJvm.run(List.of("--illegal-native-access=deny", "--enable-native-access=ALL-UNNAMED"),
+        Command.Run r = Command.onTestClassPath(List.of("--illegal-native-access=deny", "--enable-native-access=ALL-UNNAMED"),
                 JvmtiDemo.class.getName());
-        String out = r.output();
-        assertEquals(0, r.exitCode(), out);
+        String out = r.all();
+        assertEquals(0, r.exit(), out);
         assertTrue(out.contains("JVMTI version: " + Runtime.version().feature() + ".0.0"), out);
         assertTrue(out.contains("Potential capabilities in the live phase: 27 of 45"), out);
         assertTrue(out.contains("  can_retransform_classes"), out);

@@ -3,7 +3,7 @@ package dev.tiprobe.jvmti;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Scenarios that need a JVM of their own; run by {@link MoreEventsTest} through {@link ChildJvm}. */
+/** Scenarios that need a JVM of their own; run by {@link MoreEventsTest} in a JVM of their own (Command.onTestClassPath). */
 public final class EventScenarios {
     private static volatile CompletableFuture<Jvmti> fromPremain;
 

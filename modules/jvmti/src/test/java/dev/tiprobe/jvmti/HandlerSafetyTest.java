@@ -1,5 +1,6 @@
 package dev.tiprobe.jvmti;
 
+import dev.tiprobe.testing.GeneratedClasses;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -20,11 +21,11 @@ class HandlerSafetyTest {
             seen.add(type);
             if (type.getName().contains("Trigger")) {
                 // Loading inside the handler fires ClassPrepare on this thread again: dropped, not recursed into.
-                seen.add(new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "FromHandler")));
+                seen.add(new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "FromHandler")));
             }
         })) {
             assertTrue(r != null);
-            Class<?> trigger = new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "Trigger"));
+            Class<?> trigger = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "Trigger"));
             assertTrue(seen.contains(trigger));
         }
         assertEquals(2, seen.stream().filter(c -> c.getName().contains("Trigger") || c.getName().contains("FromHandler")).count());
@@ -41,7 +42,7 @@ class HandlerSafetyTest {
         try (Events.Registration a = events.onClassPrepare((thread, type) -> { throw boom; });
              Events.Registration b = events.onClassPrepare((thread, type) -> afterTheThrow.add(type))) {
             assertTrue(a != null && b != null);
-            Class<?> c = new TestClasses.ThrowawayLoader().define(TestClasses.freshName("gen", "Thrown"));
+            Class<?> c = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "Thrown"));
             assertTrue(afterTheThrow.contains(c), "the second handler still saw the class");
             assertEquals(42, c.getMethod("work", int.class).invoke(null, 41), "the class works normally");
         } catch (ReflectiveOperationException e) {

@@ -1,5 +1,6 @@
 package dev.tiprobe.jvmti;
 
+import dev.tiprobe.testing.Command;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -15,17 +16,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LocalReferenceTest {
     @Test
     void noWrongClassUnderGcInTheInterpreter() throws Exception {
-        ChildJvm.Result r = ChildJvm.run(List.of("-Xint", "--enable-native-access=ALL-UNNAMED"),
+        Command.Run r = Command.onTestClassPath(List.of("-Xint", "--enable-native-access=ALL-UNNAMED"),
                 LocalReferenceStress.class.getName(), "8");
-        assertEquals(0, r.exitCode(), r.output());
-        assertTrue(r.output().contains("ok after"), r.output());
+        assertEquals(0, r.exit(), r.all());
+        assertTrue(r.all().contains("ok after"), r.all());
     }
 
     @Test
     void noWrongClassUnderGcCompiled() throws Exception {
-        ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED"),
+        Command.Run r = Command.onTestClassPath(List.of("--enable-native-access=ALL-UNNAMED"),
                 LocalReferenceStress.class.getName(), "5");
-        assertEquals(0, r.exitCode(), r.output());
-        assertTrue(r.output().contains("ok after"), r.output());
+        assertEquals(0, r.exit(), r.all());
+        assertTrue(r.all().contains("ok after"), r.all());
     }
 }

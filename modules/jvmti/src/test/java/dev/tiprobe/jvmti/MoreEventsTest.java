@@ -1,5 +1,6 @@
 package dev.tiprobe.jvmti;
 
+import dev.tiprobe.testing.Command;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -61,9 +62,9 @@ class MoreEventsTest {
 
     @Test
     void vmDeathReachesTheHandlerInAJvmOfItsOwn() throws Exception {
-        ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED"), EventScenarios.class.getName(), "vmdeath");
-        assertEquals(0, r.exitCode(), r.output());
-        assertTrue(r.output().contains("VMDeath handler ran"), r.output());
+        Command.Run r = Command.onTestClassPath(List.of("--enable-native-access=ALL-UNNAMED"), EventScenarios.class.getName(), "vmdeath");
+        assertEquals(0, r.exit(), r.all());
+        assertTrue(r.all().contains("VMDeath handler ran"), r.all());
     }
 
     @Test
@@ -75,10 +76,10 @@ class MoreEventsTest {
         try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(agent), manifest)) {
             jar.flush();
         }
-        ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED", "-javaagent:" + agent),
+        Command.Run r = Command.onTestClassPath(List.of("--enable-native-access=ALL-UNNAMED", "-javaagent:" + agent),
                 EventScenarios.class.getName(), "premain");
-        assertEquals(0, r.exitCode(), r.output());
-        assertTrue(r.output().contains("in premain: no VM yet"), r.output());
-        assertTrue(r.output().contains("acquired after premain: JVMTI 25"), r.output());
+        assertEquals(0, r.exit(), r.all());
+        assertTrue(r.all().contains("in premain: no VM yet"), r.all());
+        assertTrue(r.all().contains("acquired after premain: JVMTI 25"), r.all());
     }
 }

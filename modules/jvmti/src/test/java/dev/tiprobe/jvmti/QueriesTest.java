@@ -1,5 +1,6 @@
 package dev.tiprobe.jvmti;
 
+import dev.tiprobe.testing.GeneratedClasses;
 import org.junit.jupiter.api.Test;
 
 import java.lang.classfile.ClassFile;
@@ -58,13 +59,13 @@ class QueriesTest {
     /** What the agent does with its probe classes: visible to every loader, without appending a jar. */
     @Test
     void aClassDefinedInTheBootLoaderIsFoundFromEveryLoaderAndCannotBeDefinedTwice() throws Exception {
-        String name = TestClasses.freshName("gen", "BootDefined");
+        String name = GeneratedClasses.freshName("gen", "BootDefined");
         byte[] classFile = ClassFile.of().build(java.lang.constant.ClassDesc.of(name), b -> b.withFlags(Modifier.PUBLIC));
         Jvmti jvmti = Jvmti.get();
         jvmti.defineInBootLoader(classFile);
         Class<?> fromBoot = Class.forName(name, false, null);
         assertNull(fromBoot.getClassLoader(), "defined by the boot loader");
-        assertSame(fromBoot, Class.forName(name, false, new TestClasses.ThrowawayLoader()), "a child loader finds it");
+        assertSame(fromBoot, Class.forName(name, false, new GeneratedClasses.Loader()), "a child loader finds it");
         assertSame(fromBoot, Class.forName(name, false, ClassLoader.getSystemClassLoader()));
         JvmtiException again = org.junit.jupiter.api.Assertions.assertThrows(JvmtiException.class,
                 () -> jvmti.defineInBootLoader(classFile));
@@ -198,7 +199,7 @@ class QueriesTest {
         assertEquals("dev/tiprobe/jvmti/QueriesTest$Sample", model.thisClass().asInternalName());
         assertEquals(6, new Sample<String>().twice(3), "unchanged behaviour after retransform");
 
-        Module unnamed = new TestClasses.ThrowawayLoader().getUnnamedModule();
+        Module unnamed = new GeneratedClasses.Loader().getUnnamedModule();
         jvmti.addModuleReads(QueriesTest.class.getModule(), unnamed);
         assertTrue(QueriesTest.class.getModule().canRead(unnamed));
     }

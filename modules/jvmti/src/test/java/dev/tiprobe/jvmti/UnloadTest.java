@@ -1,5 +1,6 @@
 package dev.tiprobe.jvmti;
 
+import dev.tiprobe.testing.GeneratedClasses;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -49,11 +50,11 @@ class UnloadTest {
 
     /** Defines, tags and forgets {@link #CLASSES} classes; returns a method ID of one of them. */
     private static long defineTagAndDrop(Jvmti jvmti, Set<Long> tags, Set<String> names) {
-        List<Class<?>> classes = new TestClasses.ThrowawayLoader().defineMany("gen", CLASSES);
+        List<Class<?>> classes = new GeneratedClasses.Loader().defineMany("gen", CLASSES);
         long methodId = 0;
         for (int i = 0; i < classes.size(); i++) {
             Class<?> c = classes.get(i);
-            long tag = TAG_BASE + TestClasses.freshName("", "").hashCode() * 64L + i;
+            long tag = TAG_BASE + GeneratedClasses.freshName("", "").hashCode() * 64L + i;
             jvmti.setTag(c, tag);
             assertEquals(tag, jvmti.getTag(c));
             tags.add(tag);

@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.testing;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Just enough JSON to read tiprobe's own output in tests: objects, arrays, strings, numbers, literals. */
-final class MiniJson {
+public final class MiniJson {
     private final String s;
     private int i;
 
@@ -14,7 +14,8 @@ final class MiniJson {
         this.s = s;
     }
 
-    static Object parse(String text) {
+    /** The value {@code text} holds: a Map, List, String, Long (whole numbers), Double, Boolean or null. */
+    public static Object parse(String text) {
         MiniJson p = new MiniJson(text);
         Object v = p.value();
         p.space();

@@ -1,0 +1,87 @@
+package dev.tiprobe.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a command of the test's own to its end: no input, stdout and stderr read apart (a child
+ * that fills one pipe while the test reads the other would hang), killed after a timeout.
+ */
+public final class Command {
+    private Command() {}
+
+    /** How a command ended: exit code, stdout, stderr. */
+    public record Run(int exit, String out, String err) {
+        /** Both streams, stdout first: for what a test looks for wherever it was printed. */
+        public String all() {
+            return out + err;
+        }
+    }
+
+    /** The most a test waits for a command. */
+    public static final long TIMEOUT_MINUTES = 5;
+
+    public static Run run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        CompletableFuture<String> err = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                err.complete(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                err.completeExceptionally(new UncheckedIOException(e));
+            }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish in " + TIMEOUT_MINUTES + " minutes: " + command);
+        }
+        return new Run(p.exitValue(), out, err.join());
+    }
+
+    /** The {@code java} launcher of the JDK the tests run on. */
+    public static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** {@code java <options> <main> <args>} on the JDK the tests run on. */
+    public static Run java(List<String> options, String main, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(java());
+        command.addAll(options);
+        command.add(main);
+        command.addAll(List.of(args));
+        return run(command);
+    }
+
+    /**
+     * {@code main} in a JVM of its own on what the test JVM has (module path and class path) plus
+     * the module's test classes, as class path.
+     */
+    public static Run onTestClassPath(List<String> options, String main, String... args) throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(options);
+        all.add("-cp");
+        all.add(testClassPath());
+        return java(all, main, args);
+    }
+
+    /** Everything the test JVM has (module path and class path) plus {@code target/test-classes}. */
+    public static String testClassPath() {
+        List<String> entries = new ArrayList<>();
+        for (String property : List.of("jdk.module.path", "java.class.path")) {
+            for (String e : System.getProperty(property, "").split(File.pathSeparator)) {
+                if (!e.isBlank() && !entries.contains(e)) entries.add(e);
+            }
+        }
+        String testClasses = Path.of("target", "test-classes").toAbsolutePath().toString();
+        if (!entries.contains(testClasses)) entries.add(testClasses);
+        return String.join(File.pathSeparator, entries);
+    }
+}
