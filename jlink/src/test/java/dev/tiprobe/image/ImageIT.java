@@ -174,6 +174,27 @@ class ImageIT {
         assertTrue(target.isAlive());
     }
 
+    /**
+     * A target whose temporary directory is too deep for a Unix socket's path still gets its
+     * control socket (in /tmp), so status tells the truth and the agent loads once.
+     */
+    @Test
+    void aTargetWithADeepTemporaryDirectoryIsStillReachedThroughItsSocket() throws Exception {
+        Path deep = Files.createDirectories(dir.resolve("t".repeat(60)).resolve("u".repeat(60)));
+        List<String> flags = new ArrayList<>(QUIET);
+        flags.add("-Djava.io.tmpdir=" + deep);
+        Process target = target(flags);
+        String pid = Long.toString(target.pid());
+        Run start = tiprobe("start", "--trace", "example.known.Known::work", "-f", dir.resolve("deep.json").toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        assertFalse(start.out().contains("no control socket"), start.out());
+        round();
+        assertTrue(tiprobe("status", pid).out().contains("50000 calls so far"), "status reaches the session");
+        assertEquals(0, tiprobe("stop", pid).exit());
+        assertEquals("idle", tiprobe("status", pid).out().strip());
+        assertEquals(50_000, calls(dir.resolve("deep.json"), "work"));
+    }
+
     @Test
     void collectForAWhileAndRunFromTheFirstMoment() throws Exception {
         Process target = target(List.of());

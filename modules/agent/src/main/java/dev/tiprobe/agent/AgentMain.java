@@ -32,6 +32,8 @@ public final class AgentMain {
     private static Thread shutdownHook;
     /** Where the tiprobe command reaches the session; null when it could not be opened (then it loads the agent again). */
     private static ControlChannel channel;
+    /** Why the channel of the running session could not be opened; null when it is open. */
+    private static String channelProblem;
 
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
     public static void premain(String args, Instrumentation inst) {
@@ -130,7 +132,9 @@ public final class AgentMain {
         }
         AgentSession started = begin(new AgentSession(t, s, r, results));
         if (progress != null) reportProgress(started, progress);
-        return "ok started:" + started.started(options);
+        String unreachable = channelProblem == null ? "" : "; no control socket (" + channelProblem
+                + "): status will say idle, and dump and stop load the agent again";
+        return "ok started:" + started.started(options) + unreachable;
     }
 
     /**
@@ -184,8 +188,10 @@ public final class AgentMain {
         try {
             channel = ControlChannel.open(ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")),
                     System.getProperty("user.name"), ProcessHandle.current().pid()), AgentMain::answer);
+            channelProblem = null;
         } catch (IOException | RuntimeException e) {
             channel = null;  // the command then reaches the session by loading the agent again
+            channelProblem = message(e);
         }
         return started;
     }

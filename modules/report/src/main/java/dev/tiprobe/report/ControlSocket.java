@@ -9,7 +9,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 /**
  * Where a running session listens for the tiprobe command: a Unix-domain socket, opened by the
  * agent when a session starts and removed when it stops, in a directory only its user can enter,
- * {@code <java.io.tmpdir of the target>/.tiprobe-<user>/<pid>.sock}. Both sides compute the same
+ * {@code <java.io.tmpdir of the target>/.tiprobe-<user>/<pid>.sock} ({@code /tmp} when that path is
+ * too long for a socket). Both sides compute the same
  * path; the command reads the target's temporary directory through the attach API, which loads
  * nothing into the target. The protocol is one line in (a command) and one line out (the answer,
  * starting with {@code ok} or {@code error}); no network port is opened.
@@ -17,9 +18,20 @@ import java.nio.file.attribute.PosixFilePermissions;
 public final class ControlSocket {
     private ControlSocket() {}
 
-    /** The socket of the JVM {@code pid} of {@code user}, whose temporary directory is {@code tmpdir}. */
+    /**
+     * Linux keeps at most 107 bytes of a socket's path (sun_path); macOS 103. A longer one cannot
+     * be bound, so a temporary directory that deep gives way to {@code /tmp}.
+     */
+    static final int MAX_PATH_BYTES = 100;
+
+    /**
+     * The socket of the JVM {@code pid} of {@code user}, whose temporary directory is
+     * {@code tmpdir} (or {@code /tmp} when that path would be too long to bind).
+     */
     public static Path path(Path tmpdir, String user, long pid) {
-        return directory(tmpdir, user).resolve(pid + ".sock");
+        Path socket = directory(tmpdir, user).resolve(pid + ".sock");
+        if (socket.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_PATH_BYTES) return socket;
+        return directory(Path.of("/tmp"), user).resolve(pid + ".sock");
     }
 
     static Path directory(Path tmpdir, String user) {
