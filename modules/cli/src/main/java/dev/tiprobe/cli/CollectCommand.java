@@ -30,9 +30,14 @@ final class CollectCommand extends SessionCommand {
     private Path output;
 
     @Override
-    String agentOptions() throws CliException {
+    String command() {
+        return "start";
+    }
+
+    @Override
+    String sessionOptions() throws CliException {
         output = Report.jsonFor(Agent.output(trace.file, pid));
-        return "command=start," + trace.agentOptions(output);
+        return trace.agentOptions(output);
     }
 
     @Override

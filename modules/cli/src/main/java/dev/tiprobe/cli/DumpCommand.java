@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExample:%n", footer = {"  tiprobe dump 4242"})
 final class DumpCommand extends SessionCommand {
     @Override
-    String agentOptions() {
-        return "command=dump";
+    String command() {
+        return "dump";
     }
 }

@@ -14,8 +14,19 @@ abstract class SessionCommand implements Callable<Integer> {
     @Parameters(paramLabel = "<pid>", description = "The target JVM.")
     long pid;
 
-    /** The agent options for this command. */
-    abstract String agentOptions() throws CliException;
+    /** What the agent is asked: start, status, dump or stop. */
+    abstract String command();
+
+    /** The session's settings, for start; none for the others. */
+    String sessionOptions() throws CliException {
+        return "";
+    }
+
+    /** The agent options for this command: {@code command=<command>} and the session's settings. */
+    final String agentOptions() throws CliException {
+        String settings = sessionOptions();
+        return "command=" + command() + (settings.isEmpty() ? "" : "," + settings);
+    }
 
     @Override
     public Integer call() throws CliException {
@@ -34,7 +45,7 @@ abstract class SessionCommand implements Callable<Integer> {
      * (a session that could not open its socket), except status, for which that means idle.
      */
     private String answer(Target target, String options) throws CliException {
-        String command = options.substring("command=".length()).split(",")[0];
+        String command = command();
         if (command.equals("start")) return startSession(target, options);
         String answer = target.ask(command);
         if (answer != null) return answer;

@@ -11,10 +11,15 @@ final class StartCommand extends SessionCommand {
     TraceOptions trace;
 
     @Override
-    String agentOptions() throws CliException {
+    String command() {
+        return "start";
+    }
+
+    @Override
+    String sessionOptions() throws CliException {
         if (!trace.file.endsWith(".json")) {
             throw new CliException("start, dump and stop write JSON: name the file .json, and convert it with 'tiprobe report'");
         }
-        return "command=start," + trace.agentOptions(Agent.output(trace.file, pid));
+        return trace.agentOptions(Agent.output(trace.file, pid));
     }
 }

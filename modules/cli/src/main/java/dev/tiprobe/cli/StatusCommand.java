@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExample:%n", footer = {"  tiprobe status 4242"})
 final class StatusCommand extends SessionCommand {
     @Override
-    String agentOptions() {
-        return "command=status";
+    String command() {
+        return "status";
     }
 }

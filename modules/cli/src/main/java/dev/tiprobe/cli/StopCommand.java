@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExample:%n", footer = {"  tiprobe stop 4242"})
 final class StopCommand extends SessionCommand {
     @Override
-    String agentOptions() {
-        return "command=stop";
+    String command() {
+        return "stop";
     }
 }
