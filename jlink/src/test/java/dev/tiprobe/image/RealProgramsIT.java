@@ -58,7 +58,7 @@ class RealProgramsIT {
         List<String> kept = new ArrayList<>();
         for (String entry : all.split(File.pathSeparator)) {
             String name = Path.of(entry).getFileName().toString();
-            if (name.equals("test-classes") || name.matches("(h2|jetty|slf4j|groovy)-.*\\.jar")) kept.add(entry);
+            if (name.equals("test-classes") || name.matches("(h2|jetty|slf4j|groovy|byte-buddy)-.*\\.jar")) kept.add(entry);
         }
         return String.join(File.pathSeparator, kept);
     }
@@ -253,6 +253,31 @@ class RealProgramsIT {
         assertTrue(ticks.size() >= 10, "a one-second program gets tens of sampling moments at 10 ms: " + ticks.size());
         // spin is inlined into main's loop, where C2 keeps the only safepoint poll: samples show main.
         assertTrue(folded(collapsed).stream().anyMatch(l -> l.contains("example.real.OneSecond.main")), "the program's frames");
+    }
+
+    /**
+     * Classes from two real generators, traced from the program's start: Byte Buddy's, which exists
+     * only in memory in a class loader of its own, and a JDK dynamic proxy. Each is called 20,000
+     * times and counted exactly, and the program's answer is the same as without tiprobe.
+     */
+    @Test
+    void byteBuddyAndProxyClassesAreTracedWithExactCounts() throws Exception {
+        Path results = dir.resolve("generated.json");
+        Command.Run run = tiprobe("run", "--trace", "example.real.made.**;$Proxy*::price", "-f", results.toString(), "--",
+                JAVA, "-cp", PROGRAMS, "example.real.GeneratedCallers", "20000");
+        assertEquals(0, run.exit(), run.err());
+        long n = 20_000;
+        assertEquals("sum " + (3 * n * (n - 1) / 2 + n), run.out().strip().lines().toList().getLast());
+        Matcher names = Pattern.compile("generated (\\S+) by \\S+, (\\S+)").matcher(run.out());
+        assertTrue(names.find(), run.out());
+        String json = Files.readString(results);
+        for (String generated : List.of(names.group(1), names.group(2))) {
+            Matcher m = Pattern.compile("\"class\": \"" + Pattern.quote(generated) + "\", [^}]*\"method\": \"price\", \"descriptor\": \"[^\"]*\","
+                    + " \"calls\": (\\d+)").matcher(json);
+            assertTrue(m.find(), generated + ".price traced: " + json);
+            assertEquals(n, Long.parseLong(m.group(1)), generated + ".price called " + n + " times");
+        }
+        assertTrue(json.contains("\"classFailures\": [\n  ]"), "no class left unchanged: " + json);
     }
 
     /**

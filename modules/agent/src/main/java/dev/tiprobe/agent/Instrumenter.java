@@ -21,6 +21,8 @@ import java.lang.classfile.Opcode;
 import java.lang.classfile.TypeKind;
 import java.lang.classfile.attribute.RuntimeInvisibleAnnotationsAttribute;
 import java.lang.classfile.attribute.RuntimeVisibleAnnotationsAttribute;
+import java.lang.classfile.constantpool.ClassEntry;
+import java.lang.classfile.constantpool.PoolEntry;
 import java.lang.classfile.instruction.InvokeInstruction;
 import java.lang.classfile.instruction.NewObjectInstruction;
 import java.lang.classfile.instruction.ReturnInstruction;
@@ -107,6 +109,20 @@ final class Instrumenter {
         return binaryName + '.' + method + descriptor;
     }
 
+    /**
+     * Whether the class file refers to the probe class: only injected code does, so it is
+     * instrumented already. While a session started in premain moves from java.lang.instrument to
+     * its own JVMTI hook, both see each class that loads, and the second must leave it alone.
+     */
+    static boolean callsTheProbe(ClassModel model) {
+        for (PoolEntry e : model.constantPool()) {
+            if (e instanceof ClassEntry c && c.asInternalName().equals(PROBE_INTERNAL_NAME)) return true;
+        }
+        return false;
+    }
+
+    private static final String PROBE_INTERNAL_NAME = Probe.class.getName().replace('.', '/');
+
     /** Whether classes of this internal name are never changed (the probe's own dependencies). */
     static boolean untouchable(String internalName) {
         for (String prefix : NEVER) if (internalName.startsWith(prefix)) return true;
@@ -124,9 +140,12 @@ final class Instrumenter {
      * @param loader     the defining loader (null for the bootstrap loader), used to read class
      *                   files of types the stack maps need
      * @param codeSource where the class came from (a jar or directory URL), or null
+     * @return the new class file, or null bytes when nothing was chosen, or when the class file
+     *         already calls the probe (another route of the same session instrumented it first)
      */
     Result transform(ClassLoader loader, String codeSource, byte[] classFile) {
         ClassModel model = ClassFile.of().parse(classFile);
+        if (callsTheProbe(model)) return new Result(null, 0, List.of());
         String binaryName = model.thisClass().asInternalName().replace('/', '.');
         Set<String> classAnnotations = annotations(model.findAttribute(Attributes.runtimeVisibleAnnotations()).orElse(null),
                 model.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));

@@ -222,11 +222,17 @@ public final class Tracing {
             active = true;
         }
 
-        /** From here on JVMTI does the work: the load hook, and the classes already loaded. */
+        /**
+         * From here on JVMTI does the work: the load hook, and the classes already loaded. The
+         * start-up transformer stops only once the hook is in (registering it takes about 100 ms
+         * in a fresh JVM, and a class loaded in between would run uninstrumented until the
+         * retransform below reached it); for that moment both see each load, and the second
+         * leaves a class the first changed alone ({@link Instrumenter#callsTheProbe}).
+         */
         private void attach(Jvmti j) {
             if (!active) prepare();
-            jvmti = j;  // the start-up transformer stops here
             hook = j.events().onClassFileLoadHook(this::onClassFile);
+            jvmti = j;  // the start-up transformer stops here
             retransformLoaded();
             keepUnderBudget();
         }
