@@ -6,6 +6,20 @@
 set -euo pipefail
 jdk=$1 modules=$2 agent=$3 demo=$4 out=$5
 rm -rf "$out"
+# jlink links explicit modules only. A dependency that names itself in its manifest alone
+# (protobuf-java's Automatic-Module-Name) gets the module-info jdeps derives from its classes.
+# Such a dependency must need no other library: jdeps sees only the JDK here.
+for jar in "$modules"/*.jar; do
+  if "$jdk/bin/jar" --describe-module --file "$jar" | grep -q "automatic"; then
+    work=$(mktemp -d)
+    "$jdk/bin/jdeps" --generate-module-info "$work" "$jar" >/dev/null  # it needs only the JDK's modules
+    info=$(ls "$work"/*/module-info.java)
+    name=$(basename "$(dirname "$info")")
+    "$jdk/bin/javac" --module-path "$modules" --patch-module "$name=$jar" -d "$work/classes" "$info"
+    "$jdk/bin/jar" --update --file "$jar" -C "$work/classes" module-info.class
+    rm -rf "$work"
+  fi
+done
 "$jdk/bin/jlink" --module-path "$modules" --add-modules dev.tiprobe.cli,java.instrument \
     --launcher tiprobe=dev.tiprobe.cli/dev.tiprobe.cli.Main \
     --strip-debug --no-header-files --no-man-pages --compress=zip-6 \
@@ -26,6 +40,7 @@ while [ -L "$self" ]; do
   esac
 done
 dir=$(cd "$(dirname "$self")" && pwd -P)
-exec "$dir/java" -m dev.tiprobe.cli/dev.tiprobe.cli.Main "$@"
+# protobuf-java (the pprof export) still reads memory through sun.misc.Unsafe: allowed, without the JDK's warning.
+exec "$dir/java" --sun-misc-unsafe-memory-access=allow -m dev.tiprobe.cli/dev.tiprobe.cli.Main "$@"
 LAUNCHER
 chmod 755 "$out/bin/tiprobe"

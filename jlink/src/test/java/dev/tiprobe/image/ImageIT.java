@@ -365,6 +365,38 @@ class ImageIT {
         assertTrue(Files.readString(killedPage).contains("Known.spin"), "the page from what the recording holds");
     }
 
+    /**
+     * A pprof profile, read back by Go's own pprof: the same total and the same hottest function,
+     * with the same count, as tiprobe's text report of the same recording; the sample types named
+     * with units, and each sample labelled with its thread.
+     */
+    @Test
+    void aPprofProfileReadsBackInGoPprofWithTheSameTopAndTotal() throws Exception {
+        Process busy = startReady(busyTarget(), "busy.out");
+        Path profile = dir.resolve("busy.pb.gz");
+        Run collect = tiprobe("-d", "2s", "--sample", "10ms", "-f", profile.toString(), Long.toString(busy.pid()));
+        assertEquals(0, collect.exit(), collect.err());
+        assertTrue(collect.err().contains("wrote " + profile), collect.err());
+        Run text = tiprobe("report", dir.resolve("busy.pb.gz.tpr").toString(), "-f", "-");
+        Matcher samples = Pattern.compile("^tiprobe recording: (\\d+) samples").matcher(text.out());
+        assertTrue(samples.find(), text.out());
+        Matcher self = Pattern.compile("Top methods on top of the stack \\(self\\)\\n.*\\n\\s+(\\d+)\\s+[\\d.]+%  (?:\\S+?[!/])?([^(]+)\\(")
+                .matcher(text.out());
+        assertTrue(self.find(), text.out());
+
+        String go = "go";
+        Run top = exec(List.of(go, "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
+        assertEquals(0, top.exit(), top.err());
+        assertTrue(top.out().contains("of " + samples.group(1) + " total"), "the same total: " + samples.group(1) + "\n" + top.out());
+        String first = top.out().lines().dropWhile(l -> !l.trim().startsWith("flat")).skip(1).findFirst().orElseThrow();
+        assertTrue(first.trim().startsWith(self.group(1) + " ") && first.contains(self.group(2)),
+                "the same hottest function, " + self.group(2) + " with " + self.group(1) + ": " + first);
+        Run raw = exec(List.of(go, "tool", "pprof", "-raw", profile.toString()));
+        assertEquals(0, raw.exit(), raw.err());
+        assertTrue(raw.out().contains("samples/count cpu/nanoseconds wall/nanoseconds[dflt]"), raw.out());
+        assertTrue(raw.out().contains("thread:[main]"), "samples carry their thread: " + raw.out());
+    }
+
     @Test
     void samplingFindsTheHotMethodAndReportsFoldedStacks() throws Exception {
         Process busy = startReady(busyTarget(), "busy.out");

@@ -132,7 +132,7 @@ final class CollectCommand extends SessionCommand {
         String held = String.format("the recording %s holds %d samples and %d traced calls in %d chunks, up to %s",
                 recording, r.samples().size(), r.calls().size(), r.chunks(), r.chunks() == 0 ? "its start" : "its last whole chunk");
         String wrote = "";
-        if (!r.samples().isEmpty() && (trace.file.endsWith(".html") || trace.file.endsWith(".collapsed"))) {
+        if (!r.samples().isEmpty() && Samples.drawnFromSamples(trace.file)) {
             try {
                 Path out = Path.of(Report.withoutSuffix(output, ".json"));
                 Samples.write(r, recording, out);

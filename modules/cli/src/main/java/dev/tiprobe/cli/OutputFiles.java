@@ -42,6 +42,15 @@ final class OutputFiles {
         }
     }
 
+    /** {@link #write} for a binary file. */
+    static void writeBytes(Path file, PrivateFiles.Bytes bytes) throws CliException {
+        try {
+            PrivateFiles.replaceBytes(file, bytes);
+        } catch (IOException e) {
+            throw new CliException("cannot write " + file + ": " + reason(e, file), e);
+        }
+    }
+
     private static String reason(IOException e, Path file) {
         if (e instanceof NoSuchFileException) return "no such directory " + file.toAbsolutePath().getParent();
         if (e instanceof AccessDeniedException) return "permission denied";

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 
 /**
  * The output format follows the file extension: the agent writes a recording and, when it
- * traces, JSON results; for a {@code .txt}, {@code .collapsed} or {@code .html} name the command
+ * traces, JSON results; for a {@code .txt}, {@code .collapsed}, {@code .html} or {@code .pb.gz} name the command
  * converts them once the session has ended.
  */
 final class Report {
@@ -23,10 +23,10 @@ final class Report {
     static Path jsonFor(Path requested) throws CliException {
         String name = requested.getFileName().toString();
         if (name.endsWith(".json")) return requested;
-        if (name.endsWith(".txt") || name.endsWith(".collapsed") || name.endsWith(".html")) {
+        if (name.endsWith(".txt") || Samples.drawnFromSamples(name)) {
             return requested.resolveSibling(name + ".json");
         }
-        throw new CliException("unknown format of '" + name + "': use .json, .txt, .collapsed or .html");
+        throw new CliException("unknown format of '" + name + "': use .json, .txt, .collapsed, .html or .pb.gz (pprof)");
     }
 
     /** The recording the agent writes beside {@code json}. */
@@ -42,7 +42,7 @@ final class Report {
 
     /** The results in the format {@code requested} names: {@code json} itself, or a report next to it. */
     static Path convert(Path json, String requested) throws CliException {
-        if (!requested.endsWith(".collapsed") && !requested.endsWith(".html") && !requested.endsWith(".txt")) return json;
+        if (!Samples.drawnFromSamples(requested) && !requested.endsWith(".txt")) return json;
         Path out = Path.of(withoutSuffix(json, ".json"));  // the name asked for: x.txt.json -> x.txt
         dev.tiprobe.report.Recording recording = Samples.read(recordingFor(json), new PrintWriter(System.err, true));
         if (!requested.endsWith(".txt") || !recording.samples().isEmpty()) {

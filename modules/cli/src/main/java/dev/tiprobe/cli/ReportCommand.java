@@ -17,8 +17,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code tiprobe report <recording> -f <file>}: the format follows the extension (.txt, .json). */
-@Command(name = "report", description = "Convert results: a .json results file to .txt or .json, a .tpr recording to .html, .collapsed or .txt.",
-        footerHeading = "%nExamples:%n", footer = {"  tiprobe report out.json -f out.txt", "  tiprobe report out.tpr -f flame.html --thread 'worker-*'"})
+@Command(name = "report", description = "Convert results: a .json results file to .txt or .json, a .tpr recording to .html, .collapsed, .pb.gz (pprof) or .txt.",
+        footerHeading = "%nExamples:%n", footer = {"  tiprobe report out.json -f out.txt", "  tiprobe report out.tpr -f flame.html --thread 'worker-*'",
+                "  tiprobe report out.tpr -f out.pb.gz   (then: go tool pprof -top out.pb.gz)"})
 final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -73,14 +74,13 @@ final class ReportCommand implements Callable<Integer> {
 
     /**
      * A recording, its samples filtered by --include/--exclude/--thread/--from/--to: .html (flame
-     * graph), .collapsed (folded stacks), .json (everything, with names) or .txt (top methods and
+     * graph), .collapsed (folded stacks), .pb.gz (pprof), .json (everything, with names) or .txt (top methods and
      * traced calls); '-' prints the text.
      */
     private Integer samples() throws CliException {
-        if (!file.equals("-") && !file.endsWith(".txt") && !file.endsWith(".collapsed") && !file.endsWith(".html")
-                && !file.endsWith(".json")) {
+        if (!file.equals("-") && !file.endsWith(".txt") && !Samples.drawnFromSamples(file) && !file.endsWith(".json")) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "unknown format of '" + file + "' for a recording: use .html, .collapsed, .json or .txt");
+                    "unknown format of '" + file + "' for a recording: use .html, .collapsed, .pb.gz, .json or .txt");
         }
         dev.tiprobe.report.Recording r;
         try {

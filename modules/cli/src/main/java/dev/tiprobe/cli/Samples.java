@@ -34,9 +34,21 @@ final class Samples {
         }
     }
 
-    /** Folded stacks for a {@code .collapsed} name, a flame graph for {@code .html}, the text for {@code .txt}. */
+    /** Whether a file of this name is drawn from stack samples: a flame graph, folded stacks, a pprof profile. */
+    static boolean drawnFromSamples(String name) {
+        return name.endsWith(".html") || name.endsWith(".collapsed") || name.endsWith(".pb.gz");
+    }
+
+    /**
+     * Folded stacks for a {@code .collapsed} name, a flame graph for {@code .html}, a pprof profile
+     * for {@code .pb.gz}, the text for {@code .txt}.
+     */
     static void write(Recording r, Path recording, Path out) throws CliException {
         String name = out.toString();
+        if (name.endsWith(".pb.gz")) {
+            OutputFiles.writeBytes(out, o -> Pprof.write(r, o));
+            return;
+        }
         OutputFiles.write(out, w -> {
             if (name.endsWith(".html")) FlameGraphHtml.write(r, w, "tiprobe: " + recording.getFileName());
             else if (name.endsWith(".txt")) writeText(r, w, 20, 200);

@@ -97,8 +97,8 @@ final class TraceOptions {
         if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
         if (output.toString().contains(",")) throw new CliException("the results file name cannot contain ','");
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
-        if (sample == null && (file.endsWith(".html") || file.endsWith(".collapsed"))) {
-            throw new CliException("-f " + file + " needs --sample: flame graphs are drawn from stack samples");
+        if (sample == null && Samples.drawnFromSamples(file)) {
+            throw new CliException("-f " + file + " needs --sample: flame graphs and profiles are drawn from stack samples");
         }
         if (filter != null && filter.contains(",")) throw new UsageException("a filter cannot contain ',': separate patterns with ';'");
         if (sampleThreads != null && sampleThreads.contains(",")) {

@@ -1,6 +1,10 @@
 package dev.tiprobe.report;
 
 import java.io.IOException;
+import java.io.BufferedOutputStream;
+import java.io.BufferedWriter;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,16 +32,31 @@ public final class PrivateFiles {
         }
     }
 
+    /** Something that writes a file's bytes. */
+    @FunctionalInterface
+    public interface Bytes {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
     /**
      * Writes {@code file} whole, replacing it: the content goes to a private temporary file beside
      * it, which then takes its place, so a reader never sees a half-written file.
      */
     public static void replace(Path file, Content content) throws IOException {
+        replaceBytes(file, out -> {
+            Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+            content.writeTo(w);
+            w.flush();
+        });
+    }
+
+    /** {@link #replace} for binary content. */
+    public static void replaceBytes(Path file, Bytes content) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
         create(tmp);
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING)) {
-            content.writeTo(w);
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp, StandardOpenOption.TRUNCATE_EXISTING))) {
+            content.writeTo(out);
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
     }

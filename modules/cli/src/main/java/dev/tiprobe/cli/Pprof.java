@@ -1,0 +1,218 @@
+package dev.tiprobe.cli;
+
+import com.google.protobuf.CodedOutputStream;
+import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.RecordingFormat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * A recording as a pprof profile (profile.proto, gzipped): what {@code go tool pprof}, speedscope
+ * and the continuous-profiling stores (Pyroscope, Parca, Cloud Profiler) read.
+ *
+ * <p>Sample types: {@code samples/count} and {@code cpu/nanoseconds} always; a wall-mode recording
+ * adds {@code wall/nanoseconds} (each sample worth one interval) and makes it the default, a
+ * cpu-mode one makes cpu the default. Each distinct method is a function named as tiprobe's
+ * reports name it, without its jar or module, which is its mapping; each (method, line) is a
+ * location. Every sample carries its thread's name as the label {@code thread}; the traced
+ * methods' statistics go into the profile's comments. The recording keeps no source file names,
+ * so functions have none.
+ */
+final class Pprof {
+    private Pprof() {}
+
+    /** Writes {@code r} to {@code out}, gzipped, and closes nothing. */
+    static void write(Recording r, OutputStream out) throws IOException {
+        GZIPOutputStream gz = new GZIPOutputStream(out);
+        gz.write(new Pprof.Builder(r).profile());
+        gz.finish();
+    }
+
+    /** The profile's tables, filled as the samples are met. */
+    private static final class Builder {
+        private final Recording r;
+        private final Map<String, Long> strings = new LinkedHashMap<>();
+        private final Map<String, Long> mappings = new LinkedHashMap<>();  // jar or module -> mapping id
+        private final Map<Integer, Long> functions = new LinkedHashMap<>();  // method id -> function id
+        private final Map<Long, Long> locations = new LinkedHashMap<>();  // (method id, line) -> location id
+        private final Map<Long, long[]> locationParts = new HashMap<>();  // location id -> {function id, line, mapping id}
+        private final Map<Long, Long> functionMapping = new HashMap<>();
+
+        Builder(Recording r) {
+            this.r = r;
+            string("");
+        }
+
+        byte[] profile() throws IOException {
+            boolean cpuMode = r.cpuMode();
+            long interval = interval();
+            List<long[]> types = new ArrayList<>();
+            types.add(new long[] {string("samples"), string("count")});
+            types.add(new long[] {string("cpu"), string("nanoseconds")});
+            if (!cpuMode) types.add(new long[] {string("wall"), string("nanoseconds")});
+            long threadKey = string("thread");
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            CodedOutputStream p = CodedOutputStream.newInstance(bytes);
+            for (long[] t : types) p.writeByteArray(1, message(m -> {
+                m.writeInt64(1, t[0]);
+                m.writeInt64(2, t[1]);
+            }));
+            for (Recording.Sample s : r.samples()) {
+                int[] frames = s.frames();
+                if (frames.length == 0) continue;
+                long[] ids = new long[frames.length];
+                for (int i = 0; i < frames.length; i++) ids[i] = location(frames[i], s.lines()[i]);
+                long[] values = cpuMode ? new long[] {1, s.cpuNanos()} : new long[] {1, s.cpuNanos(), interval};
+                long thread = string(r.threads().getOrDefault(s.threadId(), "thread " + s.threadId()));
+                p.writeByteArray(2, message(m -> {
+                    m.writeByteArray(1, packed(ids, true));
+                    m.writeByteArray(2, packed(values, false));
+                    m.writeByteArray(3, message(l -> {
+                        l.writeInt64(1, threadKey);
+                        l.writeInt64(2, thread);
+                    }));
+                }));
+            }
+            List<Long> comments = new ArrayList<>();
+            for (Recording.MethodStats st : r.stats().values()) {
+                comments.add(string("traced " + r.methodName(st.methodId()) + ": " + st.calls() + " calls"
+                        + (st.timed() ? ", " + st.totalNanos() + " ns in all, " + st.minNanos() + " to " + st.maxNanos() + " ns each" : "")));
+            }
+            for (Map.Entry<String, Long> e : mappings.entrySet()) {
+                long filename = string(e.getKey());
+                p.writeByteArray(3, message(m -> {
+                    m.writeUInt64(1, e.getValue());
+                    m.writeInt64(5, filename);
+                    m.writeBool(7, true);
+                    m.writeBool(9, true);
+                }));
+            }
+            for (long id : locations.values()) {
+                long[] parts = locationParts.get(id);
+                p.writeByteArray(4, message(m -> {
+                    m.writeUInt64(1, id);
+                    m.writeUInt64(2, parts[2]);
+                    m.writeByteArray(4, message(l -> {
+                        l.writeUInt64(1, parts[0]);
+                        l.writeInt64(2, parts[1]);
+                    }));
+                }));
+            }
+            for (Map.Entry<Integer, Long> e : functions.entrySet()) {
+                String human = r.methodName(e.getKey());
+                long name = string(withoutMapping(human));
+                long system = string(human);
+                p.writeByteArray(5, message(m -> {
+                    m.writeUInt64(1, e.getValue());
+                    m.writeInt64(2, name);
+                    m.writeInt64(3, system);
+                }));
+            }
+            long defaultType = cpuMode ? string("cpu") : string("wall");
+            long periodUnit = string("nanoseconds");
+            long periodType = cpuMode ? string("cpu") : string("wall");
+            for (String s : strings.keySet()) p.writeString(6, s);
+            p.writeInt64(9, r.startEpochNanos());
+            p.writeInt64(10, Math.max(0, r.endEpochNanos() - r.startEpochNanos()));
+            p.writeByteArray(11, message(m -> {
+                m.writeInt64(1, periodType);
+                m.writeInt64(2, periodUnit);
+            }));
+            p.writeInt64(12, interval);
+            for (long c : comments) p.writeInt64(13, c);
+            p.writeInt64(14, defaultType);
+            p.flush();
+            return bytes.toByteArray();
+        }
+
+        /** The sampling interval the recording names, in nanoseconds (0 when it names none). */
+        private long interval() {
+            try {
+                return Long.parseLong(r.info().getOrDefault(RecordingFormat.INFO_INTERVAL, "0"));
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+
+        private long string(String s) {
+            return strings.computeIfAbsent(s, k -> (long) strings.size());
+        }
+
+        private long location(int methodId, int line) {
+            long key = ((long) methodId << 32) | (line & 0xffffffffL);
+            Long known = locations.get(key);
+            if (known != null) return known;
+            long function = function(methodId);
+            long id = locations.size() + 1L;
+            locations.put(key, id);
+            locationParts.put(id, new long[] {function, line, functionMapping.get(function)});
+            return id;
+        }
+
+        private long function(int methodId) {
+            Long known = functions.get(methodId);
+            if (known != null) return known;
+            long id = functions.size() + 1L;
+            functions.put(methodId, id);
+            String where = mappingOf(r.methodName(methodId));
+            functionMapping.put(id, mappings.computeIfAbsent(where, k -> mappings.size() + 1L));
+            return id;
+        }
+    }
+
+    /**
+     * The jar or module a human method name starts with ({@code app.jar!com.foo.Bar.baz(...)},
+     * {@code java.base/java.util.HashMap.put(...)}); "[classes]" for classes from a directory, and
+     * for names tiprobe makes up, such as "[truncated]".
+     */
+    static String mappingOf(String human) {
+        int end = prefixEnd(human);
+        return end < 0 ? "[classes]" : human.substring(0, end);
+    }
+
+    /** The name without its jar or module. */
+    static String withoutMapping(String human) {
+        int end = prefixEnd(human);
+        return end < 0 ? human : human.substring(end + 1);
+    }
+
+    /** Where the jar ('!') or module ('/') prefix ends, before the parameter list; -1 when none. */
+    private static int prefixEnd(String human) {
+        int paren = human.indexOf('(');
+        String head = paren < 0 ? human : human.substring(0, paren);
+        int bang = head.indexOf('!');
+        if (bang > 0) return bang;
+        int slash = head.indexOf('/');
+        return slash > 0 ? slash : -1;
+    }
+
+    private interface Fields {
+        void write(CodedOutputStream out) throws IOException;
+    }
+
+    private static byte[] message(Fields fields) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        fields.write(out);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    /** A packed repeated field's payload: unsigned varints (ids) or int64 varints (values). */
+    private static byte[] packed(long[] values, boolean unsigned) throws IOException {
+        return message(out -> {
+            for (long v : values) {
+                if (unsigned) out.writeUInt64NoTag(v);
+                else out.writeInt64NoTag(v);
+            }
+        });
+    }
+}
