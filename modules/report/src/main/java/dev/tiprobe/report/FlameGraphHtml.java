@@ -85,8 +85,34 @@ public final class FlameGraphHtml {
         data.append(",\"title\":");
         JsonText.quote(data, title);
         data.append('}');
-        out.write(PAGE.replace("/*DATA*/null", data.toString().replace("</", "<\\/")).replace("TITLE", escape(title)));
+        out.write(fill(PAGE, Map.of(DATA_MARK, data.toString().replace("</", "<\\/"), TITLE_MARK, escape(title))));
         out.flush();
+    }
+
+    private static final String DATA_MARK = "/*DATA*/null";
+    private static final String TITLE_MARK = "TITLE";
+
+    /**
+     * The page template with each of its marks replaced by its value, in one pass from the start:
+     * a value is never searched again, so a method or file named TITLE stays as it is.
+     */
+    static String fill(String template, Map<String, String> values) {
+        StringBuilder out = new StringBuilder(template.length());
+        int at = 0;
+        while (true) {
+            int next = -1;
+            String mark = null;
+            for (String m : values.keySet()) {
+                int i = template.indexOf(m, at);
+                if (i >= 0 && (next < 0 || i < next)) {
+                    next = i;
+                    mark = m;
+                }
+            }
+            if (mark == null) return out.append(template, at, template.length()).toString();
+            out.append(template, at, next).append(values.get(mark));
+            at = next + mark.length();
+        }
     }
 
     private static int intern(String name, List<String> names, Map<String, Integer> index) {

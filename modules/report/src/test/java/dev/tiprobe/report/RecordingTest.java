@@ -170,6 +170,21 @@ class RecordingTest {
         assertTrue(page.contains("safepoints"), "the page says where stacks are taken");
     }
 
+    /** The page is filled in one pass: names that look like its placeholders are shown as they are. */
+    @Test
+    void aMethodOrTitleThatLooksLikeAPlaceholderIsShownAsItIs() throws IOException {
+        Path file = dir.resolve("marks.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "com.TITLE.Page.render(java.lang.String TITLE) : void")) {
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new int[] {1}, new int[] {0}, 1, false);
+        }
+        StringWriter out = new StringWriter();
+        FlameGraphHtml.write(RecordingReader.read(file), out, "a /*DATA*/null TITLE");
+        String page = out.toString();
+        assertTrue(page.contains("\"com.TITLE.Page.render\""), "the frame's name, unchanged: " + page.substring(page.indexOf("const data")));
+        assertTrue(page.contains("<title>a /*DATA*/null TITLE</title>"), "the title, unchanged");
+        assertEquals(1, page.split("const data = \\{", -1).length - 1, "the data went in once, where the page takes it");
+    }
+
     @Test
     void withLinesNamesEachLineOfAMethodApart() throws IOException {
         Map<String, Long> folded = FoldedStacks.fold(RecordingReader.read(write()).withLines(), false);
