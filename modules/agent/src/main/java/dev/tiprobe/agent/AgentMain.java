@@ -43,8 +43,12 @@ public final class AgentMain {
             Path results = options.resultsFile(pid);
             Path recording = options.recordingFile(pid);
             checkWritable(options, results, recording);
-            // Sampling from the program's first moments: link JVMTI now, before main, not after it.
-            if (options.sampling() != null) Jvmti.prelink();
+            // Sampling from the program's first moments: link JVMTI now, before main, not after it;
+            // the callbacks' stubs meanwhile on another thread (the machine has a core to spare).
+            if (options.sampling() != null) {
+                Thread.ofPlatform().daemon().name("tiprobe-prelink").start(AgentMain::prelinkCallbacks);
+                Jvmti.prelink();
+            }
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
             Recorder r = Recorder.create(recording, new IdMap());
@@ -68,6 +72,14 @@ public final class AgentMain {
             }
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
+        }
+    }
+
+    private static void prelinkCallbacks() {
+        try {
+            Jvmti.prelinkCallbacks();
+        } catch (Throwable t) {
+            // the first registration makes the stubs itself, later
         }
     }
 

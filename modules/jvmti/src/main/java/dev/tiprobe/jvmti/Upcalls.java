@@ -57,10 +57,26 @@ final class Upcalls {
 
     private Upcalls() {}
 
+    /** The callback table with every stub, made once by {@link #prepare()}. */
+    private static MemorySegment callbacks;
+
     /** Makes {@code events} the receiver of all callbacks; registers the stubs on first use. */
     static synchronized void install(Native n, Events events) {
         active = events;
         if (registered) return;
+        prepare();
+        check("SetEventCallbacks", jvmtiInterface_1_.SetEventCallbacks.invoke(
+                n.fnSetEventCallbacks, n.env, callbacks, (int) jvmtiEventCallbacks.sizeof()));
+        registered = true;
+    }
+
+    /**
+     * Creates and warms every stub (about 110 ms in a cold JVM: each spins method handles and
+     * hidden classes). Needs no VM, so premain can have it done on another thread while it links
+     * the downcalls, instead of the first registration paying for it after main has begun.
+     */
+    static synchronized void prepare() {
+        if (callbacks != null) return;
         INSIDE.get()[0] = 0;  // initializes the guard's classes before any stub can run
         Arena global = Arena.global();
         MemorySegment callbacks = global.allocate(jvmtiEventCallbacks.layout());
@@ -84,9 +100,7 @@ final class Upcalls {
                 s -> jvmtiEventDynamicCodeGenerated.invoke(s, NULL, NULL, NULL, 0)));
         jvmtiEventCallbacks.ObjectFree(callbacks, warm(jvmtiEventObjectFree.allocate(Upcalls::objectFree, global),
                 s -> jvmtiEventObjectFree.invoke(s, NULL, 0L)));
-        check("SetEventCallbacks", jvmtiInterface_1_.SetEventCallbacks.invoke(
-                n.fnSetEventCallbacks, n.env, callbacks, (int) jvmtiEventCallbacks.sizeof()));
-        registered = true;
+        Upcalls.callbacks = callbacks;
     }
 
     static synchronized void uninstall(Events events) {
