@@ -395,6 +395,21 @@ class ImageIT {
         assertEquals(0, raw.exit(), raw.err());
         assertTrue(raw.out().contains("samples/count cpu/nanoseconds wall/nanoseconds[dflt]"), raw.out());
         assertTrue(raw.out().contains("thread:[main]"), "samples carry their thread: " + raw.out());
+
+        Path cpu = dir.resolve("busy-cpu.pb.gz");
+        Run cpuCollect = tiprobe("-d", "2s", "--sample", "10ms", "--sample-mode", "cpu", "-f", cpu.toString(), Long.toString(busy.pid()));
+        assertEquals(0, cpuCollect.exit(), cpuCollect.err());
+        Run cpuText = tiprobe("report", dir.resolve("busy-cpu.pb.gz.tpr").toString(), "-f", "-");
+        Matcher cpuSelf = Pattern.compile("Top methods on top of the stack \\(self\\)\\n.*cpu ms.*\\n\\s+([\\d.]+)\\s+[\\d.]+%  (?:\\S+?[!/])?([^(]+)\\(")
+                .matcher(cpuText.out());
+        assertTrue(cpuSelf.find(), cpuText.out());
+        Run cpuTop = exec(List.of(go, "tool", "pprof", "-top", "-sample_index=cpu", "-unit=ns", cpu.toString()));
+        assertEquals(0, cpuTop.exit(), cpuTop.err());
+        Matcher flat = Pattern.compile("\\n\\s*(\\d+)ns\\s+[\\d.]+%[^\\n]*%  ([^\\n]+)").matcher(cpuTop.out());
+        assertTrue(flat.find(), cpuTop.out());
+        assertEquals(cpuSelf.group(1), String.format(java.util.Locale.ROOT, "%.1f", Long.parseLong(flat.group(1)) / 1e6),
+                "the same CPU time in the hottest function: " + cpuTop.out());
+        assertTrue(flat.group(2).startsWith(cpuSelf.group(2)), "the same hottest function: " + cpuSelf.group(2) + " / " + flat.group(2));
     }
 
     @Test
