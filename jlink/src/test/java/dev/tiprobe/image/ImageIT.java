@@ -395,6 +395,7 @@ class ImageIT {
         assertEquals(0, raw.exit(), raw.err());
         assertTrue(raw.out().contains("samples/count cpu/nanoseconds wall/nanoseconds[dflt]"), raw.out());
         assertTrue(raw.out().contains("thread:[main]"), "samples carry their thread: " + raw.out());
+        assertTrue(raw.out().contains(" example/known/Known.java:"), "locations name the source file and line: " + raw.out());
 
         Path cpu = dir.resolve("busy-cpu.pb.gz");
         Run cpuCollect = tiprobe("-d", "2s", "--sample", "10ms", "--sample-mode", "cpu", "-f", cpu.toString(), Long.toString(busy.pid()));

@@ -59,6 +59,8 @@ final class ProbeSlots implements Instrumenter.Slots {
         }).orElse(new int[0]);
         MethodToken token = new MethodToken(classToken, name, desc, generic, m.flags().flagsMask(), lines);
         List<String> parameters = parameterNames(classFile).get(name + desc);
+        m.parent().flatMap(c -> c.findAttribute(Attributes.sourceFile()))
+                .ifPresent(f -> map.sourceFile(classToken, f.sourceFile().stringValue()));
         int slot = methods.size();
         methods.add(new Method(slot, map.internMethodToken(token), token, HumanNames.method(token, parameters), parameters));
         byKey.put(key, slot);

@@ -32,7 +32,7 @@ final class Recorder implements AutoCloseable {
     private Recorder(Path file, IdMap names) throws IOException {
         this.file = file;
         this.names = names;
-        this.writer = RecordingWriter.create(file, names::humanName);
+        this.writer = RecordingWriter.create(file, names::humanName, names::sourcePath);
     }
 
     /** Creates {@code file}, readable by its owner only, its methods named by {@code names}. */

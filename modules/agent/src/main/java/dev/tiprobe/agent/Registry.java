@@ -156,6 +156,7 @@ public final class Registry implements AutoCloseable {
             tag = nextTag.getAndIncrement();
             ClassToken token = classToken(type);
             map.addClass(tag, token);
+            map.sourceFile(token, sourceFileName(type));
             for (long id : methodIds) map.addMethod(id, tag, methodToken(token, id));
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
@@ -301,6 +302,15 @@ public final class Registry implements AutoCloseable {
     /** Whether this registry set {@code tag} (0, an earlier registry's tag or another tool's are not). */
     private boolean mine(long tag) {
         return tag >= firstTag && tag < firstTag + (1L << TAG_BITS);
+    }
+
+    /** The file the class says it was compiled from, or null (none, or JVMTI cannot tell). */
+    private String sourceFileName(Class<?> type) {
+        try {
+            return jvmti.sourceFileName(type);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private ClassToken classToken(Class<?> type) {

@@ -22,9 +22,9 @@ import java.util.zip.GZIPOutputStream;
  * adds {@code wall/nanoseconds} (each sample worth one interval) and makes it the default, a
  * cpu-mode one makes cpu the default. Each distinct method is a function named as tiprobe's
  * reports name it, without its jar or module, which is its mapping; each (method, line) is a
- * location. Every sample carries its thread's name as the label {@code thread}; the traced
- * methods' statistics go into the profile's comments. The recording keeps no source file names,
- * so functions have none.
+ * location, its file the path of the source its class names ({@code org/foo/Bar.java}). Every
+ * sample carries its thread's name as the label {@code thread}; the traced methods' statistics go
+ * into the profile's comments.
  */
 final class Pprof {
     private Pprof() {}
@@ -92,6 +92,7 @@ final class Pprof {
                     m.writeUInt64(1, e.getValue());
                     m.writeInt64(5, filename);
                     m.writeBool(7, true);
+                    m.writeBool(8, true);
                     m.writeBool(9, true);
                 }));
             }
@@ -110,10 +111,12 @@ final class Pprof {
                 String human = r.methodName(e.getKey());
                 long name = string(withoutMapping(human));
                 long system = string(human);
+                long file = string(r.sources().getOrDefault(e.getKey(), ""));
                 p.writeByteArray(5, message(m -> {
                     m.writeUInt64(1, e.getValue());
                     m.writeInt64(2, name);
                     m.writeInt64(3, system);
+                    m.writeInt64(4, file);
                 }));
             }
             long defaultType = cpuMode ? string("cpu") : string("wall");

@@ -50,6 +50,8 @@ public final class IdMap {
     private final ReentrantReadWriteLock unloads = new ReentrantReadWriteLock();
     private volatile int generation = 1;
     private volatile String[] humanNames = new String[256];
+    /** Source file names by class token, where the class names one: metadata, not part of a token's identity. */
+    private final java.util.concurrent.ConcurrentHashMap<ClassToken, String> sourceFiles = new java.util.concurrent.ConcurrentHashMap<>();
     private long unloadedClasses;
 
     /** An empty map. */
@@ -213,6 +215,25 @@ public final class IdMap {
             humanNames = humanNames;  // volatile write publishes the element
         }
         return name;
+    }
+
+    /** Records the source file a class names ({@code Bar.java}, its SourceFile attribute); null is ignored. */
+    public void sourceFile(ClassToken cls, String fileName) {
+        if (fileName != null && !fileName.isEmpty()) sourceFiles.putIfAbsent(cls, fileName);
+    }
+
+    /**
+     * Where a method's source is, as a path from its package root ({@code org/foo/Bar.java}: the
+     * class's package and the file its class names), or null when its class named none.
+     */
+    public String sourcePath(int methodTokenId) {
+        MethodToken token = methodTokens.get(methodTokenId);
+        if (token == null) return null;
+        String file = sourceFiles.get(token.owner());
+        if (file == null) return null;
+        String binary = token.owner().binaryName();
+        int dot = binary.lastIndexOf('.');
+        return dot < 0 ? file : binary.substring(0, dot).replace('.', '/') + "/" + file;
     }
 
     /** The current generation: it grows with every unload. */

@@ -26,6 +26,25 @@ class IdMapTest {
         return new MethodToken(c, name, "(I)V", null, 1, new int[] {0, 10});
     }
 
+    /** A method's source is its class's package as a path and the file the class names; also after an unload. */
+    @Test
+    void aMethodsSourcePathComesFromItsClassesPackageAndSourceFile() {
+        IdMap map = new IdMap();
+        ClassToken nested = cls("com.foo.Outer$Inner", PLUGIN1);
+        ClassToken bare = cls("Bare", PLUGIN1);
+        ClassToken none = cls("com.foo.NoSource", PLUGIN1);
+        map.addClass(1, nested);
+        map.sourceFile(nested, "Outer.java");
+        map.sourceFile(bare, "Bare.kt");
+        map.sourceFile(none, null);
+        int inner = map.addMethod(0x10, 1, method(nested, "run")).tokenId();
+        assertEquals("com/foo/Outer.java", map.sourcePath(inner), "a nested class's file is its outer class's");
+        assertEquals("Bare.kt", map.sourcePath(map.internMethodToken(method(bare, "go"))), "no package, no directory");
+        assertNull(map.sourcePath(map.internMethodToken(method(none, "x"))), "a class that names no file");
+        map.unloadClass(1);
+        assertEquals("com/foo/Outer.java", map.sourcePath(inner), "names are resolved late, also after an unload");
+    }
+
     @Test
     void anIdReusedAfterAnUnloadNeverAnswersWithTheOldClassesToken() {
         IdMap map = new IdMap();

@@ -7,12 +7,15 @@ import java.util.Map;
  * A recording as read back: the complete chunks' events and symbols, and, when the file was cut
  * short or damaged, what was wrong and where ({@link #damage()}; null for a whole file).
  *
- * @param info  facts about the session ({@link RecordingFormat#INFO_SAMPLE_MODE} and the others)
- * @param stats traced methods' statistics by method id, the latest the recording holds
- * @param calls traced calls in the order they were written
+ * @param info    facts about the session ({@link RecordingFormat#INFO_SAMPLE_MODE} and the others)
+ * @param sources the source file of each method id whose class named one, as a path from its
+ *                package root ({@code org/foo/Bar.java}); none in a version 2 recording
+ * @param stats   traced methods' statistics by method id, the latest the recording holds
+ * @param calls   traced calls in the order they were written
  */
 public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Map<String, String> info,
-                        Map<Integer, String> methods, Map<Long, String> threads, List<Sample> samples,
+                        Map<Integer, String> methods, Map<Integer, String> sources, Map<Long, String> threads,
+                        List<Sample> samples,
                         List<ClassEvent> classEvents, Map<Integer, MethodStats> stats, List<Call> calls,
                         String damage) {
 
@@ -93,6 +96,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      */
     public Recording withLines() {
         Map<Integer, String> names = new java.util.HashMap<>(methods);
+        Map<Integer, String> files = new java.util.HashMap<>(sources);
         Map<Long, Integer> ids = new java.util.HashMap<>();
         int next = methods.keySet().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
         List<Sample> renamed = new java.util.ArrayList<>(samples.size());
@@ -113,18 +117,21 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     String human = methodName(method);
                     int paren = human.indexOf('(');
                     names.put(id, paren < 0 ? human + ":" + line : human.substring(0, paren) + ":" + line + human.substring(paren));
+                    String file = sources.get(method);
+                    if (file != null) files.put(id, file);
                 }
                 frames[i] = id;
             }
             renamed.add(new Sample(s.epochNanos(), s.threadId(), s.state(), s.cpuNanos(), frames, s.lines()));
         }
-        return new Recording(chunks, startEpochNanos, endEpochNanos, info, Map.copyOf(names), threads, List.copyOf(renamed),
+        return new Recording(chunks, startEpochNanos, endEpochNanos, info, Map.copyOf(names), Map.copyOf(files), threads,
+                List.copyOf(renamed),
                 classEvents, stats, calls, damage);
     }
 
     /** The same recording with other samples (what filters make). */
     public Recording withSamples(List<Sample> kept) {
-        return new Recording(chunks, startEpochNanos, endEpochNanos, info, methods, threads, List.copyOf(kept), classEvents,
+        return new Recording(chunks, startEpochNanos, endEpochNanos, info, methods, sources, threads, List.copyOf(kept), classEvents,
                 stats, calls, damage);
     }
 }

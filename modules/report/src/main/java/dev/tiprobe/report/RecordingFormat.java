@@ -1,7 +1,7 @@
 package dev.tiprobe.report;
 
 /**
- * The recording format, version 2. A file is a header and chunks; each chunk is complete in
+ * The recording format, version 3 (version 2, without SOURCE records, is read too). A file is a header and chunks; each chunk is complete in
  * itself and checksummed, and introduces the symbols (method and thread names) it is the first to
  * use, so a recording cut short is readable up to its last whole chunk.
  *
@@ -20,6 +20,8 @@ package dev.tiprobe.report;
  *   7 STATS         varint:methodId varlong:calls u8:timed [varlong:totalNanos varlong:minNanos varlong:maxNanos]
  *                   a traced method's statistics so far (when timed = 1, its inclusive wall-clock times);
  *                   a later STATS of the same method replaces an earlier one
+ *   9 SOURCE        varint:methodId string:path           the source file of a method's class as a path from its
+ *                   package root (org/foo/Bar.java), written with the method's METHOD record when known
  *   8 CALL          varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome
  *                   varlong:durationNanos varint:argCount (string:name string:value) * argCount string:result
  *                   one traced call; outcome RETURNED, THREW (result is the exception) or RUNNING
@@ -39,7 +41,9 @@ public final class RecordingFormat {
     private RecordingFormat() {}
 
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
+    /** The oldest version this tiprobe reads (it has no SOURCE records). */
+    public static final int OLDEST_READ = 2;
     public static final int HEADER_BYTES = 8;
     public static final int MAX_CHUNK_BYTES = 16 << 20;
     public static final int MAX_DEPTH = 4096;
@@ -52,6 +56,7 @@ public final class RecordingFormat {
     public static final int INFO = 6;
     public static final int STATS = 7;
     public static final int CALL = 8;
+    public static final int SOURCE = 9;
 
     public static final byte STATE_RUNNABLE = 1;
     public static final byte STATE_WAITING = 2;

@@ -48,12 +48,13 @@ public final class RecordingReader {
                 || !Arrays.equals(Arrays.copyOf(bytes, 4), RecordingFormat.MAGIC)) {
             throw new NotARecordingException("not a tiprobe recording (no TPRB header)");
         }
-        if (bytes[4] != RecordingFormat.VERSION) {
-            throw new NotARecordingException("recording format version " + bytes[4] + "; this tiprobe reads version "
-                    + RecordingFormat.VERSION);
+        if (bytes[4] < RecordingFormat.OLDEST_READ || bytes[4] > RecordingFormat.VERSION) {
+            throw new NotARecordingException("recording format version " + bytes[4] + "; this tiprobe reads versions "
+                    + RecordingFormat.OLDEST_READ + " to " + RecordingFormat.VERSION);
         }
         Map<String, String> info = new HashMap<>();
         Map<Integer, String> methods = new HashMap<>();
+        Map<Integer, String> sources = new HashMap<>();
         Map<Long, String> threads = new HashMap<>();
         List<Recording.Sample> samples = new ArrayList<>();
         List<Recording.ClassEvent> events = new ArrayList<>();
@@ -97,6 +98,7 @@ public final class RecordingReader {
             }
             info.putAll(chunk.info);
             methods.putAll(chunk.methods);
+            sources.putAll(chunk.sources);
             threads.putAll(chunk.threads);
             samples.addAll(chunk.samples);
             events.addAll(chunk.events);
@@ -111,7 +113,7 @@ public final class RecordingReader {
             start = 0;
             end = 0;
         }
-        return new Recording(chunks, start, end, Map.copyOf(info), Map.copyOf(methods), Map.copyOf(threads),
+        return new Recording(chunks, start, end, Map.copyOf(info), Map.copyOf(methods), Map.copyOf(sources), Map.copyOf(threads),
                 List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls), damage);
     }
 
@@ -126,6 +128,7 @@ public final class RecordingReader {
     private static final class Chunk {
         final Map<String, String> info = new HashMap<>();
         final Map<Integer, String> methods = new HashMap<>();
+        final Map<Integer, String> sources = new HashMap<>();
         final Map<Long, String> threads = new HashMap<>();
         final List<Recording.Sample> samples = new ArrayList<>();
         final List<Recording.ClassEvent> events = new ArrayList<>();
@@ -141,6 +144,7 @@ public final class RecordingReader {
                 int kind = b.get();
                 switch (kind) {
                     case RecordingFormat.METHOD -> methods.put(methodId(b), string(b));
+                    case RecordingFormat.SOURCE -> sources.put(methodId(b), string(b));
                     case RecordingFormat.THREAD -> threads.put(varlong(b), string(b));
                     case RecordingFormat.SAMPLE -> {
                         long time = start + varlong(b);

@@ -24,6 +24,7 @@ public final class RecordingWriter implements AutoCloseable {
 
     private final OutputStream out;
     private final IntFunction<String> methodNames;
+    private final IntFunction<String> sourcePaths;
     private final Set<Integer> methodsWritten = new HashSet<>();
     private final Set<Long> threadsWritten = new HashSet<>();
     private final ByteArrayOutputStream chunk = new ByteArrayOutputStream();
@@ -31,9 +32,11 @@ public final class RecordingWriter implements AutoCloseable {
     private long chunkEnd;
     private int chunks;
 
-    private RecordingWriter(OutputStream out, IntFunction<String> methodNames) throws IOException {
+    private RecordingWriter(OutputStream out, IntFunction<String> methodNames, IntFunction<String> sourcePaths)
+            throws IOException {
         this.out = out;
         this.methodNames = methodNames;
+        this.sourcePaths = sourcePaths;
         out.write(RecordingFormat.MAGIC);
         out.write(new byte[] {RecordingFormat.VERSION, 0, 0, 0});
         out.flush();
@@ -41,9 +44,15 @@ public final class RecordingWriter implements AutoCloseable {
 
     /** Creates {@code file} readable by its owner only (where the file system allows). */
     public static RecordingWriter create(Path file, IntFunction<String> methodNames) throws IOException {
+        return create(file, methodNames, id -> null);
+    }
+
+    /** As {@link #create(Path, IntFunction)}; {@code sourcePaths} gives a method's source file (or null). */
+    public static RecordingWriter create(Path file, IntFunction<String> methodNames, IntFunction<String> sourcePaths)
+            throws IOException {
         Files.deleteIfExists(file);
         PrivateFiles.create(file);
-        return new RecordingWriter(Files.newOutputStream(file, StandardOpenOption.WRITE), methodNames);
+        return new RecordingWriter(Files.newOutputStream(file, StandardOpenOption.WRITE), methodNames, sourcePaths);
     }
 
     /**
@@ -135,6 +144,12 @@ public final class RecordingWriter implements AutoCloseable {
             chunk.write(RecordingFormat.METHOD);
             varlong(id);
             string(String.valueOf(methodNames.apply(id)));
+            String source = sourcePaths.apply(id);
+            if (source != null) {
+                chunk.write(RecordingFormat.SOURCE);
+                varlong(id);
+                string(source);
+            }
         }
     }
 

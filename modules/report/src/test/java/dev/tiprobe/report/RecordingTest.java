@@ -250,6 +250,22 @@ class RecordingTest {
         Recording empty = RecordingReader.read(new byte[] {'T', 'P', 'R', 'B', RecordingFormat.VERSION, 0, 0, 0});
         assertEquals(0, empty.chunks());
         assertNull(empty.damage());
+        Recording older = RecordingReader.read(new byte[] {'T', 'P', 'R', 'B', 2, 0, 0, 0});
+        assertEquals(0, older.chunks(), "a version 2 recording (no source files) is still read");
+    }
+
+    @Test
+    void aMethodsSourceFileTravelsWithItsNameAndKeepsToItsLines() throws IOException {
+        Path file = dir.resolve("sources.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M" + id + ".run()", id -> id == 1 ? "com/foo/M1.java" : null)) {
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new int[] {1, 2}, new int[] {42, 7}, 2, false);
+        }
+        Recording r = RecordingReader.read(file);
+        assertEquals(Map.of(1, "com/foo/M1.java"), r.sources(), "only methods whose class names a file");
+        Recording byLine = r.withLines();
+        int m1AtLine42 = byLine.samples().getFirst().frames()[0];
+        assertEquals("com.foo.M1.run:42()", byLine.methodName(m1AtLine42));
+        assertEquals("com/foo/M1.java", byLine.sources().get(m1AtLine42), "a line of a method keeps the method's file");
     }
 
     /** Offsets where each chunk ends. */
