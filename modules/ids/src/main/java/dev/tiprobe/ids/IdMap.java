@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
@@ -51,7 +52,7 @@ public final class IdMap {
     private volatile int generation = 1;
     private volatile String[] humanNames = new String[256];
     /** Source file names by class token, where the class names one: metadata, not part of a token's identity. */
-    private final java.util.concurrent.ConcurrentHashMap<ClassToken, String> sourceFiles = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<ClassToken, String> sourceFiles = new ConcurrentHashMap<>();
     private long unloadedClasses;
 
     /** An empty map. */

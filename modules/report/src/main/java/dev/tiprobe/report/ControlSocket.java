@@ -1,6 +1,7 @@
 package dev.tiprobe.report;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -30,7 +31,7 @@ public final class ControlSocket {
      */
     public static Path path(Path tmpdir, String user, long pid) {
         Path socket = directory(tmpdir, user).resolve(pid + ".sock");
-        if (socket.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_PATH_BYTES) return socket;
+        if (socket.toString().getBytes(StandardCharsets.UTF_8).length <= MAX_PATH_BYTES) return socket;
         return directory(Path.of("/tmp"), user).resolve(pid + ".sock");
     }
 
