@@ -8,7 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +40,12 @@ final class Pprof {
         private final Recording r;
         private final Map<String, Long> strings = new LinkedHashMap<>();
         private final Map<String, Long> mappings = new LinkedHashMap<>();  // jar or module -> mapping id
-        private final Map<Integer, Long> functions = new LinkedHashMap<>();  // method id -> function id
-        private final Map<Long, Long> locations = new LinkedHashMap<>();  // (method id, line) -> location id
-        private final Map<Long, long[]> locationParts = new HashMap<>();  // location id -> {function id, line, mapping id}
-        private final Map<Long, Long> functionMapping = new HashMap<>();
+        private final Map<Integer, Function> functions = new LinkedHashMap<>();  // by method id
+        private final Map<Long, Location> locations = new LinkedHashMap<>();  // by (method id, line)
+
+        private record Function(long id, long mapping) {}
+
+        private record Location(long id, Function function, int line) {}
 
         Builder(Recording r) {
             this.r = r;
@@ -96,24 +97,23 @@ final class Pprof {
                     m.writeBool(9, true);
                 }));
             }
-            for (long id : locations.values()) {
-                long[] parts = locationParts.get(id);
+            for (Location at : locations.values()) {
                 p.writeByteArray(4, message(m -> {
-                    m.writeUInt64(1, id);
-                    m.writeUInt64(2, parts[2]);
+                    m.writeUInt64(1, at.id());
+                    m.writeUInt64(2, at.function().mapping());
                     m.writeByteArray(4, message(l -> {
-                        l.writeUInt64(1, parts[0]);
-                        l.writeInt64(2, parts[1]);
+                        l.writeUInt64(1, at.function().id());
+                        l.writeInt64(2, at.line());
                     }));
                 }));
             }
-            for (Map.Entry<Integer, Long> e : functions.entrySet()) {
+            for (Map.Entry<Integer, Function> e : functions.entrySet()) {
                 String human = r.methodName(e.getKey());
                 long name = string(withoutMapping(human));
                 long system = string(human);
                 long file = string(r.sources().getOrDefault(e.getKey(), ""));
                 p.writeByteArray(5, message(m -> {
-                    m.writeUInt64(1, e.getValue());
+                    m.writeUInt64(1, e.getValue().id());
                     m.writeInt64(2, name);
                     m.writeInt64(3, system);
                     m.writeInt64(4, file);
@@ -149,25 +149,19 @@ final class Pprof {
             return strings.computeIfAbsent(s, k -> (long) strings.size());
         }
 
+        /** The id of the location of {@code line} in a method, made on first use with its function and mapping. */
         private long location(int methodId, int line) {
             long key = ((long) methodId << 32) | (line & 0xffffffffL);
-            Long known = locations.get(key);
-            if (known != null) return known;
-            long function = function(methodId);
-            long id = locations.size() + 1L;
-            locations.put(key, id);
-            locationParts.put(id, new long[] {function, line, functionMapping.get(function)});
-            return id;
+            return locations.computeIfAbsent(key, k -> new Location(locations.size() + 1L, function(methodId), line)).id();
         }
 
-        private long function(int methodId) {
-            Long known = functions.get(methodId);
+        private Function function(int methodId) {
+            Function known = functions.get(methodId);
             if (known != null) return known;
-            long id = functions.size() + 1L;
-            functions.put(methodId, id);
-            String where = mappingOf(r.methodName(methodId));
-            functionMapping.put(id, mappings.computeIfAbsent(where, k -> mappings.size() + 1L));
-            return id;
+            long mapping = mappings.computeIfAbsent(mappingOf(r.methodName(methodId)), k -> mappings.size() + 1L);
+            Function f = new Function(functions.size() + 1L, mapping);
+            functions.put(methodId, f);
+            return f;
         }
     }
 
