@@ -44,7 +44,7 @@ final class CollectCommand extends SessionCommand {
     public Integer call() throws CliException {
         PrintWriter err = spec.commandLine().getErr();
         String options = agentOptions();  // options that do not go together fail before the target is touched
-        Path agent = Agent.jar();
+        Agent.jar();  // a missing agent jar fails before the target is touched
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
             java.time.Instant began = java.time.Instant.now();
@@ -80,10 +80,10 @@ final class CollectCommand extends SessionCommand {
                 }
                 err.println();
                 if (done.getCount() == 0) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
-                finish(target, agent);
+                finish(target);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                finish(target, agent);
+                finish(target);
             } finally {
                 stoppedLatch.countDown();
                 try {
@@ -99,9 +99,8 @@ final class CollectCommand extends SessionCommand {
     }
 
     /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
-    private void finish(Target target, Path agent) throws CliException {
-        String answer = target.ask("stop");
-        String stopped = answer != null ? answer : target.send(agent, "command=stop");
+    private void finish(Target target) throws CliException {
+        String stopped = reach(target, "stop");
         Path converted = Report.convert(output, trace.file);
         if (!converted.equals(output)) spec.commandLine().getErr().println("tiprobe collect: wrote " + converted);
         spec.commandLine().getOut().println(stopped);

@@ -47,9 +47,20 @@ abstract class SessionCommand implements Callable<Integer> {
     private String answer(Target target, String options) throws CliException {
         String command = command();
         if (command.equals("start")) return startSession(target, options);
+        if (command.equals("status")) {
+            String answer = target.ask(command);
+            return answer != null ? answer : "idle";
+        }
+        return reach(target, command);
+    }
+
+    /**
+     * Asks the running session {@code command} (dump or stop) through its control socket or, where
+     * none listens (a session that could not open one), by loading the agent again.
+     */
+    static String reach(Target target, String command) throws CliException {
         String answer = target.ask(command);
-        if (answer != null) return answer;
-        return command.equals("status") ? "idle" : target.send(Agent.jar(), options);
+        return answer != null ? answer : target.send(Agent.jar(), "command=" + command);
     }
 
     /** Loads the agent to start a session, once none is found running (asking costs the target nothing). */
