@@ -136,46 +136,13 @@ final class Native {
         fnPopLocalFrame = JNINativeInterface_.PopLocalFrame(jni);
         fnDefineClass = JNINativeInterface_.DefineClass(jni);
 
-        linkGeneratedDowncalls();
+        prelink();  // a no-op when premain did it already
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(4);
             check("GetVersionNumber", jvmtiInterface_1_.GetVersionNumber.invoke(fnGetVersionNumber, env, out));
             this.version = out.get(JAVA_INT, 0);
         }
         this.handoff = new Handoff(this);
-    }
-
-    /**
-     * Initializes the generated function classes now: each creates its downcall handle in its
-     * static initializer, which spins hidden classes, and that must never happen on a callback path.
-     */
-    private static void linkGeneratedDowncalls() {
-        Object[] descriptors = {
-            jvmtiInterface_1_.GetVersionNumber.descriptor(), jvmtiInterface_1_.GetPotentialCapabilities.descriptor(),
-            jvmtiInterface_1_.AddCapabilities.descriptor(), jvmtiInterface_1_.GetCapabilities.descriptor(),
-            jvmtiInterface_1_.RelinquishCapabilities.descriptor(), jvmtiInterface_1_.GetLoadedClasses.descriptor(),
-            jvmtiInterface_1_.GetClassLoaderClasses.descriptor(), jvmtiInterface_1_.GetClassSignature.descriptor(),
-            jvmtiInterface_1_.GetClassStatus.descriptor(), jvmtiInterface_1_.GetClassLoader.descriptor(),
-            jvmtiInterface_1_.GetNamedModule.descriptor(), jvmtiInterface_1_.GetSourceFileName.descriptor(),
-            jvmtiInterface_1_.GetClassMethods.descriptor(), jvmtiInterface_1_.GetMethodName.descriptor(),
-            jvmtiInterface_1_.GetMethodDeclaringClass.descriptor(), jvmtiInterface_1_.GetMethodModifiers.descriptor(),
-            jvmtiInterface_1_.GetLineNumberTable.descriptor(), jvmtiInterface_1_.IsMethodObsolete.descriptor(),
-            jvmtiInterface_1_.GetTag.descriptor(), jvmtiInterface_1_.SetTag.descriptor(),
-            jvmtiInterface_1_.GetStackTrace.descriptor(), jvmtiInterface_1_.GetAllStackTraces.descriptor(),
-            jvmtiInterface_1_.GetThreadListStackTraces.descriptor(), jvmtiInterface_1_.GetThreadInfo.descriptor(),
-            jvmtiInterface_1_.GetThreadCpuTime.descriptor(), jvmtiInterface_1_.RetransformClasses.descriptor(),
-            jvmtiInterface_1_.AddModuleReads.descriptor(),
-            jvmtiInterface_1_.GetExtensionFunctions.descriptor(), jvmtiInterface_1_.GetExtensionEvents.descriptor(),
-            jvmtiInterface_1_.SetExtensionEventCallback.descriptor(), jvmtiInterface_1_.Allocate.descriptor(),
-            jvmtiInterface_1_.Deallocate.descriptor(), jvmtiInterface_1_.SetEventCallbacks.descriptor(),
-            JNIInvokeInterface_.GetEnv.descriptor(),
-            JNINativeInterface_.NewGlobalRef.descriptor(), JNINativeInterface_.GetObjectArrayElement.descriptor(),
-            JNINativeInterface_.SetObjectArrayElement.descriptor(), JNINativeInterface_.GetStaticFieldID.descriptor(),
-            JNINativeInterface_.GetStaticObjectField.descriptor(), JNINativeInterface_.ExceptionCheck.descriptor(),
-            JNINativeInterface_.ExceptionClear.descriptor(), JNINativeInterface_.PushLocalFrame.descriptor(),
-            JNINativeInterface_.PopLocalFrame.descriptor(), JNINativeInterface_.DefineClass.descriptor(),
-        };
-        if (descriptors.length == 0) throw new AssertionError();
     }
 
     /**
@@ -196,10 +163,11 @@ final class Native {
     /**
      * Creates, ahead of their first call, the downcall handles of every JVMTI and JNI function this
      * facade calls: jextract's class for each function makes its handle when initialized, and
-     * asking for its descriptor initializes it. In a cold JVM that takes about 135 ms, which the
-     * first JVMTI calls would otherwise spend (acquiring the environment took 200-330 ms instead of
-     * 60-80); it needs no VM, so premain can do it before the program starts. A function added to
-     * the facade and missing here is only linked later, at its first call.
+     * asking for its descriptor initializes it. That spins hidden classes, which must never happen
+     * on a callback path, so the facade does it when it is created; in a cold JVM it takes about
+     * 135 ms, which the first JVMTI calls would otherwise spend (acquiring the environment took
+     * 200-330 ms instead of 60-80), and it needs no VM, so premain can do it before the program
+     * starts. A function the facade calls must be listed here.
      */
     static void prelink() {
         JNIInvokeInterface_.GetEnv.descriptor();
@@ -232,6 +200,7 @@ final class Native {
         jvmtiInterface_1_.GetMethodModifiers.descriptor();
         jvmtiInterface_1_.GetMethodName.descriptor();
         jvmtiInterface_1_.GetNamedModule.descriptor();
+        jvmtiInterface_1_.GetPotentialCapabilities.descriptor();
         jvmtiInterface_1_.GetSourceFileName.descriptor();
         jvmtiInterface_1_.GetStackTrace.descriptor();
         jvmtiInterface_1_.GetTag.descriptor();
@@ -241,6 +210,7 @@ final class Native {
         jvmtiInterface_1_.GetVersionNumber.descriptor();
         jvmtiInterface_1_.IsMethodObsolete.descriptor();
         jvmtiInterface_1_.IsModifiableClass.descriptor();
+        jvmtiInterface_1_.RelinquishCapabilities.descriptor();
         jvmtiInterface_1_.RetransformClasses.descriptor();
         jvmtiInterface_1_.SetEventCallbacks.descriptor();
         jvmtiInterface_1_.SetExtensionEventCallback.descriptor();
