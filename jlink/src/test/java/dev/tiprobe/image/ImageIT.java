@@ -50,11 +50,6 @@ class ImageIT {
     static Run tiprobe(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(TIPROBE.toString()));
         command.addAll(List.of(args));
-        return exec(command);
-    }
-
-    /** Runs a command to its end with no input; its stdout and stderr. */
-    static Run exec(List<String> command) throws Exception {
         return Command.run(command);
     }
 
@@ -163,7 +158,7 @@ class ImageIT {
         assertEquals(1, output.split("A Java agent has been loaded dynamically", -1).length - 1, "one agent load: " + output);
         assertFalse(output.contains("Sharing is only supported"), "no CDS warning: " + output);
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        Run threads = exec(List.of(jcmd, pid, "Thread.print"));
+        Run threads = Command.run(List.of(jcmd, pid, "Thread.print"));
         assertTrue(threads.out().contains("\"main\""), threads.out());
         assertTrue(threads.out().lines().noneMatch(l -> l.startsWith("\"tiprobe-")), "no tiprobe thread after stop: " + threads.out());
         try (var sockets = Files.list(Path.of(System.getProperty("java.io.tmpdir"), ".tiprobe-" + System.getProperty("user.name")))) {
@@ -238,7 +233,7 @@ class ImageIT {
         Path links = Files.createDirectories(dir.resolve("links"));
         Path link = Files.createSymbolicLink(links.resolve("tiprobe"), copy.resolve("bin/tiprobe"));  // as in /usr/local/bin
         Files.createSymbolicLink(links.resolve("tp"), Path.of("tiprobe"));  // a relative link to the link
-        Run viaLinks = exec(List.of(links.resolve("tp").toString(), "--version"));
+        Run viaLinks = Command.run(List.of(links.resolve("tp").toString(), "--version"));
         assertEquals(0, viaLinks.exit(), viaLinks.err());
         assertTrue(viaLinks.out().startsWith("tiprobe "), viaLinks.out());
         Path work = Files.createDirectories(dir.resolve("work"));
@@ -339,7 +334,7 @@ class ImageIT {
                 .redirectError(dir.resolve("ctrl-c.err").toFile()).start();
         targets.add(collect);
         Thread.sleep(4_000);
-        assertEquals(0, exec(List.of("kill", "-INT", Long.toString(collect.pid()))).exit());
+        assertEquals(0, Command.run(List.of("kill", "-INT", Long.toString(collect.pid()))).exit());
         assertTrue(collect.waitFor(60, TimeUnit.SECONDS), "collect ended after Ctrl-C");
         assertTrue(Files.readString(dir.resolve("ctrl-c.out")).startsWith("stopped:"), Files.readString(dir.resolve("ctrl-c.err")));
         assertTrue(Files.readString(dir.resolve("ctrl-c.err")).contains("tiprobe collect: wrote " + page), Files.readString(dir.resolve("ctrl-c.err")));
@@ -385,13 +380,13 @@ class ImageIT {
         assertTrue(self.find(), text.out());
 
         String go = "go";
-        Run top = exec(List.of(go, "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
+        Run top = Command.run(List.of(go, "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
         assertEquals(0, top.exit(), top.err());
         assertTrue(top.out().contains("of " + samples.group(1) + " total"), "the same total: " + samples.group(1) + "\n" + top.out());
         String first = top.out().lines().dropWhile(l -> !l.trim().startsWith("flat")).skip(1).findFirst().orElseThrow();
         assertTrue(first.trim().startsWith(self.group(1) + " ") && first.contains(self.group(2)),
                 "the same hottest function, " + self.group(2) + " with " + self.group(1) + ": " + first);
-        Run raw = exec(List.of(go, "tool", "pprof", "-raw", profile.toString()));
+        Run raw = Command.run(List.of(go, "tool", "pprof", "-raw", profile.toString()));
         assertEquals(0, raw.exit(), raw.err());
         assertTrue(raw.out().contains("samples/count cpu/nanoseconds wall/nanoseconds[dflt]"), raw.out());
         assertTrue(raw.out().contains("thread:[main]"), "samples carry their thread: " + raw.out());
@@ -404,7 +399,7 @@ class ImageIT {
         Matcher cpuSelf = Pattern.compile("Top methods on top of the stack \\(self\\)\\n.*cpu ms.*\\n\\s+([\\d.]+)\\s+[\\d.]+%  (?:\\S+?[!/])?([^(]+)\\(")
                 .matcher(cpuText.out());
         assertTrue(cpuSelf.find(), cpuText.out());
-        Run cpuTop = exec(List.of(go, "tool", "pprof", "-top", "-sample_index=cpu", "-unit=ns", cpu.toString()));
+        Run cpuTop = Command.run(List.of(go, "tool", "pprof", "-top", "-sample_index=cpu", "-unit=ns", cpu.toString()));
         assertEquals(0, cpuTop.exit(), cpuTop.err());
         Matcher flat = Pattern.compile("\\n\\s*(\\d+)ns\\s+[\\d.]+%[^\\n]*%  ([^\\n]+)").matcher(cpuTop.out());
         assertTrue(flat.find(), cpuTop.out());
@@ -498,7 +493,7 @@ class ImageIT {
         List<String> command = new ArrayList<>(List.of("chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
                 "--enable-logging=stderr", "--v=0", "--user-data-dir=" + Files.createTempDirectory("tiprobe-chromium")));
         command.addAll(List.of(args));
-        return exec(command);
+        return Command.run(command);
     }
 
     @Test

@@ -144,7 +144,7 @@ class RealProgramsIT {
         Path jfr = dir.resolve("x.jfr");
         Path settings = Files.writeString(dir.resolve("samplers.jfc"), JFR_SAMPLERS);
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        Command.Run started = ImageIT.exec(List.of(jcmd, pid, "JFR.start", "settings=" + settings, "duration=6s", "filename=" + jfr));
+        Command.Run started = Command.run(List.of(jcmd, pid, "JFR.start", "settings=" + settings, "duration=6s", "filename=" + jfr));
         assertEquals(0, started.exit(), started.out());
         Command.Run run = tiprobe("collect", "-d", "5s", "--sample", "10ms", "--sample-mode", "cpu", "-f", cpu.toString(), pid);
         assertEquals(0, run.exit(), run.err());
