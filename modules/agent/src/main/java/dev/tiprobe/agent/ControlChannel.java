@@ -100,12 +100,6 @@ final class ControlChannel implements AutoCloseable {
         } catch (IOException ignored) {
             // a stale socket file is replaced by the next session
         }
-        if (Thread.currentThread() != thread) {
-            try {
-                thread.join(2_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        AgentThreads.end(thread, 2_000);
     }
 }

@@ -285,7 +285,7 @@ public final class Registry implements AutoCloseable {
         closed = true;
         registrations.forEach(Events.Registration::close);
         registrations.clear();
-        registrar.interrupt();
+        AgentThreads.end(registrar, 2_000);
         prepared.clear();
     }
 

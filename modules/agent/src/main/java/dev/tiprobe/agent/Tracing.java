@@ -179,6 +179,7 @@ public final class Tracing {
         private volatile boolean active;
         private Events.Registration hook;
         private Results finalResults;
+        private volatile Thread budgetWatcher;
 
         private Session(AgentOptions.Tracing options, Instrumentation inst) {
             this.inst = inst;
@@ -245,7 +246,7 @@ public final class Tracing {
         private void keepUnderBudget() {
             if (!(options.overheadBudget() > 0)) return;
             OverheadBudget budget = new OverheadBudget(options.overheadBudget(), OverheadBudget.nanosPerCall(options.mode()));
-            Thread.ofPlatform().daemon().name("tiprobe-budget").start(() -> {
+            budgetWatcher = Thread.ofPlatform().daemon().name("tiprobe-budget").start(() -> {
                 try {
                     while (active) {
                         List<OverheadBudget.Removal> chosen = budget.look(System.nanoTime(), callsBySlot(), processCpuNanos());
@@ -421,8 +422,9 @@ public final class Tracing {
                 retransform(restore);
                 if (hook != null) hook.close();
                 finalResults = collect();
-                return finalResults;
             }
+            AgentThreads.end(budgetWatcher, 2_000);  // outside the lock, which a removal round holds
+            return finalResults;
         }
 
         private Results collect() {

@@ -1,0 +1,24 @@
+package dev.tiprobe.agent;
+
+/**
+ * The agent's own threads end with the session that started them: a user who runs {@code stop}
+ * checks with {@code jcmd Thread.print} that nothing of tiprobe is left in the target.
+ */
+final class AgentThreads {
+    private AgentThreads() {
+    }
+
+    /**
+     * Wakes {@code thread} from any sleep or wait and waits for it to end, at most
+     * {@code millis}; a thread that ends itself is not waited on. Keeps the caller's interrupt.
+     */
+    static void end(Thread thread, long millis) {
+        if (thread == null || thread == Thread.currentThread()) return;
+        thread.interrupt();
+        try {
+            thread.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
