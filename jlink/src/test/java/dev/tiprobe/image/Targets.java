@@ -52,8 +52,12 @@ final class Targets implements AutoCloseable {
         started.add(p);
     }
 
+    /** Kills every process started, and their children first: a JVM under a wrapper ({@code timeout java ...}) would outlive it. */
     @Override
     public void close() {
-        for (Process p : started) p.destroyForcibly();
+        for (Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
     }
 }
