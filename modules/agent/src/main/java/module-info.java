@@ -8,7 +8,7 @@ module dev.tiprobe.agent {
     requires transitive dev.tiprobe.jvmti;
     requires transitive dev.tiprobe.ids;
     requires dev.tiprobe.probe;
-    requires dev.tiprobe.report;
+    requires dev.tiprobe.recording;
     requires transitive dev.tiprobe.options;
     requires transitive java.instrument;
     exports dev.tiprobe.agent;

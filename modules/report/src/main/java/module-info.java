@@ -1,8 +1,9 @@
 /**
- * tiprobe's recordings: a versioned binary format of chunks (samples, class load and unload
- * events, and the symbols they need), written incrementally by the agent, read back with every
- * length and checksum validated, and turned into reports (folded stacks, text).
+ * tiprobe's recordings read back and rendered: the validating reader, filters, and the exports
+ * (JSON, text, folded stacks, the flame graph page). The command's side; the agent writes with
+ * {@code dev.tiprobe.recording} alone.
  */
 module dev.tiprobe.report {
+    requires transitive dev.tiprobe.recording;
     exports dev.tiprobe.report;
 }

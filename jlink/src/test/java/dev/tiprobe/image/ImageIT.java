@@ -118,7 +118,8 @@ class ImageIT {
         round();
         Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
-        assertTrue(stop.out().contains("150000 calls written to " + written), stop.out());
+        assertTrue(stop.out().startsWith("stopped: 1 methods, 150000 calls; classes restored"), stop.out());
+        assertEquals("tiprobe stop: wrote " + written, stop.err().strip(), "the JSON asked for at start, made from the recording");
         assertEquals(150_000, calls(written, "work"));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(written)));
 
@@ -254,29 +255,33 @@ class ImageIT {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(results.resolve(written))), written);
         }
         work = results;  // what follows reads the demo's results
-        Path noise = dir.resolve("noise.json");
+        Path noise = dir.resolve("noise.tpr");
         Files.write(noise, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, (byte) 0xc3});
-        Run notText = tiprobe("report", noise.toString(), "-f", "-");
-        assertEquals(1, notText.exit());
-        assertEquals("tiprobe report: " + noise + " is not a tiprobe results file (not UTF-8 text); recordings end in .tpr",
-                notText.err().strip());
+        Run notARecording = tiprobe("report", noise.toString(), "-f", "-");
+        assertEquals(1, notARecording.exit());
+        assertEquals("tiprobe report: " + noise + " is not a tiprobe recording: not a tiprobe recording (no TPRB header)",
+                notARecording.err().strip());
+        Run anExport = tiprobe("report", work.resolve("tiprobe-demo.json").toString(), "-f", "-");
+        assertEquals(1, anExport.exit());
+        assertEquals("tiprobe report: " + work.resolve("tiprobe-demo.json") + " is a JSON export, not a recording; report reads"
+                + " the recording (.tpr) the agent wrote", anExport.err().strip());
         Path nowhere = dir.resolve("missing").resolve("x.txt");
         Run missing = tiprobe("report", work.resolve("tiprobe-demo.tpr").toString(), "-f", nowhere.toString());
         assertEquals(1, missing.exit());
         assertEquals("tiprobe report: cannot write " + nowhere + ": no such directory " + nowhere.getParent(), missing.err().strip());
         Run recorded = tiprobe("report", work.resolve("tiprobe-demo.tpr").toString(), "-f", "-");
-        assertTrue(recorded.out().contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order) : long"),
+        assertTrue(recorded.out().contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order order) : long"),
                 "the demo's recording holds its traced methods: " + recorded.out());
+        assertTrue(recorded.out().contains("Traced calls"), recorded.out());
 
-        Run text = tiprobe("report", work.resolve("tiprobe-demo.json").toString(), "-f", "-");
-        assertEquals(0, text.exit(), text.err());
-        assertTrue(text.out().contains("Traced calls"), text.out());
-        Path truncated = dir.resolve("truncated.json");
-        Files.write(truncated, java.util.Arrays.copyOf(Files.readAllBytes(work.resolve("tiprobe-demo.json")), 5000));
+        byte[] whole = Files.readAllBytes(work.resolve("tiprobe-demo.tpr"));
+        Path truncated = dir.resolve("truncated.tpr");
+        Files.write(truncated, java.util.Arrays.copyOf(whole, whole.length - 10));
         Run damaged = tiprobe("report", truncated.toString(), "-f", dir.resolve("x.txt").toString());
-        assertEquals(List.of(), listing(dir, "x.txt"), "nothing written for a damaged recording");
-        assertEquals(1, damaged.exit());
-        assertEquals("tiprobe report: " + truncated + " is damaged: unexpected end (truncated?) at offset 5000", damaged.err().strip());
+        assertEquals(0, damaged.exit(), damaged.err());
+        assertTrue(damaged.err().startsWith("tiprobe: " + truncated + " is damaged (chunk "), "the damage is named: " + damaged.err());
+        assertTrue(damaged.err().contains("; using the "), "and what is used: " + damaged.err());
+        assertTrue(Files.readString(dir.resolve("x.txt")).contains("Top methods by calls"), "what the whole chunks hold is reported");
         Run format = tiprobe("report", truncated.toString(), "-f", "x.svg");
         assertEquals(2, format.exit());
     }
@@ -316,7 +321,7 @@ class ImageIT {
         quitter.join();
         assertEquals(1, collect.exit());
         assertTrue(collect.err().contains("tiprobe collect: process " + target.pid()
-                + " exited during the session; the agent wrote the results at exit"), collect.err());
+                + " exited during the session; the agent finished the recording at exit; wrote " + results + " from it"), collect.err());
         assertEquals(50_000, calls(results, "work"));
     }
 
@@ -354,8 +359,8 @@ class ImageIT {
         Run run = tiprobe("-d", "60s", "--sample", "10ms", "-f", killedPage.toString(), Long.toString(killed.pid()));
         killer.join();
         assertEquals(1, run.exit());
-        assertTrue(run.err().matches("(?s).*tiprobe collect: process " + killed.pid() + " exited during the session; it wrote no"
-                + " results at exit \\(was it killed\\?\\); the recording \\S+killed\\.html\\.tpr holds [1-9]\\d* samples and 0 traced"
+        assertTrue(run.err().matches("(?s).*tiprobe collect: process " + killed.pid() + " exited during the session; it did not"
+                + " finish the recording \\(was it killed\\?\\): \\S+killed\\.html\\.tpr holds [1-9]\\d* samples and 0 traced"
                 + " calls in [1-9]\\d* chunks, up to its last whole chunk; wrote \\S+killed\\.html from it.*"), run.err());
         assertTrue(Files.readString(killedPage).contains("Known.spin"), "the page from what the recording holds");
     }

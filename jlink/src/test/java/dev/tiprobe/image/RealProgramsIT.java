@@ -111,7 +111,7 @@ class RealProgramsIT {
                 assertTrue(calls(out, "executeUpdate") > 0, "session " + i + " counted H2's statements");
                 Path recording = dir.resolve("s" + i + ".tpr");
                 Command.Run text = tiprobe("report", recording.toString(), "-f", "-");
-                assertTrue(text.out().contains("Traced methods by calls"), "session " + i + ": " + text.out());
+                assertTrue(text.out().contains("Top methods by calls"), "session " + i + ": " + text.out());
                 assertFalse(text.out().contains("[unknown]"), text.out());
             }
         }

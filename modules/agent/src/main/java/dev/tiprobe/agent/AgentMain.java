@@ -3,8 +3,8 @@ package dev.tiprobe.agent;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
-import dev.tiprobe.report.ControlSocket;
-import dev.tiprobe.report.PrivateFiles;
+import dev.tiprobe.recording.ControlSocket;
+import dev.tiprobe.recording.PrivateFiles;
 
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
@@ -40,9 +40,9 @@ public final class AgentMain {
         try {
             AgentOptions options = AgentOptions.parse(args);
             long pid = ProcessHandle.current().pid();
-            Path results = options.resultsFile(pid);
+            Path requested = options.resultsFile(pid);
             Path recording = options.recordingFile(pid);
-            checkWritable(options, results, recording);
+            checkWritable(recording);
             // Sampling from the program's first moments: link JVMTI now, before main, not after it;
             // the callbacks' stubs meanwhile on another thread (the machine has a core to spare).
             if (options.sampling() != null) {
@@ -52,7 +52,7 @@ public final class AgentMain {
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
             Recorder r = Recorder.create(recording, new IdMap());
-            AgentSession started = begin(new AgentSession(t, null, r, results));
+            AgentSession started = begin(new AgentSession(t, null, r, requested));
             if (options.sampling() != null) {
                 jvmti.thenAccept(j -> {
                     try {
@@ -86,7 +86,8 @@ public final class AgentMain {
     /**
      * Dynamic attach, also how the {@code tiprobe} command reaches a running session: options
      * {@code command=start|status|dump|stop} (default start) and {@code reply=<path>}, a file the
-     * answer goes to, one line starting with {@code ok} or {@code error}. Without a reply file,
+     * answer goes to, one line starting with {@code ok} or {@code error} (dump's and stop's end with
+     * a tab, the recording's path, a tab and the output asked for). Without a reply file,
      * errors go to the target's stderr. {@code progress=<path>} (with start) names a file the
      * status line is written to every second.
      */
@@ -128,9 +129,9 @@ public final class AgentMain {
         if (running()) return "error: a session is already running; stop it first";
         AgentOptions options = AgentOptions.parse(args);
         long pid = ProcessHandle.current().pid();
-        Path results = options.resultsFile(pid);
+        Path requested = options.resultsFile(pid);
         Path recording = options.recordingFile(pid);
-        checkWritable(options, results, recording);
+        checkWritable(recording);
         Tracing.Session t = options.tracing() == null ? null : Tracing.start(options.tracing());
         Sampler s = null;
         Recorder r = null;
@@ -142,7 +143,7 @@ public final class AgentMain {
             if (r != null) r.close();
             throw e;
         }
-        AgentSession started = begin(new AgentSession(t, s, r, results));
+        AgentSession started = begin(new AgentSession(t, s, r, requested));
         if (progress != null) reportProgress(started, progress);
         String unreachable = channelProblem == null ? "" : "; no control socket (" + channelProblem
                 + "): status will say idle, and dump and stop load the agent again";
@@ -178,18 +179,20 @@ public final class AgentMain {
     }
 
     private static synchronized String dump() throws IOException {
-        return running() ? "ok dumped:" + session.dump() : "error: no session is running";
+        return running() ? "ok dumped:" + session.dump() + "\t" + session.files() : "error: no session is running";
     }
 
     private static synchronized String stop() {
         if (!running()) return "error: no session is running";
         AgentSession.Ending ending;
+        String files = session.files();
         try {
             ending = session.close();
         } finally {
             end();
         }
-        return ending.problems().isEmpty() ? "ok stopped:" + ending.summary() : "error: " + String.join("; ", ending.problems());
+        return ending.problems().isEmpty() ? "ok stopped:" + ending.summary() + "\t" + files
+                : "error: " + String.join("; ", ending.problems());
     }
 
     /** Makes {@code started} the session, finished at exit unless stopped first, and opens its control channel. */
@@ -247,11 +250,6 @@ public final class AgentMain {
 
     private static String message(Throwable t) {
         return AgentSession.message(t);
-    }
-
-    private static void checkWritable(AgentOptions options, Path results, Path recording) throws IOException {
-        if (options.tracing() != null) checkWritable(results);
-        checkWritable(recording);
     }
 
     /** Fails at start, not at exit, when the output cannot be written. */

@@ -1,7 +1,6 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.options.AgentOptions;
-import dev.tiprobe.report.PrivateFiles;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -9,9 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One session of the agent: method tracing, stack sampling or both, the recording they feed and
- * the JSON results. It answers status and dump, and {@link #close()} is the only way it ends,
- * whether {@code tiprobe stop} asked or the JVM exits: so both leave the same files.
+ * One session of the agent: method tracing, stack sampling or both, and the recording they feed,
+ * the one file the agent writes (the command makes JSON, text, pages and profiles from it). It
+ * answers status and dump, and {@link #close()} is the only way it ends, whether
+ * {@code tiprobe stop} asked or the JVM exits: so both leave the same recording.
  */
 final class AgentSession {
     /** More methods than this, and the start answer says what the budget will do. */
@@ -21,7 +21,8 @@ final class AgentSession {
     /** Set later when sampling starts after premain, once JVMTI is reachable. */
     private volatile Sampler sampler;
     private final Recorder recorder;
-    private final Path results;
+    /** The output the session was asked for (x.json, x.html, ...), which the command makes from the recording. */
+    private final Path requested;
     private volatile boolean closed;
 
     /**
@@ -30,11 +31,19 @@ final class AgentSession {
      */
     record Ending(String summary, List<String> problems, String unmatchedFilter) {}
 
-    AgentSession(Tracing.Session tracing, Sampler sampler, Recorder recorder, Path results) {
+    AgentSession(Tracing.Session tracing, Sampler sampler, Recorder recorder, Path requested) {
         this.tracing = tracing;
         this.sampler = sampler;
         this.recorder = recorder;
-        this.results = results;
+        this.requested = requested;
+    }
+
+    /**
+     * {@code <recording>\t<requested output>}, absolute: what {@code tiprobe stop} and
+     * {@code dump} convert, and into what, without the command keeping any state of its own.
+     */
+    String files() {
+        return recorder.file().toAbsolutePath() + "\t" + requested.toAbsolutePath();
     }
 
     /** The sampler premain starts once the VM is up. */
@@ -53,8 +62,7 @@ final class AgentSession {
         if (tracing != null) {
             Results now = tracing.snapshot();
             b.append(' ').append(now.methods().size()).append(" methods instrumented, mode ").append(mode(now))
-                    .append(leftUnchanged(now)).append(", results go to ").append(results.toAbsolutePath())
-                    .append(broad(now, options.tracing()));
+                    .append(leftUnchanged(now)).append(broad(now, options.tracing()));
         }
         Sampler s = sampler;
         if (s != null) {
@@ -69,23 +77,21 @@ final class AgentSession {
         if (tracing != null) {
             Results now = tracing.snapshot();
             b.append(" mode ").append(mode(now)).append(", filter ").append(now.filter()).append(", ")
-                    .append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls so far, results go to ")
-                    .append(results.toAbsolutePath());
+                    .append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls so far");
         }
         Sampler s = sampler;
         if (s != null) b.append(tracing != null ? ";" : "").append(' ').append(s.samples()).append(" samples so far");
         return b.append("; recording to ").append(recorder.file().toAbsolutePath()).toString();
     }
 
-    /** Writes what the session has so far and goes on. */
+    /** Writes what the session has so far into the recording and goes on. */
     String dump() throws IOException {
         StringBuilder b = new StringBuilder();
         if (tracing != null) {
             Results now = tracing.snapshot();
-            write(now, results);
             recorder.trace(now, false);
-            b.append(' ').append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls to ")
-                    .append(results.toAbsolutePath()).append(removed(now));
+            b.append(' ').append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls")
+                    .append(removed(now));
         }
         Sampler s = sampler;
         if (s != null) {
@@ -97,8 +103,8 @@ final class AgentSession {
 
     /**
      * Ends the session: sampling stops, every changed class gets its original back, and the
-     * results and the recording are written. Each step runs even when an earlier one failed.
-     * Called once, under the agent's lock.
+     * recording is finished. Each step runs even when an earlier one failed. Called once, under
+     * the agent's lock.
      */
     Ending close() {
         closed = true;
@@ -116,14 +122,12 @@ final class AgentSession {
         if (tracing != null) {
             try {
                 Results last = tracing.stop();
-                write(last, results);
                 recorder.trace(last, true);
-                b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls written to ")
-                        .append(results.toAbsolutePath()).append("; classes restored").append(leftUnchanged(last))
-                        .append(removed(last));
+                b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls")
+                        .append("; classes restored").append(leftUnchanged(last)).append(removed(last));
                 if (last.methods().isEmpty()) unmatched = last.filter();
             } catch (Throwable e) {
-                problems.add("could not write " + results + ": " + message(e));
+                problems.add("could not finish tracing: " + message(e));
             }
         }
         if (s != null) b.append(tracing != null ? ";" : "").append(' ').append(s.samples()).append(" samples");
@@ -133,11 +137,6 @@ final class AgentSession {
             problems.add("could not finish the recording: " + message(e));
         }
         return new Ending(b.append("; recording in ").append(recorder.file().toAbsolutePath()).toString(), problems, unmatched);
-    }
-
-    /** Writes the JSON summary, readable by the owner only where the file system allows. */
-    static void write(Results results, Path file) throws IOException {
-        PrivateFiles.replace(file, w -> ResultsJson.write(results, w));
     }
 
     static String message(Throwable t) {

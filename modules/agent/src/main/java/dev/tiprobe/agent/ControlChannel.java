@@ -1,6 +1,6 @@
 package dev.tiprobe.agent;
 
-import dev.tiprobe.report.ControlSocket;
+import dev.tiprobe.recording.ControlSocket;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;

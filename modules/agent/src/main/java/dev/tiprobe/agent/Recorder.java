@@ -1,12 +1,14 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.ids.IdMap;
-import dev.tiprobe.report.RecordingFormat;
-import dev.tiprobe.report.RecordingWriter;
+import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.RecordingWriter;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -27,6 +29,8 @@ final class Recorder implements AutoCloseable {
     private final long epochAtStart = System.currentTimeMillis() * 1_000_000L;
     private final long nanoAtStart = System.nanoTime();
     private final Set<CallKey> callsWritten = new HashSet<>();
+    private final Set<Integer> tracedWritten = new HashSet<>();
+    private final int[] written = new int[Account.values().length];
     private boolean closed;
 
     private Recorder(Path file, IdMap names) throws IOException {
@@ -69,43 +73,71 @@ final class Recorder implements AutoCloseable {
 
     /**
      * The tracing session's figures so far: every method's statistics (replacing those written
-     * before) and the traced calls not written yet. A call still running is left for a later
-     * write unless {@code last}, when it is written as running.
+     * before), and what was not written yet of the traced calls, the skipped methods, the classes
+     * left unchanged and the probes removed. A call still running is left for a later write
+     * unless {@code last}, when it is written as running.
      */
     synchronized void trace(Results r, boolean last) throws IOException {
         if (closed) return;
+        // Calls first, oldest first, in a chunk of their own: a chunk's events are stamped from its
+        // start on, and these calls began long before the samples gathered so far.
+        writer.flush();
+        List<Results.TracedCall> byStart = new ArrayList<>(r.calls());
+        byStart.sort(Comparator.comparingLong(Results.TracedCall::startEpochNanos));
+        for (Results.TracedCall c : byStart) {
+            if (c.durationNanos() < 0 && !last) continue;
+            int id = names.internMethodToken(c.token());
+            if (callsWritten.add(new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), id))) call(c, id);
+        }
         long now = now();
         writer.info(now, RecordingFormat.INFO_TRACE_MODE, r.mode().name().toLowerCase());
         writer.info(now, RecordingFormat.INFO_FILTER, r.filter());
         writer.info(now, RecordingFormat.INFO_DROPPED_CALLS, Long.toString(r.droppedCalls()));
+        writer.info(now, RecordingFormat.INFO_CLASSES_INSTRUMENTED, Long.toString(r.classesInstrumented()));
+        writer.info(now, RecordingFormat.INFO_PROBE_FAILURES, Long.toString(r.probeFailures()));
+        writer.info(now, RecordingFormat.INFO_OVERHEAD_BUDGET, Double.toString(r.overheadBudget()));
         String removed = r.removedSummary();
         if (removed != null) writer.info(now, RecordingFormat.INFO_REMOVED_FOR_OVERHEAD, removed);
         if (!r.classFailures().isEmpty()) {
             writer.info(now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Integer.toString(r.classFailures().size()));
             writer.info(now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().getFirst());
         }
-        for (Results.MethodResult m : r.methods()) {
-            Results.TimeStats t = m.time();
-            int id = names.internMethodToken(m.token());
-            if (t == null) writer.stats(now, id, m.calls(), false, 0, 0, 0);
-            else writer.stats(now, id, m.calls(), true, t.totalNanos(), m.calls() == 0 ? 0 : t.minNanos(), t.maxNanos());
+        for (Results.Skipped m : newSince(r.skipped(), Account.SKIPPED)) {
+            writer.skipped(now, m.binaryName(), m.method(), m.descriptor(), m.reason());
         }
-        for (Results.TracedCall c : r.calls()) {
-            if (c.durationNanos() < 0 && !last) continue;
-            int id = names.internMethodToken(c.token());
-            if (!callsWritten.add(new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), id))) continue;
-            List<String> names = new ArrayList<>();
-            List<String> values = new ArrayList<>();
-            for (int i = 0; i < c.args().size(); i++) {
-                List<String> declared = c.parameterNames();
-                names.add(declared != null && i < declared.size() && declared.get(i) != null ? declared.get(i) : "arg" + i);
-                values.add(CapturedText.of(c.args().get(i)));
-            }
-            String result = c.threw() || !c.method().endsWith(": void") ? CapturedText.of(c.result()) : "";
-            writer.call(c.startEpochNanos(), c.threadId(), c.threadName(), id, c.depth(), c.durationNanos(), c.threw(),
-                    names, values, result);
+        for (String f : newSince(r.classFailures(), Account.CLASS_FAILURES)) writer.classFailure(now, f);
+        for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) writer.removed(now, m.method(), m.callsPerSecond());
+        for (Results.MethodResult m : r.methods()) {
+            int id = names.internMethodToken(m.token());
+            if (tracedWritten.add(id)) writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
+            Results.TimeStats t = m.time();
+            if (t == null) writer.stats(now, id, m.calls(), false, 0, 0, 0, new long[0]);
+            else writer.stats(now, id, m.calls(), true, t.totalNanos(), m.calls() == 0 ? 0 : t.minNanos(), t.maxNanos(), t.histogram());
         }
         writer.flush();
+    }
+
+    private void call(Results.TracedCall c, int id) throws IOException {
+        List<String> argNames = new ArrayList<>();
+        List<CapturedValue> values = new ArrayList<>();
+        for (int i = 0; i < c.args().size(); i++) {
+            List<String> declared = c.parameterNames();
+            argNames.add(declared != null && i < declared.size() && declared.get(i) != null ? declared.get(i) : "arg" + i);
+            values.add(CapturedValues.of(c.args().get(i)));
+        }
+        CapturedValue result = c.threw() || !c.method().endsWith(": void") ? CapturedValues.of(c.result()) : CapturedValue.NONE;
+        writer.call(c.startEpochNanos(), c.threadId(), c.threadName(), id, c.depth(), c.durationNanos(), c.threw(),
+                argNames, values, result);
+    }
+
+    /** The lists a tracing session only adds to; each is written from where the last write stopped. */
+    private enum Account { SKIPPED, CLASS_FAILURES, REMOVED }
+
+    /** The entries of {@code all} (a snapshot of a list that only grows) not written yet, marked written. */
+    private <T> List<T> newSince(List<T> all, Account account) {
+        int from = Math.min(written[account.ordinal()], all.size());
+        written[account.ordinal()] = all.size();
+        return all.subList(from, all.size());
     }
 
     /** Writes what is gathered as a chunk: a target that dies later keeps it. */
@@ -113,10 +145,15 @@ final class Recorder implements AutoCloseable {
         if (!closed) writer.flush();
     }
 
+    /** Marks the recording finished ({@link RecordingFormat#INFO_ENDED}) and closes it. */
     @Override
     public synchronized void close() throws IOException {
         if (closed) return;
         closed = true;
-        writer.close();
+        try {
+            writer.info(now(), RecordingFormat.INFO_ENDED, "yes");
+        } finally {
+            writer.close();
+        }
     }
 }

@@ -4,8 +4,8 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
-import dev.tiprobe.report.RecordingFilter;
-import dev.tiprobe.report.RecordingFormat;
+import dev.tiprobe.recording.Globs;
+import dev.tiprobe.recording.RecordingFormat;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -84,7 +84,7 @@ final class Sampler implements AutoCloseable {
         this.registry = registry;
         this.options = options;
         this.threads = options.threads() == null ? null : Arrays.stream(options.threads().split(";"))
-                .map(String::strip).filter(g -> !g.isEmpty()).map(RecordingFilter::glob).reduce(Predicate::or).orElse(n -> false);
+                .map(String::strip).filter(g -> !g.isEmpty()).map(Globs::glob).reduce(Predicate::or).orElse(n -> false);
         this.recorder = recorder;
         this.thread = Thread.ofPlatform().daemon().name("tiprobe-sampler").unstarted(this::run);
     }

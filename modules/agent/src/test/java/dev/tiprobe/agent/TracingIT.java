@@ -1,5 +1,12 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.RecordingJson;
+import dev.tiprobe.report.RecordingReader;
+import dev.tiprobe.report.ValueText;
 import dev.tiprobe.testing.Command;
 import dev.tiprobe.testing.Command.Run;
 import dev.tiprobe.testing.MiniJson;
@@ -8,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,8 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The packaged agent jar in target JVMs of the test's own: {@code example.workload.Workload} runs
- * with {@code -javaagent:target/tiprobe-agent.jar=...}, and the JSON it leaves is checked against
- * call counts known from the program (and against the program's own output, which must not change).
+ * with {@code -javaagent:target/tiprobe-agent.jar=...}, and the recording it leaves, exported to
+ * JSON as the command exports it, is checked against call counts known from the program (and
+ * against the program's own output, which must not change).
  */
 class TracingIT {
     static final Path TARGET = Path.of("target");
@@ -60,9 +69,12 @@ class TracingIT {
         plainOutput = plain.out();
     }
 
+    /** The JSON export of the recording the agent wrote for {@code file} (x.json: x.tpr), as the command makes it. */
     @SuppressWarnings("unchecked")
     static Map<String, Object> json(Path file) throws IOException {
-        return (Map<String, Object>) MiniJson.parse(Files.readString(file));
+        StringWriter json = new StringWriter();
+        RecordingJson.write(RecordingReader.read(AgentOptions.recordingBeside(file)), json);
+        return (Map<String, Object>) MiniJson.parse(json.toString());
     }
 
     @SuppressWarnings("unchecked")
@@ -197,20 +209,23 @@ class TracingIT {
         long deepest = calls.stream().filter(c -> ((String) c.get("method")).contains(".fib(")).mapToLong(c -> (Long) c.get("depth")).max().orElseThrow();
         assertEquals(15, deepest, "fib(15) nests 14 levels below the call from main, which is at depth 1");
 
-        // The recording beside the results holds the same calls and counts, values as text.
-        dev.tiprobe.report.Recording recording = dev.tiprobe.report.RecordingReader.read(dir.resolve("trace.tpr"));
+        // The recording itself: the same calls, values with their structure, read as text.
+        Recording recording = RecordingReader.read(dir.resolve("trace.tpr"));
         assertEquals(null, recording.damage());
         assertEquals(calls.size(), recording.calls().size(), "every traced call is in the recording");
-        dev.tiprobe.report.Recording.Call mixedCall = recording.calls().stream()
+        long first = recording.calls().stream().mapToLong(Recording.Call::startEpochNanos).min().orElseThrow();
+        long last = recording.calls().stream().mapToLong(Recording.Call::startEpochNanos).max().orElseThrow();
+        assertTrue(last - first > 1_000_000, "calls keep the times they started at, not the time they were written: " + (last - first));
+        Recording.Call mixedCall = recording.calls().stream()
                 .filter(c -> recording.methodName(c.methodId()).contains(".mixed(")).findFirst().orElseThrow();
         assertEquals(List.of("a", "b", "s", "values", "o", "c"), mixedCall.argNames());
         assertEquals(List.of(Long.toString(1L << 40), "2.5", "\"" + "x".repeat(100) + "\"... (300 chars)", "int[3] {1, 2, 3}",
-                "null", "Workload$Color.GREEN"), mixedCall.argValues());
-        assertEquals(Long.toString((1L << 40) + 2 + 300 + 3 + 1), mixedCall.result());
-        long recordedCalls = recording.stats().values().stream().mapToLong(dev.tiprobe.report.Recording.MethodStats::calls).sum();
+                "null", "Workload$Color.GREEN"), mixedCall.argValues().stream().map(ValueText::of).toList());
+        assertEquals(new CapturedValue.Int((1L << 40) + 2 + 300 + 3 + 1), mixedCall.result());
+        long recordedCalls = recording.stats().values().stream().mapToLong(Recording.MethodStats::calls).sum();
         long resultCalls = list(json, "methods").stream().mapToLong(m -> (Long) m.get("calls")).sum();
         assertEquals(resultCalls, recordedCalls, "the recording's method statistics are the results' counts");
-        assertEquals("trace", recording.info().get(dev.tiprobe.report.RecordingFormat.INFO_TRACE_MODE));
+        assertEquals("trace", recording.info().get(RecordingFormat.INFO_TRACE_MODE));
     }
 
     @Test
@@ -237,7 +252,7 @@ class TracingIT {
         List<String> lines = run.err().lines().filter(l -> l.startsWith("tiprobe:")).toList();
         assertEquals(1, lines.size(), run.err());
         assertTrue(lines.getFirst().contains("malformed method descriptor at position 32"), lines.getFirst());
-        assertFalse(Files.exists(file));
+        assertFalse(Files.exists(AgentOptions.recordingBeside(file)), "nothing written");
     }
 
     @Test
@@ -246,7 +261,7 @@ class TracingIT {
         Run run = workload("trace=example.workload.**,file=" + file);
         assertEquals(0, run.exit());
         assertEquals(plainOutput, run.out());
-        assertTrue(run.err().contains("tiprobe: cannot write " + file + ": no such directory"), run.err());
+        assertTrue(run.err().contains("tiprobe: cannot write " + AgentOptions.recordingBeside(file) + ": no such directory"), run.err());
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.RecordingReader;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -7,7 +10,6 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -36,7 +38,7 @@ final class CollectCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        output = Report.jsonFor(Agent.output(trace.file, pid));
+        output = Agent.output(trace.file, pid);
         return trace.agentOptions(output);
     }
 
@@ -47,7 +49,6 @@ final class CollectCommand extends SessionCommand {
         Agent.jar();  // a missing agent jar fails before the target is touched
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
-            java.time.Instant began = java.time.Instant.now();
             String started = startSession(target, options + ",progress=" + progress);
             err.println("tiprobe collect: " + started);
             warnIfNothingMatched(started);
@@ -70,7 +71,7 @@ final class CollectCommand extends SessionCommand {
                         && System.nanoTime() < end) {
                     if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                         err.println();
-                        throw new CliException(exitedDuringTheSession(began));
+                        throw new CliException(exitedDuringTheSession());
                     }
                     long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
                     String status = Agent.read(progress);
@@ -100,47 +101,37 @@ final class CollectCommand extends SessionCommand {
 
     /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
     private void finish(Target target) throws CliException {
-        String stopped = reach(target, "stop");
-        Path converted = Report.convert(output, trace.file);
-        if (!converted.equals(output)) spec.commandLine().getErr().println("tiprobe collect: wrote " + converted);
-        spec.commandLine().getOut().println(stopped);
+        Answer stopped = Answer.of(reach(target, "stop"));
+        written(stopped.recording() != null ? Report.convert(stopped.recording(), output) : Report.convert(output));
+        spec.commandLine().getOut().println(stopped.text());
     }
 
     /**
-     * What is left of a session whose target ended before it did: the results the agent writes at
-     * a normal exit, or, when the JVM was killed, whatever whole chunks of the recording it wrote
-     * (a chunk a second), and the format asked for made from those where possible.
+     * What is left of a session whose target ended before it did: the recording, finished by the
+     * agent at a normal exit, or up to its last whole chunk (a chunk a second) when the JVM was
+     * killed; and the format asked for, made from it.
      */
-    private String exitedDuringTheSession(java.time.Instant began) {
+    private String exitedDuringTheSession() {
         String exited = "process " + pid + " exited during the session; ";
-        try {
-            if (trace.filter != null && Files.exists(output) && Files.getLastModifiedTime(output).toInstant().isAfter(began)) {
-                Path converted = Report.convert(output, trace.file);
-                return exited + "the agent wrote the results at exit: " + converted;
-            }
-        } catch (IOException | CliException e) {
-            // fall through to the recording
-        }
         Path recording = Report.recordingFor(output);
-        dev.tiprobe.report.Recording r;
+        Recording r;
         try {
-            r = dev.tiprobe.report.RecordingReader.read(recording);
+            r = RecordingReader.read(recording);
         } catch (IOException | RuntimeException e) {
-            return exited + "it wrote no results (was it killed?), and no readable recording";
+            return exited + "it left no readable recording (" + recording + ")";
         }
-        String held = String.format("the recording %s holds %d samples and %d traced calls in %d chunks, up to %s",
-                recording, r.samples().size(), r.calls().size(), r.chunks(), r.chunks() == 0 ? "its start" : "its last whole chunk");
-        String wrote = "";
-        if (!r.samples().isEmpty() && Samples.drawnFromSamples(trace.file)) {
-            try {
-                Path out = Path.of(Report.withoutSuffix(output, ".json"));
-                Samples.write(r, recording, out);
-                wrote = "; wrote " + out + " from it";
-            } catch (CliException e) {
-                wrote = "; " + e.getMessage();
-            }
+        String held = r.ended()
+                ? "the agent finished the recording at exit"
+                : String.format("it did not finish the recording (was it killed?): %s holds %d samples and %d traced calls in %d"
+                        + " chunks, up to %s", recording, r.samples().size(), r.calls().size(), r.chunks(),
+                        r.chunks() == 0 ? "its start" : "its last whole chunk");
+        if (recording.equals(output)) return exited + held + ": " + recording;
+        try {
+            Exports.write(r, recording, output);
+            return exited + held + "; wrote " + output + " from it";
+        } catch (CliException e) {
+            return exited + held + "; " + e.getMessage();
         }
-        return exited + "it wrote no results at exit (was it killed?); " + held + wrote;
     }
 
     /** "123 calls, 456 samples" out of a status line. */

@@ -1,5 +1,8 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.TracedText;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -7,7 +10,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,24 +55,26 @@ final class DemoCommand implements Callable<Integer> {
                 workload.toString(), "demo.shop.Shop");
         RunCommand.Finished done = RunCommand.launch(command, "trace=" + FILTER + ",mode=trace,rate=0,sample=4,maxcalls=5000,file=" + json, true, json);
         if (done.exit() != 0) throw new CliException("the demo workload exited with " + done.exit());
-        Recording r = Recording.read(json);
-        OutputFiles.write(txt, w -> TextReport.write(r, w, 20, 200));
+        Path recording = Report.recordingFor(json);
+        Recording r = Exports.read(recording, err);
+        Exports.write(r, recording, json);
+        Exports.write(r, recording, txt);
         PrintWriter out = spec.commandLine().getOut();
-        TextReport.write(new Recording(r.mode(), r.filter(), r.droppedCalls(), r.probeFailures(), r.methods(),
-                List.of(), List.of(), r.classFailures(), r.removedForOverhead()), out, 6, 0);
-        out.printf("%nA few of the %d calls recorded (one in four)%n", r.calls().size());
-        for (Recording.Call c : interesting(r.calls())) out.println("  " + TextReport.call(c));
+        TextReport.methodTables(out, TracedText.methods(r), 6, "Top methods by calls", "Top methods by time (inclusive, wall clock)");
+        List<Recording.Call> calls = TracedText.callsByStart(r);
+        out.printf("%nA few of the %d calls recorded (one in four)%n", calls.size());
+        for (Recording.Call c : interesting(r, calls)) out.println("  " + TracedText.call(r, c));
         out.println();
-        out.println("Wrote " + json + ", " + txt + " and the recording " + Report.recordingFor(json));
+        out.println("Wrote " + json + ", " + txt + " and the recording " + recording);
         return Main.OK;
     }
 
     /** A few calls worth reading: prices with their tier, a discount, reservations that ran out. */
-    private static List<Recording.Call> interesting(List<Recording.Call> calls) {
+    private static List<Recording.Call> interesting(Recording r, List<Recording.Call> calls) {
         List<Recording.Call> out = new java.util.ArrayList<>();
-        calls.stream().filter(c -> c.method().contains(".total(")).limit(2).forEach(out::add);
-        calls.stream().filter(c -> c.method().contains("Rule.apply(")).limit(1).forEach(out::add);
-        calls.stream().filter(c -> c.threw() && c.method().contains(".reserve(")).limit(2).forEach(out::add);
+        calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".total(")).limit(2).forEach(out::add);
+        calls.stream().filter(c -> r.tracedName(c.methodId()).contains("Rule.apply(")).limit(1).forEach(out::add);
+        calls.stream().filter(c -> c.threw() && r.tracedName(c.methodId()).contains(".reserve(")).limit(2).forEach(out::add);
         return out;
     }
 }

@@ -1,6 +1,6 @@
 package dev.tiprobe.cli;
 
-import dev.tiprobe.report.PrivateFiles;
+import dev.tiprobe.recording.PrivateFiles;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@ package dev.tiprobe.cli;
 
 import com.google.protobuf.CodedOutputStream;
 import dev.tiprobe.report.Recording;
-import dev.tiprobe.report.RecordingFormat;
+import dev.tiprobe.recording.RecordingFormat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

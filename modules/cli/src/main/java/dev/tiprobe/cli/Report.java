@@ -2,56 +2,41 @@ package dev.tiprobe.cli;
 
 import dev.tiprobe.options.AgentOptions;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The output format follows the file extension: the agent writes a recording and, when it
- * traces, JSON results; for a {@code .txt}, {@code .collapsed}, {@code .html} or {@code .pb.gz} name the command
- * converts them once the session has ended.
+ * The agent writes one file, a recording (.tpr); the output a user names with {@code -f} is made
+ * from it by the command once there is something to read: at the end of {@code collect} and
+ * {@code run}, at {@code dump} and {@code stop}.
  */
 final class Report {
     private Report() {}
 
-    /**
-     * Where the agent writes: the name itself for .json, else the name with .json added. The
-     * session's recording goes beside it, with .tpr instead of .json.
-     */
-    static Path jsonFor(Path requested) throws CliException {
+    /** Checks that tiprobe can write {@code requested}: a usage error before any attach otherwise. */
+    static Path checked(Path requested) throws CliException {
         String name = requested.getFileName().toString();
-        if (name.endsWith(".json")) return requested;
-        if (name.endsWith(".txt") || Samples.drawnFromSamples(name)) {
-            return requested.resolveSibling(name + ".json");
-        }
-        throw new CliException("unknown format of '" + name + "': use .json, .txt, .collapsed, .html or .pb.gz (pprof)");
+        if (!Exports.known(name)) throw new CliException("unknown format of '" + name + "': use " + Exports.FORMATS);
+        return requested;
     }
 
-    /** The recording the agent writes beside {@code json}. */
-    static Path recordingFor(Path json) {
-        return AgentOptions.recordingBeside(json);
+    /** The recording the agent writes for {@code requested}: x.json gives x.tpr, x.html gives x.html.tpr, x.tpr itself. */
+    static Path recordingFor(Path requested) {
+        return AgentOptions.recordingBeside(requested);
     }
 
-    /** {@code path} without {@code suffix}, which it ends with. */
-    static String withoutSuffix(Path path, String suffix) {
-        String s = path.toString();
-        return s.substring(0, s.length() - suffix.length());
+    /**
+     * Makes {@code requested} from its recording and returns it; the recording itself when that
+     * is what was asked for. A damaged recording gives what its whole chunks hold, with a warning.
+     */
+    static Path convert(Path requested) throws CliException {
+        return convert(recordingFor(requested), requested);
     }
 
-    /** The results in the format {@code requested} names: {@code json} itself, or a report next to it. */
-    static Path convert(Path json, String requested) throws CliException {
-        if (!Samples.drawnFromSamples(requested) && !requested.endsWith(".txt")) return json;
-        Path out = Path.of(withoutSuffix(json, ".json"));  // the name asked for: x.txt.json -> x.txt
-        dev.tiprobe.report.Recording recording = Samples.read(recordingFor(json), new PrintWriter(System.err, true));
-        if (!requested.endsWith(".txt") || !recording.samples().isEmpty()) {
-            Samples.write(recording, recordingFor(json), out);
-            return out;
-        }
-        Path txt = out;  // tracing alone: the results file also names what was not instrumented, and why
-        Recording r = Recording.read(json);
-        OutputFiles.write(txt, w -> TextReport.write(r, w, 20, 200));
-        return txt;
+    /** As {@link #convert(Path)}, from the recording the agent named. */
+    static Path convert(Path recording, Path requested) throws CliException {
+        if (recording.equals(requested)) return recording;
+        Exports.write(Exports.read(recording, new PrintWriter(System.err, true)), recording, requested);
+        return requested;
     }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code tiprobe run [options] -- java ...}: launch a JVM with the agent from its first moment;
- * the agent writes the results when it exits. Exits with the program's exit code.
+ * the agent finishes its recording when the JVM exits, and the command makes the output asked
+ * for from it. Exits with the program's exit code.
  */
 @Command(name = "run", description = "Launch a JVM with tracing from its first moment; results are written when it exits.",
         footerHeading = "%nExamples:%n", footer = {"  tiprobe run --sample 10ms -f app.html -- java -jar app.jar", "  tiprobe run --trace 'app.**' --mode trace -f calls.txt -- java -cp app.jar app.Main"})
@@ -32,16 +33,16 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CliException {
-        Path output = Report.jsonFor(Agent.output(trace.file, null));  // %p: the program's pid, which the agent fills in
+        Path output = Agent.output(trace.file, null);  // %p: the program's pid, which the agent fills in
         String options = trace.agentOptions(output);
         JavaLauncher.check(command.getFirst());
         Finished done = launch(command, options, trace.filter != null, output);
-        Path results = Report.convert(done.results(), trace.file);
+        Path results = Report.convert(done.results());
         spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + results);
         return done.exit();
     }
 
-    /** How a launched program ended, and where its results are. */
+    /** How a launched program ended, and the output asked for (made from its recording by {@link Report#convert}). */
     record Finished(int exit, long pid, Path results) {}
 
     /**

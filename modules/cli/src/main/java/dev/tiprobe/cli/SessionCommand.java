@@ -4,6 +4,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** A command for the session in one target: attach, send one command to the agent, print its answer. */
@@ -32,11 +33,29 @@ abstract class SessionCommand implements Callable<Integer> {
     public Integer call() throws CliException {
         String options = agentOptions();  // options that do not go together fail before the target is touched
         try (Target target = Target.attach(pid)) {
-            String answer = answer(target, options);
-            spec.commandLine().getOut().println(answer);
-            warnIfNothingMatched(answer);
+            Answer answer = Answer.of(answer(target, options));
+            spec.commandLine().getOut().println(answer.text());
+            warnIfNothingMatched(answer.text());
+            if (answer.recording() != null) written(Report.convert(answer.recording(), answer.requested()));
         }
         return Main.OK;
+    }
+
+    /**
+     * What the agent answered: the text for the user and, for dump and stop, the recording and the
+     * output the session was started for, which the command makes from it.
+     */
+    record Answer(String text, Path recording, Path requested) {
+        static Answer of(String answer) {
+            String[] parts = answer.split("\t");
+            if (parts.length != 3) return new Answer(answer, null, null);
+            return new Answer(parts[0], Path.of(parts[1]), Path.of(parts[2]));
+        }
+    }
+
+    /** Says on stderr which file the command wrote from the recording (nothing when the recording was what was asked for). */
+    void written(Path output) {
+        if (!Report.recordingFor(output).equals(output)) spec.commandLine().getErr().println("tiprobe " + spec.name() + ": wrote " + output);
     }
 
     /**

@@ -4,7 +4,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code tiprobe start}: begin a session that runs until stop (or until the target exits). */
-@Command(name = "start", description = "Start tracing in a running JVM; it goes on until 'tiprobe stop' or the JVM's exit.",
+@Command(name = "start", description = "Start tracing or sampling in a running JVM; it goes on until 'tiprobe stop' (which writes -f's"
+        + " output) or the JVM's exit (which leaves the recording: tiprobe report turns it into any output).",
         footerHeading = "%nExample:%n", footer = {"  tiprobe start --trace 'com.foo.Bar::get*' --mode trace -f calls-%%p.json 4242"})
 final class StartCommand extends SessionCommand {
     @Mixin
@@ -17,9 +18,6 @@ final class StartCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        if (!trace.file.endsWith(".json")) {
-            throw new CliException("start, dump and stop write JSON: name the file .json, and convert it with 'tiprobe report'");
-        }
         return trace.agentOptions(Agent.output(trace.file, pid));
     }
 }

@@ -5,7 +5,7 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
-import dev.tiprobe.report.ControlSocket;
+import dev.tiprobe.recording.ControlSocket;
 
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;

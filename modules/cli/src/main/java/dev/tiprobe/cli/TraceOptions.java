@@ -57,7 +57,8 @@ final class TraceOptions {
     String sampleThreads;
 
     @Option(names = {"-f", "--file"}, paramLabel = "<file>", defaultValue = "tiprobe-%p-%t.json",
-            description = "Results file (JSON); %%p is the pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
+            description = "Output, by extension: .json, .txt, .html, .collapsed, .pb.gz (pprof) or .tpr; made from the recording"
+                    + " the agent writes beside it (x.tpr for x.json). %%p is the pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
     String file;
 
     TraceMode mode() {
@@ -95,9 +96,10 @@ final class TraceOptions {
      */
     AgentOptions settings(Path output) throws CliException {
         if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
-        if (output.toString().contains(",")) throw new CliException("the results file name cannot contain ','");
+        if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
+        Report.checked(output);
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
-        if (sample == null && Samples.drawnFromSamples(file)) {
+        if (sample == null && Exports.drawnFromSamples(file)) {
             throw new CliException("-f " + file + " needs --sample: flame graphs and profiles are drawn from stack samples");
         }
         if (filter != null && filter.contains(",")) throw new UsageException("a filter cannot contain ',': separate patterns with ';'");

@@ -17,14 +17,15 @@ import java.util.Locale;
  * both).
  *
  * <p>Keys (defaults in brackets): {@code trace} the filter, {@code mode} count, time or trace
- * [count], {@code file} the JSON results [{@code tiprobe-%p.json}; {@code %p} the pid, {@code %t}
- * a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
+ * [count], {@code file} the output asked for, which the command makes from the recording
+ * [{@code tiprobe-%p.json}; {@code %p} the pid, {@code %t} a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
  * {@code sample} one call in n [1], {@code maxcalls} [100000], {@code maxstring} [100],
  * {@code maxelements} [8], {@code tostring} (describe other objects by their toString());
  * {@code overhead} the most the probes may add, in percent of the program's CPU [5; 0: no limit].
  * Stack sampling, alone or with tracing: {@code interval} (10ms, 1s), {@code samplemode} wall or
  * cpu [wall], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
- * [all]; {@code recording} [the results file with {@code .tpr} for {@code .json}]. Commas
+ * [all]; {@code recording}, the one file the agent writes [the output's name with {@code .tpr}
+ * for {@code .json}, or {@code .tpr} added]. Commas
  * separate options, so no value may contain one.
  *
  * @param tracing   method tracing, or null
@@ -194,12 +195,12 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return b.toString();
     }
 
-    /** The results file of the session in process {@code pid}. */
+    /** The output asked for of the session in process {@code pid} (the command makes it from the recording). */
     public Path resultsFile(long pid) {
         return Path.of(expand(file, pid));
     }
 
-    /** The recording of the session in process {@code pid}: as asked, or beside the results. */
+    /** The recording of the session in process {@code pid}, all the agent writes: as asked, or beside the output. */
     public Path recordingFile(long pid) {
         return recording != null ? Path.of(expand(recording, pid)) : recordingBeside(resultsFile(pid));
     }
@@ -214,9 +215,10 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return pattern.replace("%t", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }
 
-    /** {@code out.json} records to {@code out.tpr}. */
+    /** {@code out.json} records to {@code out.tpr}, {@code out.html} to {@code out.html.tpr}, {@code out.tpr} to itself. */
     public static Path recordingBeside(Path results) {
         String name = results.getFileName().toString();
+        if (name.endsWith(".tpr")) return results;
         String base = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
         return results.resolveSibling(base + ".tpr");
     }

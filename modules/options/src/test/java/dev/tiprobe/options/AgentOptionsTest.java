@@ -63,6 +63,8 @@ class AgentOptionsTest {
         assertEquals("worker-*;main", AgentOptions.parse("interval=10ms,threads=worker-*;main").sampling().threads());
         assertEquals(Path.of("/tmp/x-7.tpr"), sampling.recordingFile(7), "the recording sits beside the results");
         assertEquals(Path.of("/tmp/r-7.tpr"), AgentOptions.parse("interval=1s,file=/tmp/x.json,recording=/tmp/r-%p.tpr").recordingFile(7));
+        assertEquals(Path.of("/tmp/x.html.tpr"), AgentOptions.recordingBeside(Path.of("/tmp/x.html")), "an export's recording");
+        assertEquals(Path.of("/tmp/x.tpr"), AgentOptions.recordingBeside(Path.of("/tmp/x.tpr")), "a recording asked for is itself");
         assertTrue(AgentOptions.expand("a-%p-%t.json", 9).matches("a-9-\\d{8}-\\d{6}\\.json"));
         assertTrue(AgentOptions.expandTime("a-%p-%t.json").matches("a-%p-\\d{8}-\\d{6}\\.json"), "the pid is left for the agent");
     }

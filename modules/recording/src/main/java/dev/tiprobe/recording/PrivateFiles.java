@@ -1,4 +1,4 @@
-package dev.tiprobe.report;
+package dev.tiprobe.recording;
 
 import java.io.IOException;
 import java.io.BufferedOutputStream;

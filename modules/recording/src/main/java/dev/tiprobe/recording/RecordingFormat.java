@@ -1,9 +1,12 @@
-package dev.tiprobe.report;
+package dev.tiprobe.recording;
 
 /**
- * The recording format, version 3 (version 2, without SOURCE records, is read too). A file is a header and chunks; each chunk is complete in
- * itself and checksummed, and introduces the symbols (method and thread names) it is the first to
- * use, so a recording cut short is readable up to its last whole chunk.
+ * The recording format, version 4. A file is a header and chunks; each chunk is complete in itself
+ * and checksummed, and introduces the symbols (method and thread names) it is the first to use,
+ * so a recording cut short is readable up to its last whole chunk. The recording is the only
+ * thing the agent writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2
+ * (no SOURCE) and 3 (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED
+ * records) are read too.
  *
  * <pre>
  * file    := "TPRB" u8:version u8:0 u8:0 u8:0   chunk*
@@ -17,15 +20,30 @@ package dev.tiprobe.report;
  *   4 CLASS_LOAD    varlong:nanosAfterStart string:className
  *   5 CLASS_UNLOAD  varlong:nanosAfterStart string:className
  *   6 INFO          string:key string:value               a fact about the session (mode, interval, ...)
- *   7 STATS         varint:methodId varlong:calls u8:timed [varlong:totalNanos varlong:minNanos varlong:maxNanos]
- *                   a traced method's statistics so far (when timed = 1, its inclusive wall-clock times);
- *                   a later STATS of the same method replaces an earlier one
+ *   7 STATS         varint:methodId varlong:calls u8:timed [varlong:totalNanos varlong:minNanos varlong:maxNanos
+ *                   varint:buckets (u8:bucket varlong:count) * buckets]
+ *                   a traced method's statistics so far (when timed = 1, its inclusive wall-clock times and
+ *                   their histogram: bucket b counts calls of [2^b, 2^(b+1)) ns); a later STATS of the same
+ *                   method replaces an earlier one
+ *  10 TRACED        varint:methodId string:className string:methodName string:descriptor string:displayName
+ *                   a traced method as the filter chose it, written before its first STATS; its display
+ *                   name has the parameters' names where the class file keeps them
+ *  11 SKIPPED       string:className string:methodName string:descriptor string:reason
+ *                   a method the filter chose but tracing left unchanged, and why
+ *  12 CLASS_FAILURE string:reason          a class tracing could not change, and why
+ *  13 REMOVED       string:method varlong:callsPerSecond
+ *                   a method whose probe the overhead budget took out, hottest first
  *   9 SOURCE        varint:methodId string:path           the source file of a method's class as a path from its
  *                   package root (org/foo/Bar.java), written with the method's METHOD record when known
  *   8 CALL          varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome
- *                   varlong:durationNanos varint:argCount (string:name string:value) * argCount string:result
+ *                   varlong:durationNanos varint:argCount (string:name value) * argCount value:result
  *                   one traced call; outcome RETURNED, THREW (result is the exception) or RUNNING
- *                   (duration 0, result empty); values as text, e.g. 42, "abc", Color.RED, int[3] {1, 2, 3}
+ *                   (duration 0, result NONE)
+ * value   := u8:tag ...    ({@link CapturedValue}; at most {@link #MAX_VALUE_DEPTH} arrays deep)
+ *   0 NONE  1 NULL  2 FALSE  3 TRUE  4 INT zigzag-varlong  5 FLOAT u32:bits  6 DOUBLE u64:bits
+ *   7 CHAR varint  8 STRING string  9 TEXT string:prefix varint:length  10 ENUM string:type string:name
+ *  11 ARRAY string:componentType varint:length varint:n value * n  12 OBJECT string:type u32:identityHash
+ *   u8:hasText [string:text]  13 THROWN string:type u8:hasMessage [string:message]  14 NOT_CAPTURED
  * string  := varint:byteLength utf8-bytes
  * </pre>
  *
@@ -41,12 +59,16 @@ public final class RecordingFormat {
     private RecordingFormat() {}
 
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
+    /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
+    public static final int VALUES_SINCE = 4;
     /** The oldest version this tiprobe reads (it has no SOURCE records). */
     public static final int OLDEST_READ = 2;
     public static final int HEADER_BYTES = 8;
     public static final int MAX_CHUNK_BYTES = 16 << 20;
     public static final int MAX_DEPTH = 4096;
+    /** How deep arrays of values nest; the probe captures one level, this leaves room. */
+    public static final int MAX_VALUE_DEPTH = 8;
 
     public static final int METHOD = 1;
     public static final int THREAD = 2;
@@ -57,6 +79,26 @@ public final class RecordingFormat {
     public static final int STATS = 7;
     public static final int CALL = 8;
     public static final int SOURCE = 9;
+    public static final int TRACED = 10;
+    public static final int SKIPPED = 11;
+    public static final int CLASS_FAILURE = 12;
+    public static final int REMOVED = 13;
+
+    public static final byte VALUE_NONE = 0;
+    public static final byte VALUE_NULL = 1;
+    public static final byte VALUE_FALSE = 2;
+    public static final byte VALUE_TRUE = 3;
+    public static final byte VALUE_INT = 4;
+    public static final byte VALUE_FLOAT = 5;
+    public static final byte VALUE_DOUBLE = 6;
+    public static final byte VALUE_CHAR = 7;
+    public static final byte VALUE_STRING = 8;
+    public static final byte VALUE_TEXT = 9;
+    public static final byte VALUE_ENUM = 10;
+    public static final byte VALUE_ARRAY = 11;
+    public static final byte VALUE_OBJECT = 12;
+    public static final byte VALUE_THROWN = 13;
+    public static final byte VALUE_NOT_CAPTURED = 14;
 
     public static final byte STATE_RUNNABLE = 1;
     public static final byte STATE_WAITING = 2;
@@ -74,11 +116,19 @@ public final class RecordingFormat {
     public static final String INFO_TRACE_MODE = "tracemode";       // count, time or trace
     public static final String INFO_FILTER = "filter";
     public static final String INFO_DROPPED_CALLS = "droppedCalls";
+    /** Class files tracing changed (loads and retransforms). */
+    public static final String INFO_CLASSES_INSTRUMENTED = "classesInstrumented";
+    /** Exceptions swallowed inside probe code. */
+    public static final String INFO_PROBE_FAILURES = "probeFailures";
+    /** The overhead budget as a share of the program's CPU, e.g. 0.05 (0: none). */
+    public static final String INFO_OVERHEAD_BUDGET = "overheadBudget";
     /** CPU nanoseconds threads used that no sample carries: never seen running again before sampling ended. */
     public static final String INFO_CPU_NOT_SEEN_RUNNING = "cpuNotSeenRunningNanos";
     /** How many classes tracing left unchanged because changing them failed, and the first one's reason. */
     public static final String INFO_CLASSES_LEFT_UNCHANGED = "classesLeftUnchanged";
     public static final String INFO_FIRST_CLASS_FAILURE = "firstClassFailure";
+    /** Written last, when the agent finished the recording (at stop or at the JVM's exit); a recording without it was cut short. */
+    public static final String INFO_ENDED = "ended";
     /** A sentence naming the methods whose probes the overhead budget took out, the hottest first. */
     public static final String INFO_REMOVED_FOR_OVERHEAD = "removedForOverhead";
 }

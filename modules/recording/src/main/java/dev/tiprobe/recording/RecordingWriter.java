@@ -1,4 +1,4 @@
-package dev.tiprobe.report;
+package dev.tiprobe.recording;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -89,9 +89,12 @@ public final class RecordingWriter implements AutoCloseable {
         end(epochNanos);
     }
 
-    /** A traced method's statistics as of {@code epochNanos}; times only when {@code timed}. */
-    public void stats(long epochNanos, int methodId, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos)
-            throws IOException {
+    /**
+     * A traced method's statistics as of {@code epochNanos}; times only when {@code timed}, with
+     * their histogram ({@code histogram[b]} calls of [2^b, 2^(b+1)) ns; may be empty).
+     */
+    public void stats(long epochNanos, int methodId, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos,
+                      long[] histogram) throws IOException {
         begin(epochNanos);
         method(methodId);
         chunk.write(RecordingFormat.STATS);
@@ -102,16 +105,69 @@ public final class RecordingWriter implements AutoCloseable {
             varlong(Math.max(0, totalNanos));
             varlong(Math.max(0, minNanos));
             varlong(Math.max(0, maxNanos));
+            int buckets = 0;
+            for (long count : histogram) if (count > 0) buckets++;
+            varlong(buckets);
+            for (int b = 0; b < histogram.length && b < 64; b++) {
+                if (histogram[b] <= 0) continue;
+                chunk.write(b);
+                varlong(histogram[b]);
+            }
         }
         end(epochNanos);
     }
 
     /**
-     * A traced call: {@code durationNanos} -1 while it runs; values already turned into text,
-     * {@code result} empty for void (or while running).
+     * A traced method as the filter chose it: its class's binary name, name and descriptor, and the
+     * name the reports show (with parameter names where known).
+     */
+    public void traced(long epochNanos, int methodId, String className, String methodName, String descriptor,
+                       String displayName) throws IOException {
+        begin(epochNanos);
+        method(methodId);
+        chunk.write(RecordingFormat.TRACED);
+        varlong(methodId);
+        string(className);
+        string(methodName);
+        string(descriptor);
+        string(displayName);
+        end(epochNanos);
+    }
+
+    /** A method the filter chose that tracing left unchanged, and why. */
+    public void skipped(long epochNanos, String className, String methodName, String descriptor, String reason) throws IOException {
+        begin(epochNanos);
+        chunk.write(RecordingFormat.SKIPPED);
+        string(className);
+        string(methodName);
+        string(descriptor);
+        string(reason);
+        end(epochNanos);
+    }
+
+    /** A class tracing could not change, and why. */
+    public void classFailure(long epochNanos, String reason) throws IOException {
+        begin(epochNanos);
+        chunk.write(RecordingFormat.CLASS_FAILURE);
+        string(reason);
+        end(epochNanos);
+    }
+
+    /** A method whose probe the overhead budget took out, at this call rate. */
+    public void removed(long epochNanos, String method, long callsPerSecond) throws IOException {
+        begin(epochNanos);
+        chunk.write(RecordingFormat.REMOVED);
+        string(method);
+        varlong(Math.max(0, callsPerSecond));
+        end(epochNanos);
+    }
+
+    /**
+     * A traced call: {@code durationNanos} -1 while it runs; {@code result} {@link CapturedValue#NONE}
+     * for void (written so while running).
      */
     public void call(long startEpochNanos, long threadId, String threadName, int methodId, int depth, long durationNanos,
-                     boolean threw, List<String> argNames, List<String> argValues, String result) throws IOException {
+                     boolean threw, List<String> argNames, List<CapturedValue> argValues, CapturedValue result) throws IOException {
         begin(startEpochNanos);
         thread(threadId, threadName);
         method(methodId);
@@ -125,10 +181,84 @@ public final class RecordingWriter implements AutoCloseable {
         varlong(argValues.size());
         for (int i = 0; i < argValues.size(); i++) {
             string(i < argNames.size() ? argNames.get(i) : "arg" + i);
-            string(argValues.get(i));
+            value(argValues.get(i), 0);
         }
-        string(durationNanos < 0 || result == null ? "" : result);
+        value(durationNanos < 0 || result == null ? CapturedValue.NONE : result, 0);
         end(startEpochNanos);
+    }
+
+    private void value(CapturedValue v, int depth) {
+        switch (v) {
+            case CapturedValue.None n -> chunk.write(RecordingFormat.VALUE_NONE);
+            case CapturedValue.Null n -> chunk.write(RecordingFormat.VALUE_NULL);
+            case CapturedValue.Bool b -> chunk.write(b.value() ? RecordingFormat.VALUE_TRUE : RecordingFormat.VALUE_FALSE);
+            case CapturedValue.Int i -> {
+                chunk.write(RecordingFormat.VALUE_INT);
+                varlong((i.value() << 1) ^ (i.value() >> 63));
+            }
+            case CapturedValue.Float32 f -> {
+                chunk.write(RecordingFormat.VALUE_FLOAT);
+                chunk.writeBytes(bytes(Float.floatToRawIntBits(f.value()), 4));
+            }
+            case CapturedValue.Float64 d -> {
+                chunk.write(RecordingFormat.VALUE_DOUBLE);
+                chunk.writeBytes(bytes(Double.doubleToRawLongBits(d.value()), 8));
+            }
+            case CapturedValue.Char c -> {
+                chunk.write(RecordingFormat.VALUE_CHAR);
+                varlong(c.value());
+            }
+            case CapturedValue.Str s -> {
+                chunk.write(RecordingFormat.VALUE_STRING);
+                string(s.value());
+            }
+            case CapturedValue.Text t -> {
+                chunk.write(RecordingFormat.VALUE_TEXT);
+                string(t.prefix());
+                varlong(Math.max(0, t.length()));
+            }
+            case CapturedValue.EnumConstant e -> {
+                chunk.write(RecordingFormat.VALUE_ENUM);
+                string(e.type());
+                string(e.name());
+            }
+            case CapturedValue.Array a -> {
+                chunk.write(RecordingFormat.VALUE_ARRAY);
+                string(a.componentType());
+                varlong(Math.max(0, a.length()));
+                boolean descend = depth + 1 < RecordingFormat.MAX_VALUE_DEPTH;
+                varlong(descend ? a.first().size() : 0);
+                if (descend) for (CapturedValue e : a.first()) value(e, depth + 1);
+            }
+            case CapturedValue.Obj o -> {
+                chunk.write(RecordingFormat.VALUE_OBJECT);
+                string(o.type());
+                chunk.writeBytes(bytes(o.identityHash(), 4));
+                optionalString(o.text());
+            }
+            case CapturedValue.Thrown t -> {
+                chunk.write(RecordingFormat.VALUE_THROWN);
+                string(t.type());
+                optionalString(t.message());
+            }
+            case CapturedValue.NotCaptured n -> chunk.write(RecordingFormat.VALUE_NOT_CAPTURED);
+            case CapturedValue.Shown t -> {  // not made by the agent; kept as a string should one come
+                chunk.write(RecordingFormat.VALUE_STRING);
+                string(t.text());
+            }
+        }
+    }
+
+    private void optionalString(String s) {
+        chunk.write(s == null ? 0 : 1);
+        if (s != null) string(s);
+    }
+
+    /** The low {@code n} bytes of {@code v}, big-endian. */
+    private static byte[] bytes(long v, int n) {
+        byte[] b = new byte[n];
+        put(b, 0, v, n);
+        return b;
     }
 
     private void thread(long threadId, String threadName) {
@@ -181,14 +311,14 @@ public final class RecordingWriter implements AutoCloseable {
         if (chunk.size() == 0) return;
         byte[] events = chunk.toByteArray();
         byte[] body = new byte[16 + events.length];
-        putLong(body, 0, chunkStart);
-        putLong(body, 8, chunkEnd);
+        put(body, 0, chunkStart, 8);
+        put(body, 8, chunkEnd, 8);
         System.arraycopy(events, 0, body, 16, events.length);
         CRC32 crc = new CRC32();
         crc.update(body);
         byte[] head = new byte[8];
-        putInt(head, 0, body.length);
-        putInt(head, 4, (int) crc.getValue());
+        put(head, 0, body.length, 4);
+        put(head, 4, crc.getValue(), 4);
         out.write(head);
         out.write(body);
         out.flush();
@@ -226,15 +356,9 @@ public final class RecordingWriter implements AutoCloseable {
         chunk.writeBytes(bytes);
     }
 
-    private static void putLong(byte[] b, int at, long v) {
-        for (int i = 7; i >= 0; i--) {
-            b[at + i] = (byte) v;
-            v >>>= 8;
-        }
-    }
-
-    private static void putInt(byte[] b, int at, int v) {
-        for (int i = 3; i >= 0; i--) {
+    /** Writes the low {@code n} bytes of {@code v} into {@code b} at {@code at}, big-endian. */
+    private static void put(byte[] b, int at, long v, int n) {
+        for (int i = n - 1; i >= 0; i--) {
             b[at + i] = (byte) v;
             v >>>= 8;
         }

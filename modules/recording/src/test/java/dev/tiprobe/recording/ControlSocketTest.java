@@ -1,4 +1,4 @@
-package dev.tiprobe.report;
+package dev.tiprobe.recording;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,8 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.RecordingFormat;
+
 import java.util.List;
 import java.util.Map;
 
@@ -12,12 +15,14 @@ import java.util.Map;
  *                package root ({@code org/foo/Bar.java}); none in a version 2 recording
  * @param stats   traced methods' statistics by method id, the latest the recording holds
  * @param calls   traced calls in the order they were written
+ * @param tracing what else a tracing session said: its methods as chosen, those it skipped, the
+ *                classes it could not change, the probes the overhead budget removed
  */
 public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Map<String, String> info,
                         Map<Integer, String> methods, Map<Integer, String> sources, Map<Long, String> threads,
                         List<Sample> samples,
                         List<ClassEvent> classEvents, Map<Integer, MethodStats> stats, List<Call> calls,
-                        String damage) {
+                        Tracing tracing, String damage) {
 
     /**
      * A stack sample; frames are method ids, leaf first, with their source lines (0: unknown);
@@ -27,16 +32,38 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
 
     public record ClassEvent(long epochNanos, boolean load, String className) {}
 
-    /** A traced method's calls; the times are inclusive wall clock, present when {@code timed}. */
-    public record MethodStats(int methodId, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos) {}
+    /**
+     * A traced method's calls; the times are inclusive wall clock, present when {@code timed}, with
+     * their histogram: {@code histogram[b]} calls took [2^b, 2^(b+1)) ns (empty before version 4).
+     */
+    public record MethodStats(int methodId, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos,
+                              long[] histogram) {}
 
     /**
      * A traced call. {@code durationNanos} is -1 for a call still running when it was written;
-     * {@code result} is the returned value as text (empty for void), or the exception when
-     * {@code threw}.
+     * {@code result} is the returned value ({@link CapturedValue.None} for void), or the exception
+     * when {@code threw}.
      */
     public record Call(long startEpochNanos, long threadId, int methodId, int depth, long durationNanos, boolean threw,
-                       List<String> argNames, List<String> argValues, String result) {}
+                       List<String> argNames, List<CapturedValue> argValues, CapturedValue result) {}
+
+    /** A traced method as its filter chose it, and the name reports show (with parameter names where known). */
+    public record Signature(String className, String methodName, String descriptor, String displayName) {}
+
+    /** A method the filter chose that tracing left unchanged, and why. */
+    public record Skipped(String className, String methodName, String descriptor, String reason) {}
+
+    /** A method whose probe the overhead budget took out, and its call rate then. */
+    public record Removed(String method, long callsPerSecond) {}
+
+    /**
+     * A tracing session's account beside its figures: each traced method's signature by method
+     * id, the methods skipped, the classes left unchanged (with why) and the probes removed.
+     */
+    public record Tracing(Map<Integer, Signature> signatures, List<Skipped> skipped, List<String> classFailures,
+                          List<Removed> removed) {
+        public static final Tracing NONE = new Tracing(Map.of(), List.of(), List.of(), List.of());
+    }
 
     /**
      * The method id of the root frame the reader adds to a stack the sampler cut at its depth
@@ -49,6 +76,12 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         if (id == TRUNCATED) return "[truncated]";
         String name = methods.get(id);
         return name != null ? name : "[unknown]";
+    }
+
+    /** A traced method's name as the trace reports show it: with parameter names where known. */
+    public String tracedName(int id) {
+        Signature s = tracing.signatures().get(id);
+        return s != null ? s.displayName() : methodName(id);
     }
 
     /**
@@ -72,12 +105,18 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         return out;
     }
 
-    private long infoNumber(String key) {
+    /** An INFO fact as a number; 0 when the recording does not hold it (or it is not a number). */
+    public long infoNumber(String key) {
         try {
             return Long.parseLong(info.getOrDefault(key, "0"));
         } catch (NumberFormatException e) {
             return 0;
         }
+    }
+
+    /** Whether the agent finished the recording (at stop or at exit): false for one cut short, as by a killed JVM. */
+    public boolean ended() {
+        return info.containsKey(RecordingFormat.INFO_ENDED);
     }
 
     /** Whether the sampler took only threads that used CPU (cpu mode); then the cpu view is the natural one. */
@@ -126,12 +165,12 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         }
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, Map.copyOf(names), Map.copyOf(files), threads,
                 List.copyOf(renamed),
-                classEvents, stats, calls, damage);
+                classEvents, stats, calls, tracing, damage);
     }
 
     /** The same recording with other samples (what filters make). */
     public Recording withSamples(List<Sample> kept) {
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, methods, sources, threads, List.copyOf(kept), classEvents,
-                stats, calls, damage);
+                stats, calls, tracing, damage);
     }
 }

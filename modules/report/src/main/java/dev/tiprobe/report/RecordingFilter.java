@@ -1,11 +1,10 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Globs;
+
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * Report-time filtering of a recording's samples, as async-profiler's include and exclude do:
@@ -60,13 +59,7 @@ public record RecordingFilter(List<String> includes, List<String> excludes, List
 
     private static List<Predicate<String>> globs(List<String> globs) {
         List<Predicate<String>> out = new ArrayList<>();
-        for (String g : globs) out.add(glob(g));
+        for (String g : globs) out.add(Globs.glob(g));
         return out;
-    }
-
-    /** Whether a whole text matches {@code glob}, where {@code *} stands for any characters. */
-    public static Predicate<String> glob(String glob) {
-        String regex = Arrays.stream(glob.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*"));
-        return Pattern.compile(regex).asMatchPredicate();
     }
 }

@@ -1,13 +1,18 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.RecordingFormat;
+
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything in a recording as JSON, with names: session facts, methods, threads, samples (frames
- * leaf first), class events, traced methods' statistics and traced calls.
+ * A recording as JSON, with names: the session's facts, then what tracing saw (the methods with
+ * their calls, times and histograms, the traced calls with their values, what was skipped, the
+ * classes left unchanged and the probes removed), then the samples and class events. This is the
+ * JSON {@code -f x.json} gives; the agent itself writes only the recording.
  */
 public final class RecordingJson {
     private RecordingJson() {}
@@ -21,7 +26,17 @@ public final class RecordingJson {
         JsonText.quote(b, r.damage());
         b.append(",\n  \"info\": ");
         names(b, r.info());
-        b.append(",\n  \"methods\": ");
+        b.append(",\n  \"mode\": ");
+        JsonText.quote(b, r.info().get(RecordingFormat.INFO_TRACE_MODE));
+        b.append(",\n  \"filter\": ");
+        JsonText.quote(b, r.info().get(RecordingFormat.INFO_FILTER));
+        b.append(",\n  \"classesInstrumented\": ").append(r.infoNumber(RecordingFormat.INFO_CLASSES_INSTRUMENTED))
+                .append(",\n  \"droppedCalls\": ").append(r.infoNumber(RecordingFormat.INFO_DROPPED_CALLS))
+                .append(",\n  \"probeFailures\": ").append(r.infoNumber(RecordingFormat.INFO_PROBE_FAILURES));
+        methods(r, b);
+        calls(r, b, out);
+        tracingAccount(r, b);
+        b.append(",\n  \"methodNames\": ");
         names(b, r.methods());
         b.append(",\n  \"threads\": ");
         names(b, r.threads());
@@ -46,43 +61,166 @@ public final class RecordingJson {
             b.append('}');
             sep = ",\n    ";
         }
-        b.append("\n  ],\n  \"stats\": [");
-        sep = "\n    ";
+        b.append("\n  ]\n}\n");
+        out.write(b.toString());
+        out.flush();
+    }
+
+    /** The traced methods in id order: name, signature, calls, and in time mode times and histogram. */
+    private static void methods(Recording r, StringBuilder b) {
+        b.append(",\n  \"methods\": [");
+        String sep = "\n    ";
         for (Recording.MethodStats m : new TreeMap<>(r.stats()).values()) {
-            b.append(sep).append("{\"method\": ").append(m.methodId()).append(", \"name\": ");
-            JsonText.quote(b, r.methodName(m.methodId()));
+            Recording.Signature sig = r.tracing().signatures().get(m.methodId());
+            b.append(sep).append("{\"name\": ");
+            JsonText.quote(b, r.tracedName(m.methodId()));
+            if (sig != null) method(b.append(", "), sig.className(), sig.methodName(), sig.descriptor());
             b.append(", \"calls\": ").append(m.calls());
             if (m.timed()) {
                 b.append(", \"totalNanos\": ").append(m.totalNanos()).append(", \"minNanos\": ").append(m.minNanos())
-                        .append(", \"maxNanos\": ").append(m.maxNanos());
+                        .append(", \"maxNanos\": ").append(m.maxNanos()).append(", \"meanNanos\": ")
+                        .append(m.calls() == 0 ? 0 : m.totalNanos() / m.calls()).append(", \"histogram\": [");
+                String inner = "";
+                for (int bucket = 0; bucket < m.histogram().length; bucket++) {
+                    if (m.histogram()[bucket] == 0) continue;
+                    b.append(inner).append("{\"belowNanos\": ").append(1L << Math.min(62, bucket + 1)).append(", \"count\": ")
+                            .append(m.histogram()[bucket]).append('}');
+                    inner = ", ";
+                }
+                b.append(']');
             }
             b.append('}');
             sep = ",\n    ";
         }
-        b.append("\n  ],\n  \"calls\": [");
-        sep = "\n    ";
-        for (Recording.Call c : r.calls()) {
-            b.append(sep).append("{\"startEpochNanos\": ").append(c.startEpochNanos()).append(", \"thread\": ")
-                    .append(c.threadId()).append(", \"method\": ").append(c.methodId()).append(", \"name\": ");
-            JsonText.quote(b, r.methodName(c.methodId()));
-            b.append(", \"depth\": ").append(c.depth()).append(", \"durationNanos\": ").append(c.durationNanos())
-                    .append(", \"args\": [");
+        b.append("\n  ]");
+    }
+
+    /** The traced calls in the order they started, their values with their structure. */
+    private static void calls(Recording r, StringBuilder b, Writer out) throws IOException {
+        b.append(",\n  \"calls\": [");
+        String sep = "\n    ";
+        for (Recording.Call c : TracedText.callsByStart(r)) {
+            b.append(sep).append("{\"method\": ");
+            JsonText.quote(b, r.tracedName(c.methodId()));
+            b.append(", \"thread\": ");
+            JsonText.quote(b, r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()));
+            b.append(", \"threadId\": ").append(c.threadId()).append(", \"depth\": ").append(c.depth())
+                    .append(", \"startEpochNanos\": ").append(c.startEpochNanos()).append(", \"durationNanos\": ")
+                    .append(c.durationNanos()).append(", \"args\": [");
             for (int i = 0; i < c.argValues().size(); i++) {
                 b.append(i > 0 ? ", " : "").append("{\"name\": ");
                 JsonText.quote(b, c.argNames().get(i));
                 b.append(", \"value\": ");
-                JsonText.quote(b, c.argValues().get(i));
+                value(b, c.argValues().get(i));
                 b.append('}');
             }
-            b.append("], ").append(c.threw() ? "\"thrown\": " : "\"returned\": ");
-            JsonText.quote(b, c.result());
+            b.append(']');
+            b.append(c.threw() ? ", \"thrown\": " : ", \"returned\": ");  // null for void
+            value(b, c.result());
             b.append('}');
             sep = ",\n    ";
             spill(b, out);
         }
-        b.append("\n  ]\n}\n");
-        out.write(b.toString());
-        out.flush();
+        b.append("\n  ]");
+    }
+
+    /** Skipped methods, classes left unchanged, the overhead budget and the probes it removed. */
+    private static void tracingAccount(Recording r, StringBuilder b) {
+        b.append(",\n  \"skipped\": [");
+        String sep = "\n    ";
+        for (Recording.Skipped s : r.tracing().skipped()) {
+            method(b.append(sep).append('{'), s.className(), s.methodName(), s.descriptor());
+            b.append(", \"reason\": ");
+            JsonText.quote(b, s.reason());
+            b.append('}');
+            sep = ",\n    ";
+        }
+        b.append("\n  ],\n  \"classFailures\": [");
+        sep = "\n    ";
+        for (String f : r.tracing().classFailures()) {
+            b.append(sep);
+            JsonText.quote(b, f);
+            sep = ",\n    ";
+        }
+        b.append("\n  ],\n  \"overheadBudget\": ").append(r.info().getOrDefault(RecordingFormat.INFO_OVERHEAD_BUDGET, "0"))
+                .append(",\n  \"removedForOverhead\": [");
+        sep = "\n    ";
+        for (Recording.Removed m : r.tracing().removed()) {
+            b.append(sep).append("{\"method\": ");
+            JsonText.quote(b, m.method());
+            b.append(", \"callsPerSecond\": ").append(m.callsPerSecond()).append('}');
+            sep = ",\n    ";
+        }
+        b.append("\n  ]");
+    }
+
+    /** A captured value with its structure: numbers as numbers, a long string as its prefix and length, ... */
+    static void value(StringBuilder b, CapturedValue v) {
+        switch (v) {
+            case CapturedValue.None n -> b.append("null");
+            case CapturedValue.Null n -> b.append("null");
+            case CapturedValue.Bool x -> b.append(x.value());
+            case CapturedValue.Int i -> b.append(i.value());
+            case CapturedValue.Float32 f -> number(b, f.value());
+            case CapturedValue.Float64 d -> number(b, d.value());
+            case CapturedValue.Char c -> JsonText.quote(b, String.valueOf(c.value()));
+            case CapturedValue.Str s -> JsonText.quote(b, s.value());
+            case CapturedValue.Text t -> {
+                b.append("{\"text\": ");
+                JsonText.quote(b, t.prefix());
+                b.append(", \"length\": ").append(t.length()).append(", \"truncated\": true}");
+            }
+            case CapturedValue.EnumConstant e -> strings(b, "enum", e.type(), "name", e.name());
+            case CapturedValue.Array a -> {
+                b.append("{\"array\": ");
+                JsonText.quote(b, a.componentType());
+                b.append(", \"length\": ").append(a.length()).append(", \"first\": [");
+                for (int i = 0; i < a.first().size(); i++) {
+                    if (i > 0) b.append(", ");
+                    value(b, a.first().get(i));
+                }
+                b.append("]}");
+            }
+            case CapturedValue.Obj o -> {
+                b.append("{\"object\": ");
+                JsonText.quote(b, o.type());
+                b.append(", \"identityHash\": ");
+                JsonText.quote(b, Integer.toHexString(o.identityHash()));
+                if (o.text() != null) {
+                    b.append(", \"toString\": ");
+                    JsonText.quote(b, o.text());
+                }
+                b.append('}');
+            }
+            case CapturedValue.Thrown t -> strings(b, "type", t.type(), "message", t.message());
+            case CapturedValue.NotCaptured n -> b.append("{\"skipped\": \"probe code was running on this thread\"}");
+            case CapturedValue.Shown s -> JsonText.quote(b, s.text());
+        }
+    }
+
+    /** {@code "class": ..., "method": ..., "descriptor": ...}: a method as a filter names it. */
+    private static void method(StringBuilder b, String className, String methodName, String descriptor) {
+        b.append("\"class\": ");
+        JsonText.quote(b, className);
+        b.append(", \"method\": ");
+        JsonText.quote(b, methodName);
+        b.append(", \"descriptor\": ");
+        JsonText.quote(b, descriptor);
+    }
+
+    /** An object of two string members. */
+    private static void strings(StringBuilder b, String key1, String value1, String key2, String value2) {
+        b.append("{\"").append(key1).append("\": ");
+        JsonText.quote(b, value1);
+        b.append(", \"").append(key2).append("\": ");
+        JsonText.quote(b, value2);
+        b.append('}');
+    }
+
+    /** JSON has no NaN or infinities: those go as strings. */
+    private static void number(StringBuilder b, double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) JsonText.quote(b, Double.toString(v));
+        else b.append(v);
     }
 
     /** A JSON object of names by key (ids or info keys), in key order. */

@@ -1,5 +1,8 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.RecordingFormat;
+
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -60,6 +63,11 @@ public final class RecordingReader {
         List<Recording.ClassEvent> events = new ArrayList<>();
         Map<Integer, Recording.MethodStats> stats = new HashMap<>();
         List<Recording.Call> calls = new ArrayList<>();
+        Map<Integer, Recording.Signature> signatures = new HashMap<>();
+        List<Recording.Skipped> skipped = new ArrayList<>();
+        List<String> classFailures = new ArrayList<>();
+        List<Recording.Removed> removed = new ArrayList<>();
+        int version = bytes[4];
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
         int chunks = 0;
@@ -89,7 +97,7 @@ public final class RecordingReader {
                 break;
             }
             // Decode into scratch collections; keep them only if the whole chunk decodes.
-            Chunk chunk = new Chunk();
+            Chunk chunk = new Chunk(version);
             try {
                 chunk.decode(ByteBuffer.wrap(bytes, at + 8, length).slice());
             } catch (Malformed | BufferUnderflowException e) {
@@ -104,6 +112,10 @@ public final class RecordingReader {
             events.addAll(chunk.events);
             stats.putAll(chunk.stats);
             calls.addAll(chunk.calls);
+            signatures.putAll(chunk.signatures);
+            skipped.addAll(chunk.skipped);
+            classFailures.addAll(chunk.classFailures);
+            removed.addAll(chunk.removed);
             start = Math.min(start, chunk.start);
             end = Math.max(end, chunk.end);
             chunks++;
@@ -114,7 +126,9 @@ public final class RecordingReader {
             end = 0;
         }
         return new Recording(chunks, start, end, Map.copyOf(info), Map.copyOf(methods), Map.copyOf(sources), Map.copyOf(threads),
-                List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls), damage);
+                List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls),
+                new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
+                damage);
     }
 
     private static final class Malformed extends Exception {
@@ -134,8 +148,18 @@ public final class RecordingReader {
         final List<Recording.ClassEvent> events = new ArrayList<>();
         final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
         final List<Recording.Call> calls = new ArrayList<>();
+        final Map<Integer, Recording.Signature> signatures = new HashMap<>();
+        final List<Recording.Skipped> skipped = new ArrayList<>();
+        final List<String> classFailures = new ArrayList<>();
+        final List<Recording.Removed> removed = new ArrayList<>();
+        /** Version 4 on: values (not text) in calls, histograms in statistics. */
+        final boolean values;
         long start;
         long end;
+
+        Chunk(int version) {
+            this.values = version >= RecordingFormat.VALUES_SINCE;
+        }
 
         void decode(ByteBuffer b) throws Malformed {
             start = b.getLong();
@@ -181,9 +205,14 @@ public final class RecordingReader {
                         long total = timed ? varlong(b) : -1;
                         long min = timed ? varlong(b) : -1;
                         long max = timed ? varlong(b) : -1;
-                        stats.put(method, new Recording.MethodStats(method, count, timed, total, min, max));
+                        long[] histogram = timed && values ? histogram(b) : new long[0];
+                        stats.put(method, new Recording.MethodStats(method, count, timed, total, min, max, histogram));
                     }
                     case RecordingFormat.CALL -> calls.add(call(b));
+                    case RecordingFormat.TRACED -> signatures.put(methodId(b), new Recording.Signature(string(b), string(b), string(b), string(b)));
+                    case RecordingFormat.SKIPPED -> skipped.add(new Recording.Skipped(string(b), string(b), string(b), string(b)));
+                    case RecordingFormat.CLASS_FAILURE -> classFailures.add(string(b));
+                    case RecordingFormat.REMOVED -> removed.add(new Recording.Removed(string(b), varlong(b)));
                     default -> throw new Malformed("unknown record kind " + kind);
                 }
             }
@@ -203,14 +232,80 @@ public final class RecordingReader {
             long count = varlong(b);
             if (count > b.remaining() / 2) throw new Malformed("bad argument count " + count);
             List<String> names = new ArrayList<>();
-            List<String> values = new ArrayList<>();
+            List<CapturedValue> args = new ArrayList<>();
             for (long i = 0; i < count; i++) {
                 names.add(string(b));
-                values.add(string(b));
+                args.add(value(b, 0));
             }
-            String result = string(b);
+            CapturedValue result = value(b, 0);
             return new Recording.Call(time, thread, method, (int) depth, outcome == RecordingFormat.RUNNING ? -1 : duration,
-                    outcome == RecordingFormat.THREW, List.copyOf(names), List.copyOf(values), result);
+                    outcome == RecordingFormat.THREW, List.copyOf(names), List.copyOf(args), result);
+        }
+
+        /** Bucket b: calls of [2^b, 2^(b+1)) ns. */
+        private static long[] histogram(ByteBuffer b) throws Malformed {
+            long buckets = varlong(b);
+            if (buckets > 64) throw new Malformed("bad histogram of " + buckets + " buckets");
+            long[] h = new long[64];
+            for (long i = 0; i < buckets; i++) {
+                int bucket = b.get();
+                if (bucket < 0 || bucket >= 64) throw new Malformed("bad histogram bucket " + bucket);
+                h[bucket] = varlong(b);
+            }
+            return h;
+        }
+
+        /** A value; in a recording before version 4 a value was text, and void's result empty text. */
+        private CapturedValue value(ByteBuffer b, int depth) throws Malformed {
+            if (!values) {
+                String text = string(b);
+                return text.isEmpty() ? CapturedValue.NONE : new CapturedValue.Shown(text);
+            }
+            byte tag = b.get();
+            return switch (tag) {
+                case RecordingFormat.VALUE_NONE -> CapturedValue.NONE;
+                case RecordingFormat.VALUE_NULL -> CapturedValue.NULL;
+                case RecordingFormat.VALUE_FALSE -> new CapturedValue.Bool(false);
+                case RecordingFormat.VALUE_TRUE -> new CapturedValue.Bool(true);
+                case RecordingFormat.VALUE_INT -> {
+                    long zigzag = bits(b);
+                    yield new CapturedValue.Int((zigzag >>> 1) ^ -(zigzag & 1));
+                }
+                case RecordingFormat.VALUE_FLOAT -> new CapturedValue.Float32(Float.intBitsToFloat(b.getInt()));
+                case RecordingFormat.VALUE_DOUBLE -> new CapturedValue.Float64(Double.longBitsToDouble(b.getLong()));
+                case RecordingFormat.VALUE_CHAR -> {
+                    long c = varlong(b);
+                    if (c > Character.MAX_VALUE) throw new Malformed("bad char " + c);
+                    yield new CapturedValue.Char((char) c);
+                }
+                case RecordingFormat.VALUE_STRING -> new CapturedValue.Str(string(b));
+                case RecordingFormat.VALUE_TEXT -> new CapturedValue.Text(string(b), count(b, "text length"));
+                case RecordingFormat.VALUE_ENUM -> new CapturedValue.EnumConstant(string(b), string(b));
+                case RecordingFormat.VALUE_ARRAY -> {
+                    if (depth >= RecordingFormat.MAX_VALUE_DEPTH) throw new Malformed("arrays nested too deep");
+                    String type = string(b);
+                    int length = count(b, "array length");
+                    long n = varlong(b);
+                    if (n > length || n > b.remaining()) throw new Malformed("bad array elements " + n);
+                    List<CapturedValue> first = new ArrayList<>();
+                    for (long i = 0; i < n; i++) first.add(value(b, depth + 1));
+                    yield new CapturedValue.Array(type, length, first);
+                }
+                case RecordingFormat.VALUE_OBJECT -> new CapturedValue.Obj(string(b), b.getInt(), optionalString(b));
+                case RecordingFormat.VALUE_THROWN -> new CapturedValue.Thrown(string(b), optionalString(b));
+                case RecordingFormat.VALUE_NOT_CAPTURED -> CapturedValue.NOT_CAPTURED;
+                default -> throw new Malformed("unknown value tag " + tag);
+            };
+        }
+
+        private static int count(ByteBuffer b, String what) throws Malformed {
+            long n = varlong(b);
+            if (n > Integer.MAX_VALUE) throw new Malformed("bad " + what + " " + n);
+            return (int) n;
+        }
+
+        private static String optionalString(ByteBuffer b) throws Malformed {
+            return flag(b) ? string(b) : null;
         }
 
         private static int methodId(ByteBuffer b) throws Malformed {
@@ -225,15 +320,20 @@ public final class RecordingReader {
             return f == 1;
         }
 
+        /** A count, length, id or time: never negative. */
         private static long varlong(ByteBuffer b) throws Malformed {
+            long v = bits(b);
+            if (v < 0) throw new Malformed("negative number");
+            return v;
+        }
+
+        /** 64 bits in a varint, all of them meaningful (a zigzag-coded value). */
+        private static long bits(ByteBuffer b) throws Malformed {
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {
                 byte x = b.get();
                 v |= (long) (x & 0x7F) << shift;
-                if (x >= 0) {
-                    if (v < 0) throw new Malformed("negative number");
-                    return v;
-                }
+                if (x >= 0) return v;
             }
             throw new Malformed("number longer than 10 bytes");
         }

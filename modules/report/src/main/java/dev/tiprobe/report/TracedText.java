@@ -1,5 +1,7 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.CapturedValue;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -24,7 +26,7 @@ public final class TracedText {
     public static List<Method> methods(Recording r) {
         List<Method> stats = new ArrayList<>();
         for (Recording.MethodStats s : r.stats().values()) {
-            stats.add(new Method(r.methodName(s.methodId()), s.calls(), s.timed(), s.totalNanos(), s.minNanos(), s.maxNanos()));
+            stats.add(new Method(r.tracedName(s.methodId()), s.calls(), s.timed(), s.totalNanos(), s.minNanos(), s.maxNanos()));
         }
         List<Method> out = merged(stats);
         out.sort(Comparator.comparingLong(Method::calls).reversed().thenComparing(Method::name));
@@ -52,19 +54,19 @@ public final class TracedText {
 
     /** {@code [main]   fib(n=10) -> 55  (1.200 ms)}, indented by depth. */
     public static String call(Recording r, Recording.Call c) {
-        String method = r.methodName(c.methodId());
+        String method = r.tracedName(c.methodId());
         int paren = method.indexOf('(');
         String head = paren < 0 ? method : method.substring(0, paren);
         StringBuilder b = new StringBuilder("[").append(r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()))
                 .append("] ").append("  ".repeat(Math.min(c.depth(), 20))).append(head).append('(');
         for (int i = 0; i < c.argValues().size(); i++) {
             if (i > 0) b.append(", ");
-            b.append(c.argNames().get(i)).append('=').append(c.argValues().get(i));
+            b.append(c.argNames().get(i)).append('=').append(ValueText.of(c.argValues().get(i)));
         }
         b.append(')');
         if (c.durationNanos() < 0) return b.append("  (still running)").toString();
-        if (c.threw()) b.append(" threw ").append(c.result());
-        else if (!c.result().isEmpty()) b.append(" -> ").append(c.result());
+        if (c.threw()) b.append(" threw ").append(ValueText.of(c.result()));
+        else if (!(c.result() instanceof CapturedValue.None)) b.append(" -> ").append(ValueText.of(c.result()));
         return b.append(String.format("  (%.3f ms)", c.durationNanos() / 1e6)).toString();
     }
 }

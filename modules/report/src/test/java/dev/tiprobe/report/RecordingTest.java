@@ -1,5 +1,10 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.RecordingWriter;
+
+import dev.tiprobe.recording.RecordingFormat;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,8 +47,12 @@ class RecordingTest {
                 }
                 w.classEvent(t, false, "com.foo.Plugin" + chunk);
                 w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
-                        List.of("x"), List.of(String.valueOf(chunk)), chunk == 1 ? "IllegalStateException: no" : "\"ok\"");
-                w.stats(t, 6, chunk + 1, true, 2_000L * (chunk + 1), 2_000, 2_000);
+                        List.of("x"), List.of(new CapturedValue.Int(chunk)),
+                        chunk == 1 ? new CapturedValue.Thrown("java.lang.IllegalStateException", "no") : new CapturedValue.Str("ok"));
+                if (chunk == 0) w.traced(t, 6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void");
+                long[] histogram = new long[64];
+                histogram[10] = chunk + 1;  // [1024, 2048) ns
+                w.stats(t, 6, chunk + 1, true, 2_000L * (chunk + 1), 2_000, 2_000, histogram);
                 w.flush();
             }
             assertEquals(3, w.chunks());
@@ -68,12 +77,17 @@ class RecordingTest {
         assertEquals(1_010_000_000L, r.samples().getFirst().epochNanos());
         assertEquals(1_000_000, r.samples().getFirst().cpuNanos());
         assertEquals("wall", r.info().get(RecordingFormat.INFO_SAMPLE_MODE));
-        assertEquals(new Recording.MethodStats(6, 3, true, 6_000, 2_000, 2_000), r.stats().get(6), "the latest statistics win");
+        Recording.MethodStats stats = r.stats().get(6);
+        assertEquals(3, stats.calls(), "the latest statistics win");
+        assertEquals(6_000, stats.totalNanos());
+        assertEquals(3, stats.histogram()[10]);
+        assertEquals(new Recording.Signature("com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void"),
+                r.tracing().signatures().get(6));
         assertEquals(3, r.calls().size());
         Recording.Call first = r.calls().getFirst();
         assertEquals(List.of("x"), first.argNames());
-        assertEquals(List.of("0"), first.argValues());
-        assertEquals("\"ok\"", first.result());
+        assertEquals(List.of(new CapturedValue.Int(0)), first.argValues());
+        assertEquals(new CapturedValue.Str("ok"), first.result());
         assertEquals(2_000, first.durationNanos());
         assertTrue(r.calls().get(1).threw());
         assertEquals(-1, r.calls().get(2).durationNanos(), "a call still running when written");
@@ -151,9 +165,13 @@ class RecordingTest {
         String json = out.toString();
         assertEquals(300, json.split("\"frames\"").length - 1);
         assertTrue(json.contains("\"4\": \"app.jar!com.foo.M4.run(int x) : void\""), json.substring(0, 400));
+        assertTrue(json.contains("\"thrown\": {\"type\": \"java.lang.IllegalStateException\", \"message\": \"no\"}"), "a thrown exception");
         assertTrue(json.contains("{\"epochNanos\": 1000000000, \"event\": \"load\", \"class\": \"com.foo.Plugin0\"}"));
         assertTrue(json.contains("\"calls\": 3, \"totalNanos\": 6000"), "traced method statistics");
-        assertTrue(json.contains("\"args\": [{\"name\": \"x\", \"value\": \"2\"}]"), "traced calls with their arguments");
+        assertTrue(json.contains("\"args\": [{\"name\": \"x\", \"value\": 2}]"), "traced calls with their arguments");
+        assertTrue(json.contains("\"class\": \"com.foo.M6\", \"method\": \"run\", \"descriptor\": \"(I)V\", \"calls\": 3,"
+                + " \"totalNanos\": 6000, \"minNanos\": 2000, \"maxNanos\": 2000, \"meanNanos\": 2000,"
+                + " \"histogram\": [{\"belowNanos\": 2048, \"count\": 3}]"), json);
         assertTrue(json.contains("\"samplemode\": \"wall\""));
     }
 
@@ -266,6 +284,91 @@ class RecordingTest {
         int m1AtLine42 = byLine.samples().getFirst().frames()[0];
         assertEquals("com.foo.M1.run:42()", byLine.methodName(m1AtLine42));
         assertEquals("com/foo/M1.java", byLine.sources().get(m1AtLine42), "a line of a method keeps the method's file");
+    }
+
+    /**
+     * Every kind of value a probe captures comes back with its structure, and reads as a person
+     * expects in the text; the tracing account (skipped methods, classes left unchanged, probes
+     * removed) comes back whole, each entry once.
+     */
+    @Test
+    void capturedValuesAndTheTracingAccountComeBackWhole() throws IOException {
+        List<CapturedValue> values = List.of(CapturedValue.NULL, new CapturedValue.Bool(true), new CapturedValue.Int(-42),
+                new CapturedValue.Int(Long.MIN_VALUE), new CapturedValue.Float32(1.5f), new CapturedValue.Float64(Double.NaN),
+                new CapturedValue.Char('x'), new CapturedValue.Str("a\"b"), new CapturedValue.Text("abcdefghij", 5000),
+                new CapturedValue.EnumConstant("com.foo.Color", "RED"),
+                new CapturedValue.Array("int", 1000, List.of(new CapturedValue.Int(1), new CapturedValue.Int(2))),
+                new CapturedValue.Obj("com.foo.Order", 0xcafe, null), new CapturedValue.Obj("com.foo.Order", -1, "Order#5"),
+                CapturedValue.NOT_CAPTURED);
+        List<String> names = values.stream().map(v -> "p" + values.indexOf(v)).toList();
+        Path file = dir.resolve("values.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M.run(...) : void")) {
+            w.call(10, 1, "main", 1, 0, 5, false, names, values, CapturedValue.NONE);
+            w.skipped(10, "com.foo.M", "abstractOne", "()V", "abstract");
+            w.classFailure(10, "com.foo.Broken: instrumented code does not verify");
+            w.flush();
+            w.removed(20, "com.foo.M.hot() : int", 4_100_000);
+            w.classFailure(20, "com.foo.Other: too large");
+        }
+        Recording r = RecordingReader.read(file);
+        Recording.Call call = r.calls().getFirst();
+        assertEquals(values.size(), call.argValues().size());
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) instanceof CapturedValue.Float64 d) assertTrue(Double.isNaN(((CapturedValue.Float64) call.argValues().get(i)).value()));
+            else assertEquals(values.get(i), call.argValues().get(i), "value " + i);
+        }
+        assertEquals(CapturedValue.NONE, call.result());
+        assertEquals("[main] com.foo.M.run(p0=null, p1=true, p2=-42, p3=-9223372036854775808, p4=1.5, p5=NaN, p6='x', p7=\"a\"b\","
+                + " p8=\"abcdefghij\"... (5000 chars), p9=Color.RED, p10=int[1000] {1, 2, ...}, p11=Order@cafe, p12=Order@ffffffff \"Order#5\","
+                + " p13=(not captured: probe code was running on this thread))  (0.000 ms)", TracedText.call(r, call));
+        assertEquals(List.of(new Recording.Skipped("com.foo.M", "abstractOne", "()V", "abstract")), r.tracing().skipped());
+        assertEquals(List.of("com.foo.Broken: instrumented code does not verify", "com.foo.Other: too large"), r.tracing().classFailures());
+        assertEquals(List.of(new Recording.Removed("com.foo.M.hot() : int", 4_100_000)), r.tracing().removed());
+        StringWriter json = new StringWriter();
+        RecordingJson.write(r, json);
+        assertTrue(json.toString().contains("{\"name\": \"p5\", \"value\": \"NaN\"}, {\"name\": \"p6\", \"value\": \"x\"}, {\"name\": \"p7\","
+                + " \"value\": \"a\\\"b\"}, {\"name\": \"p8\", \"value\": {\"text\": \"abcdefghij\", \"length\": 5000, \"truncated\": true}}"), json.toString());
+        assertTrue(json.toString().contains("\"removedForOverhead\": [\n    {\"method\": \"com.foo.M.hot() : int\", \"callsPerSecond\": 4100000}"));
+    }
+
+    /**
+     * A version 3 recording (values kept as text, statistics without a histogram), as the tiprobe
+     * before this one wrote it, still reads: its values as the text they were.
+     */
+    @Test
+    void aVersion3RecordingStillReads() throws IOException {
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream d = new java.io.DataOutputStream(body);
+        d.writeLong(1_000);  // chunk start
+        d.writeLong(2_000);  // chunk end
+        d.write(RecordingFormat.METHOD);
+        d.write(6);
+        text(d, "com.foo.M6.run(int) : java.lang.String");
+        d.write(RecordingFormat.STATS);
+        d.write(new byte[] {6, 2, 1, 100, 40, 60});  // method 6: 2 calls, timed: total 100, min 40, max 60
+        d.write(RecordingFormat.CALL);
+        d.write(new byte[] {5, 1, 6, 0, RecordingFormat.RETURNED, 40, 1});  // at +5 on thread 1, depth 0, 40 ns, one argument
+        text(d, "x");
+        text(d, "42");
+        text(d, "\"ok\"");
+        byte[] events = body.toByteArray();
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(events);
+        java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(RecordingFormat.HEADER_BYTES + 8 + events.length);
+        file.put(RecordingFormat.MAGIC).put(new byte[] {3, 0, 0, 0}).putInt(events.length).putInt((int) crc.getValue()).put(events);
+        Recording r = RecordingReader.read(file.array());
+        assertNull(r.damage());
+        assertEquals(2, r.stats().get(6).calls());
+        assertEquals(0, r.stats().get(6).histogram().length, "no histogram before version 4");
+        Recording.Call call = r.calls().getFirst();
+        assertEquals(List.of(new CapturedValue.Shown("42")), call.argValues());
+        assertEquals("[thread 1] com.foo.M6.run(x=42) -> \"ok\"  (0.000 ms)", TracedText.call(r, call));
+    }
+
+    private static void text(java.io.DataOutputStream d, String s) throws IOException {
+        byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        d.write(bytes.length);
+        d.write(bytes);
     }
 
     /** Offsets where each chunk ends. */
