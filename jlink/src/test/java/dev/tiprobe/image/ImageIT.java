@@ -413,6 +413,61 @@ class ImageIT {
         assertTrue(flat.group(2).startsWith(cpuSelf.group(2)), "the same hottest function: " + cpuSelf.group(2) + " / " + flat.group(2));
     }
 
+    /**
+     * Continuous profiling: collect --loop turns each period's recording into a pprof profile as
+     * it finishes, keeps the newest --keep, and leaves no recording behind; start --loop keeps
+     * the recordings, each finished and readable on its own. Flags that do not go together are
+     * usage errors before any attach.
+     */
+    @Test
+    void aLoopWritesAReadableProfilePerPeriodAndKeepsTheNewest() throws Exception {
+        Process busy = startReady(busyTarget(), "busy.out");
+        String pid = Long.toString(busy.pid());
+        Path profiles = Files.createDirectories(dir.resolve("profiles"));
+        Run collect = tiprobe("-d", "5s", "--sample", "10ms", "--loop", "1s", "--keep", "3", "-f",
+                profiles.resolve("cpu-%t.pb.gz").toString(), pid);
+        assertEquals(0, collect.exit(), collect.err());
+        List<Path> kept = listing(profiles, null).stream().sorted().toList();
+        assertEquals(3, kept.size(), "the newest 3 of 5 or 6 periods: " + kept + "\n" + collect.err());
+        for (Path profile : kept) {
+            assertTrue(profile.getFileName().toString().matches("cpu-\\d{8}-\\d{6}\\.pb\\.gz"), "no recording left: " + profile);
+            assertTrue(collect.err().contains("tiprobe collect: wrote " + profile), collect.err());
+            Run top = Command.run(List.of("go", "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
+            assertEquals(0, top.exit(), top.err());
+            assertTrue(top.out().contains("Known.spin"), "each profile is complete on its own: " + top.out());
+        }
+
+        Path recordings = Files.createDirectories(dir.resolve("recordings"));
+        Run start = tiprobe("start", "--sample", "10ms", "--loop", "1s", "--keep", "2", "-f", recordings.resolve("r-%t.tpr").toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        assertTrue(start.out().contains(", a recording every 1 s, the 2 newest kept"), start.out());
+        Thread.sleep(3_500);
+        Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+        List<Path> left = listing(recordings, null);
+        assertEquals(2, left.size(), left.toString());
+        for (Path recording : left) {
+            Run text = tiprobe("report", recording.toString(), "-f", "-");
+            assertEquals(0, text.exit(), text.err());
+            assertEquals("", text.err(), "finished, not cut short");
+            assertTrue(text.out().contains("Known.spin"), text.out());
+        }
+
+        for (List<String> args : List.of(List.of("--loop", "1s", "--sample", "10ms", "-f", dir.resolve("x.pb.gz").toString()),
+                List.of("--loop", "1s", "--trace", "example.**", "-f", dir.resolve("x-%t.json").toString()),
+                List.of("--keep", "3", "--sample", "10ms"))) {
+            List<String> all = new ArrayList<>(List.of("collect", "-d", "1s"));
+            all.addAll(args);
+            all.add(pid);
+            Run usage = tiprobe(all.toArray(String[]::new));
+            assertEquals(2, usage.exit(), usage.err());
+        }
+        Run notARecording = tiprobe("start", "--loop", "1s", "--sample", "10ms", "-f", dir.resolve("x-%t.pb.gz").toString(), pid);
+        assertEquals(2, notARecording.exit());
+        assertTrue(notARecording.err().startsWith("tiprobe start: start --loop writes recordings: name them .tpr"), notARecording.err());
+        assertEquals("idle", tiprobe("status", pid).out().strip(), "nothing started");
+    }
+
     @Test
     void samplingFindsTheHotMethodAndReportsFoldedStacks() throws Exception {
         Process busy = startReady(busyTarget(), "busy.out");

@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
  * Throughput of a CPU-bound workload on two threads while a profiler samples every 10 ms, each
  * profiler in forks of its own, all in one run: none; tiprobe wall and cpu sampling; async-profiler
  * 4.6 itimer and wall; JFR with its profile settings (execution samples every 10 ms). The loss
- * against the first row is the cost of sampling.
+ * against the first row is the cost of sampling. The loop rows profile continuously, a file a
+ * second (tiprobe {@code loop=1s,keep=3}, async-profiler {@code loop=1s}): against the rows without a
+ * loop, the cost of finishing one recording and beginning the next every period.
  *
  * <p>How to run, from the repository root (agent paths are relative to it): {@code java -jar
  * jmh/target/benchmarks.jar SamplingBench -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.
@@ -33,6 +35,10 @@ public class SamplingBench {
     static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
     static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/sampling-%p.json,interval=10ms,samplemode=";
     static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,interval=10ms,file=jmh/target/sampling-ap-%p.jfr,event=";
+    static final String TIPROBE_LOOP = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/sampling-loop-%p-%t.tpr,"
+            + "interval=10ms,samplemode=cpu,loop=1s,keep=3";
+    static final String ASYNC_PROFILER_LOOP = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,interval=10ms,"
+            + "event=itimer,loop=1s,file=jmh/target/sampling-ap-loop-%p-%t.jfr";
     static final String JFR = "-XX:StartFlightRecording:settings=profile,filename=jmh/target/sampling-%p.jfr";
 
     long seed = 42;
@@ -56,6 +62,12 @@ public class SamplingBench {
     }
 
     @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE_LOOP})
+    public long tiprobeCpuLoop() {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
     @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER + "itimer")
     public long asyncProfilerItimer() {
         return seed = Busy.outer(seed);
@@ -64,6 +76,12 @@ public class SamplingBench {
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER + "wall")
     public long asyncProfilerWall() {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER_LOOP)
+    public long asyncProfilerItimerLoop() {
         return seed = Busy.outer(seed);
     }
 

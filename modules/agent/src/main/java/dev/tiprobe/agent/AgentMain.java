@@ -40,7 +40,6 @@ public final class AgentMain {
         try {
             AgentOptions options = AgentOptions.parse(args);
             long pid = ProcessHandle.current().pid();
-            Path requested = options.resultsFile(pid);
             Path recording = options.recordingFile(pid);
             checkWritable(recording);
             // Sampling from the program's first moments: link JVMTI now, before main, not after it;
@@ -52,7 +51,7 @@ public final class AgentMain {
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
             Recorder r = Recorder.create(recording, new IdMap());
-            AgentSession started = begin(new AgentSession(t, null, r, requested));
+            AgentSession started = begin(new AgentSession(t, null, r, options, pid));
             if (options.sampling() != null) {
                 jvmti.thenAccept(j -> {
                     try {
@@ -129,7 +128,6 @@ public final class AgentMain {
         if (running()) return "error: a session is already running; stop it first";
         AgentOptions options = AgentOptions.parse(args);
         long pid = ProcessHandle.current().pid();
-        Path requested = options.resultsFile(pid);
         Path recording = options.recordingFile(pid);
         checkWritable(recording);
         Tracing.Session t = options.tracing() == null ? null : Tracing.start(options.tracing());
@@ -143,11 +141,11 @@ public final class AgentMain {
             if (r != null) r.close();
             throw e;
         }
-        AgentSession started = begin(new AgentSession(t, s, r, requested));
+        AgentSession started = begin(new AgentSession(t, s, r, options, pid));
         if (progress != null) reportProgress(started, progress);
         String unreachable = channelProblem == null ? "" : "; no control socket (" + channelProblem
                 + "): status will say idle, and dump and stop load the agent again";
-        return "ok started:" + started.started(options) + unreachable;
+        return "ok started:" + started.started() + unreachable;
     }
 
     /**

@@ -21,8 +21,12 @@ final class AgentSession {
     /** Set later when sampling starts after premain, once JVMTI is reachable. */
     private volatile Sampler sampler;
     private final Recorder recorder;
+    private final AgentOptions options;
+    private final long pid;
     /** The output the session was asked for (x.json, x.html, ...), which the command makes from the recording. */
     private final Path requested;
+    /** Set with the sampler when the session loops ({@code loop=}). */
+    private volatile RecordingLoop loop;
     private volatile boolean closed;
 
     /**
@@ -31,24 +35,30 @@ final class AgentSession {
      */
     record Ending(String summary, List<String> problems, String unmatchedFilter) {}
 
-    AgentSession(Tracing.Session tracing, Sampler sampler, Recorder recorder, Path requested) {
+    AgentSession(Tracing.Session tracing, Sampler sampler, Recorder recorder, AgentOptions options, long pid) {
         this.tracing = tracing;
-        this.sampler = sampler;
         this.recorder = recorder;
-        this.requested = requested;
+        this.options = options;
+        this.pid = pid;
+        this.requested = options.resultsFile(pid);
+        if (sampler != null) samplingStarted(sampler);
     }
 
     /**
      * {@code <recording>\t<requested output>}, absolute: what {@code tiprobe stop} and
-     * {@code dump} convert, and into what, without the command keeping any state of its own.
+     * {@code dump} convert, and into what, without the command keeping any state of its own. In a
+     * loop, the recording being written and the output named for its period.
      */
     String files() {
-        return recorder.file().toAbsolutePath() + "\t" + requested.toAbsolutePath();
+        Path recording = recorder.file().toAbsolutePath();
+        Path output = loop == null ? requested.toAbsolutePath() : AgentOptions.outputBeside(recording, options.file());
+        return recording + "\t" + output;
     }
 
-    /** The sampler premain starts once the VM is up. */
+    /** Sampling has started (at once, or in premain once the VM is up); with it the loop, if asked for. */
     void samplingStarted(Sampler s) {
         sampler = s;
+        if (options.loop() != null) loop = RecordingLoop.start(recorder, options, pid);
     }
 
     /** True once {@link #close()} began: the session is over; nothing is left for the shutdown hook, nor for a late sampler. */
@@ -57,7 +67,7 @@ final class AgentSession {
     }
 
     /** {@code 120 methods instrumented, mode count, ...; sampling every 10 ms (cpu); recording to ...}. */
-    String started(AgentOptions options) {
+    String started() {
         StringBuilder b = new StringBuilder();
         if (tracing != null) {
             Results now = tracing.snapshot();
@@ -69,7 +79,7 @@ final class AgentSession {
             b.append(tracing != null ? ";" : "").append(" sampling every ").append(options.sampling().interval().toMillis())
                     .append(" ms (").append(options.sampling().mode().name().toLowerCase()).append(")");
         }
-        return b.append("; recording to ").append(recorder.file().toAbsolutePath()).toString();
+        return b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping()).toString();
     }
 
     String status() {
@@ -81,7 +91,7 @@ final class AgentSession {
         }
         Sampler s = sampler;
         if (s != null) b.append(tracing != null ? ";" : "").append(' ').append(s.samples()).append(" samples so far");
-        return b.append("; recording to ").append(recorder.file().toAbsolutePath()).toString();
+        return b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping()).toString();
     }
 
     /** Writes what the session has so far into the recording and goes on. */
@@ -111,6 +121,8 @@ final class AgentSession {
         StringBuilder b = new StringBuilder();
         List<String> problems = new ArrayList<>();
         String unmatched = null;
+        RecordingLoop l = loop;
+        if (l != null) l.close();
         Sampler s = sampler;
         if (s != null) {
             try {
@@ -133,10 +145,17 @@ final class AgentSession {
         if (s != null) b.append(tracing != null ? ";" : "").append(' ').append(s.samples()).append(" samples");
         try {
             recorder.close();
+            if (l != null) l.keep(recorder.file());  // the last period's recording counts too
         } catch (Throwable e) {
             problems.add("could not finish the recording: " + message(e));
         }
         return new Ending(b.append("; recording in ").append(recorder.file().toAbsolutePath()).toString(), problems, unmatched);
+    }
+
+    /** {@code , a recording every 60 s, ...} for a loop, else empty. */
+    private String looping() {
+        RecordingLoop l = loop;
+        return l == null ? "" : l.describe();
     }
 
     static String message(Throwable t) {

@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,9 +25,12 @@ final class Recorder implements AutoCloseable {
     /** What identifies a traced call across snapshots (each snapshot makes new objects). */
     private record CallKey(long threadId, long startEpochNanos, int depth, int methodId) {}
 
-    private final Path file;
     private final IdMap names;
-    private final RecordingWriter writer;
+    /** The file being written and its writer: replaced together by {@link #rotate}. */
+    private volatile Path file;
+    private RecordingWriter writer;
+    /** The session's facts so far, which every recording of a loop starts with. */
+    private final Map<String, String> facts = new LinkedHashMap<>();
     private final long epochAtStart = System.currentTimeMillis() * 1_000_000L;
     private final long nanoAtStart = System.nanoTime();
     private final Set<CallKey> callsWritten = new HashSet<>();
@@ -59,7 +64,34 @@ final class Recorder implements AutoCloseable {
     }
 
     synchronized void info(String key, String value) throws IOException {
-        if (!closed) writer.info(now(), key, value);
+        if (closed) return;
+        facts.put(key, value);
+        writer.info(now(), key, value);
+    }
+
+    /**
+     * Finishes the recording being written and goes on in {@code next}, which starts with the
+     * session's facts and names again whatever it uses: each recording of a loop is readable on
+     * its own. Returns the finished file.
+     */
+    synchronized Path rotate(Path next) throws IOException {
+        if (closed) return null;
+        RecordingWriter started = RecordingWriter.create(next, names::humanName, names::sourcePath);
+        Path finished = file;
+        finish();
+        writer = started;
+        file = next;
+        long now = now();
+        for (Map.Entry<String, String> f : facts.entrySet()) writer.info(now, f.getKey(), f.getValue());
+        return finished;
+    }
+
+    private void finish() throws IOException {
+        try {
+            writer.info(now(), RecordingFormat.INFO_ENDED, "yes");
+        } finally {
+            writer.close();
+        }
     }
 
     synchronized void sample(long epochNanos, Thread t, byte state, long cpuNanos, int[] frames, int[] lines, int depth,
@@ -150,10 +182,6 @@ final class Recorder implements AutoCloseable {
     public synchronized void close() throws IOException {
         if (closed) return;
         closed = true;
-        try {
-            writer.info(now(), RecordingFormat.INFO_ENDED, "yes");
-        } finally {
-            writer.close();
-        }
+        finish();
     }
 }

@@ -37,6 +37,11 @@ final class Agent {
         return Path.of(pid == null ? AgentOptions.expandTime(pattern) : AgentOptions.expand(pattern, pid)).toAbsolutePath();
     }
 
+    /** A loop's output pattern: {@code %p} expanded, {@code %t} left for the agent to fill in at each period. */
+    static Path loopOutput(String pattern, long pid) {
+        return Path.of(pattern.replace("%p", Long.toString(pid))).toAbsolutePath();
+    }
+
     /** A file only this user can read, for the agent to answer in. */
     static Path tempFile(String prefix) throws CliException {
         try {

@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
 
@@ -20,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * write the results. The default action.
  */
 @Command(name = "collect", description = "Trace a running JVM for a while, then write the results (the default action).",
-        footerHeading = "%nExamples:%n", footer = {"  tiprobe collect -d 10s --trace 'com.foo.**' --mode time -f out.txt 4242", "  tiprobe collect -d 30s --sample 10ms --sample-mode cpu -f cpu.html 4242"})
+        footerHeading = "%nExamples:%n", footer = {"  tiprobe collect -d 10s --trace 'com.foo.**' --mode time -f out.txt 4242", "  tiprobe collect -d 30s --sample 10ms --sample-mode cpu -f cpu.html 4242",
+        "  tiprobe collect -d 1h --sample 10ms --loop 60s --keep 30 -f 'profiles/cpu-%%t.pb.gz' 4242"})
 final class CollectCommand extends SessionCommand {
     @Option(names = {"-d", "--duration"}, required = true, paramLabel = "<duration>", converter = DurationConverter.class,
             description = "How long: 10s, 500ms, 2m, 1h (a plain number is seconds).")
@@ -29,7 +31,12 @@ final class CollectCommand extends SessionCommand {
     @Mixin
     TraceOptions trace;
 
+    @Mixin
+    LoopOptions looping;
+
     private Path output;
+    /** With --loop: turns each finished recording into the output asked for. */
+    private LoopExports loopExports;
 
     @Override
     String command() {
@@ -38,8 +45,14 @@ final class CollectCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        output = Agent.output(trace.file, pid);
-        return trace.agentOptions(output);
+        AgentOptions.Loop loop = looping.loop(trace);
+        if (loop == null) {
+            output = Agent.output(trace.file, pid);
+            return trace.agentOptions(output);
+        }
+        output = Agent.loopOutput(trace.file, pid);
+        loopExports = new LoopExports(output, loop.keep());
+        return trace.agentOptions(output, loop);
     }
 
     @Override
@@ -73,6 +86,10 @@ final class CollectCommand extends SessionCommand {
                         err.println();
                         throw new CliException(exitedDuringTheSession());
                     }
+                    if (loopExports != null) loopExports.convertFinished(false, err).forEach(f -> {
+                        err.println();
+                        err.println("tiprobe collect: wrote " + f);
+                    });
                     long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
                     String status = Agent.read(progress);
                     err.printf("\rtiprobe collect: %d s elapsed, %d s left, %s   ", elapsed,
@@ -102,7 +119,8 @@ final class CollectCommand extends SessionCommand {
     /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
     private void finish(Target target) throws CliException {
         Answer stopped = Answer.of(reach(target, "stop"));
-        written(stopped.recording() != null ? Report.convert(stopped.recording(), output) : Report.convert(output));
+        if (loopExports != null) loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
+        else written(stopped.recording() != null ? Report.convert(stopped.recording(), output) : Report.convert(output));
         spec.commandLine().getOut().println(stopped.text());
     }
 

@@ -1,15 +1,21 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentOptions;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code tiprobe start}: begin a session that runs until stop (or until the target exits). */
 @Command(name = "start", description = "Start tracing or sampling in a running JVM; it goes on until 'tiprobe stop' (which writes -f's"
         + " output) or the JVM's exit (which leaves the recording: tiprobe report turns it into any output).",
-        footerHeading = "%nExample:%n", footer = {"  tiprobe start --trace 'com.foo.Bar::get*' --mode trace -f calls-%%p.json 4242"})
+        footerHeading = "%nExamples:%n", footer = {"  tiprobe start --trace 'com.foo.Bar::get*' --mode trace -f calls-%%p.json 4242",
+                "  tiprobe start --sample 10ms --sample-mode cpu --loop 60s --keep 24 -f 'profiles/cpu-%%t.tpr' 4242"})
 final class StartCommand extends SessionCommand {
     @Mixin
     TraceOptions trace;
+
+    @Mixin
+    LoopOptions looping;
 
     @Override
     String command() {
@@ -18,6 +24,12 @@ final class StartCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        return trace.agentOptions(Agent.output(trace.file, pid));
+        AgentOptions.Loop loop = looping.loop(trace);
+        if (loop == null) return trace.agentOptions(Agent.output(trace.file, pid));
+        if (!trace.file.endsWith(".tpr")) {
+            throw new UsageException("start --loop writes recordings: name them .tpr (e.g. -f 'p-%t.tpr'); collect --loop"
+                    + " makes .pb.gz, .html, ... of each as it finishes");
+        }
+        return trace.agentOptions(Agent.loopOutput(trace.file, pid), loop);
     }
 }

@@ -95,6 +95,11 @@ final class TraceOptions {
      * before any process is touched, with the flag's name in the message.
      */
     AgentOptions settings(Path output) throws CliException {
+        return settings(output, null);
+    }
+
+    /** As {@link #settings(Path)}, looping as {@code loop} says (null: one recording). */
+    AgentOptions settings(Path output, AgentOptions.Loop loop) throws CliException {
         if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
@@ -114,7 +119,7 @@ final class TraceOptions {
             }
             Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration("--sample", sample.strip().toLowerCase(Locale.ROOT)),
                     sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads);
-            return new AgentOptions(tracing, sampling, output.toString(), null);
+            return new AgentOptions(tracing, sampling, output.toString(), null, loop);
         } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration or percentage
             throw new UsageException(e.getMessage());
         }
@@ -123,5 +128,10 @@ final class TraceOptions {
     /** The agent's option string for these settings. */
     String agentOptions(Path output) throws CliException {
         return settings(output).format();
+    }
+
+    /** As {@link #agentOptions(Path)}, looping as {@code loop} says (null: one recording). */
+    String agentOptions(Path output, AgentOptions.Loop loop) throws CliException {
+        return settings(output, loop).format();
     }
 }

@@ -24,16 +24,18 @@ import java.util.Locale;
  * {@code overhead} the most the probes may add, in percent of the program's CPU [5; 0: no limit].
  * Stack sampling, alone or with tracing: {@code interval} (10ms, 1s), {@code samplemode} wall or
  * cpu [wall], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
- * [all]; {@code recording}, the one file the agent writes [the output's name with {@code .tpr}
+ * [all]; {@code loop} a period (60s) after which the recording is finished and a new one begun,
+ * {@code keep} how many of those stay [60]; {@code recording}, the one file the agent writes [the output's name with {@code .tpr}
  * for {@code .json}, or {@code .tpr} added]. Commas
  * separate options, so no value may contain one.
  *
  * @param tracing   method tracing, or null
  * @param sampling  stack sampling, or null
- * @param file      the results file; {@code %p} and {@code %t} are expanded where the session runs
- * @param recording the recording, or null for the one beside the results
+ * @param file      the output asked for; {@code %p} and {@code %t} are expanded where the session runs
+ * @param recording the recording, or null for the one beside the output
+ * @param loop      continuous profiling: a recording per period, or null for one recording
  */
-public record AgentOptions(Tracing tracing, Sampling sampling, String file, String recording) {
+public record AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop) {
     public static final String DEFAULT_FILE = "tiprobe-%p.json";
 
     public enum TraceMode { COUNT, TIME, TRACE }
@@ -103,8 +105,36 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
     }
 
+    /**
+     * Continuous profiling, after async-profiler's {@code --loop}: the session's recording is
+     * finished every {@code period} and a new one begun, named by {@code %t} at that moment, so
+     * each is complete and readable on its own; the {@code keep} newest stay, older ones are deleted.
+     */
+    public record Loop(Duration period, int keep) {
+        /** An hour of one-minute profiles. */
+        public static final int DEFAULT_KEEP = 60;
+
+        public Loop {
+            if (period.compareTo(Duration.ofSeconds(1)) < 0) throw new IllegalArgumentException("the loop period must be at least 1s");
+            if (keep < 1) throw new IllegalArgumentException("keep must be at least 1: " + keep);
+        }
+    }
+
+    /** One recording for the whole session (no loop). */
+    public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording) {
+        this(tracing, sampling, file, recording, null);
+    }
+
     public AgentOptions {
         if (tracing == null && sampling == null) throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample)");
+        if (loop != null) {
+            if (sampling == null || tracing != null) {
+                throw new IllegalArgumentException("loop rotates sampling profiles: it needs interval= and no trace=");
+            }
+            if (!(recording != null ? recording : file).contains("%t")) {
+                throw new IllegalArgumentException("loop writes a file per period: put %t (the time) in the file's name");
+            }
+        }
         if (file == null) throw new IllegalArgumentException("missing file");
         for (String value : new String[] {file, recording, tracing == null ? null : tracing.filter().toString(),
                 sampling == null ? null : sampling.threads()}) {
@@ -138,6 +168,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         int depth = Sampling.DEFAULT_DEPTH;
         String threads = null;
         String recording = null;
+        Duration loop = null;
+        int keep = Loop.DEFAULT_KEEP;
         for (String option : text.split(",")) {
             int eq = option.indexOf('=');
             String key = (eq < 0 ? option : option.substring(0, eq)).trim();
@@ -158,13 +190,15 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "depth" -> depth = (int) number(key, value);
                 case "threads" -> threads = value;
                 case "recording" -> recording = value;
+                case "loop" -> loop = duration(key, value);
+                case "keep" -> keep = (int) number(key, value);
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
         Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
                 new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString), overhead);
         Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads);
-        return new AgentOptions(tracing, sampling, file, recording);
+        return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep));
     }
 
     /** The option string that {@link #parse} turns back into these settings; defaults are left out. */
@@ -191,6 +225,10 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (sampling.mode() != SampleMode.WALL) b.append(",samplemode=").append(name(sampling.mode()));
             if (sampling.depth() != Sampling.DEFAULT_DEPTH) b.append(",depth=").append(sampling.depth());
             if (sampling.threads() != null) b.append(",threads=").append(sampling.threads());
+        }
+        if (loop != null) {
+            b.append(",loop=").append(loop.period().toMillis()).append("ms");
+            if (loop.keep() != Loop.DEFAULT_KEEP) b.append(",keep=").append(loop.keep());
         }
         return b.toString();
     }
@@ -221,6 +259,18 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         if (name.endsWith(".tpr")) return results;
         String base = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
         return results.resolveSibling(base + ".tpr");
+    }
+
+    /**
+     * The output named for {@code recording} when the output asked for follows {@code pattern}:
+     * the inverse of {@link #recordingBeside} (x.tpr for x.json gives x.json, x.html.tpr gives
+     * x.html, and a recording asked for is itself). For a loop, whose recordings each have a time of their own.
+     */
+    public static Path outputBeside(Path recording, String pattern) {
+        String name = recording.getFileName().toString();
+        if (pattern.endsWith(".tpr") || !name.endsWith(".tpr")) return recording;
+        String base = name.substring(0, name.length() - ".tpr".length());
+        return recording.resolveSibling(pattern.endsWith(".json") ? base + ".json" : base);
     }
 
     private static String name(Enum<?> e) {

@@ -30,8 +30,27 @@ class AgentOptionsTest {
                         AgentOptions.DEFAULT_FILE, null),
                 new AgentOptions(null, new Sampling(Duration.ofSeconds(1), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
                         "x.json", null),
-                new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT, 0.07), null, "y.json", null));
+                new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT, 0.07), null, "y.json", null),
+                new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null),
+                        "/p/profile-%t.pb.gz", null, new AgentOptions.Loop(Duration.ofSeconds(60), 5)),
+                new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
+                        "/p/r-%t.tpr", null, new AgentOptions.Loop(Duration.ofMillis(1500), AgentOptions.Loop.DEFAULT_KEEP)));
         for (AgentOptions o : sessions) assertEquals(o, AgentOptions.parse(o.format()), o.format());
+    }
+
+    /** A loop rotates sampling profiles, each named by its time: anything else is refused with the reason. */
+    @Test
+    void aLoopNeedsSamplingAlone() {
+        assertEquals("loop rotates sampling profiles: it needs interval= and no trace=",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.*,interval=10ms,loop=60s,file=x-%t.tpr")).getMessage());
+        assertEquals("loop writes a file per period: put %t (the time) in the file's name",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,loop=60s,file=x.tpr")).getMessage());
+        assertEquals("the loop period must be at least 1s",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,loop=500ms,file=x-%t.tpr")).getMessage());
+        assertEquals(3, AgentOptions.parse("interval=10ms,loop=2s,keep=3,file=x-%t.tpr").loop().keep());
+        assertEquals(Path.of("/p/x-1.pb.gz"), AgentOptions.outputBeside(Path.of("/p/x-1.pb.gz.tpr"), "/p/x-%t.pb.gz"));
+        assertEquals(Path.of("/p/x-1.json"), AgentOptions.outputBeside(Path.of("/p/x-1.tpr"), "/p/x-%t.json"));
+        assertEquals(Path.of("/p/x-1.tpr"), AgentOptions.outputBeside(Path.of("/p/x-1.tpr"), "/p/x-%t.tpr"), "the recording was what was asked for");
     }
 
     @Test

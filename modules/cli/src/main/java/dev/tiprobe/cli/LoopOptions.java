@@ -1,0 +1,39 @@
+package dev.tiprobe.cli;
+
+import dev.tiprobe.options.AgentOptions;
+
+import picocli.CommandLine.Option;
+
+import java.util.Locale;
+
+/** {@code --loop} and {@code --keep}: continuous profiling, for {@code collect} and {@code start}. */
+final class LoopOptions {
+    @Option(names = "--loop", paramLabel = "<period>",
+            description = "Continuous profiling: finish the recording every <period> (60s, 5m) and begin the next, each complete"
+                    + " on its own; put %%t in -f's name. Needs --sample, without --trace.")
+    String period;
+
+    @Option(names = "--keep", paramLabel = "<n>", description = "With --loop: how many of the newest files stay (default: "
+            + AgentOptions.Loop.DEFAULT_KEEP + ").")
+    Integer keep;
+
+    /** The loop these flags ask for, or null; a usage error, before any attach, for flags that do not go together. */
+    AgentOptions.Loop loop(TraceOptions trace) throws CliException {
+        if (period == null) {
+            if (keep != null) throw new UsageException("--keep needs --loop");
+            return null;
+        }
+        if (trace.sample == null || trace.filter != null) {
+            throw new UsageException("--loop rotates sampling profiles: it needs --sample, and no --trace");
+        }
+        if (!trace.file.contains("%t")) {
+            throw new UsageException("--loop writes a file per period: put %t in -f's name, e.g. -f 'profiles/cpu-%t.pb.gz'");
+        }
+        try {
+            return new AgentOptions.Loop(AgentOptions.duration("--loop", period.strip().toLowerCase(Locale.ROOT)),
+                    keep == null ? AgentOptions.Loop.DEFAULT_KEEP : keep);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--loop: " + e.getMessage());
+        }
+    }
+}
