@@ -18,4 +18,31 @@ public final class Work {
     public static int work2(int x, String s) {
         return x + s.length();
     }
+
+    /** An argument of five fields, which trace mode shows by its fields. */
+    public static final class Order {
+        private final long id;
+        private final String customer;
+        private final int lines;
+        private final double total;
+        private final boolean paid;
+
+        public Order(long id, String customer, int lines, double total, boolean paid) {
+            this.id = id;
+            this.customer = customer;
+            this.lines = lines;
+            this.total = total;
+            this.paid = paid;
+        }
+    }
+
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    public static int takeObject(Order o) {
+        return o.lines;
+    }
+
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    public static int takeString(String s) {
+        return s.length();
+    }
 }

@@ -246,6 +246,8 @@ class ImageIT {
         assertTrue(out.contains("Top methods by calls"), out);
         assertTrue(out.contains("1000  tiprobe-demo.jar!demo.shop.Shop.checkout(demo.shop.Shop.Order order) : long"), out);
         assertTrue(out.contains("threw Inventory$OutOfStock"), out);
+        assertTrue(Pattern.compile("checkout\\(order=Shop\\$Order\\{customer=\"[^\"]+\", sku=\"[^\"]+\", qty=\\d+, tier=Shop\\$Tier\\.[A-Z]+}\\)")
+                .matcher(out).find(), "an object argument shown by its fields: " + out);
         assertEquals(List.of(), listing(work, null), "nothing left in the current directory");
         Matcher wrote = Pattern.compile("Wrote (\\S+)/tiprobe-demo.json, ").matcher(out);
         assertTrue(wrote.find(), out);

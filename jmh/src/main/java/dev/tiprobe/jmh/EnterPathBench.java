@@ -31,13 +31,44 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 public class EnterPathBench {
     static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
-    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=trace=bench.target.Work::work*,file=jmh/target/enterpath-%p.json,mode=";
+    /** overhead=0: the budget would take the probes out of methods this hot within a second, and the rows would time nothing. */
+    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=trace=bench.target.Work::work*,overhead=0,file=jmh/target/enterpath-%p.json,mode=";
+    /** Trace mode recording every call (no rate cap), for the object-argument rows. */
+    static final String TIPROBE_RECORD_ALL = "-javaagent:modules/agent/target/tiprobe-agent.jar=trace=bench.target.Work::take*,"
+            + "overhead=0,file=jmh/target/enterpath-take-%p.json,mode=trace,rate=0";
     static final String JFR = "-XX:StartFlightRecording:jdk.MethodTiming#filter=bench.target.Work::work;bench.target.Work::work2,filename=jmh/target/enterpath-%p.jfr";
     static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,trace=bench.target.Work.work*,file=jmh/target/enterpath-ap-%p.txt";
     static final String C_AGENT = "-agentpath:jmh/target/native/libmethodentry.so";
 
     int x;
     String s = "tiprobe";
+    Work.Order order = new Work.Order(5, "c-3", 3, 12.5, true);
+
+    @Benchmark
+    @Fork(value = 1)
+    public int baselineObject() {
+        return Work.takeObject(order);
+    }
+
+    @Benchmark
+    @Fork(value = 1)
+    public int baselineString() {
+        return Work.takeString(s);
+    }
+
+    /** Trace mode, every call recorded, its argument an object of five fields shown by its fields. */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE_RECORD_ALL})
+    public int tiprobeTraceObject() {
+        return Work.takeObject(order);
+    }
+
+    /** The same with a String argument: what reading the fields adds is the difference. */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE_RECORD_ALL})
+    public int tiprobeTraceString() {
+        return Work.takeString(s);
+    }
 
     @Benchmark
     @Fork(value = 1)

@@ -37,6 +37,7 @@ public final class AgentMain {
 
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
     public static void premain(String args, Instrumentation inst) {
+        Tracing.openPackagesWith(inst);
         try {
             AgentOptions options = AgentOptions.parse(args);
             long pid = ProcessHandle.current().pid();
@@ -90,6 +91,12 @@ public final class AgentMain {
      * errors go to the target's stderr. {@code progress=<path>} (with start) names a file the
      * status line is written to every second.
      */
+    public static void agentmain(String args, Instrumentation inst) {
+        Tracing.openPackagesWith(inst);
+        agentmain(args);
+    }
+
+    /** As {@link #agentmain(String, Instrumentation)}, without the JDK's Instrumentation (fields in closed packages stay unread). */
     public static void agentmain(String args) {
         Path reply = null;
         String answer;

@@ -33,7 +33,18 @@ final class CapturedValues {
                 for (Object element : a.first()) first.add(of(element));
                 yield new CapturedValue.Array(a.componentType(), a.length(), first);
             }
-            case Captured.ObjectValue o -> new CapturedValue.Obj(o.type(), o.identityHash(), o.text());
+            case Captured.ObjectValue o -> {
+                List<CapturedValue.Field> fields = null;
+                if (o.fields() != null) {
+                    fields = new ArrayList<>(o.fields().size());
+                    for (Captured.FieldValue f : o.fields()) fields.add(new CapturedValue.Field(f.name(), of(f.value())));
+                }
+                yield new CapturedValue.Obj(o.type(), o.identityHash(), o.text(), fields, o.moreFields());
+            }
+            case Captured.Seen seen -> new CapturedValue.Seen(seen.type(), seen.identityHash());
+            case Captured.Sized sized -> new CapturedValue.Sized(sized.type(), sized.size());
+            case Captured.JdkValue jdk -> new CapturedValue.JdkValue(jdk.type(), jdk.text());
+            case Captured.Unreadable u -> new CapturedValue.Unreadable(u.why());
             case Captured.Thrown t -> new CapturedValue.Thrown(t.type(), t.message());
             case Captured.Skipped s -> CapturedValue.NOT_CAPTURED;
             default -> new CapturedValue.Str(String.valueOf(v));  // nothing else is captured; kept readable should it be

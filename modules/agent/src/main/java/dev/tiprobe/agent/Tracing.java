@@ -50,10 +50,33 @@ public final class Tracing {
     /** The probe's settings for trace mode (touched only once the probe classes are in the boot loader). */
     private static TraceSettings settings(TraceLimits limits) {
         return new TraceSettings(true, limits.perSecond(), limits.everyNth(), limits.maxString(), limits.maxElements(),
-                limits.callToString());
+                limits.callToString(), limits.maxDepth(), limits.maxFields());
     }
 
     private static final Object LOCK = new Object();
+
+    /**
+     * The JDK's Instrumentation when the agent was given one (premain, agentmain): how trace mode
+     * opens a package a named module keeps closed, to read an argument's fields. Null in process.
+     */
+    private static volatile Instrumentation packageOpener;
+
+    static void openPackagesWith(Instrumentation inst) {
+        packageOpener = inst;
+    }
+
+    /**
+     * Opens {@code c}'s package to the probe's module, so the probe can read the fields of an
+     * object of {@code c}; the program's own access is unchanged. Called by the probe.
+     */
+    private static void openToProbe(Class<?> c) {
+        Instrumentation inst = packageOpener;
+        Module module = c.getModule();
+        Module probe = Probe.class.getModule();
+        String pkg = c.getPackageName();
+        if (inst == null || !module.isNamed() || module.isOpen(pkg, probe) || !inst.isModifiableModule(module)) return;
+        inst.redefineModule(module, Set.of(), Map.of(), Map.of(pkg, Set.of(probe)), Set.of(), Map.of());
+    }
     private static Session current;
     private static boolean probeInBootLoader;
 
@@ -219,6 +242,7 @@ public final class Tracing {
         private void prepare() {
             TraceLimits limits = options.limits();
             Probe.reset(options.mode() == TraceMode.TRACE ? settings(limits) : TraceSettings.OFF, limits.maxCalls());
+            Probe.openFieldsWith(options.mode() == TraceMode.TRACE ? Tracing::openToProbe : null);
             warmUp();
             active = true;
         }
@@ -411,6 +435,7 @@ public final class Tracing {
                 if (finalResults != null) return finalResults;
                 active = false;
                 Probe.stopTracing();
+                Probe.openFieldsWith(null);
                 List<Class<?>> restore = new ArrayList<>();
                 synchronized (changed) {
                     for (Class<?> c : loadedClassesWithClassFiles()) {

@@ -228,6 +228,43 @@ class TracingIT {
         assertEquals("trace", recording.info().get(RecordingFormat.INFO_TRACE_MODE));
     }
 
+    /**
+     * Trace mode shows objects by their fields, read without running the application's code: a
+     * plain class with private fields (two levels with maxdepth=2), a record, a cycle named and
+     * not followed, a huge array by its first elements, an object whose toString() and hashCode()
+     * throw (never called), a JDK class in a package java.base opens to nobody, and an object of
+     * a class whose loader is collected afterwards (capturing kept nothing of it alive).
+     */
+    @Test
+    void traceModeShowsObjectsByTheirFields() throws Exception {
+        String main = "example.workload.Objects";
+        Run plain = java(List.of("-cp", TEST_CLASSES.toString()), main);
+        assertEquals(0, plain.exit(), plain.err());
+        Path file = dir.resolve("objects.tpr");
+        Run run = java(List.of("-cp", TEST_CLASSES.toString(),
+                "-javaagent:" + AGENT + "=trace=example.workload.Objects::*,mode=trace,rate=0,maxdepth=2,file=" + file), main);
+        assertEquals(0, run.exit(), run.err());
+        assertEquals(plain.out(), run.out(), "the program's output, toString() and hashCode() calls included, is unchanged");
+        assertTrue(run.out().contains("toString 0 hashCode 0"), run.out());
+        assertTrue(run.err().contains("loader collected true"), "nothing captured keeps the throwaway loader alive: " + run.err());
+        Recording r = RecordingReader.read(file);
+        Map<String, String> shown = new java.util.HashMap<>();
+        for (Recording.Call c : r.calls()) {
+            String head = r.methodName(c.methodId()).substring(0, r.methodName(c.methodId()).indexOf('('));
+            String method = head.substring(head.lastIndexOf('.') + 1);
+            if (!c.argValues().isEmpty()) shown.put(method, ValueText.of(c.argValues().getFirst()));
+        }
+        assertEquals("Objects$Order{id=5, customer=Objects$Customer{id=\"c-3\", visits=2}, total=12.50,"
+                + " lines=ImmutableCollections$ListN(3)}", shown.get("checkout"));
+        assertEquals("Objects$Point{x=3, y=4}", shown.get("place"));
+        assertTrue(shown.get("walk").matches("Objects\\$Node\\{name=\"a\", next=Objects\\$Node\\{name=\"b\","
+                + " next=Objects\\$Node@[0-9a-f]+ \\(seen above\\)}}"), shown.get("walk"));
+        assertEquals("int[1000000] {0, 0, 0, 0, 0, 0, 0, 0, ...}", shown.get("sum"));
+        assertEquals("Objects$Bomb{fuse=3}", shown.get("inspect"));
+        assertEquals("AtomicInteger{value=41}", shown.get("count"), "a package java.base keeps closed, opened to the probe alone");
+        assertEquals("Objects$Holder{thing=Gone{id=7}}", shown.get("hold"), "a class collected since is still named");
+    }
+
     @Test
     void traceLimitsDropCallsButCountsStayExact() throws Exception {
         Map<String, Object> json = traced("trace", ",rate=200,sample=2");

@@ -69,9 +69,10 @@ final class DemoCommand implements Callable<Integer> {
         return Main.OK;
     }
 
-    /** A few calls worth reading: prices with their tier, a discount, reservations that ran out. */
+    /** A few calls worth reading: an order shown by its fields, prices with their tier, a discount, reservations that ran out. */
     private static List<Recording.Call> interesting(Recording r, List<Recording.Call> calls) {
         List<Recording.Call> out = new java.util.ArrayList<>();
+        calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".checkout(")).limit(1).forEach(out::add);
         calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".total(")).limit(2).forEach(out::add);
         calls.stream().filter(c -> r.tracedName(c.methodId()).contains("Rule.apply(")).limit(1).forEach(out::add);
         calls.stream().filter(c -> c.threw() && r.tracedName(c.methodId()).contains(".reserve(")).limit(2).forEach(out::add);

@@ -30,7 +30,7 @@ final class TraceOptions {
     @Option(names = "--calls-per-second", paramLabel = "<n>", description = "Trace mode: the most calls recorded a second, 0 for no cap (default 10000).")
     Long callsPerSecond;
 
-    @Option(names = "--one-in", paramLabel = "<n>", description = "Trace mode: record one call in n on each thread (default 1: every call).")
+    @Option(names = "--one-in", paramLabel = "<n>", description = "Trace mode: record one call in n, at random (default 1: every call; each method's first call is always kept).")
     Integer oneIn;
 
     @Option(names = "--max-string", paramLabel = "<chars>", description = "Trace mode: strings captured up to this many characters (default 100).")
@@ -41,6 +41,13 @@ final class TraceOptions {
 
     @Option(names = "--tostring", description = "Trace mode: describe other objects by their toString() (runs the application's code).")
     boolean callToString;
+
+    @Option(names = "--max-depth", paramLabel = "<n>",
+            description = "Trace mode: how deep objects are shown by their fields, read without running the application's code (default 1: an argument's own fields; 0: class and identity only).")
+    Integer maxDepth;
+
+    @Option(names = "--max-fields", paramLabel = "<n>", description = "Trace mode: fields shown of one object (default 8).")
+    Integer maxFields;
 
     @Option(names = "--overhead", paramLabel = "<percent>",
             description = "The most tracing may add, in percent of the program's CPU (default 5): above it the hottest methods lose their probes, keeping their counts so far. 0: no limit.")
@@ -68,10 +75,10 @@ final class TraceOptions {
     /** The trace-mode limits given over the defaults; a usage error when given outside trace mode. */
     private TraceLimits traceLimits() throws CliException {
         boolean any = maxCalls != null || callsPerSecond != null || oneIn != null || maxString != null || maxElements != null
-                || callToString;
+                || callToString || maxDepth != null || maxFields != null;
         if (any && mode() != TraceMode.TRACE) {
             throw new UsageException("the trace limits (--max-calls, --calls-per-second, --one-in, --max-string, --max-elements,"
-                    + " --tostring) need --mode trace");
+                    + " --max-depth, --max-fields, --tostring) need --mode trace");
         }
         TraceLimits d = TraceLimits.DEFAULT;
         if (oneIn != null && oneIn < 1) throw new UsageException("--one-in must be at least 1: " + oneIn);
@@ -81,7 +88,9 @@ final class TraceOptions {
                 (int) notNegative("--max-calls", maxCalls, d.maxCalls()),
                 (int) notNegative("--max-string", maxString, d.maxString()),
                 (int) notNegative("--max-elements", maxElements, d.maxElements()),
-                callToString);
+                callToString,
+                (int) notNegative("--max-depth", maxDepth, d.maxDepth()),
+                (int) notNegative("--max-fields", maxFields, d.maxFields()));
     }
 
     private static long notNegative(String flag, Number value, long otherwise) throws CliException {

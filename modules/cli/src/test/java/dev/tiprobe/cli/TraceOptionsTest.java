@@ -34,12 +34,12 @@ class TraceOptionsTest {
     @Test
     void theFlagsArriveAtTheAgentAsTyped() throws CliException {
         AgentOptions sent = flags("--trace", "com.foo.**;!com.foo.internal.**", "--mode", "trace", "--max-calls", "500",
-                "--calls-per-second", "0", "--one-in", "3", "--max-string", "20", "--max-elements", "2", "--tostring",
+                "--calls-per-second", "0", "--one-in", "3", "--max-string", "20", "--max-elements", "2", "--tostring", "--max-depth", "2", "--max-fields", "4",
                 "--overhead", "2.5", "--sample", "20MS", "--sample-mode", "cpu", "--sample-threads", "worker-*;main").settings(OUT);
         AgentOptions received = AgentOptions.parse(sent.format());
         assertEquals(sent, received);
         assertEquals(TraceMode.TRACE, received.tracing().mode());
-        assertEquals(new TraceLimits(0, 3, 500, 20, 2, true), received.tracing().limits());
+        assertEquals(new TraceLimits(0, 3, 500, 20, 2, true, 2, 4), received.tracing().limits());
         assertEquals(0.025, received.tracing().overheadBudget());
         assertEquals(Duration.ofMillis(20), received.sampling().interval());
         assertEquals(SampleMode.CPU, received.sampling().mode());

@@ -20,7 +20,8 @@ import java.util.Locale;
  * [count], {@code file} the output asked for, which the command makes from the recording
  * [{@code tiprobe-%p.json}; {@code %p} the pid, {@code %t} a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
  * {@code sample} one call in n [1], {@code maxcalls} [100000], {@code maxstring} [100],
- * {@code maxelements} [8], {@code tostring} (describe other objects by their toString());
+ * {@code maxelements} [8], {@code tostring} (describe other objects by their toString()),
+ * {@code maxdepth} how deep objects are shown by their fields [1], {@code maxfields} [8];
  * {@code overhead} the most the probes may add, in percent of the program's CPU [5; 0: no limit].
  * Stack sampling, alone or with tracing: {@code interval} (10ms, 1s), {@code samplemode} wall or
  * cpu [wall], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
@@ -51,13 +52,15 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * @param maxString    characters kept of a string
      * @param maxElements  array elements kept
      * @param callToString describe other objects by their toString() too
+     * @param maxDepth     how deep objects are shown by their fields (1: an argument's own fields)
+     * @param maxFields    fields kept of one object
      */
     public record TraceLimits(long perSecond, int everyNth, int maxCalls, int maxString, int maxElements,
-                              boolean callToString) {
-        public static final TraceLimits DEFAULT = new TraceLimits(10_000, 1, 100_000, 100, 8, false);
+                              boolean callToString, int maxDepth, int maxFields) {
+        public static final TraceLimits DEFAULT = new TraceLimits(10_000, 1, 100_000, 100, 8, false, 1, 8);
 
         public TraceLimits {
-            if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0) {
+            if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0 || maxDepth < 0 || maxFields < 0) {
                 throw new IllegalArgumentException("trace limits must not be negative");
             }
             if (everyNth < 1) throw new IllegalArgumentException("sample must be at least 1: " + everyNth);
@@ -161,6 +164,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         int maxString = d.maxString();
         int maxElements = d.maxElements();
         boolean toString = d.callToString();
+        int maxDepth = d.maxDepth();
+        int maxFields = d.maxFields();
         int maxCalls = d.maxCalls();
         double overhead = Tracing.DEFAULT_BUDGET;
         Duration interval = null;
@@ -184,6 +189,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "maxstring" -> maxString = (int) number(key, value);
                 case "maxelements" -> maxElements = (int) number(key, value);
                 case "tostring" -> toString = value.isEmpty() || Boolean.parseBoolean(value);
+                case "maxdepth" -> maxDepth = (int) number(key, value);
+                case "maxfields" -> maxFields = (int) number(key, value);
                 case "overhead" -> overhead = percent(key, value);
                 case "interval" -> interval = duration(key, value);
                 case "samplemode" -> sampleMode = choice(SampleMode.class, key, value, "wall or cpu");
@@ -196,7 +203,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             }
         }
         Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
-                new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString), overhead);
+                new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields), overhead);
         Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads);
         return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep));
     }
@@ -215,6 +222,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (l.maxString() != d.maxString()) b.append(",maxstring=").append(l.maxString());
             if (l.maxElements() != d.maxElements()) b.append(",maxelements=").append(l.maxElements());
             if (l.callToString()) b.append(",tostring");
+            if (l.maxDepth() != d.maxDepth()) b.append(",maxdepth=").append(l.maxDepth());
+            if (l.maxFields() != d.maxFields()) b.append(",maxfields=").append(l.maxFields());
             if (tracing.overheadBudget() != Tracing.DEFAULT_BUDGET) {
                 b.append(",overhead=").append(BigDecimal.valueOf(tracing.overheadBudget()).movePointRight(2)
                         .stripTrailingZeros().toPlainString());

@@ -191,13 +191,18 @@ public final class Probe {
             ThreadState s = traceState();
             if (s == null || s.busy) return null;
             int depth = s.depth++;
-            if (settings.everyNth() > 1 && s.sampleCounter++ % settings.everyNth() != 0) {
+            // A method's first call is kept whatever the limits: every method called shows a call.
+            Call[] firsts = firstCalls;
+            boolean first = slot < firsts.length ? CALLS.getAcquire(firsts, slot) == null : firstsFor(slot) != null;
+            // One in n at random, not every n-th: a counter would meet the same method each time
+            // in a program that calls n methods in turn, and never record the others.
+            if (!first && settings.everyNth() > 1 && ThreadLocalRandom.current().nextInt(settings.everyNth()) != 0) {
                 return dropped(s);
             }
             // Over the rate cap, look at the clock again only every 256 calls: dropping stays cheap.
-            if (s.capped && (++s.sinceCapped & 255) != 0) return dropped(s);
+            if (!first && s.capped && (++s.sinceCapped & 255) != 0) return dropped(s);
             long now = System.nanoTime();
-            if (!admit(settings, now)) {
+            if (!admit(settings, now) && !first) {
                 s.capped = true;
                 s.sinceCapped = 0;
                 return dropped(s);
@@ -206,8 +211,6 @@ public final class Probe {
             long admitted = (long) NEXT_CALL.getAndAdd(1L);
             Call[] buffer = calls;
             long at = admitted < buffer.length ? admitted : ThreadLocalRandom.current().nextLong(admitted + 1);
-            Call[] firsts = firstCalls;
-            boolean first = slot < firsts.length ? CALLS.getAcquire(firsts, slot) == null : firstsFor(slot) != null;
             if (at >= buffer.length && !first) return dropped(s);
             Call c = new Call(slot, s, depth, now, settings);
             boolean keptFirst = first && keepFirst(slot, c);
@@ -433,6 +436,15 @@ public final class Probe {
             sharedTimes = times;
             sharedCounts = counts;
         }
+    }
+
+    /**
+     * How trace mode reads fields in packages a named module keeps closed: {@code opener} opens a
+     * class's package to the probe (the agent does it with its Instrumentation). Null: those
+     * fields are shown as unreadable.
+     */
+    public static void openFieldsWith(java.util.function.Consumer<Class<?>> opener) {
+        ObjectFields.opener = opener;
     }
 
     /** Stops recording traced calls (counts and times stop when the probes are removed). */

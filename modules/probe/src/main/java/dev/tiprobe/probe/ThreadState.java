@@ -14,8 +14,6 @@ final class ThreadState {
     long[] times = new long[0];
     /** Traced frames of this thread now on its stack. */
     int depth;
-    /** For the sampling ratio: every n-th traced call is recorded. */
-    long sampleCounter;
     /** Traced calls of this thread not recorded (limits). */
     long dropped;
     /** Over the rate cap at the last look at the clock; calls since. */
@@ -53,7 +51,6 @@ final class ThreadState {
         counts = new long[0];
         times = new long[0];
         depth = 0;
-        sampleCounter = 0;
         dropped = 0;
         capped = false;
     }

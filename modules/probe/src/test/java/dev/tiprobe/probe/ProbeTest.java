@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The probe called directly, as injected code calls it. */
 class ProbeTest {
-    static final TraceSettings ALL = new TraceSettings(true, 0, 1, 5, 2, true);
+    static final TraceSettings ALL = new TraceSettings(true, 0, 1, 5, 2, true, 1, 8);
 
     @BeforeEach
     void reset() {
@@ -101,7 +101,7 @@ class ProbeTest {
 
     @Test
     void overTheLimitsCallsAreDroppedButCountedAndKeepTheDepth() {
-        Probe.reset(new TraceSettings(true, 3, 1, 5, 2, false), 1000);
+        Probe.reset(new TraceSettings(true, 3, 1, 5, 2, false, 1, 8), 1000);
         for (int i = 0; i < 10; i++) {
             Call c = Probe.traceEnter(0);
             Probe.arg(c, 0, i);
@@ -110,7 +110,7 @@ class ProbeTest {
         assertEquals(3, Probe.tracedCalls().length);
         assertEquals(7, Probe.droppedCalls());
         assertEquals(10, Probe.counts(1)[0], "counts stay exact");
-        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false), 1000);
+        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8), 1000);
         Call outer = Probe.traceEnter(0);
         for (int i = 0; i < 3; i++) Probe.traceReturn(Probe.traceEnter(1));
         Probe.traceReturn(outer);
@@ -121,12 +121,30 @@ class ProbeTest {
     }
 
     /**
+     * One in four, with four methods called in turn on one thread: each method gets about a
+     * quarter of its calls recorded (a counter would have recorded one method's calls only).
+     */
+    @Test
+    void oneInNRecordsEveryMethodOfARegularPattern() {
+        Probe.reset(new TraceSettings(true, 0, 4, 5, 2, false, 1, 8), 100_000);
+        for (int i = 0; i < 4_000; i++) {
+            for (int slot = 0; slot < 4; slot++) Probe.traceReturn(Probe.traceEnter(slot));
+        }
+        int[] recorded = new int[4];
+        for (Call c : Probe.tracedCalls()) recorded[c.slot()]++;
+        for (int slot = 0; slot < 4; slot++) {
+            assertTrue(recorded[slot] > 800 && recorded[slot] < 1_200, "method " + slot + ": " + java.util.Arrays.toString(recorded));
+        }
+        assertEquals(16_000, Probe.tracedCalls().length + Probe.droppedCalls(), "every call recorded or counted as dropped");
+    }
+
+    /**
      * A full buffer keeps a sample of the whole session, not its first calls, and every method
      * that was called keeps its first call; what is not kept is counted as dropped.
      */
     @Test
     void aFullBufferKeepsCallsFromTheWholeSessionAndEveryMethod() {
-        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false), 100);
+        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8), 100);
         for (int i = 0; i < 10_000; i++) {
             Call c = Probe.traceEnter(1);
             Probe.arg(c, 0, i);

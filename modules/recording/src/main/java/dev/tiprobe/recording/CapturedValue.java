@@ -40,8 +40,36 @@ public sealed interface CapturedValue {
         }
     }
 
-    /** Any other object: its class, identity hash, and {@code toString()} when the user asked for it (else null). */
-    record Obj(String type, int identityHash, String text) implements CapturedValue {}
+    /**
+     * Any other object: its class, identity hash, {@code toString()} when the user asked for it
+     * (else null), and its fields as read at the call (null when not read: past the depth), with
+     * how many more it has than were kept.
+     */
+    record Obj(String type, int identityHash, String text, List<Field> fields, int moreFields) implements CapturedValue {
+        public Obj {
+            fields = fields == null ? null : List.copyOf(fields);
+        }
+
+        /** An object shown by class and identity only. */
+        public Obj(String type, int identityHash, String text) {
+            this(type, identityHash, text, null, 0);
+        }
+    }
+
+    /** A field of an object, and its value. */
+    record Field(String name, CapturedValue value) {}
+
+    /** An object met again within the same value (a cycle, a shared object): named, not followed. */
+    record Seen(String type, int identityHash) implements CapturedValue {}
+
+    /** A collection or map of the JDK's: its class and size. */
+    record Sized(String type, int size) implements CapturedValue {}
+
+    /** A value class of the JDK's (BigDecimal, UUID, java.time): its own text. */
+    record JdkValue(String type, String text) implements CapturedValue {}
+
+    /** A field that could not be read, and why. */
+    record Unreadable(String why) implements CapturedValue {}
 
     /** What a call threw: the exception's class and message (null when it had none). */
     record Thrown(String type, String message) implements CapturedValue {}

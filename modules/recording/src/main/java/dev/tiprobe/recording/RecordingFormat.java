@@ -43,7 +43,9 @@ package dev.tiprobe.recording;
  *   0 NONE  1 NULL  2 FALSE  3 TRUE  4 INT zigzag-varlong  5 FLOAT u32:bits  6 DOUBLE u64:bits
  *   7 CHAR varint  8 STRING string  9 TEXT string:prefix varint:length  10 ENUM string:type string:name
  *  11 ARRAY string:componentType varint:length varint:n value * n  12 OBJECT string:type u32:identityHash
- *   u8:hasText [string:text]  13 THROWN string:type u8:hasMessage [string:message]  14 NOT_CAPTURED
+ *   u8:hasText [string:text] u8:hasFields [varint:n (string:name value) * n varint:moreFields]
+ *  13 THROWN string:type u8:hasMessage [string:message]  14 NOT_CAPTURED  15 SEEN string:type u32:identityHash
+ *  16 SIZED string:type varint:size  17 JDK_VALUE string:type string:text  18 UNREADABLE string:why
  * string  := varint:byteLength utf8-bytes
  * </pre>
  *
@@ -67,8 +69,8 @@ public final class RecordingFormat {
     public static final int HEADER_BYTES = 8;
     public static final int MAX_CHUNK_BYTES = 16 << 20;
     public static final int MAX_DEPTH = 4096;
-    /** How deep arrays of values nest; the probe captures one level, this leaves room. */
-    public static final int MAX_VALUE_DEPTH = 8;
+    /** How deep arrays and objects' fields nest; the probe's default is one level, this leaves room for --max-depth. */
+    public static final int MAX_VALUE_DEPTH = 16;
 
     public static final int METHOD = 1;
     public static final int THREAD = 2;
@@ -99,6 +101,10 @@ public final class RecordingFormat {
     public static final byte VALUE_OBJECT = 12;
     public static final byte VALUE_THROWN = 13;
     public static final byte VALUE_NOT_CAPTURED = 14;
+    public static final byte VALUE_SEEN = 15;
+    public static final byte VALUE_SIZED = 16;
+    public static final byte VALUE_JDK = 17;
+    public static final byte VALUE_UNREADABLE = 18;
 
     public static final byte STATE_RUNNABLE = 1;
     public static final byte STATE_WAITING = 2;

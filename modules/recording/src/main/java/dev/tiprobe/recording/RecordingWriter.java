@@ -235,6 +235,35 @@ public final class RecordingWriter implements AutoCloseable {
                 string(o.type());
                 chunk.writeBytes(bytes(o.identityHash(), 4));
                 optionalString(o.text());
+                boolean fields = o.fields() != null && depth + 1 < RecordingFormat.MAX_VALUE_DEPTH;
+                chunk.write(fields ? 1 : 0);
+                if (fields) {
+                    varlong(o.fields().size());
+                    for (CapturedValue.Field f : o.fields()) {
+                        string(f.name());
+                        value(f.value(), depth + 1);
+                    }
+                    varlong(Math.max(0, o.moreFields()));
+                }
+            }
+            case CapturedValue.Seen seen -> {
+                chunk.write(RecordingFormat.VALUE_SEEN);
+                string(seen.type());
+                chunk.writeBytes(bytes(seen.identityHash(), 4));
+            }
+            case CapturedValue.Sized sized -> {
+                chunk.write(RecordingFormat.VALUE_SIZED);
+                string(sized.type());
+                varlong(Math.max(0, sized.size()));
+            }
+            case CapturedValue.JdkValue jdk -> {
+                chunk.write(RecordingFormat.VALUE_JDK);
+                string(jdk.type());
+                string(jdk.text());
+            }
+            case CapturedValue.Unreadable u -> {
+                chunk.write(RecordingFormat.VALUE_UNREADABLE);
+                string(u.why());
             }
             case CapturedValue.Thrown t -> {
                 chunk.write(RecordingFormat.VALUE_THROWN);

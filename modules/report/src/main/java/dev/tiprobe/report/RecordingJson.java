@@ -190,6 +190,29 @@ public final class RecordingJson {
                     b.append(", \"toString\": ");
                     JsonText.quote(b, o.text());
                 }
+                if (o.fields() != null) {
+                    b.append(", \"fields\": [");
+                    for (int i = 0; i < o.fields().size(); i++) {
+                        b.append(i > 0 ? ", " : "").append("{\"name\": ");
+                        JsonText.quote(b, o.fields().get(i).name());
+                        b.append(", \"value\": ");
+                        value(b, o.fields().get(i).value());
+                        b.append('}');
+                    }
+                    b.append("], \"moreFields\": ").append(o.moreFields());
+                }
+                b.append('}');
+            }
+            case CapturedValue.Seen seen -> strings(b, "seen", seen.type(), "identityHash", Integer.toHexString(seen.identityHash()));
+            case CapturedValue.Sized sized -> {
+                b.append("{\"collection\": ");
+                JsonText.quote(b, sized.type());
+                b.append(", \"size\": ").append(sized.size()).append('}');
+            }
+            case CapturedValue.JdkValue jdk -> strings(b, "jdk", jdk.type(), "text", jdk.text());
+            case CapturedValue.Unreadable u -> {
+                b.append("{\"unreadable\": ");
+                JsonText.quote(b, u.why());
                 b.append('}');
             }
             case CapturedValue.Thrown t -> strings(b, "type", t.type(), "message", t.message());

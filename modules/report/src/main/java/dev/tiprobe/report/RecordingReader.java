@@ -291,7 +291,22 @@ public final class RecordingReader {
                     for (long i = 0; i < n; i++) first.add(value(b, depth + 1));
                     yield new CapturedValue.Array(type, length, first);
                 }
-                case RecordingFormat.VALUE_OBJECT -> new CapturedValue.Obj(string(b), b.getInt(), optionalString(b));
+                case RecordingFormat.VALUE_OBJECT -> {
+                    String type = string(b);
+                    int hash = b.getInt();
+                    String text = optionalString(b);
+                    if (!flag(b)) yield new CapturedValue.Obj(type, hash, text);
+                    if (depth >= RecordingFormat.MAX_VALUE_DEPTH) throw new Malformed("fields nested too deep");
+                    long n = varlong(b);
+                    if (n > b.remaining()) throw new Malformed("bad field count " + n);
+                    List<CapturedValue.Field> fields = new ArrayList<>();
+                    for (long i = 0; i < n; i++) fields.add(new CapturedValue.Field(string(b), value(b, depth + 1)));
+                    yield new CapturedValue.Obj(type, hash, text, fields, count(b, "count of fields left out"));
+                }
+                case RecordingFormat.VALUE_SEEN -> new CapturedValue.Seen(string(b), b.getInt());
+                case RecordingFormat.VALUE_SIZED -> new CapturedValue.Sized(string(b), count(b, "size"));
+                case RecordingFormat.VALUE_JDK -> new CapturedValue.JdkValue(string(b), string(b));
+                case RecordingFormat.VALUE_UNREADABLE -> new CapturedValue.Unreadable(string(b));
                 case RecordingFormat.VALUE_THROWN -> new CapturedValue.Thrown(string(b), optionalString(b));
                 case RecordingFormat.VALUE_NOT_CAPTURED -> CapturedValue.NOT_CAPTURED;
                 default -> throw new Malformed("unknown value tag " + tag);

@@ -28,8 +28,21 @@ public final class ValueText {
                 if (a.length() > a.first().size()) b.append(a.first().isEmpty() ? "..." : ", ...");
                 yield b.append('}').toString();
             }
+            case CapturedValue.Obj o when o.fields() != null -> {
+                StringBuilder b = new StringBuilder(simple(o.type())).append('{');
+                for (int i = 0; i < o.fields().size(); i++) {
+                    CapturedValue.Field f = o.fields().get(i);
+                    b.append(i > 0 ? ", " : "").append(f.name()).append('=').append(of(f.value()));
+                }
+                if (o.moreFields() > 0) b.append(o.fields().isEmpty() ? "" : ", ").append("… ").append(o.moreFields()).append(" more");
+                yield b.append('}').toString();
+            }
             case CapturedValue.Obj o -> simple(o.type()) + "@" + Integer.toHexString(o.identityHash())
                     + (o.text() == null ? "" : " \"" + o.text() + '"');
+            case CapturedValue.Seen seen -> simple(seen.type()) + "@" + Integer.toHexString(seen.identityHash()) + " (seen above)";
+            case CapturedValue.Sized sized -> simple(sized.type()) + "(" + sized.size() + ")";
+            case CapturedValue.JdkValue jdk -> jdk.text();
+            case CapturedValue.Unreadable u -> "?(" + u.why() + ")";
             case CapturedValue.Thrown t -> simple(t.type()) + (t.message() == null ? "" : ": " + t.message());
             case CapturedValue.NotCaptured n -> "(not captured: probe code was running on this thread)";
             case CapturedValue.Shown s -> s.text();

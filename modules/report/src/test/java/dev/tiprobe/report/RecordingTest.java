@@ -299,7 +299,12 @@ class RecordingTest {
                 new CapturedValue.EnumConstant("com.foo.Color", "RED"),
                 new CapturedValue.Array("int", 1000, List.of(new CapturedValue.Int(1), new CapturedValue.Int(2))),
                 new CapturedValue.Obj("com.foo.Order", 0xcafe, null), new CapturedValue.Obj("com.foo.Order", -1, "Order#5"),
-                CapturedValue.NOT_CAPTURED);
+                CapturedValue.NOT_CAPTURED,
+                new CapturedValue.Obj("com.foo.Shop$Order", 1, null, List.of(new CapturedValue.Field("id", new CapturedValue.Int(5)),
+                        new CapturedValue.Field("total", new CapturedValue.JdkValue("java.math.BigDecimal", "12.50")),
+                        new CapturedValue.Field("lines", new CapturedValue.Sized("java.util.ArrayList", 3)),
+                        new CapturedValue.Field("next", new CapturedValue.Seen("com.foo.Shop$Order", 1)),
+                        new CapturedValue.Field("secret", new CapturedValue.Unreadable("InaccessibleObjectException"))), 2));
         List<String> names = values.stream().map(v -> "p" + values.indexOf(v)).toList();
         Path file = dir.resolve("values.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M.run(...) : void")) {
@@ -320,7 +325,8 @@ class RecordingTest {
         assertEquals(CapturedValue.NONE, call.result());
         assertEquals("[main] com.foo.M.run(p0=null, p1=true, p2=-42, p3=-9223372036854775808, p4=1.5, p5=NaN, p6='x', p7=\"a\"b\","
                 + " p8=\"abcdefghij\"... (5000 chars), p9=Color.RED, p10=int[1000] {1, 2, ...}, p11=Order@cafe, p12=Order@ffffffff \"Order#5\","
-                + " p13=(not captured: probe code was running on this thread))  (0.000 ms)", TracedText.call(r, call));
+                + " p13=(not captured: probe code was running on this thread), p14=Shop$Order{id=5, total=12.50, lines=ArrayList(3),"
+                + " next=Shop$Order@1 (seen above), secret=?(InaccessibleObjectException), … 2 more})  (0.000 ms)", TracedText.call(r, call));
         assertEquals(List.of(new Recording.Skipped("com.foo.M", "abstractOne", "()V", "abstract")), r.tracing().skipped());
         assertEquals(List.of("com.foo.Broken: instrumented code does not verify", "com.foo.Other: too large"), r.tracing().classFailures());
         assertEquals(List.of(new Recording.Removed("com.foo.M.hot() : int", 4_100_000)), r.tracing().removed());
@@ -328,6 +334,11 @@ class RecordingTest {
         RecordingJson.write(r, json);
         assertTrue(json.toString().contains("{\"name\": \"p5\", \"value\": \"NaN\"}, {\"name\": \"p6\", \"value\": \"x\"}, {\"name\": \"p7\","
                 + " \"value\": \"a\\\"b\"}, {\"name\": \"p8\", \"value\": {\"text\": \"abcdefghij\", \"length\": 5000, \"truncated\": true}}"), json.toString());
+        assertTrue(json.toString().contains("{\"name\": \"p14\", \"value\": {\"object\": \"com.foo.Shop$Order\", \"identityHash\": \"1\","
+                + " \"fields\": [{\"name\": \"id\", \"value\": 5}, {\"name\": \"total\", \"value\": {\"jdk\": \"java.math.BigDecimal\", \"text\": \"12.50\"}},"
+                + " {\"name\": \"lines\", \"value\": {\"collection\": \"java.util.ArrayList\", \"size\": 3}}, {\"name\": \"next\", \"value\":"
+                + " {\"seen\": \"com.foo.Shop$Order\", \"identityHash\": \"1\"}}, {\"name\": \"secret\", \"value\": {\"unreadable\":"
+                + " \"InaccessibleObjectException\"}}], \"moreFields\": 2}}"), json.toString());
         assertTrue(json.toString().contains("\"removedForOverhead\": [\n    {\"method\": \"com.foo.M.hot() : int\", \"callsPerSecond\": 4100000}"));
     }
 
