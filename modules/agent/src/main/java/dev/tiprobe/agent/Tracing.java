@@ -289,9 +289,9 @@ public final class Tracing {
         private long[] callsBySlot() {
             int n = slots.methods().size();
             if (options.mode() != TraceMode.TIME) return Probe.counts(n);
-            long[] times = Probe.times(n);
+            Probe.TimeFigures[] times = Probe.timeFigures(n);
             long[] calls = new long[n];
-            for (int slot = 0; slot < n; slot++) calls[slot] = times[slot * Probe.TIME_STRIDE];
+            for (int slot = 0; slot < n; slot++) calls[slot] = times[slot].calls();
             return calls;
         }
 
@@ -456,7 +456,7 @@ public final class Tracing {
             List<ProbeSlots.Method> methods = slots.methods();
             int n = methods.size();
             // Time mode counts at the exits (in the time figures); the other modes count at entry.
-            long[] times = options.mode() == TraceMode.TIME ? Probe.times(n) : null;
+            Probe.TimeFigures[] times = options.mode() == TraceMode.TIME ? Probe.timeFigures(n) : null;
             long[] counts = times == null ? Probe.counts(n) : null;
             List<Results.MethodResult> out = new ArrayList<>();
             for (ProbeSlots.Method m : methods) {
@@ -465,11 +465,9 @@ public final class Tracing {
                 if (times == null) {
                     calls = counts[m.slot()];
                 } else {
-                    int i = m.slot() * Probe.TIME_STRIDE;
-                    calls = times[i];
-                    long[] histogram = new long[Probe.BUCKETS];
-                    System.arraycopy(times, i + 4, histogram, 0, Probe.BUCKETS);
-                    time = new Results.TimeStats(times[i + 1], times[i + 2], times[i + 3], histogram);
+                    Probe.TimeFigures t = times[m.slot()];
+                    calls = t.calls();
+                    time = new Results.TimeStats(t.totalNanos(), t.minNanos(), t.maxNanos(), t.histogram());
                 }
                 out.add(new Results.MethodResult(m.token(), m.humanName(), m.token().owner().binaryName(), m.token().name(),
                         m.token().descriptor(), calls, time));

@@ -34,8 +34,17 @@ public final class Probe {
 
     /** Latency histogram: bucket b holds durations in [2^b, 2^(b+1)) ns; bucket 0 also holds 0. */
     public static final int BUCKETS = 40;
-    /** Longs per slot in a time array: count, total, min, max, then the buckets. */
-    public static final int TIME_STRIDE = 4 + BUCKETS;
+    /** Where a slot's figures sit in a time array: calls, total, min and max nanoseconds, then the buckets. */
+    private static final int CALLS_AT = 0;
+    private static final int TOTAL_AT = 1;
+    private static final int MIN_AT = 2;
+    private static final int MAX_AT = 3;
+    private static final int BUCKETS_AT = 4;
+    /** Longs per slot in a time array. */
+    static final int TIME_STRIDE = BUCKETS_AT + BUCKETS;
+
+    /** One method's time figures, merged over every thread: inclusive nanoseconds and their histogram. */
+    public record TimeFigures(long calls, long totalNanos, long minNanos, long maxNanos, long[] histogram) {}
     /** Slots per chunk of the shared (virtual thread) arrays. */
     static final int CHUNK = 1024;
 
@@ -142,10 +151,10 @@ public final class Probe {
 
     /** Adds one duration to a thread's own time figures at {@code i}. */
     private static void record(long[] t, int i, long d) {
-        if (t[i]++ == 0 || d < t[i + 2]) t[i + 2] = d;
-        t[i + 1] += d;
-        if (d > t[i + 3]) t[i + 3] = d;
-        t[i + 4 + bucket(d)]++;
+        if (t[i + CALLS_AT]++ == 0 || d < t[i + MIN_AT]) t[i + MIN_AT] = d;
+        t[i + TOTAL_AT] += d;
+        if (d > t[i + MAX_AT]) t[i + MAX_AT] = d;
+        t[i + BUCKETS_AT + bucket(d)]++;
     }
 
     private static void exitSlow(int slot, long d) {
@@ -158,17 +167,17 @@ public final class Probe {
         long[] chunk = sharedChunk(sharedTimes, slot, TIME_STRIDE);
         if (chunk == null) return;
         int i = (slot % CHUNK) * TIME_STRIDE;
-        LONGS.getAndAdd(chunk, i, 1L);
-        LONGS.getAndAdd(chunk, i + 1, d);
+        LONGS.getAndAdd(chunk, i + CALLS_AT, 1L);
+        LONGS.getAndAdd(chunk, i + TOTAL_AT, d);
         long min;
         do {
-            min = (long) LONGS.getVolatile(chunk, i + 2);
-        } while ((min == 0 || d < min) && !LONGS.compareAndSet(chunk, i + 2, min, d));
+            min = (long) LONGS.getVolatile(chunk, i + MIN_AT);
+        } while ((min == 0 || d < min) && !LONGS.compareAndSet(chunk, i + MIN_AT, min, d));
         long max;
         do {
-            max = (long) LONGS.getVolatile(chunk, i + 3);
-        } while (d > max && !LONGS.compareAndSet(chunk, i + 3, max, d));
-        LONGS.getAndAdd(chunk, i + 4 + bucket(d), 1L);
+            max = (long) LONGS.getVolatile(chunk, i + MAX_AT);
+        } while (d > max && !LONGS.compareAndSet(chunk, i + MAX_AT, max, d));
+        LONGS.getAndAdd(chunk, i + BUCKETS_AT + bucket(d), 1L);
     }
 
     /** The histogram bucket of a duration in nanoseconds. */
@@ -468,8 +477,20 @@ public final class Probe {
         return sum;
     }
 
+    /** Each slot's time figures, merged over all threads, for slots below {@code slots}. */
+    public static TimeFigures[] timeFigures(int slots) {
+        long[] t = times(slots);
+        TimeFigures[] out = new TimeFigures[slots];
+        for (int s = 0; s < slots; s++) {
+            int i = s * TIME_STRIDE;
+            long[] histogram = java.util.Arrays.copyOfRange(t, i + BUCKETS_AT, i + TIME_STRIDE);
+            out[s] = new TimeFigures(t[i + CALLS_AT], t[i + TOTAL_AT], t[i + MIN_AT], t[i + MAX_AT], histogram);
+        }
+        return out;
+    }
+
     /** Time figures per slot ({@link #TIME_STRIDE} longs each), merged over all threads. */
-    public static long[] times(int slots) {
+    private static long[] times(int slots) {
         long[] sum = new long[slots * TIME_STRIDE];
         synchronized (LOCK) {
             for (int i = 0; i < platformStateCount; i++) {
@@ -487,15 +508,15 @@ public final class Probe {
     }
 
     private static void merge(long[] into, int at, long[] from, int i, boolean atomic) {
-        long count = atomic ? (long) LONGS.getVolatile(from, i) : from[i];
+        long count = atomic ? (long) LONGS.getVolatile(from, i + CALLS_AT) : from[i + CALLS_AT];
         if (count == 0) return;
-        long min = atomic ? (long) LONGS.getVolatile(from, i + 2) : from[i + 2];
-        long max = atomic ? (long) LONGS.getVolatile(from, i + 3) : from[i + 3];
-        into[at + 2] = into[at] == 0 ? min : Math.min(into[at + 2], min);
-        into[at] += count;
-        into[at + 1] += atomic ? (long) LONGS.getVolatile(from, i + 1) : from[i + 1];
-        into[at + 3] = Math.max(into[at + 3], max);
-        for (int b = 4; b < TIME_STRIDE; b++) {
+        long min = atomic ? (long) LONGS.getVolatile(from, i + MIN_AT) : from[i + MIN_AT];
+        long max = atomic ? (long) LONGS.getVolatile(from, i + MAX_AT) : from[i + MAX_AT];
+        into[at + MIN_AT] = into[at + CALLS_AT] == 0 ? min : Math.min(into[at + MIN_AT], min);
+        into[at + CALLS_AT] += count;
+        into[at + TOTAL_AT] += atomic ? (long) LONGS.getVolatile(from, i + TOTAL_AT) : from[i + TOTAL_AT];
+        into[at + MAX_AT] = Math.max(into[at + MAX_AT], max);
+        for (int b = BUCKETS_AT; b < TIME_STRIDE; b++) {
             into[at + b] += atomic ? (long) LONGS.getVolatile(from, i + b) : from[i + b];
         }
     }

@@ -49,13 +49,11 @@ class ProbeTest {
         long start = Probe.enter(3);
         Probe.exit(3, start);
         Probe.exit(3, System.nanoTime() - 5_000);
-        long[] t = Probe.times(4);
-        int i = 3 * Probe.TIME_STRIDE;
-        assertEquals(2, t[i]);
-        assertTrue(t[i + 2] <= t[i + 3] && t[i + 3] >= 5_000 && t[i + 1] >= t[i + 3], "min, max, total");
-        long inHistogram = 0;
-        for (int b = 0; b < Probe.BUCKETS; b++) inHistogram += t[i + 4 + b];
-        assertEquals(2, inHistogram);
+        Probe.TimeFigures t = Probe.timeFigures(4)[3];
+        assertEquals(2, t.calls());
+        assertTrue(t.minNanos() <= t.maxNanos() && t.maxNanos() >= 5_000 && t.totalNanos() >= t.maxNanos(), "min, max, total");
+        assertEquals(2, java.util.Arrays.stream(t.histogram()).sum());
+        assertEquals(Probe.BUCKETS, t.histogram().length);
         assertEquals(12, Probe.bucket(5_000), "[4096, 8192) ns");
         assertEquals(0, Probe.bucket(0));
     }
