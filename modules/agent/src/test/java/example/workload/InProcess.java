@@ -39,7 +39,7 @@ public class InProcess {
             System.out.println("after " + Workload.fib(10));
             for (int i = 0; i < 3; i++) Plugin.run(i);
             long recorded = results.methods().stream().mapToLong(Results.MethodResult::calls).sum();
-            long probes = java.util.Arrays.stream(dev.tiprobe.probe.Probe.counts(results.methods().size())).sum();
+            long probes = java.util.Arrays.stream(dev.tiprobe.probe.ProbeControl.counts(results.methods().size())).sum();
             System.out.println("stopped " + (session.snapshot() == results) + " " + recorded + " probe " + probes);
             Tracing.Session second = Tracing.start("example.workload.Workload::fib", TraceMode.COUNT);
             Workload.fib(3);

@@ -5,7 +5,7 @@ import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.ids.ParameterNames;
-import dev.tiprobe.probe.Probe;
+import dev.tiprobe.probe.ProbeControl;
 
 import java.lang.classfile.Attributes;
 import java.lang.classfile.MethodModel;
@@ -64,7 +64,7 @@ final class ProbeSlots implements Instrumenter.Slots {
         int slot = methods.size();
         methods.add(new Method(slot, map.internMethodToken(token), token, HumanNames.method(token, parameters), parameters));
         byKey.put(key, slot);
-        Probe.reserve(slot + 1);
+        ProbeControl.reserve(slot + 1);
         return slot;
     }
 

@@ -10,6 +10,7 @@ import dev.tiprobe.options.AgentOptions.TraceLimits;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
+import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.probe.TraceSettings;
 
 import java.io.IOException;
@@ -241,8 +242,8 @@ public final class Tracing {
 
         private void prepare() {
             TraceLimits limits = options.limits();
-            Probe.reset(options.mode() == TraceMode.TRACE ? settings(limits) : TraceSettings.OFF, limits.maxCalls());
-            Probe.openFieldsWith(options.mode() == TraceMode.TRACE ? Tracing::openToProbe : null);
+            ProbeControl.reset(options.mode() == TraceMode.TRACE ? settings(limits) : TraceSettings.OFF, limits.maxCalls());
+            ProbeControl.openFieldsWith(options.mode() == TraceMode.TRACE ? Tracing::openToProbe : null);
             warmUp();
             active = true;
         }
@@ -288,8 +289,8 @@ public final class Tracing {
         /** Calls so far by slot: counted at entry, or at the exits in time mode. */
         private long[] callsBySlot() {
             int n = slots.methods().size();
-            if (options.mode() != TraceMode.TIME) return Probe.counts(n);
-            Probe.TimeFigures[] times = Probe.timeFigures(n);
+            if (options.mode() != TraceMode.TIME) return ProbeControl.counts(n);
+            ProbeControl.TimeFigures[] times = ProbeControl.timeFigures(n);
             long[] calls = new long[n];
             for (int slot = 0; slot < n; slot++) calls[slot] = times[slot].calls();
             return calls;
@@ -434,8 +435,8 @@ public final class Tracing {
             synchronized (LOCK) {
                 if (finalResults != null) return finalResults;
                 active = false;
-                Probe.stopTracing();
-                Probe.openFieldsWith(null);
+                ProbeControl.stopTracing();
+                ProbeControl.openFieldsWith(null);
                 List<Class<?>> restore = new ArrayList<>();
                 synchronized (changed) {
                     for (Class<?> c : loadedClassesWithClassFiles()) {
@@ -456,8 +457,8 @@ public final class Tracing {
             List<ProbeSlots.Method> methods = slots.methods();
             int n = methods.size();
             // Time mode counts at the exits (in the time figures); the other modes count at entry.
-            Probe.TimeFigures[] times = options.mode() == TraceMode.TIME ? Probe.timeFigures(n) : null;
-            long[] counts = times == null ? Probe.counts(n) : null;
+            ProbeControl.TimeFigures[] times = options.mode() == TraceMode.TIME ? ProbeControl.timeFigures(n) : null;
+            long[] counts = times == null ? ProbeControl.counts(n) : null;
             List<Results.MethodResult> out = new ArrayList<>();
             for (ProbeSlots.Method m : methods) {
                 long calls;
@@ -465,7 +466,7 @@ public final class Tracing {
                 if (times == null) {
                     calls = counts[m.slot()];
                 } else {
-                    Probe.TimeFigures t = times[m.slot()];
+                    ProbeControl.TimeFigures t = times[m.slot()];
                     calls = t.calls();
                     time = new Results.TimeStats(t.totalNanos(), t.minNanos(), t.maxNanos(), t.histogram());
                 }
@@ -474,7 +475,7 @@ public final class Tracing {
             }
             List<Results.TracedCall> traced = new ArrayList<>();
             if (options.mode() == TraceMode.TRACE) {
-                for (Call c : Probe.tracedCalls()) {
+                for (Call c : ProbeControl.tracedCalls()) {
                     ProbeSlots.Method m = methods.get(c.slot());
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
                     traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
@@ -483,7 +484,7 @@ public final class Tracing {
                 }
             }
             return new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
-                    List.copyOf(classFailures), classesInstrumented.get(), Probe.droppedCalls(), Probe.failures(),
+                    List.copyOf(classFailures), classesInstrumented.get(), ProbeControl.droppedCalls(), ProbeControl.failures(),
                     List.copyOf(removed), options.overheadBudget());
         }
     }

@@ -6,7 +6,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What injected code calls: the JVM counterpart of the CLR's FunctionEnter3 hook. The agent puts
- * this class in the boot loader, so classes of every loader and module see one copy.
+ * this class in the boot loader, so classes of every loader and module see one copy; the agent
+ * itself starts, reads and ends a collection through {@link ProbeControl}.
  *
  * <p>Each instrumented method carries a compact int, its <em>slot</em>, given at transform time.
  * Injected code passes the slot, never a name. Three modes:
@@ -20,7 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * </ul>
  *
  * <p>Rules that keep the program unchanged: nothing here throws (every entry point catches
- * Throwable and counts it in {@link #failures()}), the count and time paths neither lock nor
+ * Throwable and counts it in {@link ProbeControl#failures()}), the count and time paths neither lock nor
  * allocate once a thread has its state, nothing initializes a class of the program, and probe
  * code never re-enters itself: what a captured argument's {@code toString()} calls is not
  * recorded. The agent never instruments the {@code java.lang} classes this class uses.
@@ -35,25 +36,23 @@ public final class Probe {
     /** Latency histogram: bucket b holds durations in [2^b, 2^(b+1)) ns; bucket 0 also holds 0. */
     public static final int BUCKETS = 40;
     /** Where a slot's figures sit in a time array: calls, total, min and max nanoseconds, then the buckets. */
-    private static final int CALLS_AT = 0;
-    private static final int TOTAL_AT = 1;
-    private static final int MIN_AT = 2;
-    private static final int MAX_AT = 3;
-    private static final int BUCKETS_AT = 4;
+    static final int CALLS_AT = 0;
+    static final int TOTAL_AT = 1;
+    static final int MIN_AT = 2;
+    static final int MAX_AT = 3;
+    static final int BUCKETS_AT = 4;
     /** Longs per slot in a time array. */
     static final int TIME_STRIDE = BUCKETS_AT + BUCKETS;
 
-    /** One method's time figures, merged over every thread: inclusive nanoseconds and their histogram. */
-    public record TimeFigures(long calls, long totalNanos, long minNanos, long maxNanos, long[] histogram) {}
     /** Slots per chunk of the shared (virtual thread) arrays. */
     static final int CHUNK = 1024;
 
-    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle CALLS = MethodHandles.arrayElementVarHandle(Call[].class);
-    private static final VarHandle FAILURES;
-    private static final VarHandle NEXT_CALL;
-    private static final VarHandle DROPPED;
-    private static final VarHandle WINDOW;
+    static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    static final VarHandle CALLS = MethodHandles.arrayElementVarHandle(Call[].class);
+    static final VarHandle FAILURES;
+    static final VarHandle NEXT_CALL;
+    static final VarHandle DROPPED;
+    static final VarHandle WINDOW;
 
     static {
         try {
@@ -70,13 +69,13 @@ public final class Probe {
     private static final int SLOT_BITS = 12;
     private static final ThreadState[] BY_THREAD_ID = new ThreadState[1 << SLOT_BITS];
     private static final ThreadLocal<ThreadState> LOCAL = new ThreadLocal<>();
-    private static final Object LOCK = new Object();
+    static final Object LOCK = new Object();
     /** Every platform thread's state, for the totals. Guarded by LOCK. */
-    private static ThreadState[] platformStates = new ThreadState[16];
-    private static int platformStateCount;
+    static ThreadState[] platformStates = new ThreadState[16];
+    static int platformStateCount;
     /** Virtual threads' counts and times: chunks of CHUNK slots, created by {@link #reserve}. */
-    private static volatile long[][] sharedCounts = new long[0][];
-    private static volatile long[][] sharedTimes = new long[0][];
+    static volatile long[][] sharedCounts = new long[0][];
+    static volatile long[][] sharedTimes = new long[0][];
 
     @SuppressWarnings("unused") // through FAILURES
     private static volatile long failures;
@@ -85,16 +84,16 @@ public final class Probe {
     // reservoir (each admitted call replaces a random kept one with the odds that keep the kept
     // calls a uniform sample of the session), and each slot's first call is kept beside it, so a
     // long trace shows calls from its whole length and from every method that was called.
-    private static volatile TraceSettings trace = TraceSettings.OFF;
-    private static volatile Call[] calls = new Call[0];
-    private static volatile Call[] firstCalls = new Call[0];
+    static volatile TraceSettings trace = TraceSettings.OFF;
+    static volatile Call[] calls = new Call[0];
+    static volatile Call[] firstCalls = new Call[0];
     @SuppressWarnings("unused") // through NEXT_CALL: calls admitted so far
     private static volatile long nextCall;
     @SuppressWarnings("unused") // through DROPPED
     private static volatile long dropped;
     @SuppressWarnings("unused") // through WINDOW
     private static volatile long windowCalls;
-    private static volatile long windowStart;
+    static volatile long windowStart;
 
     // ------------------------------------------------------------------------- count
 
@@ -399,158 +398,5 @@ public final class Probe {
 
     private static void failed() {
         FAILURES.getAndAdd(1L);
-    }
-
-    // ------------------------------------------------------------------------- control (agent side)
-
-    /**
-     * Starts a new collection: clears every count, time and traced call, and sets what trace mode
-     * records. Call before classes with probes run for the new session.
-     */
-    public static void reset(TraceSettings settings, int traceCapacity) {
-        synchronized (LOCK) {
-            for (int i = 0; i < platformStateCount; i++) platformStates[i].clear();
-            long[][] counts = new long[sharedCounts.length][];
-            long[][] times = new long[sharedTimes.length][];
-            for (int i = 0; i < counts.length; i++) {
-                counts[i] = new long[CHUNK];
-                times[i] = new long[CHUNK * TIME_STRIDE];
-            }
-            sharedTimes = times;
-            sharedCounts = counts;
-            calls = new Call[Math.max(0, traceCapacity)];
-            firstCalls = new Call[0];
-            NEXT_CALL.setVolatile(0L);
-            DROPPED.setVolatile(0L);
-            FAILURES.setVolatile(0L);
-            windowStart = System.nanoTime();
-            WINDOW.setVolatile(0L);
-            trace = settings;
-        }
-    }
-
-    /** Makes room for slots below {@code slots} in the shared arrays; call before such a slot can run. */
-    public static void reserve(int slots) {
-        synchronized (LOCK) {
-            int chunks = (slots + CHUNK - 1) / CHUNK;
-            if (chunks <= sharedCounts.length) return;
-            long[][] counts = new long[chunks][];
-            long[][] times = new long[chunks][];
-            System.arraycopy(sharedCounts, 0, counts, 0, sharedCounts.length);
-            System.arraycopy(sharedTimes, 0, times, 0, sharedTimes.length);
-            for (int i = sharedCounts.length; i < chunks; i++) {
-                counts[i] = new long[CHUNK];
-                times[i] = new long[CHUNK * TIME_STRIDE];
-            }
-            sharedTimes = times;
-            sharedCounts = counts;
-        }
-    }
-
-    /**
-     * How trace mode reads fields in packages a named module keeps closed: {@code opener} opens a
-     * class's package to the probe (the agent does it with its Instrumentation). Null: those
-     * fields are shown as unreadable.
-     */
-    public static void openFieldsWith(java.util.function.Consumer<Class<?>> opener) {
-        ObjectFields.opener = opener;
-    }
-
-    /** Stops recording traced calls (counts and times stop when the probes are removed). */
-    public static void stopTracing() {
-        trace = TraceSettings.OFF;
-    }
-
-    /** Calls per slot, summed over all threads, for slots below {@code slots}. */
-    public static long[] counts(int slots) {
-        long[] sum = new long[slots];
-        synchronized (LOCK) {
-            for (int i = 0; i < platformStateCount; i++) {
-                long[] c = platformStates[i].counts;
-                for (int s = 0; s < Math.min(slots, c.length); s++) sum[s] += c[s];
-            }
-            long[][] shared = sharedCounts;
-            for (int s = 0; s < Math.min(slots, shared.length * CHUNK); s++) {
-                sum[s] += (long) LONGS.getVolatile(shared[s / CHUNK], s % CHUNK);
-            }
-        }
-        return sum;
-    }
-
-    /** Each slot's time figures, merged over all threads, for slots below {@code slots}. */
-    public static TimeFigures[] timeFigures(int slots) {
-        long[] t = times(slots);
-        TimeFigures[] out = new TimeFigures[slots];
-        for (int s = 0; s < slots; s++) {
-            int i = s * TIME_STRIDE;
-            long[] histogram = java.util.Arrays.copyOfRange(t, i + BUCKETS_AT, i + TIME_STRIDE);
-            out[s] = new TimeFigures(t[i + CALLS_AT], t[i + TOTAL_AT], t[i + MIN_AT], t[i + MAX_AT], histogram);
-        }
-        return out;
-    }
-
-    /** Time figures per slot ({@link #TIME_STRIDE} longs each), merged over all threads. */
-    private static long[] times(int slots) {
-        long[] sum = new long[slots * TIME_STRIDE];
-        synchronized (LOCK) {
-            for (int i = 0; i < platformStateCount; i++) {
-                long[] t = platformStates[i].times;
-                for (int s = 0; s < slots && (s + 1) * TIME_STRIDE <= t.length; s++) {
-                    merge(sum, s * TIME_STRIDE, t, s * TIME_STRIDE, false);
-                }
-            }
-            long[][] shared = sharedTimes;
-            for (int s = 0; s < Math.min(slots, shared.length * CHUNK); s++) {
-                merge(sum, s * TIME_STRIDE, shared[s / CHUNK], (s % CHUNK) * TIME_STRIDE, true);
-            }
-        }
-        return sum;
-    }
-
-    private static void merge(long[] into, int at, long[] from, int i, boolean atomic) {
-        long count = atomic ? (long) LONGS.getVolatile(from, i + CALLS_AT) : from[i + CALLS_AT];
-        if (count == 0) return;
-        long min = atomic ? (long) LONGS.getVolatile(from, i + MIN_AT) : from[i + MIN_AT];
-        long max = atomic ? (long) LONGS.getVolatile(from, i + MAX_AT) : from[i + MAX_AT];
-        into[at + MIN_AT] = into[at + CALLS_AT] == 0 ? min : Math.min(into[at + MIN_AT], min);
-        into[at + CALLS_AT] += count;
-        into[at + TOTAL_AT] += atomic ? (long) LONGS.getVolatile(from, i + TOTAL_AT) : from[i + TOTAL_AT];
-        into[at + MAX_AT] = Math.max(into[at + MAX_AT], max);
-        for (int b = BUCKETS_AT; b < TIME_STRIDE; b++) {
-            into[at + b] += atomic ? (long) LONGS.getVolatile(from, i + b) : from[i + b];
-        }
-    }
-
-    /** The traced calls recorded so far, in the order they started. */
-    public static Call[] tracedCalls() {
-        java.util.Set<Call> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        Call[] buffer = calls;
-        long n = Math.min(buffer.length, (long) NEXT_CALL.getVolatile());
-        for (int i = 0; i < n; i++) {
-            Call c = (Call) CALLS.getAcquire(buffer, i);
-            if (c != null) kept.add(c);
-        }
-        Call[] firsts = firstCalls;
-        for (int i = 0; i < firsts.length; i++) {
-            Call c = (Call) CALLS.getAcquire(firsts, i);
-            if (c != null) kept.add(c);
-        }
-        Call[] out = kept.toArray(new Call[0]);
-        java.util.Arrays.sort(out, java.util.Comparator.comparingLong(Call::startNanos));
-        return out;
-    }
-
-    /** Traced calls not recorded because of the rate cap, the sampling ratio or a full buffer. */
-    public static long droppedCalls() {
-        long sum = (long) DROPPED.getVolatile();
-        synchronized (LOCK) {
-            for (int i = 0; i < platformStateCount; i++) sum += platformStates[i].dropped;
-        }
-        return sum;
-    }
-
-    /** Exceptions caught inside probe code (each swallowed so the program never sees it). */
-    public static long failures() {
-        return (long) FAILURES.getVolatile();
     }
 }

@@ -19,8 +19,8 @@ class ProbeTest {
 
     @BeforeEach
     void reset() {
-        Probe.reserve(4);
-        Probe.reset(ALL, 1000);
+        ProbeControl.reserve(4);
+        ProbeControl.reset(ALL, 1000);
     }
 
     @Test
@@ -39,9 +39,9 @@ class ProbeTest {
                 });
             }
         }
-        assertArrayEquals(new long[] {0, 400_000, 50_000, 0}, Probe.counts(4));
-        Probe.reset(ALL, 1000);
-        assertArrayEquals(new long[4], Probe.counts(4), "a new session starts from zero");
+        assertArrayEquals(new long[] {0, 400_000, 50_000, 0}, ProbeControl.counts(4));
+        ProbeControl.reset(ALL, 1000);
+        assertArrayEquals(new long[4], ProbeControl.counts(4), "a new session starts from zero");
     }
 
     @Test
@@ -49,7 +49,7 @@ class ProbeTest {
         long start = Probe.enter(3);
         Probe.exit(3, start);
         Probe.exit(3, System.nanoTime() - 5_000);
-        Probe.TimeFigures t = Probe.timeFigures(4)[3];
+        ProbeControl.TimeFigures t = ProbeControl.timeFigures(4)[3];
         assertEquals(2, t.calls());
         assertTrue(t.minNanos() <= t.maxNanos() && t.maxNanos() >= 5_000 && t.totalNanos() >= t.maxNanos(), "min, max, total");
         assertEquals(2, java.util.Arrays.stream(t.histogram()).sum());
@@ -77,7 +77,7 @@ class ProbeTest {
         Probe.traceThrow(new IllegalArgumentException("bad"), inner);
         Probe.traceReturn(7.5, c);
 
-        Call[] calls = Probe.tracedCalls();
+        Call[] calls = ProbeControl.tracedCalls();
         assertEquals(2, calls.length);
         assertEquals(0, calls[0].depth());
         assertEquals(1, calls[1].depth());
@@ -94,27 +94,27 @@ class ProbeTest {
         assertEquals(7.5, calls[0].result());
         assertEquals(Call.THREW, calls[1].outcome());
         assertEquals(new Captured.Thrown("java.lang.IllegalArgumentException", "bad"), calls[1].result());
-        assertEquals(0, Probe.failures());
+        assertEquals(0, ProbeControl.failures());
     }
 
     @Test
     void overTheLimitsCallsAreDroppedButCountedAndKeepTheDepth() {
-        Probe.reset(new TraceSettings(true, 3, 1, 5, 2, false, 1, 8), 1000);
+        ProbeControl.reset(new TraceSettings(true, 3, 1, 5, 2, false, 1, 8), 1000);
         for (int i = 0; i < 10; i++) {
             Call c = Probe.traceEnter(0);
             Probe.arg(c, 0, i);
             Probe.traceReturn(c);
         }
-        assertEquals(3, Probe.tracedCalls().length);
-        assertEquals(7, Probe.droppedCalls());
-        assertEquals(10, Probe.counts(1)[0], "counts stay exact");
-        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8), 1000);
+        assertEquals(3, ProbeControl.tracedCalls().length);
+        assertEquals(7, ProbeControl.droppedCalls());
+        assertEquals(10, ProbeControl.counts(1)[0], "counts stay exact");
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8), 1000);
         Call outer = Probe.traceEnter(0);
         for (int i = 0; i < 3; i++) Probe.traceReturn(Probe.traceEnter(1));
         Probe.traceReturn(outer);
-        assertEquals(0, Probe.tracedCalls()[0].depth());
-        assertEquals(1, Probe.tracedCalls()[1].depth());
-        Probe.stopTracing();
+        assertEquals(0, ProbeControl.tracedCalls()[0].depth());
+        assertEquals(1, ProbeControl.tracedCalls()[1].depth());
+        ProbeControl.stopTracing();
         assertNull(Probe.traceEnter(0), "tracing off");
     }
 
@@ -124,16 +124,16 @@ class ProbeTest {
      */
     @Test
     void oneInNRecordsEveryMethodOfARegularPattern() {
-        Probe.reset(new TraceSettings(true, 0, 4, 5, 2, false, 1, 8), 100_000);
+        ProbeControl.reset(new TraceSettings(true, 0, 4, 5, 2, false, 1, 8), 100_000);
         for (int i = 0; i < 4_000; i++) {
             for (int slot = 0; slot < 4; slot++) Probe.traceReturn(Probe.traceEnter(slot));
         }
         int[] recorded = new int[4];
-        for (Call c : Probe.tracedCalls()) recorded[c.slot()]++;
+        for (Call c : ProbeControl.tracedCalls()) recorded[c.slot()]++;
         for (int slot = 0; slot < 4; slot++) {
             assertTrue(recorded[slot] > 800 && recorded[slot] < 1_200, "method " + slot + ": " + java.util.Arrays.toString(recorded));
         }
-        assertEquals(16_000, Probe.tracedCalls().length + Probe.droppedCalls(), "every call recorded or counted as dropped");
+        assertEquals(16_000, ProbeControl.tracedCalls().length + ProbeControl.droppedCalls(), "every call recorded or counted as dropped");
     }
 
     /**
@@ -142,15 +142,15 @@ class ProbeTest {
      */
     @Test
     void aFullBufferKeepsCallsFromTheWholeSessionAndEveryMethod() {
-        Probe.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8), 100);
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8), 100);
         for (int i = 0; i < 10_000; i++) {
             Call c = Probe.traceEnter(1);
             Probe.arg(c, 0, i);
             Probe.traceReturn(c);
         }
         Probe.traceReturn(Probe.traceEnter(2));  // a method called once, at the very end
-        Call[] kept = Probe.tracedCalls();
-        assertEquals(10_001, kept.length + Probe.droppedCalls(), "every call is kept or counted as dropped");
+        Call[] kept = ProbeControl.tracedCalls();
+        assertEquals(10_001, kept.length + ProbeControl.droppedCalls(), "every call is kept or counted as dropped");
         assertTrue(kept.length >= 100 && kept.length <= 102, "the buffer, and the first calls beside it: " + kept.length);
         assertTrue(java.util.Arrays.stream(kept).anyMatch(c -> c.slot() == 2), "the rare method is there");
         assertEquals(0, kept[0].args()[0], "the first call of the hot method is kept");

@@ -1,0 +1,166 @@
+package dev.tiprobe.probe;
+
+import java.util.function.Consumer;
+
+/**
+ * The agent's side of the probe: starting and ending a collection, and reading what the probes
+ * gathered. Injected code never calls this class ({@link Probe} is all it calls), so what runs on
+ * every traced call stays in one small class.
+ */
+public final class ProbeControl {
+    private ProbeControl() {}
+
+    /** One method's time figures, merged over every thread: inclusive nanoseconds and their histogram. */
+    public record TimeFigures(long calls, long totalNanos, long minNanos, long maxNanos, long[] histogram) {}
+
+    /**
+     * Starts a new collection: clears every count, time and traced call, and sets what trace mode
+     * records. Call before classes with probes run for the new session.
+     */
+    public static void reset(TraceSettings settings, int traceCapacity) {
+        synchronized (Probe.LOCK) {
+            for (int i = 0; i < Probe.platformStateCount; i++) Probe.platformStates[i].clear();
+            long[][] counts = new long[Probe.sharedCounts.length][];
+            long[][] times = new long[Probe.sharedTimes.length][];
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] = new long[Probe.CHUNK];
+                times[i] = new long[Probe.CHUNK * Probe.TIME_STRIDE];
+            }
+            Probe.sharedTimes = times;
+            Probe.sharedCounts = counts;
+            Probe.calls = new Call[Math.max(0, traceCapacity)];
+            Probe.firstCalls = new Call[0];
+            Probe.NEXT_CALL.setVolatile(0L);
+            Probe.DROPPED.setVolatile(0L);
+            Probe.FAILURES.setVolatile(0L);
+            Probe.windowStart = System.nanoTime();
+            Probe.WINDOW.setVolatile(0L);
+            Probe.trace = settings;
+        }
+    }
+
+    /** Makes room for slots below {@code slots} in the shared arrays; call before such a slot can run. */
+    public static void reserve(int slots) {
+        synchronized (Probe.LOCK) {
+            int chunks = (slots + Probe.CHUNK - 1) / Probe.CHUNK;
+            if (chunks <= Probe.sharedCounts.length) return;
+            long[][] counts = new long[chunks][];
+            long[][] times = new long[chunks][];
+            System.arraycopy(Probe.sharedCounts, 0, counts, 0, Probe.sharedCounts.length);
+            System.arraycopy(Probe.sharedTimes, 0, times, 0, Probe.sharedTimes.length);
+            for (int i = Probe.sharedCounts.length; i < chunks; i++) {
+                counts[i] = new long[Probe.CHUNK];
+                times[i] = new long[Probe.CHUNK * Probe.TIME_STRIDE];
+            }
+            Probe.sharedTimes = times;
+            Probe.sharedCounts = counts;
+        }
+    }
+
+    /**
+     * How trace mode reads fields in packages a named module keeps closed: {@code opener} opens a
+     * class's package to the probe (the agent does it with its Instrumentation). Null: those
+     * fields are shown as unreadable.
+     */
+    public static void openFieldsWith(Consumer<Class<?>> opener) {
+        ObjectFields.opener = opener;
+    }
+
+    /** Stops recording traced calls (counts and times stop when the probes are removed). */
+    public static void stopTracing() {
+        Probe.trace = TraceSettings.OFF;
+    }
+
+    /** Calls per slot, summed over all threads, for slots below {@code slots}. */
+    public static long[] counts(int slots) {
+        long[] sum = new long[slots];
+        synchronized (Probe.LOCK) {
+            for (int i = 0; i < Probe.platformStateCount; i++) {
+                long[] c = Probe.platformStates[i].counts;
+                for (int s = 0; s < Math.min(slots, c.length); s++) sum[s] += c[s];
+            }
+            long[][] shared = Probe.sharedCounts;
+            for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
+                sum[s] += (long) Probe.LONGS.getVolatile(shared[s / Probe.CHUNK], s % Probe.CHUNK);
+            }
+        }
+        return sum;
+    }
+
+    /** Each slot's time figures, merged over all threads, for slots below {@code slots}. */
+    public static TimeFigures[] timeFigures(int slots) {
+        long[] t = times(slots);
+        TimeFigures[] out = new TimeFigures[slots];
+        for (int s = 0; s < slots; s++) {
+            int i = s * Probe.TIME_STRIDE;
+            long[] histogram = java.util.Arrays.copyOfRange(t, i + Probe.BUCKETS_AT, i + Probe.TIME_STRIDE);
+            out[s] = new TimeFigures(t[i + Probe.CALLS_AT], t[i + Probe.TOTAL_AT], t[i + Probe.MIN_AT], t[i + Probe.MAX_AT], histogram);
+        }
+        return out;
+    }
+
+    /** Time figures per slot ({@link #Probe.TIME_STRIDE} longs each), merged over all threads. */
+    private static long[] times(int slots) {
+        long[] sum = new long[slots * Probe.TIME_STRIDE];
+        synchronized (Probe.LOCK) {
+            for (int i = 0; i < Probe.platformStateCount; i++) {
+                long[] t = Probe.platformStates[i].times;
+                for (int s = 0; s < slots && (s + 1) * Probe.TIME_STRIDE <= t.length; s++) {
+                    merge(sum, s * Probe.TIME_STRIDE, t, s * Probe.TIME_STRIDE, false);
+                }
+            }
+            long[][] shared = Probe.sharedTimes;
+            for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
+                merge(sum, s * Probe.TIME_STRIDE, shared[s / Probe.CHUNK], (s % Probe.CHUNK) * Probe.TIME_STRIDE, true);
+            }
+        }
+        return sum;
+    }
+
+    private static void merge(long[] into, int at, long[] from, int i, boolean atomic) {
+        long count = atomic ? (long) Probe.LONGS.getVolatile(from, i + Probe.CALLS_AT) : from[i + Probe.CALLS_AT];
+        if (count == 0) return;
+        long min = atomic ? (long) Probe.LONGS.getVolatile(from, i + Probe.MIN_AT) : from[i + Probe.MIN_AT];
+        long max = atomic ? (long) Probe.LONGS.getVolatile(from, i + Probe.MAX_AT) : from[i + Probe.MAX_AT];
+        into[at + Probe.MIN_AT] = into[at + Probe.CALLS_AT] == 0 ? min : Math.min(into[at + Probe.MIN_AT], min);
+        into[at + Probe.CALLS_AT] += count;
+        into[at + Probe.TOTAL_AT] += atomic ? (long) Probe.LONGS.getVolatile(from, i + Probe.TOTAL_AT) : from[i + Probe.TOTAL_AT];
+        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], max);
+        for (int b = Probe.BUCKETS_AT; b < Probe.TIME_STRIDE; b++) {
+            into[at + b] += atomic ? (long) Probe.LONGS.getVolatile(from, i + b) : from[i + b];
+        }
+    }
+
+    /** The traced calls recorded so far, in the order they started. */
+    public static Call[] tracedCalls() {
+        java.util.Set<Call> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Call[] buffer = Probe.calls;
+        long n = Math.min(buffer.length, (long) Probe.NEXT_CALL.getVolatile());
+        for (int i = 0; i < n; i++) {
+            Call c = (Call) Probe.CALLS.getAcquire(buffer, i);
+            if (c != null) kept.add(c);
+        }
+        Call[] firsts = Probe.firstCalls;
+        for (int i = 0; i < firsts.length; i++) {
+            Call c = (Call) Probe.CALLS.getAcquire(firsts, i);
+            if (c != null) kept.add(c);
+        }
+        Call[] out = kept.toArray(new Call[0]);
+        java.util.Arrays.sort(out, java.util.Comparator.comparingLong(Call::startNanos));
+        return out;
+    }
+
+    /** Traced calls not recorded because of the rate cap, the sampling ratio or a full buffer. */
+    public static long droppedCalls() {
+        long sum = (long) Probe.DROPPED.getVolatile();
+        synchronized (Probe.LOCK) {
+            for (int i = 0; i < Probe.platformStateCount; i++) sum += Probe.platformStates[i].dropped;
+        }
+        return sum;
+    }
+
+    /** Exceptions caught inside probe code (each swallowed so the program never sees it). */
+    public static long failures() {
+        return (long) Probe.FAILURES.getVolatile();
+    }
+}
