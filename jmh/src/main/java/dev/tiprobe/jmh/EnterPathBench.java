@@ -82,6 +82,29 @@ public class EnterPathBench {
         return Work.work2(x++, s);
     }
 
+    /**
+     * The counter time mode reads where it can, and a downcall that does nothing: the clock's own
+     * cost. A class of their own, so only the forks of the two rows below map them.
+     */
+    static final class Clocks {
+        static final java.lang.invoke.MethodHandle TSC = dev.tiprobe.jvmti.TimeStampCounter.reader().orElse(null);
+        static final java.lang.invoke.MethodHandle EMPTY = dev.tiprobe.jvmti.TimeStampCounter.emptyFunction().orElse(null);
+    }
+
+    /** Two reads of the time-stamp counter through its downcall, as time mode makes them. */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = NATIVE)
+    public long tscPair() throws Throwable {
+        return (long) Clocks.TSC.invokeExact() - (long) Clocks.TSC.invokeExact();
+    }
+
+    /** Two downcalls of a function that returns at once: what is left is the read itself. */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = NATIVE)
+    public long emptyDowncallPair() throws Throwable {
+        return (long) Clocks.EMPTY.invokeExact() - (long) Clocks.EMPTY.invokeExact();
+    }
+
     /** Two reads of the clock a Java timer has: the floor under any inclusive timing in Java. */
     @Benchmark
     @Fork(value = 1)
@@ -111,6 +134,13 @@ public class EnterPathBench {
     @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "time"})
     public int tiprobeTime2() {
         return Work.work2(x++, s);
+    }
+
+    /** Time mode on System.nanoTime(), as before the time-stamp counter: the clock's share, side by side. */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, "-Dtiprobe.clock=nanotime", TIPROBE + "time"})
+    public int tiprobeTimeNanoTime1() {
+        return Work.work(x++);
     }
 
     @Benchmark

@@ -114,6 +114,11 @@ public class Workload {
         return n == null ? 0 : 1;
     }
 
+    /** A call of known length: time mode must measure about 50 ms, whatever its clock. */
+    static void nap() throws InterruptedException {
+        Thread.sleep(50);
+    }
+
     public static void main(String[] args) throws Exception {
         System.out.println("fib " + fib(15));                       // 1973 calls
         int caught = 0;
@@ -141,6 +146,7 @@ public class Workload {
         System.out.println("sorted " + boxes.stream().mapToInt(Base::size).sum());
         System.out.println("mixed " + mixed(1L << 40, 2.5, "x".repeat(300), new int[] {1, 2, 3}, null, Color.GREEN));
         System.out.println("nasty " + takesNasty(new Nasty()));
+        nap();
         threads();
         System.out.println("static " + staticInits + " compares " + compares + " sizes " + sizes);
         System.out.println("sum " + sum);

@@ -184,8 +184,10 @@ final class AgentSession {
                 + " left unchanged (the first: " + failures.getFirst() + ")";
     }
 
+    /** {@code time (clock: time-stamp counter (2.596 ticks/ns))}, or the mode alone outside time mode. */
     private static String mode(Results r) {
-        return r.mode().name().toLowerCase();
+        String mode = r.mode().name().toLowerCase();
+        return r.clock() == null ? mode : mode + " (clock: " + r.clock() + ")";
     }
 
     private static long calls(Results r) {

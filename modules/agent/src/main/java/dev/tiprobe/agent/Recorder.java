@@ -128,6 +128,7 @@ final class Recorder implements AutoCloseable {
         writer.info(now, RecordingFormat.INFO_CLASSES_INSTRUMENTED, Long.toString(r.classesInstrumented()));
         writer.info(now, RecordingFormat.INFO_PROBE_FAILURES, Long.toString(r.probeFailures()));
         writer.info(now, RecordingFormat.INFO_OVERHEAD_BUDGET, Double.toString(r.overheadBudget()));
+        if (r.clock() != null) writer.info(now, RecordingFormat.INFO_CLOCK, r.clock());
         String removed = r.removedSummary();
         if (removed != null) writer.info(now, RecordingFormat.INFO_REMOVED_FOR_OVERHEAD, removed);
         if (!r.classFailures().isEmpty()) {

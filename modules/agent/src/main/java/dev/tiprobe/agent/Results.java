@@ -17,10 +17,11 @@ import java.util.List;
  * @param probeFailures       exceptions swallowed inside probe code
  * @param removed             methods whose probes were taken out to keep the overhead budget, hottest first
  * @param overheadBudget      that budget, as a share of the program's CPU (0: none)
+ * @param clock               the clock time mode read ({@code time-stamp counter (2.596 ticks/ns)}); null in other modes
  */
 public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
                       List<Skipped> skipped, List<String> classFailures, long classesInstrumented,
-                      long droppedCalls, long probeFailures, List<Removed> removed, double overheadBudget) {
+                      long droppedCalls, long probeFailures, List<Removed> removed, double overheadBudget, String clock) {
 
     /** A method whose probe was taken out to keep the overhead budget; its calls were counted until then. */
     public record Removed(String method, long callsPerSecond) {}

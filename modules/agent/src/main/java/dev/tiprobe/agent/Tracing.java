@@ -5,6 +5,7 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.jvmti.TimeStampCounter;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.AgentOptions.TraceLimits;
 import dev.tiprobe.options.AgentOptions.TraceMode;
@@ -64,6 +65,26 @@ public final class Tracing {
 
     static void openPackagesWith(Instrumentation inst) {
         packageOpener = inst;
+    }
+
+    /**
+     * Time mode's clock: the CPU's time-stamp counter where it is invariant and readable, else
+     * null for {@code System.nanoTime()}; {@code -Dtiprobe.clock=nanotime} in the target asks for
+     * the latter (to compare the two, as EnterPathBench does).
+     */
+    private static java.lang.invoke.MethodHandle chosenClock() {
+        if ("nanotime".equalsIgnoreCase(System.getProperty("tiprobe.clock"))) return null;
+        return TimeStampCounter.reader().orElse(null);
+    }
+
+    /** The clock time mode reads, and why it is not the counter where it is not. */
+    private static String clock() {
+        String clock = ProbeControl.clock();
+        String why = TimeStampCounter.unavailableReason();
+        if (clock.startsWith("System.nanoTime") && "nanotime".equalsIgnoreCase(System.getProperty("tiprobe.clock"))) {
+            return clock + " (asked for with -Dtiprobe.clock=nanotime)";
+        }
+        return why == null || !clock.startsWith("System.nanoTime") ? clock : clock + " (no time-stamp counter: " + why + ")";
     }
 
     /**
@@ -244,6 +265,7 @@ public final class Tracing {
             TraceLimits limits = options.limits();
             ProbeControl.reset(options.mode() == TraceMode.TRACE ? settings(limits) : TraceSettings.OFF, limits.maxCalls());
             ProbeControl.openFieldsWith(options.mode() == TraceMode.TRACE ? Tracing::openToProbe : null);
+            if (options.mode() == TraceMode.TIME) ProbeControl.chooseClock(chosenClock());
             warmUp();
             active = true;
         }
@@ -485,7 +507,7 @@ public final class Tracing {
             }
             return new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
                     List.copyOf(classFailures), classesInstrumented.get(), ProbeControl.droppedCalls(), ProbeControl.failures(),
-                    List.copyOf(removed), options.overheadBudget());
+                    List.copyOf(removed), options.overheadBudget(), options.mode() == TraceMode.TIME ? clock() : null);
         }
     }
 }

@@ -168,6 +168,35 @@ class TracingIT {
         Map<String, Object> main = method(json, WORKLOAD, "main", null);
         Map<String, Object> fib = method(json, WORKLOAD, "fib", null);
         assertTrue((Long) main.get("totalNanos") >= (Long) fib.get("maxNanos"), "inclusive time: main contains fib(15)");
+
+        // The clock: the CPU's counter where it is invariant (this machine's is), converted to nanoseconds.
+        @SuppressWarnings("unchecked")
+        String clock = ((Map<String, Object>) json.get("info")).get("clock").toString();
+        String cpuinfo = Files.readString(Path.of("/proc/cpuinfo"));
+        boolean invariant = cpuinfo.contains(" constant_tsc") && cpuinfo.contains(" nonstop_tsc");
+        assertTrue(invariant ? clock.startsWith("time-stamp counter (") : clock.equals("System.nanoTime()"), clock);
+        Map<String, Object> nap = method(json, WORKLOAD, "nap", null);
+        long napNanos = (Long) nap.get("totalNanos");
+        assertTrue(napNanos >= 50_000_000 && napNanos < 500_000_000, "a 50 ms sleep, in nanoseconds: " + napNanos);
+        @SuppressWarnings("unchecked")
+        long below = (Long) ((List<Map<String, Object>>) nap.get("histogram")).getFirst().get("belowNanos");
+        assertTrue(below == 1L << 26 || below == 1L << 27, "its histogram bucket, within one of [2^25, 2^26) ns: " + below);
+    }
+
+    /** The fallback clock, asked for: System.nanoTime() measures the same 50 ms sleep, and says so. */
+    @Test
+    void timeModeOnSystemNanoTimeWhenAskedFor() throws Exception {
+        Path file = dir.resolve("nanotime.json");
+        Run run = java(List.of("-cp", TEST_CLASSES.toString(), "-Dtiprobe.clock=nanotime",
+                "-javaagent:" + AGENT + "=trace=example.workload.Workload::nap,mode=time,file=" + file), WORKLOAD);
+        assertEquals(0, run.exit(), run.err());
+        assertEquals(plainOutput, run.out());
+        Map<String, Object> json = json(file);
+        @SuppressWarnings("unchecked")
+        Object clock = ((Map<String, Object>) json.get("info")).get("clock");
+        assertEquals("System.nanoTime() (asked for with -Dtiprobe.clock=nanotime)", clock);
+        long napNanos = (Long) method(json, WORKLOAD, "nap", null).get("totalNanos");
+        assertTrue(napNanos >= 50_000_000 && napNanos < 500_000_000, "a 50 ms sleep: " + napNanos);
     }
 
     @Test

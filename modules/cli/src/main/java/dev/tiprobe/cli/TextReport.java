@@ -27,7 +27,11 @@ final class TextReport {
      */
     static void write(Recording r, PrintWriter out, int top, int calls) {
         String mode = r.info().get(RecordingFormat.INFO_TRACE_MODE);
-        if (mode != null) out.printf("tiprobe %s, filter %s%n", mode, r.info().getOrDefault(RecordingFormat.INFO_FILTER, "?"));
+        String clock = r.info().get(RecordingFormat.INFO_CLOCK);
+        if (mode != null) {
+            out.printf("tiprobe %s%s, filter %s%n", mode, clock == null ? "" : " (clock: " + clock + ")",
+                    r.info().getOrDefault(RecordingFormat.INFO_FILTER, "?"));
+        }
         out.printf("tiprobe recording: %d samples in %d chunks, %d threads, %d class loads, %d unloads%n",
                 r.samples().size(), r.chunks(), r.threads().size(),
                 r.classEvents().stream().filter(Recording.ClassEvent::load).count(),

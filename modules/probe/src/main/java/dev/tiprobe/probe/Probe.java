@@ -127,15 +127,20 @@ public final class Probe {
 
     // ------------------------------------------------------------------------- time
 
-    /** The start of a timed call of {@code slot}: keep it for {@link #exit(int, long)}. */
+    /** The start of a timed call of {@code slot}, in {@link Clock} ticks: keep it for {@link #exit(int, long)}. */
     public static long enter(int slot) {
-        return System.nanoTime();
+        try {
+            return Clock.now();
+        } catch (Throwable t) {
+            failed();
+            return 0;
+        }
     }
 
-    /** Ends a timed call of {@code slot} that {@link #enter(int)} started at {@code start}. */
+    /** Ends a timed call of {@code slot} that {@link #enter(int)} started at {@code start} (ticks). */
     public static void exit(int slot, long start) {
         try {
-            long d = System.nanoTime() - start;
+            long d = Clock.now() - start;
             if (d < 0) d = 0;
             ThreadState s = fastState();
             if (s == null || (long) slot * TIME_STRIDE + TIME_STRIDE > s.times.length) {

@@ -90,16 +90,46 @@ public final class ProbeControl {
     /** Each slot's time figures, merged over all threads, for slots below {@code slots}. */
     public static TimeFigures[] timeFigures(int slots) {
         long[] t = times(slots);
+        double perNano = Clock.ticksPerNanosecond();
+        // A histogram bucket of ticks moves down by log2(ticks per ns) buckets, to the nearest:
+        // within one bucket of where the duration in nanoseconds would fall.
+        int shift = (int) Math.round(Math.log(perNano) / Math.log(2));
         TimeFigures[] out = new TimeFigures[slots];
         for (int s = 0; s < slots; s++) {
             int i = s * Probe.TIME_STRIDE;
-            long[] histogram = java.util.Arrays.copyOfRange(t, i + Probe.BUCKETS_AT, i + Probe.TIME_STRIDE);
-            out[s] = new TimeFigures(t[i + Probe.CALLS_AT], t[i + Probe.TOTAL_AT], t[i + Probe.MIN_AT], t[i + Probe.MAX_AT], histogram);
+            long[] histogram = new long[Probe.BUCKETS];
+            for (int b = 0; b < Probe.BUCKETS; b++) {
+                histogram[Math.clamp(b - shift, 0, Probe.BUCKETS - 1)] += t[i + Probe.BUCKETS_AT + b];
+            }
+            out[s] = new TimeFigures(t[i + Probe.CALLS_AT], nanos(t[i + Probe.TOTAL_AT], perNano), nanos(t[i + Probe.MIN_AT], perNano),
+                    nanos(t[i + Probe.MAX_AT], perNano), histogram);
         }
         return out;
     }
 
-    /** Time figures per slot ({@link #Probe.TIME_STRIDE} longs each), merged over all threads. */
+    private static long nanos(long ticks, double perNano) {
+        return Math.round(ticks / perNano);
+    }
+
+    /**
+     * Chooses time mode's clock for this JVM: {@code ticks}, a reader of the CPU's time-stamp
+     * counter ({@code () -> long}), or null for {@code System.nanoTime()}. Only the first choice
+     * before any timed call counts; returns whether this one did.
+     */
+    public static boolean chooseClock(java.lang.invoke.MethodHandle ticks) {
+        synchronized (Probe.LOCK) {
+            if (Clock.fixed) return false;
+            Clock.chosen = ticks;
+            return Clock.Fixed.READER == ticks;  // fixes the choice now, before the first timed call
+        }
+    }
+
+    /** The clock time mode reads: {@code time-stamp counter (2.596 ticks/ns)} or {@code System.nanoTime()}. */
+    public static String clock() {
+        return Clock.describe();
+    }
+
+    /** Time figures per slot ({@code Probe.TIME_STRIDE} longs each, in ticks), merged over all threads. */
     private static long[] times(int slots) {
         long[] sum = new long[slots * Probe.TIME_STRIDE];
         synchronized (Probe.LOCK) {

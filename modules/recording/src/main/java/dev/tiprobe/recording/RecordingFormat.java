@@ -126,6 +126,8 @@ public final class RecordingFormat {
     public static final String INFO_CLASSES_INSTRUMENTED = "classesInstrumented";
     /** Exceptions swallowed inside probe code. */
     public static final String INFO_PROBE_FAILURES = "probeFailures";
+    /** The clock time mode read, e.g. {@code time-stamp counter (2.596 ticks/ns)} or {@code System.nanoTime()}. */
+    public static final String INFO_CLOCK = "clock";
     /** The overhead budget as a share of the program's CPU, e.g. 0.05 (0: none). */
     public static final String INFO_OVERHEAD_BUDGET = "overheadBudget";
     /** CPU nanoseconds threads used that no sample carries: never seen running again before sampling ended. */
