@@ -429,6 +429,7 @@ class ImageIT {
         Run collect = tiprobe("-d", "5s", "--sample", "10ms", "--loop", "1s", "--keep", "3", "-f",
                 profiles.resolve("cpu-%t.pb.gz").toString(), pid);
         assertEquals(0, collect.exit(), collect.err());
+        assertTrue(collect.out().endsWith("; profiles in " + profiles + "\n"), "no recording named that is gone: " + collect.out());
         List<Path> kept = listing(profiles, null).stream().sorted().toList();
         assertEquals(3, kept.size(), "the newest 3 of 5 or 6 periods: " + kept + "\n" + collect.err());
         for (Path profile : kept) {

@@ -119,9 +119,15 @@ final class CollectCommand extends SessionCommand {
     /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
     private void finish(Target target) throws CliException {
         Answer stopped = Answer.of(reach(target, "stop"));
-        if (loopExports != null) loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
-        else written(stopped.recording() != null ? Report.convert(stopped.recording(), output) : Report.convert(output));
-        spec.commandLine().getOut().println(stopped.text());
+        String text = stopped.text();
+        if (loopExports != null) {
+            loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
+            // the last period's recording is a profile now, like the others: say where they all are
+            if (stopped.recording() != null) text = text.replace("recording in " + stopped.recording(), "profiles in " + output.getParent());
+        } else {
+            written(stopped.recording() != null ? Report.convert(stopped.recording(), output) : Report.convert(output));
+        }
+        spec.commandLine().getOut().println(text);
     }
 
     /**
