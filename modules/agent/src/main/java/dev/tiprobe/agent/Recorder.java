@@ -78,9 +78,12 @@ final class Recorder implements AutoCloseable {
         if (closed) return null;
         RecordingWriter started = RecordingWriter.create(next, names::humanName, names::sourcePath);
         Path finished = file;
-        finish();
-        writer = started;
-        file = next;
+        try {
+            finish();
+        } finally {  // a failure to finish the old file must not leave the session writing to it
+            writer = started;
+            file = next;
+        }
         long now = now();
         for (Map.Entry<String, String> f : facts.entrySet()) writer.info(now, f.getKey(), f.getValue());
         return finished;

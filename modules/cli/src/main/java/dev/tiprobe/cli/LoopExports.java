@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -29,6 +32,9 @@ final class LoopExports {
     /** Recordings already dealt with (kept as they are when a recording is what was asked for). */
     private final Set<Path> done = new HashSet<>();
 
+    /** When this session began: recordings of an earlier one in the same directory are not its own. */
+    private final FileTime began = FileTime.from(Instant.now().minusSeconds(1));
+
     /** For outputs named by {@code pattern} ({@code %t} unexpanded, absolute). */
     LoopExports(Path pattern, int keep) {
         this.dir = pattern.getParent();
@@ -45,11 +51,11 @@ final class LoopExports {
     List<Path> convertFinished(boolean all, PrintWriter err) throws CliException {
         List<Path> found;
         try (Stream<Path> files = Files.list(dir)) {
-            found = files.filter(f -> recordings.matcher(f.getFileName().toString()).matches()).sorted().toList();
+            found = files.filter(f -> recordings.matcher(f.getFileName().toString()).matches() && madeSinceStart(f)).sorted().toList();
         } catch (IOException e) {
             throw new CliException("cannot list " + dir + ": " + e.getMessage(), e);
         }
-        List<Path> written = new java.util.ArrayList<>();
+        List<Path> written = new ArrayList<>();
         for (int i = 0; i < found.size() - (all ? 0 : 1); i++) {
             Path recording = found.get(i);
             Path output = AgentOptions.outputBeside(recording, pattern);
@@ -58,22 +64,27 @@ final class LoopExports {
             if (!r.ended() && !all) continue;  // still being written
             Exports.write(r, recording, output);
             done.add(recording);
-            try {
-                Files.deleteIfExists(recording);
-            } catch (IOException e) {
-                err.println("tiprobe collect: cannot remove " + recording + ": " + e.getMessage());
-            }
+            remove(recording, err);
             written.add(output);
             outputs.addLast(output);
-            while (outputs.size() > keep) {
-                Path old = outputs.removeFirst();
-                try {
-                    Files.deleteIfExists(old);
-                } catch (IOException e) {
-                    err.println("tiprobe collect: cannot remove " + old + ": " + e.getMessage());
-                }
-            }
+            while (outputs.size() > keep) remove(outputs.removeFirst(), err);
         }
         return written;
+    }
+
+    private boolean madeSinceStart(Path file) {
+        try {
+            return Files.getLastModifiedTime(file).compareTo(began) >= 0;
+        } catch (IOException e) {
+            return false;  // gone meanwhile
+        }
+    }
+
+    private static void remove(Path file, PrintWriter err) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            err.println("tiprobe collect: cannot remove " + file + ": " + e.getMessage());
+        }
     }
 }
