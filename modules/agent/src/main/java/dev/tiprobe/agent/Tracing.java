@@ -311,11 +311,7 @@ public final class Tracing {
         /** Calls so far by slot: counted at entry, or at the exits in time mode. */
         private long[] callsBySlot() {
             int n = slots.methods().size();
-            if (options.mode() != TraceMode.TIME) return ProbeControl.counts(n);
-            ProbeControl.TimeFigures[] times = ProbeControl.timeFigures(n);
-            long[] calls = new long[n];
-            for (int slot = 0; slot < n; slot++) calls[slot] = times[slot].calls();
-            return calls;
+            return options.mode() == TraceMode.TIME ? ProbeControl.timedCalls(n) : ProbeControl.counts(n);
         }
 
         private static long processCpuNanos() {

@@ -1,6 +1,7 @@
 package dev.tiprobe.probe;
 
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The agent's side of the probe: starting and ending a collection, and reading what the probes
@@ -71,17 +72,32 @@ public final class ProbeControl {
         Probe.trace = TraceSettings.OFF;
     }
 
-    /** Calls per slot, summed over all threads, for slots below {@code slots}. */
+    /** Calls per slot, summed over all threads, for slots below {@code slots} (count and trace mode count at entry). */
     public static long[] counts(int slots) {
+        return sum(slots, state -> state.counts, Probe.sharedCounts, 1, 0);
+    }
+
+    /**
+     * Calls per slot in time mode, which counts at the exits, summed over all threads: what the
+     * overhead budget reads every half second, without merging and converting every time figure.
+     */
+    public static long[] timedCalls(int slots) {
+        return sum(slots, state -> state.times, Probe.sharedTimes, Probe.TIME_STRIDE, Probe.CALLS_AT);
+    }
+
+    /**
+     * Per slot, the sum over all threads of one long: at {@code at} in each slot's {@code stride}
+     * longs, in every platform thread's own array and in the shared (virtual thread) chunks.
+     */
+    private static long[] sum(int slots, Function<ThreadState, long[]> own, long[][] shared, int stride, int at) {
         long[] sum = new long[slots];
         synchronized (Probe.LOCK) {
             for (int i = 0; i < Probe.platformStateCount; i++) {
-                long[] c = Probe.platformStates[i].counts;
-                for (int s = 0; s < Math.min(slots, c.length); s++) sum[s] += c[s];
+                long[] a = own.apply(Probe.platformStates[i]);
+                for (int s = 0; s < slots && (s + 1) * stride <= a.length; s++) sum[s] += a[s * stride + at];
             }
-            long[][] shared = Probe.sharedCounts;
             for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
-                sum[s] += (long) Probe.LONGS.getVolatile(shared[s / Probe.CHUNK], s % Probe.CHUNK);
+                sum[s] += (long) Probe.LONGS.getVolatile(shared[s / Probe.CHUNK], (s % Probe.CHUNK) * stride + at);
             }
         }
         return sum;

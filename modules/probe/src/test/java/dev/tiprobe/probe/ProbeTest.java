@@ -51,6 +51,7 @@ class ProbeTest {
         Probe.exit(3, System.nanoTime() - 5_000);
         ProbeControl.TimeFigures t = ProbeControl.timeFigures(4)[3];
         assertEquals(2, t.calls());
+        assertEquals(2, ProbeControl.timedCalls(4)[3], "the calls alone, as the overhead budget reads them");
         assertTrue(t.minNanos() <= t.maxNanos() && t.maxNanos() >= 5_000 && t.totalNanos() >= t.maxNanos(), "min, max, total");
         assertEquals(2, java.util.Arrays.stream(t.histogram()).sum());
         assertEquals(Probe.BUCKETS, t.histogram().length);
