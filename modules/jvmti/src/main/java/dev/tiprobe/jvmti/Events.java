@@ -1,18 +1,16 @@
 package dev.tiprobe.jvmti;
 
-import java.security.ProtectionDomain;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * JVMTI events as Java handlers.
+ * JVMTI events as Java handlers: {@code events.on(Event.CLASS_PREPARE, (thread, type) -> ...)}.
  *
- * <p>Every callback is an FFM upcall registered in one place ({@link Upcalls}), warmed before
- * registration, and guarded: an event that fires while the same thread is already inside a
+ * <p>Every callback is an FFM upcall, defined with its event in {@link Event}, registered in one
+ * place ({@link Upcalls}), warmed before registration, and guarded: an event that fires while the same thread is already inside a
  * tiprobe callback (a class the handler itself loads, say) is dropped and counted, so handlers
  * never recurse; a Throwable from a handler is caught and counted, never reaching the VM. A
  * dropped ClassLoad or ClassPrepare is reconciled by {@link Jvmti#loadedClasses()}.
@@ -23,66 +21,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * that caused them (virtual threads included). Keep them short.
  */
 public final class Events {
-    /** ClassLoad: a class was created; it may have no methods yet (see ClassPrepare). */
-    @FunctionalInterface
-    public interface ClassLoadHandler {
-        void classLoad(Thread thread, Class<?> type);
-    }
-
-    /** ClassPrepare: methods and fields exist from here on. */
-    @FunctionalInterface
-    public interface ClassPrepareHandler {
-        void classPrepare(Thread thread, Class<?> type);
-    }
-
-    /**
-     * ClassFileLoadHook: return new class file bytes, or null to leave the class unchanged. Several
-     * handlers chain: each sees the previous one's output. {@code name} is the internal name
-     * ({@code java/lang/String}), null for some hidden classes.
-     */
-    @FunctionalInterface
-    public interface ClassFileLoadHookHandler {
-        byte[] transform(ClassLoader loader, String name, Class<?> classBeingRedefined,
-                         ProtectionDomain protectionDomain, byte[] classFile);
-    }
-
-    @FunctionalInterface
-    public interface ThreadHandler {
-        void thread(Thread thread);
-    }
-
-    @FunctionalInterface
-    public interface VmDeathHandler {
-        void vmDeath();
-    }
-
-    /** ObjectFree: a tagged object was collected; a tagged Class object means its class unloaded. */
-    @FunctionalInterface
-    public interface ObjectFreeHandler {
-        void objectFree(long tag);
-    }
-
-    @FunctionalInterface
-    public interface CompiledMethodLoadHandler {
-        void compiledMethodLoad(long methodId, long codeAddress, int codeSize);
-    }
-
-    @FunctionalInterface
-    public interface CompiledMethodUnloadHandler {
-        void compiledMethodUnload(long methodId, long codeAddress);
-    }
-
-    @FunctionalInterface
-    public interface DynamicCodeGeneratedHandler {
-        void dynamicCodeGenerated(String name, long address, int length);
-    }
-
-    /** HotSpot's ClassUnload extension event: only a name, which is not unique; tags are the identity. */
-    @FunctionalInterface
-    public interface ClassUnloadHandler {
-        void classUnload(String internalName);
-    }
-
     /** Removes one handler; the event is disabled when its last handler goes. Idempotent. */
     public interface Registration extends AutoCloseable {
         @Override
@@ -101,30 +39,26 @@ public final class Events {
     private final Jvmti jvmti;
     private final Native n;
     /** Handlers by event ordinal: read by the upcalls without locking, replaced whole under the lock. */
-    private final AtomicReferenceArray<Object[]> handlers = new AtomicReferenceArray<>(Event.values().length);
-    private final Map<Event, Counters> counters = new EnumMap<>(Event.class);
+    private final AtomicReferenceArray<Object[]> handlers = new AtomicReferenceArray<>(Event.all().size());
+    private final Counters[] counters = new Counters[Event.all().size()];
     private final AtomicReference<Throwable> lastFailure = new AtomicReference<>();
 
     Events(Jvmti jvmti, Native n) {
         this.jvmti = jvmti;
         this.n = n;
-        for (Event e : Event.values()) {
-            handlers.set(e.ordinal(), new Object[0]);
-            counters.put(e, new Counters());
+        for (Event<?> e : Event.all()) {
+            handlers.set(e.index(), new Object[0]);
+            counters[e.index()] = new Counters();
         }
     }
 
-    public Registration onClassLoad(ClassLoadHandler h) { return add(Event.CLASS_LOAD, h); }
-    public Registration onClassPrepare(ClassPrepareHandler h) { return add(Event.CLASS_PREPARE, h); }
-    public Registration onClassFileLoadHook(ClassFileLoadHookHandler h) { return add(Event.CLASS_FILE_LOAD_HOOK, h); }
-    public Registration onThreadStart(ThreadHandler h) { return add(Event.THREAD_START, h); }
-    public Registration onThreadEnd(ThreadHandler h) { return add(Event.THREAD_END, h); }
-    public Registration onVmDeath(VmDeathHandler h) { return add(Event.VM_DEATH, h); }
-    public Registration onObjectFree(ObjectFreeHandler h) { return add(Event.OBJECT_FREE, h); }
-    public Registration onCompiledMethodLoad(CompiledMethodLoadHandler h) { return add(Event.COMPILED_METHOD_LOAD, h); }
-    public Registration onCompiledMethodUnload(CompiledMethodUnloadHandler h) { return add(Event.COMPILED_METHOD_UNLOAD, h); }
-    public Registration onDynamicCodeGenerated(DynamicCodeGeneratedHandler h) { return add(Event.DYNAMIC_CODE_GENERATED, h); }
-    public Registration onClassUnload(ClassUnloadHandler h) { return add(Event.CLASS_UNLOAD, h); }
+    /**
+     * Adds {@code handler} for {@code event}, enabling the event (and adding the capability it
+     * needs) when it is the first. Handlers run on the thread the VM posts the event on.
+     */
+    public <H> Registration on(Event<H> event, H handler) {
+        return add(event, handler);
+    }
 
     /**
      * Refused: GarbageCollectionStart runs on the VM thread, where a Java upcall crashes the JVM.
@@ -151,8 +85,8 @@ public final class Events {
     }
 
     /** Counts for {@code event} since this facade was created. */
-    public Stats stats(Event event) {
-        Counters c = counters.get(event);
+    public Stats stats(Event<?> event) {
+        Counters c = counters[event.index()];
         return new Stats(c.delivered.get(), c.dropped.get(), c.failed.get());
     }
 
@@ -162,7 +96,7 @@ public final class Events {
     }
 
     /** Whether the VM currently posts {@code event} to tiprobe. */
-    public synchronized boolean isEnabled(Event event) {
+    public synchronized boolean isEnabled(Event<?> event) {
         return handlers(event).length > 0;
     }
 
@@ -170,21 +104,35 @@ public final class Events {
         return n;
     }
 
+    /** The Java object behind a callback's JNI reference (see {@link Handoff}). */
+    Object toJava(MemorySegment jniEnv, MemorySegment ref) {
+        return n.handoff.toJava(jniEnv, ref);
+    }
+
     /** The current handlers of {@code event}; never null. */
-    Object[] handlers(Event event) {
-        return handlers.get(event.ordinal());
+    Object[] handlers(Event<?> event) {
+        return handlers.get(event.index());
     }
 
-    Counters counters(Event event) {
-        return counters.get(event);
+    void delivered(Event<?> event) {
+        counters[event.index()].delivered.incrementAndGet();
     }
 
-    void failed(Event event, Throwable t) {
-        counters.get(event).failed.incrementAndGet();
-        lastFailure.set(t);
+    void dropped(Event<?> event) {
+        counters[event.index()].dropped.incrementAndGet();
     }
 
-    private synchronized Registration add(Event event, Object handler) {
+    /** A handler threw; never throws itself (it runs inside upcalls). */
+    void failed(Event<?> event, Throwable t) {
+        try {
+            counters[event.index()].failed.incrementAndGet();
+            lastFailure.set(t);
+        } catch (Throwable ignored) {
+            // Out of memory while counting: nothing more to do, and nothing may escape.
+        }
+    }
+
+    private synchronized Registration add(Event<?> event, Object handler) {
         jvmti.ensureOpen();
         if (handler == null) throw new NullPointerException("handler");
         Object[] before = handlers(event);
@@ -210,7 +158,7 @@ public final class Events {
         };
     }
 
-    private void remove(Event event, Object handler) {
+    private void remove(Event<?> event, Object handler) {
         Object[] before = handlers(event);
         int at = Arrays.asList(before).indexOf(handler);
         if (at < 0) return;
@@ -221,7 +169,7 @@ public final class Events {
         if (after.length == 0 && !jvmti.isShutdown()) enable(event, false);
     }
 
-    private void enable(Event event, boolean on) {
+    private void enable(Event<?> event, boolean on) {
         if (event == Event.CLASS_UNLOAD) {
             Upcalls.enableClassUnload(n, jvmti, on);
         } else {
@@ -231,7 +179,7 @@ public final class Events {
 
     /** Disables every event and drops every handler; called by {@link Jvmti#shutdown()}. */
     synchronized void shutdown() {
-        for (Event e : Event.values()) {
+        for (Event<?> e : Event.all()) {
             if (handlers(e).length > 0) {
                 try {
                     enable(e, false);
@@ -244,7 +192,7 @@ public final class Events {
         Upcalls.uninstall(this);
     }
 
-    private void publish(Event event, Object[] list) {
-        handlers.set(event.ordinal(), list);
+    private void publish(Event<?> event, Object[] list) {
+        handlers.set(event.index(), list);
     }
 }

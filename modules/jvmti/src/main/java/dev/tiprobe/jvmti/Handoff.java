@@ -129,14 +129,14 @@ final class Handoff {
                 n.popLocalFrame(jniEnv);
             }
             check("GetStackTrace", jvmtiInterface_1_.GetStackTrace.invoke(
-                    n.fnGetStackTrace, n.env, NULL, 0, MAX_WALK, frames, count));
+                    n.fn(JvmtiFunction.GetStackTrace), n.env, NULL, 0, MAX_WALK, frames, count));
             for (int i = 0; i < count.get(JAVA_INT, 0); i++) {
                 MemorySegment method = jvmtiFrameInfo.method(frames.asSlice(i * jvmtiFrameInfo.sizeof()));
                 check("GetMethodName", jvmtiInterface_1_.GetMethodName.invoke(
-                        n.fnGetMethodName, n.env, method, out, NULL, NULL));
+                        n.fn(JvmtiFunction.GetMethodName), n.env, method, out, NULL, NULL));
                 if (!CONSTRUCTOR.equals(n.takeString(out))) continue;
                 check("GetMethodDeclaringClass", jvmtiInterface_1_.GetMethodDeclaringClass.invoke(
-                        n.fnGetMethodDeclaringClass, n.env, method, out));
+                        n.fn(JvmtiFunction.GetMethodDeclaringClass), n.env, method, out));
                 n.pushLocalFrame(jniEnv);  // keeps the class reference alive (see Refs)
                 try {
                     MemorySegment table = tableIfOurs(n, jniEnv, out.get(C_POINTER, 0), out, expectedSig, fieldName, fieldType);
@@ -154,7 +154,7 @@ final class Handoff {
     private static MemorySegment tableIfOurs(Native n, MemorySegment jniEnv, MemorySegment klass, MemorySegment out,
                                              MemorySegment expectedSig, MemorySegment fieldName, MemorySegment fieldType) {
         check("GetClassSignature", jvmtiInterface_1_.GetClassSignature.invoke(
-                n.fnGetClassSignature, n.env, klass, out, NULL));
+                n.fn(JvmtiFunction.GetClassSignature), n.env, klass, out, NULL));
         MemorySegment sig = out.get(C_POINTER, 0);
         boolean ours = sig.reinterpret(expectedSig.byteSize()).mismatch(expectedSig) == -1;
         n.deallocate(sig);

@@ -3,6 +3,7 @@ package dev.tiprobe.jvmti;
 import dev.tiprobe.bindings.jvmti.jvmtiExtensionEventInfo;
 import dev.tiprobe.bindings.jvmti.jvmtiExtensionFunctionInfo;
 import dev.tiprobe.bindings.jvmti.jvmtiFrameInfo;
+import dev.tiprobe.bindings.jvmti.jvmtiMonitorUsage;
 import dev.tiprobe.bindings.jvmti.jvmtiInterface_1_;
 import dev.tiprobe.bindings.jvmti.jvmtiLineNumberEntry;
 import dev.tiprobe.bindings.jvmti.jvmtiParamInfo;
@@ -224,13 +225,13 @@ public final class Jvmti {
     /** The capabilities this environment could add now (in the live phase: a subset of all 45). */
     public Set<Capability> potentialCapabilities() {
         ensureOpen();
-        return readCapabilities("GetPotentialCapabilities", n.fnGetPotentialCapabilities);
+        return readCapabilities("GetPotentialCapabilities", n.fn(JvmtiFunction.GetPotentialCapabilities));
     }
 
     /** The capabilities this environment holds. */
     public Set<Capability> capabilities() {
         ensureOpen();
-        return readCapabilities("GetCapabilities", n.fnGetCapabilities);
+        return readCapabilities("GetCapabilities", n.fn(JvmtiFunction.GetCapabilities));
     }
 
     private Set<Capability> readCapabilities(String function, MemorySegment fn) {
@@ -260,7 +261,7 @@ public final class Jvmti {
                             + (missing.size() == 1 ? "it" : "them")
                             + " only at JVM start-up (-agentpath), which a Java agent never sees");
         }
-        writeCapabilities("AddCapabilities", n.fnAddCapabilities, wanted);
+        writeCapabilities("AddCapabilities", n.fn(JvmtiFunction.AddCapabilities), wanted);
     }
 
     public void addCapabilities(Capability first, Capability... more) {
@@ -270,7 +271,7 @@ public final class Jvmti {
     /** Gives capabilities back; ones not held are ignored. */
     public void relinquishCapabilities(Set<Capability> unwanted) {
         ensureOpen();
-        if (!unwanted.isEmpty()) writeCapabilities("RelinquishCapabilities", n.fnRelinquishCapabilities, unwanted);
+        if (!unwanted.isEmpty()) writeCapabilities("RelinquishCapabilities", n.fn(JvmtiFunction.RelinquishCapabilities), unwanted);
     }
 
     /** Adds {@code c} unless held already; used by the methods that need one. */
@@ -300,7 +301,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open(); Refs refs = Refs.open(n)) {
             MemorySegment count = s.alloc(4);
             MemorySegment out = s.alloc(C_POINTER.byteSize());
-            check("GetLoadedClasses", jvmtiInterface_1_.GetLoadedClasses.invoke(n.fnGetLoadedClasses, n.env, count, out));
+            check("GetLoadedClasses", jvmtiInterface_1_.GetLoadedClasses.invoke(n.fn(JvmtiFunction.GetLoadedClasses), n.env, count, out));
             refs.keep();
             return takeClassArray(refs, count, out);
         }
@@ -316,7 +317,7 @@ public final class Jvmti {
             MemorySegment count = s.alloc(4);
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             check("GetClassLoaderClasses", jvmtiInterface_1_.GetClassLoaderClasses.invoke(
-                    n.fnGetClassLoaderClasses, n.env, refs.of(loader), count, out));
+                    n.fn(JvmtiFunction.GetClassLoaderClasses), n.env, refs.of(loader), count, out));
             refs.keep();
             return takeClassArray(refs, count, out);
         }
@@ -345,7 +346,7 @@ public final class Jvmti {
             MemorySegment sig = s.alloc(C_POINTER.byteSize());
             MemorySegment generic = s.alloc(C_POINTER.byteSize());
             check("GetClassSignature", withRef(type, ref -> jvmtiInterface_1_.GetClassSignature.invoke(
-                    n.fnGetClassSignature, n.env, ref, sig, generic)));
+                    n.fn(JvmtiFunction.GetClassSignature), n.env, ref, sig, generic)));
             return new ClassSignature(n.takeString(sig, generic), n.takeString(generic));
         }
     }
@@ -356,7 +357,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(4);
             check("GetClassStatus", withRef(type, ref -> jvmtiInterface_1_.GetClassStatus.invoke(
-                    n.fnGetClassStatus, n.env, ref, out)));
+                    n.fn(JvmtiFunction.GetClassStatus), n.env, ref, out)));
             return new ClassStatus(out.get(JAVA_INT, 0));
         }
     }
@@ -364,7 +365,7 @@ public final class Jvmti {
     /** The defining loader of {@code type}; null for the bootstrap loader. */
     public ClassLoader classLoader(Class<?> type) {
         return (ClassLoader) objectOut("GetClassLoader", type, (ref, out) ->
-                jvmtiInterface_1_.GetClassLoader.invoke(n.fnGetClassLoader, n.env, ref, out));
+                jvmtiInterface_1_.GetClassLoader.invoke(n.fn(JvmtiFunction.GetClassLoader), n.env, ref, out));
     }
 
     /**
@@ -387,7 +388,7 @@ public final class Jvmti {
             MemorySegment name = arena.allocate(pkg.length).copyFrom(MemorySegment.ofArray(pkg));
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             check("GetNamedModule", jvmtiInterface_1_.GetNamedModule.invoke(
-                    n.fnGetNamedModule, n.env, refs.of(loader), name, out));
+                    n.fn(JvmtiFunction.GetNamedModule), n.env, refs.of(loader), name, out));
             refs.keep();
             return (Module) refs.java(out.get(C_POINTER, 0));
         }
@@ -400,7 +401,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             int rc = withRef(type, ref -> jvmtiInterface_1_.GetSourceFileName.invoke(
-                    n.fnGetSourceFileName, n.env, ref, out));
+                    n.fn(JvmtiFunction.GetSourceFileName), n.env, ref, out));
             if (rc == JvmtiError.ABSENT_INFORMATION.code()) return null;
             check("GetSourceFileName", rc);
             return n.takeString(out);
@@ -418,7 +419,7 @@ public final class Jvmti {
             MemorySegment count = s.alloc(4);
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             check("GetClassMethods", withRef(type, ref -> jvmtiInterface_1_.GetClassMethods.invoke(
-                    n.fnGetClassMethods, n.env, ref, count, out)));
+                    n.fn(JvmtiFunction.GetClassMethods), n.env, ref, count, out)));
             return takeLongArray(out, count.get(JAVA_INT, 0));
         }
     }
@@ -452,7 +453,7 @@ public final class Jvmti {
             MemorySegment sig = s.alloc(C_POINTER.byteSize());
             MemorySegment generic = s.alloc(C_POINTER.byteSize());
             check("GetMethodName", jvmtiInterface_1_.GetMethodName.invoke(
-                    n.fnGetMethodName, n.env, MemorySegment.ofAddress(methodId), name, sig, generic));
+                    n.fn(JvmtiFunction.GetMethodName), n.env, MemorySegment.ofAddress(methodId), name, sig, generic));
             return new MethodName(n.takeString(name, sig, generic), n.takeString(sig, generic), n.takeString(generic));
         }
     }
@@ -463,7 +464,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open(); Refs refs = Refs.open(n)) {
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             check("GetMethodDeclaringClass", jvmtiInterface_1_.GetMethodDeclaringClass.invoke(
-                    n.fnGetMethodDeclaringClass, n.env, MemorySegment.ofAddress(methodId), out));
+                    n.fn(JvmtiFunction.GetMethodDeclaringClass), n.env, MemorySegment.ofAddress(methodId), out));
             refs.keep();
             return (Class<?>) refs.java(out.get(C_POINTER, 0));
         }
@@ -475,7 +476,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(4);
             check("GetMethodModifiers", jvmtiInterface_1_.GetMethodModifiers.invoke(
-                    n.fnGetMethodModifiers, n.env, MemorySegment.ofAddress(methodId), out));
+                    n.fn(JvmtiFunction.GetMethodModifiers), n.env, MemorySegment.ofAddress(methodId), out));
             return out.get(JAVA_INT, 0);
         }
     }
@@ -488,7 +489,7 @@ public final class Jvmti {
             MemorySegment count = s.alloc(4);
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             int rc = jvmtiInterface_1_.GetLineNumberTable.invoke(
-                    n.fnGetLineNumberTable, n.env, MemorySegment.ofAddress(methodId), count, out);
+                    n.fn(JvmtiFunction.GetLineNumberTable), n.env, MemorySegment.ofAddress(methodId), count, out);
             if (rc == JvmtiError.ABSENT_INFORMATION.code() || rc == JvmtiError.NATIVE_METHOD.code()) return List.of();
             check("GetLineNumberTable", rc);
             int size = count.get(JAVA_INT, 0);
@@ -512,7 +513,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(1);
             check("IsMethodObsolete", jvmtiInterface_1_.IsMethodObsolete.invoke(
-                    n.fnIsMethodObsolete, n.env, MemorySegment.ofAddress(methodId), out));
+                    n.fn(JvmtiFunction.IsMethodObsolete), n.env, MemorySegment.ofAddress(methodId), out));
             return out.get(java.lang.foreign.ValueLayout.JAVA_BOOLEAN, 0);
         }
     }
@@ -526,7 +527,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(8);
             check("GetTag", withRef(Objects.requireNonNull(o, "o"), ref ->
-                    jvmtiInterface_1_.GetTag.invoke(n.fnGetTag, n.env, ref, out)));
+                    jvmtiInterface_1_.GetTag.invoke(n.fn(JvmtiFunction.GetTag), n.env, ref, out)));
             return out.get(JAVA_LONG, 0);
         }
     }
@@ -536,7 +537,7 @@ public final class Jvmti {
         ensureOpen();
         ensureCapability(Capability.CAN_TAG_OBJECTS);
         check("SetTag", withRef(Objects.requireNonNull(o, "o"), ref ->
-                jvmtiInterface_1_.SetTag.invoke(n.fnSetTag, n.env, ref, tag)));
+                jvmtiInterface_1_.SetTag.invoke(n.fn(JvmtiFunction.SetTag), n.env, ref, tag)));
     }
 
     // ---------------------------------------------------------------- threads and stacks
@@ -549,9 +550,65 @@ public final class Jvmti {
             MemorySegment frames = arena.allocate(jvmtiFrameInfo.layout(), Math.max(1, maxFrames));
             MemorySegment count = s.alloc(4);
             check("GetStackTrace", withRef(thread, ref -> jvmtiInterface_1_.GetStackTrace.invoke(
-                    n.fnGetStackTrace, n.env, ref, startDepth, maxFrames, frames, count)));
+                    n.fn(JvmtiFunction.GetStackTrace), n.env, ref, startDepth, maxFrames, frames, count)));
             return frames(frames, count.get(JAVA_INT, 0));
         }
+    }
+
+    /**
+     * As {@link #stackTrace(Thread, int, int)}, into {@code methods} and {@code locations} (up to
+     * their length) instead of new objects: for event handlers that walk a stack per event.
+     * Returns the number of frames written.
+     */
+    public int stackTrace(Thread thread, int startDepth, long[] methods, long[] locations) {
+        ensureOpen();
+        int max = Math.min(methods.length, locations.length);
+        try (Scratch s = Scratch.open()) {
+            MemorySegment frames = s.alloc(jvmtiFrameInfo.sizeof() * Math.max(1, max));
+            MemorySegment count = s.alloc(4);
+            check("GetStackTrace", withRef(thread, ref -> jvmtiInterface_1_.GetStackTrace.invoke(
+                    n.fn(JvmtiFunction.GetStackTrace), n.env, ref, startDepth, max, frames, count)));
+            int found = count.get(JAVA_INT, 0);
+            for (int i = 0; i < found; i++) {
+                MemorySegment f = jvmtiFrameInfo.asSlice(frames, i);
+                methods[i] = jvmtiFrameInfo.method(f).address();
+                locations[i] = jvmtiFrameInfo.location(f);
+            }
+            return found;
+        }
+    }
+
+    /**
+     * The thread that owns {@code monitor} now (GetObjectMonitorUsage), or null when none does.
+     * Adds can_get_monitor_info. HotSpot answers at a safepoint: for occasional questions only.
+     */
+    public Thread monitorOwner(Object monitor) {
+        ensureOpen();
+        ensureCapability(Capability.CAN_GET_MONITOR_INFO);
+        Objects.requireNonNull(monitor, "monitor");
+        try (Scratch s = Scratch.open(); Refs refs = Refs.open(n)) {
+            MemorySegment usage = s.alloc(jvmtiMonitorUsage.sizeof());
+            check("GetObjectMonitorUsage", jvmtiInterface_1_.GetObjectMonitorUsage.invoke(
+                    n.fn(JvmtiFunction.GetObjectMonitorUsage), n.env, refs.of(monitor), usage));
+            refs.keep();
+            MemorySegment owner = jvmtiMonitorUsage.owner(usage);
+            Thread t = owner.equals(NULL) ? null : (Thread) refs.java(owner);
+            n.deallocate(jvmtiMonitorUsage.waiters(usage));
+            n.deallocate(jvmtiMonitorUsage.notify_waiters(usage));
+            return t;
+        }
+    }
+
+    /**
+     * Asks the VM for a SampledObjectAlloc event about every {@code bytes} a thread allocates on
+     * average (0: every allocation). Adds can_generate_sampled_object_alloc_events.
+     */
+    public void setHeapSamplingInterval(int bytes) {
+        ensureOpen();
+        if (bytes < 0) throw new IllegalArgumentException("bytes < 0: " + bytes);
+        ensureCapability(Capability.CAN_GENERATE_SAMPLED_OBJECT_ALLOC_EVENTS);
+        check("SetHeapSamplingInterval", jvmtiInterface_1_.SetHeapSamplingInterval.invoke(
+                n.fn(JvmtiFunction.SetHeapSamplingInterval), n.env, bytes));
     }
 
     private static List<StackFrame> frames(MemorySegment buffer, int count) {
@@ -580,7 +637,7 @@ public final class Jvmti {
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             MemorySegment count = s.alloc(4);
             check("GetAllStackTraces", jvmtiInterface_1_.GetAllStackTraces.invoke(
-                    n.fnGetAllStackTraces, n.env, maxFrames, out, count));
+                    n.fn(JvmtiFunction.GetAllStackTraces), n.env, maxFrames, out, count));
             refs.keep();
             return takeStackInfos(refs, out, count.get(JAVA_INT, 0), cpuTimes ? s.alloc(8) : null);
         }
@@ -596,7 +653,7 @@ public final class Jvmti {
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             list.copyFrom(MemorySegment.ofArray(refs.elements(array)));
             check("GetThreadListStackTraces", jvmtiInterface_1_.GetThreadListStackTraces.invoke(
-                    n.fnGetThreadListStackTraces, n.env, array.length, list, maxFrames, out));
+                    n.fn(JvmtiFunction.GetThreadListStackTraces), n.env, array.length, list, maxFrames, out));
             refs.keep();
             return takeStackInfos(refs, out, array.length, null);
         }
@@ -623,7 +680,7 @@ public final class Jvmti {
                 int state = jvmtiStackInfo.state(info);
                 long cpu = -1;
                 if (cpuOut != null && (state & THREAD_STATE_RUNNABLE) != 0 && jvmtiInterface_1_.GetThreadCpuTime.invoke(
-                        n.fnGetThreadCpuTime, n.env, jvmtiStackInfo.thread(info), cpuOut) == 0) {
+                        n.fn(JvmtiFunction.GetThreadCpuTime), n.env, jvmtiStackInfo.thread(info), cpuOut) == 0) {
                     cpu = cpuOut.get(JAVA_LONG, 0);  // an error (the thread ended) leaves -1
                 }
                 stacks.add(new ThreadStack(threads[i], state, frames(buffer, frameCount), cpu));
@@ -639,7 +696,7 @@ public final class Jvmti {
         ensureOpen();
         try (Scratch s = Scratch.open(); Refs refs = Refs.open(n)) {
             MemorySegment info = s.alloc(jvmtiThreadInfo.sizeof());
-            check("GetThreadInfo", jvmtiInterface_1_.GetThreadInfo.invoke(n.fnGetThreadInfo, n.env, refs.of(thread), info));
+            check("GetThreadInfo", jvmtiInterface_1_.GetThreadInfo.invoke(n.fn(JvmtiFunction.GetThreadInfo), n.env, refs.of(thread), info));
             refs.keep();
             MemorySegment name = jvmtiThreadInfo.name(info);
             try {
@@ -660,7 +717,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(8);
             check("GetThreadCpuTime", withRef(thread, ref -> jvmtiInterface_1_.GetThreadCpuTime.invoke(
-                    n.fnGetThreadCpuTime, n.env, ref, out)));
+                    n.fn(JvmtiFunction.GetThreadCpuTime), n.env, ref, out)));
             return out.get(JAVA_LONG, 0);
         }
     }
@@ -676,7 +733,7 @@ public final class Jvmti {
             MemorySegment list = arena.allocate(C_POINTER, classes.length);
             list.copyFrom(MemorySegment.ofArray(refs.elements(classes.clone())));
             check("RetransformClasses", jvmtiInterface_1_.RetransformClasses.invoke(
-                    n.fnRetransformClasses, n.env, classes.length, list));
+                    n.fn(JvmtiFunction.RetransformClasses), n.env, classes.length, list));
         }
     }
 
@@ -686,7 +743,7 @@ public final class Jvmti {
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(4);
             check("IsModifiableClass", withRef(type, ref -> jvmtiInterface_1_.IsModifiableClass.invoke(
-                    n.fnIsModifiableClass, n.env, ref, out)));
+                    n.fn(JvmtiFunction.IsModifiableClass), n.env, ref, out)));
             return out.get(JAVA_BYTE, 0) != 0;
         }
     }
@@ -715,7 +772,7 @@ public final class Jvmti {
         try (Refs refs = Refs.open(n)) {
             MemorySegment m = refs.of(Objects.requireNonNull(module, "module"));
             MemorySegment o = refs.of(Objects.requireNonNull(other, "other"));
-            check("AddModuleReads", jvmtiInterface_1_.AddModuleReads.invoke(n.fnAddModuleReads, n.env, m, o));
+            check("AddModuleReads", jvmtiInterface_1_.AddModuleReads.invoke(n.fn(JvmtiFunction.AddModuleReads), n.env, m, o));
         }
     }
 
@@ -738,9 +795,9 @@ public final class Jvmti {
             MemorySegment count = s.alloc(4);
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             if (events) {
-                check("GetExtensionEvents", jvmtiInterface_1_.GetExtensionEvents.invoke(n.fnGetExtensionEvents, n.env, count, out));
+                check("GetExtensionEvents", jvmtiInterface_1_.GetExtensionEvents.invoke(n.fn(JvmtiFunction.GetExtensionEvents), n.env, count, out));
             } else {
-                check("GetExtensionFunctions", jvmtiInterface_1_.GetExtensionFunctions.invoke(n.fnGetExtensionFunctions, n.env, count, out));
+                check("GetExtensionFunctions", jvmtiInterface_1_.GetExtensionFunctions.invoke(n.fn(JvmtiFunction.GetExtensionFunctions), n.env, count, out));
             }
             int size = count.get(JAVA_INT, 0);
             long stride = events ? jvmtiExtensionEventInfo.sizeof() : jvmtiExtensionFunctionInfo.sizeof();

@@ -58,21 +58,13 @@ final class Native {
     private final MemorySegment jni;
     final MemorySegment fns;
 
-    // JVMTI function pointers, read once from the table.
-    final MemorySegment fnGetVersionNumber, fnGetPotentialCapabilities, fnAddCapabilities,
-            fnRelinquishCapabilities, fnGetCapabilities, fnGetLoadedClasses, fnGetClassLoaderClasses,
-            fnGetClassSignature, fnGetClassStatus, fnGetClassLoader, fnGetNamedModule, fnGetSourceFileName,
-            fnGetClassMethods, fnGetMethodName, fnGetMethodDeclaringClass, fnGetMethodModifiers,
-            fnGetLineNumberTable, fnIsMethodObsolete, fnGetTag, fnSetTag, fnGetStackTrace,
-            fnGetAllStackTraces, fnGetThreadListStackTraces, fnGetThreadInfo, fnGetThreadCpuTime,
-            fnRetransformClasses, fnIsModifiableClass, fnAddModuleReads,
-            fnGetExtensionFunctions, fnGetExtensionEvents, fnSetExtensionEventCallback, fnAllocate,
-            fnDeallocate, fnSetEventCallbacks, fnSetEventNotificationMode;
+    /** The pointers of the JVMTI functions the facade calls, by {@link JvmtiFunction} ordinal, read once. */
+    private final MemorySegment[] jvmtiFunctions;
+    final MemorySegment fnSetEventNotificationMode;
 
-    // JNI function pointers.
-    private final MemorySegment fnGetEnv, fnNewGlobalRef,
-            fnGetObjectArrayElement, fnSetObjectArrayElement, fnGetStaticFieldID, fnGetStaticObjectField,
-            fnExceptionCheck, fnExceptionClear, fnPushLocalFrame, fnPopLocalFrame, fnDefineClass;
+    /** The pointers of the JNI functions the facade calls, by {@link JniFunction} ordinal. */
+    private final MemorySegment[] jniFunctions;
+    private final MemorySegment fnGetEnv;
 
     final Handoff handoff;
 
@@ -89,57 +81,17 @@ final class Native {
         this.jni = jniEnv.reinterpret(C_POINTER.byteSize()).get(C_POINTER, 0)
                 .reinterpret(JNINativeInterface_.sizeof());
 
-        fnGetVersionNumber = jvmtiInterface_1_.GetVersionNumber(fns);
-        fnGetPotentialCapabilities = jvmtiInterface_1_.GetPotentialCapabilities(fns);
-        fnAddCapabilities = jvmtiInterface_1_.AddCapabilities(fns);
-        fnRelinquishCapabilities = jvmtiInterface_1_.RelinquishCapabilities(fns);
-        fnGetCapabilities = jvmtiInterface_1_.GetCapabilities(fns);
-        fnGetLoadedClasses = jvmtiInterface_1_.GetLoadedClasses(fns);
-        fnGetClassLoaderClasses = jvmtiInterface_1_.GetClassLoaderClasses(fns);
-        fnGetClassSignature = jvmtiInterface_1_.GetClassSignature(fns);
-        fnGetClassStatus = jvmtiInterface_1_.GetClassStatus(fns);
-        fnGetClassLoader = jvmtiInterface_1_.GetClassLoader(fns);
-        fnGetNamedModule = jvmtiInterface_1_.GetNamedModule(fns);
-        fnGetSourceFileName = jvmtiInterface_1_.GetSourceFileName(fns);
-        fnGetClassMethods = jvmtiInterface_1_.GetClassMethods(fns);
-        fnGetMethodName = jvmtiInterface_1_.GetMethodName(fns);
-        fnGetMethodDeclaringClass = jvmtiInterface_1_.GetMethodDeclaringClass(fns);
-        fnGetMethodModifiers = jvmtiInterface_1_.GetMethodModifiers(fns);
-        fnGetLineNumberTable = jvmtiInterface_1_.GetLineNumberTable(fns);
-        fnIsMethodObsolete = jvmtiInterface_1_.IsMethodObsolete(fns);
-        fnGetTag = jvmtiInterface_1_.GetTag(fns);
-        fnSetTag = jvmtiInterface_1_.SetTag(fns);
-        fnGetStackTrace = jvmtiInterface_1_.GetStackTrace(fns);
-        fnGetAllStackTraces = jvmtiInterface_1_.GetAllStackTraces(fns);
-        fnGetThreadListStackTraces = jvmtiInterface_1_.GetThreadListStackTraces(fns);
-        fnGetThreadInfo = jvmtiInterface_1_.GetThreadInfo(fns);
-        fnGetThreadCpuTime = jvmtiInterface_1_.GetThreadCpuTime(fns);
-        fnRetransformClasses = jvmtiInterface_1_.RetransformClasses(fns);
-        fnIsModifiableClass = jvmtiInterface_1_.IsModifiableClass(fns);
-        fnAddModuleReads = jvmtiInterface_1_.AddModuleReads(fns);
-        fnGetExtensionFunctions = jvmtiInterface_1_.GetExtensionFunctions(fns);
-        fnGetExtensionEvents = jvmtiInterface_1_.GetExtensionEvents(fns);
-        fnSetExtensionEventCallback = jvmtiInterface_1_.SetExtensionEventCallback(fns);
-        fnAllocate = jvmtiInterface_1_.Allocate(fns);
-        fnDeallocate = jvmtiInterface_1_.Deallocate(fns);
-        fnSetEventCallbacks = jvmtiInterface_1_.SetEventCallbacks(fns);
+        jvmtiFunctions = new MemorySegment[JvmtiFunction.values().length];
+        for (JvmtiFunction f : JvmtiFunction.values()) jvmtiFunctions[f.ordinal()] = f.in(fns);
         fnSetEventNotificationMode = fns.get(C_POINTER, SET_EVENT_NOTIFICATION_MODE_OFFSET);
 
-        fnNewGlobalRef = JNINativeInterface_.NewGlobalRef(jni);
-        fnGetObjectArrayElement = JNINativeInterface_.GetObjectArrayElement(jni);
-        fnSetObjectArrayElement = JNINativeInterface_.SetObjectArrayElement(jni);
-        fnGetStaticFieldID = JNINativeInterface_.GetStaticFieldID(jni);
-        fnGetStaticObjectField = JNINativeInterface_.GetStaticObjectField(jni);
-        fnExceptionCheck = JNINativeInterface_.ExceptionCheck(jni);
-        fnExceptionClear = JNINativeInterface_.ExceptionClear(jni);
-        fnPushLocalFrame = JNINativeInterface_.PushLocalFrame(jni);
-        fnPopLocalFrame = JNINativeInterface_.PopLocalFrame(jni);
-        fnDefineClass = JNINativeInterface_.DefineClass(jni);
+        jniFunctions = new MemorySegment[JniFunction.values().length];
+        for (JniFunction f : JniFunction.values()) jniFunctions[f.ordinal()] = f.in(jni);
 
         prelink();  // a no-op when premain did it already
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(4);
-            check("GetVersionNumber", jvmtiInterface_1_.GetVersionNumber.invoke(fnGetVersionNumber, env, out));
+            check("GetVersionNumber", jvmtiInterface_1_.GetVersionNumber.invoke(fn(JvmtiFunction.GetVersionNumber), env, out));
             this.version = out.get(JAVA_INT, 0);
         }
         this.handoff = new Handoff(this);
@@ -167,54 +119,22 @@ final class Native {
      * on a callback path, so the facade does it when it is created; in a cold JVM it takes about
      * 135 ms, which the first JVMTI calls would otherwise spend (acquiring the environment took
      * 200-330 ms instead of 60-80), and it needs no VM, so premain can do it before the program
-     * starts. A function the facade calls must be listed here.
+     * starts. A function the facade calls is listed in {@link JvmtiFunction} or {@link JniFunction}.
      */
     static void prelink() {
         JNIInvokeInterface_.GetEnv.descriptor();
-        JNINativeInterface_.DefineClass.descriptor();
-        JNINativeInterface_.ExceptionCheck.descriptor();
-        JNINativeInterface_.ExceptionClear.descriptor();
-        JNINativeInterface_.GetObjectArrayElement.descriptor();
-        JNINativeInterface_.GetStaticFieldID.descriptor();
-        JNINativeInterface_.GetStaticObjectField.descriptor();
-        JNINativeInterface_.NewGlobalRef.descriptor();
-        JNINativeInterface_.PopLocalFrame.descriptor();
-        JNINativeInterface_.PushLocalFrame.descriptor();
-        JNINativeInterface_.SetObjectArrayElement.descriptor();
-        jvmtiInterface_1_.AddCapabilities.descriptor();
-        jvmtiInterface_1_.AddModuleReads.descriptor();
-        jvmtiInterface_1_.Allocate.descriptor();
-        jvmtiInterface_1_.Deallocate.descriptor();
-        jvmtiInterface_1_.GetAllStackTraces.descriptor();
-        jvmtiInterface_1_.GetCapabilities.descriptor();
-        jvmtiInterface_1_.GetClassLoader.descriptor();
-        jvmtiInterface_1_.GetClassLoaderClasses.descriptor();
-        jvmtiInterface_1_.GetClassMethods.descriptor();
-        jvmtiInterface_1_.GetClassSignature.descriptor();
-        jvmtiInterface_1_.GetClassStatus.descriptor();
-        jvmtiInterface_1_.GetExtensionEvents.descriptor();
-        jvmtiInterface_1_.GetExtensionFunctions.descriptor();
-        jvmtiInterface_1_.GetLineNumberTable.descriptor();
-        jvmtiInterface_1_.GetLoadedClasses.descriptor();
-        jvmtiInterface_1_.GetMethodDeclaringClass.descriptor();
-        jvmtiInterface_1_.GetMethodModifiers.descriptor();
-        jvmtiInterface_1_.GetMethodName.descriptor();
-        jvmtiInterface_1_.GetNamedModule.descriptor();
-        jvmtiInterface_1_.GetPotentialCapabilities.descriptor();
-        jvmtiInterface_1_.GetSourceFileName.descriptor();
-        jvmtiInterface_1_.GetStackTrace.descriptor();
-        jvmtiInterface_1_.GetTag.descriptor();
-        jvmtiInterface_1_.GetThreadCpuTime.descriptor();
-        jvmtiInterface_1_.GetThreadInfo.descriptor();
-        jvmtiInterface_1_.GetThreadListStackTraces.descriptor();
-        jvmtiInterface_1_.GetVersionNumber.descriptor();
-        jvmtiInterface_1_.IsMethodObsolete.descriptor();
-        jvmtiInterface_1_.IsModifiableClass.descriptor();
-        jvmtiInterface_1_.RelinquishCapabilities.descriptor();
-        jvmtiInterface_1_.RetransformClasses.descriptor();
-        jvmtiInterface_1_.SetEventCallbacks.descriptor();
-        jvmtiInterface_1_.SetExtensionEventCallback.descriptor();
-        jvmtiInterface_1_.SetTag.descriptor();
+        JniFunction.prelinkAll();
+        JvmtiFunction.prelinkAll();
+    }
+
+    /** The pointer of a JVMTI function, read from the jvmtiEnv's table when the facade was created. */
+    MemorySegment fn(JvmtiFunction f) {
+        return jvmtiFunctions[f.ordinal()];
+    }
+
+    /** The pointer of a JNI function, read from the JNIEnv's table when the facade was created. */
+    private MemorySegment jni(JniFunction f) {
+        return jniFunctions[f.ordinal()];
     }
 
     /** True when a VM exists to acquire from; false inside premain, before the VM is created. */
@@ -269,14 +189,14 @@ final class Native {
 
     /** Frees memory that JVMTI allocated; NULL is ignored. */
     void deallocate(MemorySegment p) {
-        if (!p.equals(NULL)) jvmtiInterface_1_.Deallocate.invoke(fnDeallocate, env, p);
+        if (!p.equals(NULL)) jvmtiInterface_1_.Deallocate.invoke(fn(JvmtiFunction.Deallocate), env, p);
     }
 
     /** JVMTI-allocated memory of {@code bytes} (the VM frees it, e.g. ClassFileLoadHook's new class data). */
     MemorySegment allocate(long bytes, Scratch s) {
         if (bytes == 0) return NULL;
         MemorySegment out = s.alloc(C_POINTER.byteSize());
-        check("Allocate", jvmtiInterface_1_.Allocate.invoke(fnAllocate, env, bytes, out));
+        check("Allocate", jvmtiInterface_1_.Allocate.invoke(fn(JvmtiFunction.Allocate), env, bytes, out));
         return out.get(C_POINTER, 0).reinterpret(bytes);
     }
 
@@ -326,12 +246,12 @@ final class Native {
     }
 
     MemorySegment newGlobalRef(MemorySegment jniEnv, MemorySegment ref) {
-        return JNINativeInterface_.NewGlobalRef.invoke(fnNewGlobalRef, jniEnv, ref);
+        return JNINativeInterface_.NewGlobalRef.invoke(jni(JniFunction.NewGlobalRef), jniEnv, ref);
     }
 
     /** Opens a JNI local frame: every local reference made until {@link #popLocalFrame} is freed by it. */
     void pushLocalFrame(MemorySegment jniEnv) {
-        int rc = JNINativeInterface_.PushLocalFrame.invoke(fnPushLocalFrame, jniEnv, 16);
+        int rc = JNINativeInterface_.PushLocalFrame.invoke(jni(JniFunction.PushLocalFrame), jniEnv, 16);
         if (rc != 0) {
             clearPendingException(jniEnv, "PushLocalFrame");
             throw new JvmtiException("PushLocalFrame", rc);
@@ -339,16 +259,16 @@ final class Native {
     }
 
     void popLocalFrame(MemorySegment jniEnv) {
-        JNINativeInterface_.PopLocalFrame.invoke(fnPopLocalFrame, jniEnv, NULL);
+        JNINativeInterface_.PopLocalFrame.invoke(jni(JniFunction.PopLocalFrame), jniEnv, NULL);
     }
 
     MemorySegment getObjectArrayElement(MemorySegment jniEnv, MemorySegment array, int index) {
-        return JNINativeInterface_.GetObjectArrayElement.invoke(fnGetObjectArrayElement, jniEnv, array, index);
+        return JNINativeInterface_.GetObjectArrayElement.invoke(jni(JniFunction.GetObjectArrayElement), jniEnv, array, index);
     }
 
     void setObjectArrayElement(MemorySegment jniEnv, MemorySegment array, int index, MemorySegment value) {
         // No exception check: callers pass an in-range index and an element the array accepts.
-        JNINativeInterface_.SetObjectArrayElement.invoke(fnSetObjectArrayElement, jniEnv, array, index, value);
+        JNINativeInterface_.SetObjectArrayElement.invoke(jni(JniFunction.SetObjectArrayElement), jniEnv, array, index, value);
     }
 
     /**
@@ -361,7 +281,7 @@ final class Native {
      */
     void defineInBootLoader(MemorySegment jniEnv, MemorySegment classFile) {
         try {
-            JNINativeInterface_.DefineClass.invoke(fnDefineClass, jniEnv, NULL, NULL, classFile, (int) classFile.byteSize());
+            JNINativeInterface_.DefineClass.invoke(jni(JniFunction.DefineClass), jniEnv, NULL, NULL, classFile, (int) classFile.byteSize());
             clearPendingException(jniEnv, "DefineClass");
         } catch (LinkageError | SecurityException e) {
             throw new JvmtiException("DefineClass", -1, "DefineClass: " + e);
@@ -371,14 +291,14 @@ final class Native {
     /** The value of a static field of {@code klass} as a local reference; names are C strings. */
     MemorySegment getStaticObjectField(MemorySegment jniEnv, MemorySegment klass, MemorySegment name,
                                        MemorySegment descriptor) {
-        MemorySegment field = JNINativeInterface_.GetStaticFieldID.invoke(fnGetStaticFieldID, jniEnv, klass, name, descriptor);
+        MemorySegment field = JNINativeInterface_.GetStaticFieldID.invoke(jni(JniFunction.GetStaticFieldID), jniEnv, klass, name, descriptor);
         clearPendingException(jniEnv, "GetStaticFieldID");
-        return JNINativeInterface_.GetStaticObjectField.invoke(fnGetStaticObjectField, jniEnv, klass, field);
+        return JNINativeInterface_.GetStaticObjectField.invoke(jni(JniFunction.GetStaticObjectField), jniEnv, klass, field);
     }
 
     private void clearPendingException(MemorySegment jniEnv, String function) {
-        if (JNINativeInterface_.ExceptionCheck.invoke(fnExceptionCheck, jniEnv) != 0) {
-            JNINativeInterface_.ExceptionClear.invoke(fnExceptionClear, jniEnv);
+        if (JNINativeInterface_.ExceptionCheck.invoke(jni(JniFunction.ExceptionCheck), jniEnv) != 0) {
+            JNINativeInterface_.ExceptionClear.invoke(jni(JniFunction.ExceptionClear), jniEnv);
             throw new JvmtiException(function, -1, function + " raised a Java exception");
         }
     }

@@ -34,7 +34,7 @@ final class Snapshot {
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             MemorySegment out2 = s.alloc(C_POINTER.byteSize());
             MemorySegment out3 = s.alloc(C_POINTER.byteSize());
-            check("GetLoadedClasses", jvmtiInterface_1_.GetLoadedClasses.invoke(n.fnGetLoadedClasses, n.env, count, out));
+            check("GetLoadedClasses", jvmtiInterface_1_.GetLoadedClasses.invoke(n.fn(JvmtiFunction.GetLoadedClasses), n.env, count, out));
             refs.keep();
             int size = count.get(JAVA_INT, 0);
             MemorySegment classRefs = Native.array(out.get(C_POINTER, 0), size, C_POINTER.byteSize());
@@ -46,12 +46,12 @@ final class Snapshot {
                     MemorySegment klass = classRefs.getAtIndex(C_POINTER, i);
                     n.setObjectArrayElement(refs.jniEnv, classesRef, i, klass);
                     String signature = null, generic = null;
-                    if (jvmtiInterface_1_.GetClassSignature.invoke(n.fnGetClassSignature, n.env, klass, out, out2) == 0) {
+                    if (jvmtiInterface_1_.GetClassSignature.invoke(n.fn(JvmtiFunction.GetClassSignature), n.env, klass, out, out2) == 0) {
                         signature = n.takeString(out, out2);
                         generic = n.takeString(out2);
                     }
                     List<Jvmti.MethodSnapshot> methods = null;
-                    if (jvmtiInterface_1_.GetClassMethods.invoke(n.fnGetClassMethods, n.env, klass, count, out) == 0) {
+                    if (jvmtiInterface_1_.GetClassMethods.invoke(n.fn(JvmtiFunction.GetClassMethods), n.env, klass, count, out) == 0) {
                         methods = methods(out.get(C_POINTER, 0), count.get(JAVA_INT, 0), out, out2, out3);
                     }
                     result.add(new Jvmti.ClassSnapshot(classes[i], signature, generic, methods));
@@ -72,7 +72,7 @@ final class Snapshot {
             for (int m = 0; m < count; m++) {
                 long id = ids.getAtIndex(JAVA_LONG, m);
                 check("GetMethodName", jvmtiInterface_1_.GetMethodName.invoke(
-                        n.fnGetMethodName, n.env, MemorySegment.ofAddress(id), name, descriptor, generic));
+                        n.fn(JvmtiFunction.GetMethodName), n.env, MemorySegment.ofAddress(id), name, descriptor, generic));
                 methods[m] = new Jvmti.MethodSnapshot(id, n.takeString(name, descriptor, generic), n.takeString(descriptor, generic), n.takeString(generic));
             }
             return Arrays.asList(methods);

@@ -43,14 +43,14 @@ class BadInputTest {
         assertThrows(NullPointerException.class, () -> jvmti.setTag(null, 1));
         assertThrows(NullPointerException.class, () -> jvmti.classLoader(null));
         assertThrows(IllegalArgumentException.class, () -> jvmti.stackTrace(null, 0, -1));
-        assertThrows(NullPointerException.class, () -> jvmti.events().onClassPrepare(null));
+        assertThrows(NullPointerException.class, () -> jvmti.events().on(Event.CLASS_PREPARE, null));
     }
 
     @Test
     void afterShutdownEveryCallSaysSoAndGetHandsOutAFreshFacade() {
         Jvmti old = Jvmti.get();
         List<Class<?>> seen = new CopyOnWriteArrayList<>();
-        old.events().onClassPrepare((thread, type) -> seen.add(type));
+        old.events().on(Event.CLASS_PREPARE, (thread, type) -> seen.add(type));
         old.shutdown();
         old.shutdown();  // idempotent
         assertTrue(old.isShutdown());

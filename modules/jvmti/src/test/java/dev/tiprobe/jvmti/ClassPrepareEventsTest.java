@@ -25,8 +25,8 @@ class ClassPrepareEventsTest {
 
     private void listen() {
         Events events = Jvmti.get().events();
-        onPrepare = events.onClassPrepare((thread, type) -> prepared.put(type, thread));
-        onLoad = events.onClassLoad((thread, type) -> loaded.add(type));
+        onPrepare = events.on(Event.CLASS_PREPARE, (thread, type) -> prepared.put(type, thread));
+        onLoad = events.on(Event.CLASS_LOAD, (thread, type) -> loaded.add(type));
     }
 
     @AfterEach

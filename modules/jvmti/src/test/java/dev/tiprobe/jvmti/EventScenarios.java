@@ -22,7 +22,7 @@ public final class EventScenarios {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "vmdeath" -> Jvmti.get().events().onVmDeath(() -> System.out.println("VMDeath handler ran"));
+            case "vmdeath" -> Jvmti.get().events().on(Event.VM_DEATH, () -> System.out.println("VMDeath handler ran"));
             case "premain" -> {
                 Jvmti jvmti = fromPremain.get(30, TimeUnit.SECONDS);
                 System.out.println("acquired after premain: JVMTI " + jvmti.versionString().split("\\.")[0]

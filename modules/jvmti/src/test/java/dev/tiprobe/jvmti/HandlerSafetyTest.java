@@ -17,7 +17,7 @@ class HandlerSafetyTest {
         Events events = Jvmti.get().events();
         List<Class<?>> seen = new CopyOnWriteArrayList<>();
         long droppedBefore = events.stats(Event.CLASS_PREPARE).droppedReentrant();
-        try (Events.Registration r = events.onClassPrepare((thread, type) -> {
+        try (Events.Registration r = events.on(Event.CLASS_PREPARE, (thread, type) -> {
             seen.add(type);
             if (type.getName().contains("Trigger")) {
                 // Loading inside the handler fires ClassPrepare on this thread again: dropped, not recursed into.
@@ -39,8 +39,8 @@ class HandlerSafetyTest {
         long failedBefore = events.stats(Event.CLASS_PREPARE).failed();
         List<Class<?>> afterTheThrow = new CopyOnWriteArrayList<>();
         IllegalStateException boom = new IllegalStateException("handler bug");
-        try (Events.Registration a = events.onClassPrepare((thread, type) -> { throw boom; });
-             Events.Registration b = events.onClassPrepare((thread, type) -> afterTheThrow.add(type))) {
+        try (Events.Registration a = events.on(Event.CLASS_PREPARE, (thread, type) -> { throw boom; });
+             Events.Registration b = events.on(Event.CLASS_PREPARE, (thread, type) -> afterTheThrow.add(type))) {
             assertTrue(a != null && b != null);
             Class<?> c = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "Thrown"));
             assertTrue(afterTheThrow.contains(c), "the second handler still saw the class");

@@ -22,8 +22,8 @@ class MoreEventsTest {
         Set<Thread> started = ConcurrentHashMap.newKeySet();
         Set<Thread> ended = ConcurrentHashMap.newKeySet();
         Thread t;
-        try (Events.Registration a = events.onThreadStart(started::add);
-             Events.Registration b = events.onThreadEnd(ended::add)) {
+        try (Events.Registration a = events.on(Event.THREAD_START, started::add);
+             Events.Registration b = events.on(Event.THREAD_END, ended::add)) {
             assertTrue(a != null && b != null);
             t = Thread.ofPlatform().name("tiprobe-test-short-lived").start(() -> { });
             t.join();
@@ -40,7 +40,7 @@ class MoreEventsTest {
     void compiledMethodLoadNamesTheMethodTheJitCompiled() throws Exception {
         Jvmti jvmti = Jvmti.get();
         Set<Long> compiled = ConcurrentHashMap.newKeySet();
-        try (Events.Registration r = jvmti.events().onCompiledMethodLoad((method, address, size) -> compiled.add(method))) {
+        try (Events.Registration r = jvmti.events().on(Event.COMPILED_METHOD_LOAD, (method, address, size) -> compiled.add(method))) {
             assertTrue(r != null);
             long deadline = System.nanoTime() + 30_000_000_000L;
             int sink = 0;

@@ -184,7 +184,7 @@ class QueriesTest {
         Jvmti jvmti = Jvmti.get();
         List<String> seen = new CopyOnWriteArrayList<>();
         byte[][] bytes = new byte[1][];
-        try (Events.Registration r = jvmti.events().onClassFileLoadHook((loader, name, redefined, pd, classFile) -> {
+        try (Events.Registration r = jvmti.events().on(Event.CLASS_FILE_LOAD_HOOK, (loader, name, redefined, pd, classFile) -> {
             if (redefined == Sample.class) {
                 seen.add(name);
                 bytes[0] = classFile;

@@ -27,8 +27,8 @@ class UnloadTest {
         Set<Long> expectedTags = new HashSet<>();
         Set<String> expectedNames = new HashSet<>();
         long staleMethodId;
-        try (Events.Registration a = jvmti.events().onObjectFree(freed::add);
-             Events.Registration b = jvmti.events().onClassUnload(unloadedNames::add)) {
+        try (Events.Registration a = jvmti.events().on(Event.OBJECT_FREE, freed::add);
+             Events.Registration b = jvmti.events().on(Event.CLASS_UNLOAD, unloadedNames::add)) {
             assertTrue(a != null && b != null);
             staleMethodId = defineTagAndDrop(jvmti, expectedTags, expectedNames);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

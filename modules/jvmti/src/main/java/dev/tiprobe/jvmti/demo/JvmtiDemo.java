@@ -1,6 +1,7 @@
 package dev.tiprobe.jvmti.demo;
 
 import dev.tiprobe.jvmti.Capability;
+import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 
@@ -23,7 +24,7 @@ public final class JvmtiDemo {
         System.out.printf("Loaded classes: %d%n", jvmti.loadedClasses().length);
 
         List<String> prepared = new CopyOnWriteArrayList<>();
-        Events.Registration registration = jvmti.events().onClassPrepare((thread, type) ->
+        Events.Registration registration = jvmti.events().on(Event.CLASS_PREPARE, (thread, type) ->
                 prepared.add(type.getName() + " on " + thread.getName()));
         try {
             // Classes this JVM has not needed yet: a JDK class, a lambda and an anonymous class.
