@@ -1,12 +1,12 @@
 package dev.tiprobe.recording;
 
 /**
- * The recording format, version 4. A file is a header and chunks; each chunk is complete in itself
+ * The recording format, version 5. A file is a header and chunks; each chunk is complete in itself
  * and checksummed, and introduces the symbols (method and thread names) it is the first to use,
  * so a recording cut short is readable up to its last whole chunk. The recording is the only
  * thing the agent writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2
  * (no SOURCE) and 3 (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED
- * records) are read too.
+ * records) and 4 (no TYPE, ALLOC, FREED or LOCK records) are read too.
  *
  * <pre>
  * file    := "TPRB" u8:version u8:0 u8:0 u8:0   chunk*
@@ -39,6 +39,18 @@ package dev.tiprobe.recording;
  *                   varlong:durationNanos varint:argCount (string:name value) * argCount value:result
  *                   one traced call; outcome RETURNED, THREW (result is the exception) or RUNNING
  *                   (duration 0, result NONE)
+ *  14 TYPE          varint:id string:name      a class the allocation and lock views name as their leaf frame
+ *                   ({@code byte[]}, {@code com.foo.Blob}), written before the first record that uses it
+ *  15 ALLOC         varlong:nanosAfterStart varlong:threadId varint:typeId varlong:size varlong:tag stack
+ *                   a sampled allocation of one object of {@code size} bytes; tag is 0 unless the object
+ *                   is tracked for the live view (then a FREED record with the same tag means it was collected)
+ *  16 FREED         varlong:tag                     a tracked object was collected
+ *  17 LOCK          varlong:nanosAfterStart varlong:threadId u8:kind varint:typeId varlong:waitNanos stack
+ *                   varlong:ownerThreadId [stack, when ownerThreadId is not 0]
+ *                   a wait on a monitor of class typeId that ended at nanosAfterStart: kind CONTENDED (to
+ *                   enter it, another thread holding it) or WAIT (Object.wait); for a long contention the
+ *                   owner's thread and its stack when the wait had lasted the threshold
+ * stack   := u8:truncated varint:depth (varint:methodId varint:line) * depth     (leaf first, as SAMPLE)
  * value   := u8:tag ...    ({@link CapturedValue}; at most {@link #MAX_VALUE_DEPTH} arrays deep)
  *   0 NONE  1 NULL  2 FALSE  3 TRUE  4 INT zigzag-varlong  5 FLOAT u32:bits  6 DOUBLE u64:bits
  *   7 CHAR varint  8 STRING string  9 TEXT string:prefix varint:length  10 ENUM string:type string:name
@@ -61,7 +73,7 @@ public final class RecordingFormat {
     private RecordingFormat() {}
 
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
     public static final int VALUES_SINCE = 4;
     /** The oldest version this tiprobe reads (it has no SOURCE records). */
@@ -85,6 +97,15 @@ public final class RecordingFormat {
     public static final int SKIPPED = 11;
     public static final int CLASS_FAILURE = 12;
     public static final int REMOVED = 13;
+    public static final int TYPE = 14;
+    public static final int ALLOC = 15;
+    public static final int FREED = 16;
+    public static final int LOCK = 17;
+
+    /** A LOCK's kind: a thread waited to enter a monitor another thread held. */
+    public static final byte LOCK_CONTENDED = 0;
+    /** A LOCK's kind: a thread waited in {@code Object.wait} on a monitor. */
+    public static final byte LOCK_WAIT = 1;
 
     public static final byte VALUE_NONE = 0;
     public static final byte VALUE_NULL = 1;
@@ -137,6 +158,16 @@ public final class RecordingFormat {
     public static final String INFO_FIRST_CLASS_FAILURE = "firstClassFailure";
     /** Written last, when the agent finished the recording (at stop or at the JVM's exit); a recording without it was cut short. */
     public static final String INFO_ENDED = "ended";
+    /** Allocation profiling's sampling interval in bytes: on average, one sample per this many bytes a thread allocates. */
+    public static final String INFO_ALLOC_INTERVAL = "allocIntervalBytes";
+    /** "yes" when sampled objects were tracked for the live view. */
+    public static final String INFO_ALLOC_LIVE = "allocLive";
+    /** Allocation samples not tracked for the live view because {@code MAX_TRACKED} objects were tracked already. */
+    public static final String INFO_LIVE_UNTRACKED = "liveUntracked";
+    /** Events (allocation samples, waits) left out because the agent's queue was full. */
+    public static final String INFO_EVENTS_DROPPED = "eventsDropped";
+    /** Lock profiling's threshold in nanoseconds: shorter waits are not recorded. */
+    public static final String INFO_LOCK_THRESHOLD = "lockThresholdNanos";
     /** A sentence naming the methods whose probes the overhead budget took out, the hottest first. */
     public static final String INFO_REMOVED_FOR_OVERHEAD = "removedForOverhead";
 }

@@ -7,8 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.zip.CRC32;
@@ -27,6 +29,7 @@ public final class RecordingWriter implements AutoCloseable {
     private final IntFunction<String> sourcePaths;
     private final Set<Integer> methodsWritten = new HashSet<>();
     private final Set<Long> threadsWritten = new HashSet<>();
+    private final Map<String, Integer> typesWritten = new HashMap<>();
     private final ByteArrayOutputStream chunk = new ByteArrayOutputStream();
     private long chunkStart = -1;
     private long chunkEnd;
@@ -78,6 +81,90 @@ public final class RecordingWriter implements AutoCloseable {
             varlong(Math.max(0, lines[i]));
         }
         end(epochNanos);
+    }
+
+    /**
+     * A sampled allocation: one object of {@code typeName} and {@code size} bytes, allocated by
+     * the thread at the stack given (as for {@link #sample}); {@code tag} is not 0 when the object
+     * is tracked for the live view ({@link #freed} then tells when it is collected).
+     */
+    public void alloc(long epochNanos, long threadId, String threadName, String typeName, long size, long tag,
+                      int[] frames, int[] lines, int depth, boolean truncated) throws IOException {
+        begin(epochNanos);
+        thread(threadId, threadName);
+        int type = type(typeName);
+        methods(frames, depth);
+        chunk.write(RecordingFormat.ALLOC);
+        varlong(offset(epochNanos));
+        varlong(threadId);
+        varlong(type);
+        varlong(Math.max(0, size));
+        varlong(tag);
+        stack(frames, lines, depth, truncated);
+        end(epochNanos);
+    }
+
+    /** A tracked object (an {@link #alloc} with this tag) was collected. */
+    public void freed(long epochNanos, long tag) throws IOException {
+        begin(epochNanos);
+        chunk.write(RecordingFormat.FREED);
+        varlong(tag);
+        end(epochNanos);
+    }
+
+    /**
+     * A wait on a monitor of {@code typeName} that ended at {@code epochNanos} after
+     * {@code waitNanos}: {@code kind} {@link RecordingFormat#LOCK_CONTENDED} or
+     * {@link RecordingFormat#LOCK_WAIT}; the waiter's stack as for {@link #sample}; the owner's
+     * thread ({@code ownerId} 0: not known) and stack when it was taken.
+     */
+    public void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
+                     int[] frames, int[] lines, int depth, boolean truncated,
+                     long ownerId, String ownerName, int[] ownerFrames, int[] ownerLines, int ownerDepth,
+                     boolean ownerTruncated) throws IOException {
+        begin(epochNanos);
+        thread(threadId, threadName);
+        if (ownerId != 0) thread(ownerId, ownerName);
+        int type = type(typeName);
+        methods(frames, depth);
+        if (ownerId != 0) methods(ownerFrames, ownerDepth);
+        chunk.write(RecordingFormat.LOCK);
+        varlong(offset(epochNanos));
+        varlong(threadId);
+        chunk.write(kind);
+        varlong(type);
+        varlong(Math.max(0, waitNanos));
+        stack(frames, lines, depth, truncated);
+        varlong(ownerId);
+        if (ownerId != 0) stack(ownerFrames, ownerLines, ownerDepth, ownerTruncated);
+        end(epochNanos);
+    }
+
+    private void methods(int[] frames, int depth) {
+        int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
+        for (int i = 0; i < n; i++) method(frames[i]);
+    }
+
+    private void stack(int[] frames, int[] lines, int depth, boolean truncated) {
+        int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
+        chunk.write(truncated || depth > n ? 1 : 0);
+        varlong(n);
+        for (int i = 0; i < n; i++) {
+            varlong(frames[i]);
+            varlong(Math.max(0, lines[i]));
+        }
+    }
+
+    /** The id of a type name, writing its TYPE record the first time. */
+    private int type(String name) {
+        Integer id = typesWritten.get(name);
+        if (id != null) return id;
+        int next = typesWritten.size() + 1;
+        typesWritten.put(name, next);
+        chunk.write(RecordingFormat.TYPE);
+        varlong(next);
+        string(name);
+        return next;
     }
 
     /** A fact about the session, e.g. {@link RecordingFormat#INFO_SAMPLE_MODE}; stamped with the time it was learnt. */

@@ -12,10 +12,10 @@ import java.util.Map;
  * A self-contained, interactive flame graph of a recording (drawn root on top, so that deep
  * stacks grow down the page): one HTML file with its data, styles and script inline, no network.
  * Click a frame to zoom into it (click the root to zoom out), type in the search box to highlight
- * matching frames and see their share, hover for the sample count, CPU time and percentage. Two
- * views of the same samples: wall (samples counted) and cpu (weighted by the CPU each thread used
- * between samples); a timeline of class loads and unloads per second; and the counts, times and
- * calls of methods traced in the same session.
+ * matching frames and see their share, hover for the weight, event count and percentage. One view
+ * per kind of event the recording holds ({@link View}: cpu, wall, alloc, live, lock, wait), picked
+ * from a menu; a timeline of class loads and unloads per second; and the counts, times and calls of
+ * methods traced in the same session.
  */
 public final class FlameGraphHtml {
     private FlameGraphHtml() {}
@@ -26,8 +26,8 @@ public final class FlameGraphHtml {
     /** A node of the merged stack tree: children by name, root first. */
     private static final class Node {
         final int name;
-        long samples;
-        long cpuNanos;
+        long weight;
+        long events;
         final Map<Integer, Node> children = new LinkedHashMap<>();
 
         Node(int name) {
@@ -35,29 +35,55 @@ public final class FlameGraphHtml {
         }
     }
 
+    /** The page with the views {@code r} holds, its natural view shown first. */
     public static void write(Recording r, Writer out, String title) throws IOException {
+        write(r, null, out, title);
+    }
+
+    /**
+     * The page with every view {@code r} holds (cpu, wall, alloc, live, lock, wait), a menu to
+     * switch between them, {@code first} shown first (null: the recording's natural view).
+     */
+    public static void write(Recording r, View first, Writer out, String title) throws IOException {
         List<String> names = new ArrayList<>();
         Map<String, Integer> index = new HashMap<>();
-        Node root = new Node(intern("all", names, index));
-        for (Recording.Sample s : r.samples()) {
-            Node n = root;
-            n.samples++;
-            n.cpuNanos += s.cpuNanos();
-            for (int i = s.frames().length - 1; i >= 0; i--) {
-                int name = intern(FoldedStacks.shortName(r.methodName(s.frames()[i])), names, index);
-                n = n.children.computeIfAbsent(name, Node::new);
-                n.samples++;
-                n.cpuNanos += s.cpuNanos();
-            }
+        List<View> views = new ArrayList<>(View.in(r));
+        if (first != null) {
+            views.remove(first);
+            views.addFirst(first);
         }
-        StringBuilder data = new StringBuilder("{\"names\":[");
+        int all = intern("all", names, index);  // index 0, also for a page with no view
+        StringBuilder data = new StringBuilder("{\"views\":[");
+        for (int v = 0; v < views.size(); v++) {
+            Profile p = views.get(v).of(r);
+            Node root = new Node(all);
+            for (Profile.Stack s : p.stacks()) {
+                Node n = root;
+                n.weight += s.weight();
+                n.events++;
+                for (int i = s.frames().length - 1; i >= 0; i--) {
+                    int name = intern(FoldedStacks.shortName(r.methodName(s.frames()[i])), names, index);
+                    n = n.children.computeIfAbsent(name, Node::new);
+                    n.weight += s.weight();
+                    n.events++;
+                }
+            }
+            data.append(v > 0 ? "," : "").append("{\"id\":");
+            JsonText.quote(data, p.view().id());
+            data.append(",\"weighs\":");
+            JsonText.quote(data, p.view().weighs());
+            data.append(",\"unit\":");
+            JsonText.quote(data, p.view().unit());
+            data.append(",\"root\":");
+            node(data, root);
+            data.append('}');
+        }
+        data.append("],\"names\":[");
         for (int i = 0; i < names.size(); i++) {
             if (i > 0) data.append(',');
             JsonText.quote(data, names.get(i));
         }
-        data.append("],\"root\":");
-        node(data, root);
-        data.append(",\"view\":").append(r.cpuMode() ? 2 : 1);
+        data.append(']');
         data.append(",\"timeline\":");
         timeline(data, r);
         data.append(",\"traced\":[");
@@ -122,9 +148,9 @@ public final class FlameGraphHtml {
         });
     }
 
-    /** [name, samples, cpuNanos, [children...]] */
+    /** [name, weight, events, [children...]] */
     private static void node(StringBuilder b, Node n) {
-        b.append('[').append(n.name).append(',').append(n.samples).append(',').append(n.cpuNanos).append(",[");
+        b.append('[').append(n.name).append(',').append(n.weight).append(',').append(n.events).append(",[");
         boolean first = true;
         for (Node c : n.children.values()) {
             if (!first) b.append(',');
@@ -179,12 +205,12 @@ public final class FlameGraphHtml {
             <body>
             <h1>TITLE</h1>
             <div id="bar">
-              <label>view <select id="view"><option value="1">wall (samples)</option><option value="2">cpu (CPU time)</option></select></label>
+              <label>view <select id="view"></select></label>
               <input id="search" placeholder="search frames" size="30">
               <span id="matched"></span>
               <span id="total"></span>
             </div>
-            <div id="note">Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.</div>
+            <div id="note"></div>
             <div id="caveats"></div>
             <div id="graph"></div>
             <div id="tip"></div>
@@ -199,9 +225,23 @@ public final class FlameGraphHtml {
             const graph = document.getElementById("graph");
             const tip = document.getElementById("tip");
             const rowHeight = 18;
-            let view = data.view;
-            let zoomed = data.root;
+            let view = data.views.length > 0 ? data.views[0] : {id: "none", weighs: "nothing", unit: "samples", root: [0, 0, 0, []]};
+            let zoomed = view.root;
             let query = "";
+            const notes = {
+              cpu: "Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.",
+              wall: "Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.",
+              alloc: "Sampled allocations, weighted by the bytes each sample stands for; the allocated class is the top frame.",
+              live: "Sampled objects not collected when the recording ended, weighted by their size; the class is the top frame.",
+              lock: "Waits to enter a monitor another thread held, weighted by the time waited; the monitor's class is the top frame.",
+              wait: "Object.wait calls, weighted by the time waited; the monitor's class is the top frame."
+            };
+
+            function amount(w) {
+              if (view.unit === "nanoseconds") return (w / 1e6).toFixed(1) + " ms";
+              if (view.unit === "bytes") return w >= 1048576 ? (w / 1048576).toFixed(1) + " MiB" : (w / 1024).toFixed(1) + " KiB";
+              return w + " samples";
+            }
 
             function color(name) {
               let h = 0;
@@ -219,7 +259,7 @@ public final class FlameGraphHtml {
 
             function render() {
               graph.textContent = "";
-              const total = zoomed[view];
+              const total = zoomed[1];
               const width = graph.clientWidth || 1000;
               const rows = depth(zoomed);
               graph.style.height = (rows * rowHeight) + "px";
@@ -237,13 +277,13 @@ public final class FlameGraphHtml {
                 const hit = query !== "" && name.indexOf(query) >= 0;
                 if (hit) {
                   div.classList.add("hit");
-                  if (!counted) matched += node[view];
+                  if (!counted) matched += node[1];
                 }
-                div.onclick = () => { zoomed = (node === zoomed) ? data.root : node; render(); };
+                div.onclick = () => { zoomed = (node === zoomed) ? view.root : node; render(); };
                 div.onmousemove = (e) => {
-                  const pct = total > 0 ? (100 * node[view] / total).toFixed(2) : "0";
-                  tip.textContent = name + " \\u2014 " + node[1] + " samples, " + (node[2] / 1e6).toFixed(1) + " ms CPU, "
-                      + pct + "% of the " + (view === 1 ? "samples" : "CPU time");
+                  const pct = total > 0 ? (100 * node[1] / total).toFixed(2) : "0";
+                  tip.textContent = name + " \\u2014 " + amount(node[1]) + " in " + node[2] + " events, "
+                      + pct + "% of the " + view.weighs;
                   tip.style.display = "block";
                   tip.style.left = (e.clientX + 12) + "px";
                   tip.style.top = (e.clientY + 12) + "px";
@@ -252,7 +292,7 @@ public final class FlameGraphHtml {
                 graph.appendChild(div);
                 let cx = x;
                 for (const c of node[3]) {
-                  const cw = total > 0 ? w * c[view] / node[view] : 0;
+                  const cw = node[1] > 0 ? w * c[1] / node[1] : 0;
                   place(c, cx, level + 1, cw, counted || hit);
                   cx += cw;
                 }
@@ -260,8 +300,9 @@ public final class FlameGraphHtml {
               place(zoomed, 0, 0, width, false);
               document.getElementById("matched").textContent = query === "" ? ""
                   : "matched: " + (total > 0 ? (100 * matched / total).toFixed(2) : "0") + "%";
-              document.getElementById("total").textContent = data.root[1] + " samples, "
-                  + (data.root[2] / 1e6).toFixed(1) + " ms CPU";
+              document.getElementById("total").textContent = amount(view.root[1]) + " of " + view.weighs + " in "
+                  + view.root[2] + " events";
+              document.getElementById("note").textContent = notes[view.id] || "";
             }
 
             function timeline() {
@@ -312,8 +353,14 @@ public final class FlameGraphHtml {
               document.getElementById("calls").textContent = data.calls.join("\\n");
             }
 
-            document.getElementById("view").value = String(view);
-            document.getElementById("view").onchange = (e) => { view = Number(e.target.value); render(); };
+            const menu = document.getElementById("view");
+            data.views.forEach((v, i) => {
+              const o = document.createElement("option");
+              o.value = String(i);
+              o.textContent = v.id + " (" + v.weighs + ")";
+              menu.appendChild(o);
+            });
+            menu.onchange = (e) => { view = data.views[Number(e.target.value)]; zoomed = view.root; render(); };
             document.getElementById("search").oninput = (e) => { query = e.target.value; render(); };
             window.onresize = render;
             render();

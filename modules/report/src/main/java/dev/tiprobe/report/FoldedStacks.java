@@ -8,17 +8,23 @@ import java.util.TreeMap;
 /**
  * Folded stacks ({@code .collapsed}), the input of Brendan Gregg's flamegraph.pl and of
  * speedscope: one line per distinct stack, root first, frames joined by {@code ;}, then a space
- * and the total weight: samples for a wall-mode recording, CPU nanoseconds for a cpu-mode one.
+ * and the total weight in the view's unit: samples (wall), CPU nanoseconds (cpu), bytes (alloc,
+ * live), nanoseconds waited (lock, wait).
  */
 public final class FoldedStacks {
     private FoldedStacks() {}
 
-    /** Stack to weight, sorted, with optional thread name as the root frame. */
+    /** The recording's natural view ({@link View#natural}) folded. */
     public static Map<String, Long> fold(Recording r, boolean threadRoots) {
-        boolean cpuView = r.cpuMode();
+        return fold(View.natural(r).of(r), threadRoots);
+    }
+
+    /** Stack to weight, sorted, with optional thread name as the root frame. */
+    public static Map<String, Long> fold(Profile p, boolean threadRoots) {
+        Recording r = p.recording();
         Map<String, Long> folded = new TreeMap<>();
         StringBuilder b = new StringBuilder();
-        for (Recording.Sample s : r.samples()) {
+        for (Profile.Stack s : p.stacks()) {
             b.setLength(0);
             if (threadRoots) b.append(frame(r.threads().getOrDefault(s.threadId(), "thread " + s.threadId())));
             for (int i = s.frames().length - 1; i >= 0; i--) {
@@ -26,14 +32,13 @@ public final class FoldedStacks {
                 b.append(frame(shortName(r.methodName(s.frames()[i]))));
             }
             if (b.isEmpty()) continue;
-            long weight = Recording.weight(s, cpuView);
-            if (weight > 0) folded.merge(b.toString(), weight, Long::sum);
+            if (s.weight() > 0) folded.merge(b.toString(), s.weight(), Long::sum);
         }
         return folded;
     }
 
-    public static void write(Recording r, Writer out, boolean threadRoots) throws IOException {
-        for (Map.Entry<String, Long> e : fold(r, threadRoots).entrySet()) {
+    public static void write(Profile p, Writer out, boolean threadRoots) throws IOException {
+        for (Map.Entry<String, Long> e : fold(p, threadRoots).entrySet()) {
             out.write(e.getKey());
             out.write(' ');
             out.write(Long.toString(e.getValue()));

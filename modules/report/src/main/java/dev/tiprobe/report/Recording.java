@@ -17,12 +17,33 @@ import java.util.Map;
  * @param calls   traced calls in the order they were written
  * @param tracing what else a tracing session said: its methods as chosen, those it skipped, the
  *                classes it could not change, the probes the overhead budget removed
+ * @param events  allocation samples, collected objects and monitor waits (none before version 5)
  */
 public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Map<String, String> info,
                         Map<Integer, String> methods, Map<Integer, String> sources, Map<Long, String> threads,
                         List<Sample> samples,
                         List<ClassEvent> classEvents, Map<Integer, MethodStats> stats, List<Call> calls,
-                        Tracing tracing, String damage) {
+                        Tracing tracing, Events events, String damage) {
+
+    /**
+     * A sampled allocation of one object of class {@code typeId} and {@code size} bytes; frames as
+     * a {@link Sample}'s; {@code tag} not 0 when the object was tracked for the live view.
+     */
+    public record Allocation(long epochNanos, long threadId, int typeId, long size, long tag, int[] frames, int[] lines) {}
+
+    /**
+     * A wait on a monitor of class {@code typeId} that ended at {@code epochNanos}: kind
+     * {@link RecordingFormat#LOCK_CONTENDED} or {@link RecordingFormat#LOCK_WAIT}; the waiter's
+     * frames as a {@link Sample}'s; the owner's thread (0: not known) and frames at the threshold.
+     */
+    public record LockWait(long epochNanos, long threadId, byte kind, int typeId, long waitNanos, int[] frames, int[] lines,
+                           long ownerThreadId, int[] ownerFrames, int[] ownerLines) {}
+
+    /** What allocation and lock profiling recorded: the classes they name, samples, collected tags, waits. */
+    public record Events(Map<Integer, String> types, List<Allocation> allocations, java.util.Set<Long> freed,
+                         List<LockWait> locks) {
+        public static final Events NONE = new Events(Map.of(), List.of(), java.util.Set.of(), List.of());
+    }
 
     /**
      * A stack sample; frames are method ids, leaf first, with their source lines (0: unknown);
@@ -71,9 +92,30 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      */
     public static final int TRUNCATED = -1;
 
-    /** The name of a method id; "[truncated]" for {@link #TRUNCATED}; "[unknown]" for 0 or an id without a name. */
+    /**
+     * Frame ids at or below this stand for a class, not a method: the leaf frame the allocation and
+     * lock views add ({@code byte[]}), as async-profiler draws the allocated type.
+     */
+    public static final int TYPE_FRAMES = -1_000_000;
+
+    /** The frame id of the class {@code typeId} of {@link Events#types()}. */
+    public static int typeFrame(int typeId) {
+        return TYPE_FRAMES - typeId;
+    }
+
+    /** The name of a class of {@link Events#types()}; "[unknown]" for an id without a name. */
+    public String typeName(int typeId) {
+        String name = events.types().get(typeId);
+        return name != null ? name : "[unknown]";
+    }
+
+    /**
+     * The name of a method id; "[truncated]" for {@link #TRUNCATED}; the class for a
+     * {@link #typeFrame}; "[unknown]" for 0 or an id without a name.
+     */
     public String methodName(int id) {
         if (id == TRUNCATED) return "[truncated]";
+        if (id <= TYPE_FRAMES) return typeName(TYPE_FRAMES - id);
         String name = methods.get(id);
         return name != null ? name : "[unknown]";
     }
@@ -165,12 +207,18 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         }
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, Map.copyOf(names), Map.copyOf(files), threads,
                 List.copyOf(renamed),
-                classEvents, stats, calls, tracing, damage);
+                classEvents, stats, calls, tracing, events, damage);
     }
 
     /** The same recording with other samples (what filters make). */
     public Recording withSamples(List<Sample> kept) {
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, methods, sources, threads, List.copyOf(kept), classEvents,
-                stats, calls, tracing, damage);
+                stats, calls, tracing, events, damage);
+    }
+
+    /** The same recording with other allocation samples and waits (what filters make). */
+    public Recording withEvents(Events kept) {
+        return new Recording(chunks, startEpochNanos, endEpochNanos, info, methods, sources, threads, samples, classEvents,
+                stats, calls, tracing, kept, damage);
     }
 }

@@ -29,27 +29,49 @@ public record RecordingFilter(List<String> includes, List<String> excludes, List
         if (fromNanos < 0 || toNanos < fromNanos) throw new IllegalArgumentException("the time window is empty or negative");
     }
 
-    /** The recording with only the samples the filter keeps (symbols, class events and traced calls unchanged). */
+    /**
+     * The recording with only the samples, allocations and waits the filter keeps (symbols, class
+     * events, collected objects and traced calls unchanged). A wait is kept by its waiter's frames.
+     */
     public Recording apply(Recording r) {
         if (this.equals(ALL)) return r;
-        List<Predicate<String>> in = globs(includes);
-        List<Predicate<String>> out = globs(excludes);
-        List<Predicate<String>> names = globs(threads);
-        List<Recording.Sample> kept = new ArrayList<>();
-        for (Recording.Sample s : r.samples()) {
-            long t = s.epochNanos() - r.startEpochNanos();
-            if (t < fromNanos || t > toNanos) continue;
-            if (!names.isEmpty() && !anyMatches(names, r.threads().getOrDefault(s.threadId(), ""))) continue;
-            if (!in.isEmpty() && !anyFrame(r, s, in)) continue;
-            if (!out.isEmpty() && anyFrame(r, s, out)) continue;
-            kept.add(s);
-        }
-        return r.withSamples(kept);
+        Keep keep = new Keep(r, globs(includes), globs(excludes), globs(threads));
+        List<Recording.Sample> samples = new ArrayList<>();
+        for (Recording.Sample s : r.samples()) if (keep.test(s.epochNanos(), s.threadId(), s.frames())) samples.add(s);
+        List<Recording.Allocation> allocations = new ArrayList<>();
+        for (Recording.Allocation a : r.events().allocations()) if (keep.test(a.epochNanos(), a.threadId(), a.frames())) allocations.add(a);
+        List<Recording.LockWait> locks = new ArrayList<>();
+        for (Recording.LockWait w : r.events().locks()) if (keep.test(w.epochNanos(), w.threadId(), w.frames())) locks.add(w);
+        Recording.Events e = r.events();
+        return r.withSamples(samples).withEvents(new Recording.Events(e.types(), List.copyOf(allocations), e.freed(), List.copyOf(locks)));
     }
 
-    private static boolean anyFrame(Recording r, Recording.Sample s, List<Predicate<String>> patterns) {
-        for (int id : s.frames()) if (anyMatches(patterns, r.methodName(id))) return true;
-        return false;
+    /** The filter's test of one event: its time, its thread's name, its frames. */
+    private final class Keep {
+        private final Recording r;
+        private final List<Predicate<String>> in;
+        private final List<Predicate<String>> out;
+        private final List<Predicate<String>> names;
+
+        Keep(Recording r, List<Predicate<String>> in, List<Predicate<String>> out, List<Predicate<String>> names) {
+            this.r = r;
+            this.in = in;
+            this.out = out;
+            this.names = names;
+        }
+
+        boolean test(long epochNanos, long threadId, int[] frames) {
+            long t = epochNanos - r.startEpochNanos();
+            if (t < fromNanos || t > toNanos) return false;
+            if (!names.isEmpty() && !anyMatches(names, r.threads().getOrDefault(threadId, ""))) return false;
+            if (!in.isEmpty() && !anyFrame(frames, in)) return false;
+            return out.isEmpty() || !anyFrame(frames, out);
+        }
+
+        private boolean anyFrame(int[] frames, List<Predicate<String>> patterns) {
+            for (int id : frames) if (anyMatches(patterns, r.methodName(id))) return true;
+            return false;
+        }
     }
 
     private static boolean anyMatches(List<Predicate<String>> patterns, String text) {

@@ -52,7 +52,9 @@ public final class RecordingJson {
             sep = ",\n    ";
             spill(b, out);
         }
-        b.append("\n  ],\n  \"classEvents\": [");
+        b.append("\n  ]");
+        events(r, b, out);
+        b.append(",\n  \"classEvents\": [");
         sep = "\n    ";
         for (Recording.ClassEvent e : r.classEvents()) {
             b.append(sep).append("{\"epochNanos\": ").append(e.epochNanos()).append(", \"event\": \"")
@@ -64,6 +66,50 @@ public final class RecordingJson {
         b.append("\n  ]\n}\n");
         out.write(b.toString());
         out.flush();
+    }
+
+    /**
+     * Allocation samples (with {@code live}: not collected when the recording ended, for objects
+     * tracked), monitor waits (with the owner's thread and frames when known), and the class names
+     * their {@code type} ids stand for.
+     */
+    private static void events(Recording r, StringBuilder b, Writer out) throws IOException {
+        Recording.Events e = r.events();
+        b.append(",\n  \"types\": ");
+        names(b, e.types());
+        b.append(",\n  \"allocations\": [");
+        String sep = "\n    ";
+        for (Recording.Allocation a : e.allocations()) {
+            b.append(sep).append("{\"epochNanos\": ").append(a.epochNanos()).append(", \"thread\": ").append(a.threadId())
+                    .append(", \"type\": ").append(a.typeId()).append(", \"size\": ").append(a.size());
+            if (a.tag() != 0) b.append(", \"live\": ").append(!e.freed().contains(a.tag()));
+            b.append(", \"frames\": [");
+            numbers(b, a.frames());
+            b.append("], \"lines\": [");
+            numbers(b, a.lines());
+            b.append("]}");
+            sep = ",\n    ";
+            spill(b, out);
+        }
+        b.append("\n  ],\n  \"locks\": [");
+        sep = "\n    ";
+        for (Recording.LockWait w : e.locks()) {
+            b.append(sep).append("{\"epochNanos\": ").append(w.epochNanos()).append(", \"thread\": ").append(w.threadId())
+                    .append(", \"kind\": \"").append(w.kind() == RecordingFormat.LOCK_WAIT ? "wait" : "contended")
+                    .append("\", \"type\": ").append(w.typeId()).append(", \"waitNanos\": ").append(w.waitNanos())
+                    .append(", \"frames\": [");
+            numbers(b, w.frames());
+            b.append("]");
+            if (w.ownerThreadId() != 0) {
+                b.append(", \"owner\": ").append(w.ownerThreadId()).append(", \"ownerFrames\": [");
+                numbers(b, w.ownerFrames());
+                b.append("]");
+            }
+            b.append('}');
+            sep = ",\n    ";
+            spill(b, out);
+        }
+        b.append("\n  ]");
     }
 
     /** The traced methods in id order: name, signature, calls, and in time mode times and histogram. */

@@ -67,6 +67,10 @@ public final class RecordingReader {
         List<Recording.Skipped> skipped = new ArrayList<>();
         List<String> classFailures = new ArrayList<>();
         List<Recording.Removed> removed = new ArrayList<>();
+        Map<Integer, String> types = new HashMap<>();
+        List<Recording.Allocation> allocations = new ArrayList<>();
+        java.util.Set<Long> freed = new java.util.HashSet<>();
+        List<Recording.LockWait> locks = new ArrayList<>();
         int version = bytes[4];
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
@@ -116,6 +120,10 @@ public final class RecordingReader {
             skipped.addAll(chunk.skipped);
             classFailures.addAll(chunk.classFailures);
             removed.addAll(chunk.removed);
+            types.putAll(chunk.types);
+            allocations.addAll(chunk.allocations);
+            freed.addAll(chunk.freed);
+            locks.addAll(chunk.locks);
             start = Math.min(start, chunk.start);
             end = Math.max(end, chunk.end);
             chunks++;
@@ -128,6 +136,7 @@ public final class RecordingReader {
         return new Recording(chunks, start, end, Map.copyOf(info), Map.copyOf(methods), Map.copyOf(sources), Map.copyOf(threads),
                 List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls),
                 new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
+                new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks)),
                 damage);
     }
 
@@ -152,6 +161,10 @@ public final class RecordingReader {
         final List<Recording.Skipped> skipped = new ArrayList<>();
         final List<String> classFailures = new ArrayList<>();
         final List<Recording.Removed> removed = new ArrayList<>();
+        final Map<Integer, String> types = new HashMap<>();
+        final List<Recording.Allocation> allocations = new ArrayList<>();
+        final java.util.Set<Long> freed = new java.util.HashSet<>();
+        final List<Recording.LockWait> locks = new ArrayList<>();
         /** Version 4 on: values (not text) in calls, histograms in statistics. */
         final boolean values;
         long start;
@@ -175,23 +188,34 @@ public final class RecordingReader {
                         long thread = varlong(b);
                         byte flags = b.get();
                         byte state = (byte) (flags & ~RecordingFormat.STATE_TRUNCATED);
-                        boolean truncated = (flags & RecordingFormat.STATE_TRUNCATED) != 0;
                         long weight = varlong(b);
-                        long depth = varlong(b);
-                        if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining() / 2) throw new Malformed("bad depth " + depth);
-                        // A cut stack gets a [truncated] root, so every view shows where frames are missing.
-                        int[] frames = new int[(int) depth + (truncated ? 1 : 0)];
-                        int[] lines = new int[frames.length];
-                        if (truncated) frames[frames.length - 1] = Recording.TRUNCATED;
-                        for (int i = 0; i < depth; i++) {
-                            long id = varlong(b);
-                            if (id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
-                            frames[i] = (int) id;
-                            long line = varlong(b);
-                            if (line > Integer.MAX_VALUE) throw new Malformed("bad line " + line);
-                            lines[i] = (int) line;
+                        Frames f = frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
+                        samples.add(new Recording.Sample(time, thread, state, weight, f.ids, f.lines));
+                    }
+                    case RecordingFormat.TYPE -> types.put(methodId(b), string(b));
+                    case RecordingFormat.ALLOC -> {
+                        long time = start + varlong(b);
+                        long thread = varlong(b);
+                        int type = methodId(b);
+                        long size = varlong(b);
+                        long tag = varlong(b);
+                        Frames f = frames(b, flag(b));
+                        allocations.add(new Recording.Allocation(time, thread, type, size, tag, f.ids, f.lines));
+                    }
+                    case RecordingFormat.FREED -> freed.add(varlong(b));
+                    case RecordingFormat.LOCK -> {
+                        long time = start + varlong(b);
+                        long thread = varlong(b);
+                        byte lockKind = b.get();
+                        if (lockKind != RecordingFormat.LOCK_CONTENDED && lockKind != RecordingFormat.LOCK_WAIT) {
+                            throw new Malformed("bad lock kind " + lockKind);
                         }
-                        samples.add(new Recording.Sample(time, thread, state, weight, frames, lines));
+                        int type = methodId(b);
+                        long wait = varlong(b);
+                        Frames f = frames(b, flag(b));
+                        long owner = varlong(b);
+                        Frames o = owner == 0 ? new Frames(new int[0], new int[0]) : frames(b, flag(b));
+                        locks.add(new Recording.LockWait(time, thread, lockKind, type, wait, f.ids, f.lines, owner, o.ids, o.lines));
                     }
                     case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD -> {
                         long time = start + varlong(b);
@@ -216,6 +240,27 @@ public final class RecordingReader {
                     default -> throw new Malformed("unknown record kind " + kind);
                 }
             }
+        }
+
+        /** A stack's method ids and lines, leaf first. */
+        private record Frames(int[] ids, int[] lines) {}
+
+        /** {@code varint:depth (varint:methodId varint:line) * depth}; a cut stack gets a [truncated] root, so every view shows where frames are missing. */
+        private static Frames frames(ByteBuffer b, boolean truncated) throws Malformed {
+            long depth = varlong(b);
+            if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining() / 2) throw new Malformed("bad depth " + depth);
+            int[] frames = new int[(int) depth + (truncated ? 1 : 0)];
+            int[] lines = new int[frames.length];
+            if (truncated) frames[frames.length - 1] = Recording.TRUNCATED;
+            for (int i = 0; i < depth; i++) {
+                long id = varlong(b);
+                if (id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
+                frames[i] = (int) id;
+                long line = varlong(b);
+                if (line > Integer.MAX_VALUE) throw new Malformed("bad line " + line);
+                lines[i] = (int) line;
+            }
+            return new Frames(frames, lines);
         }
 
         private Recording.Call call(ByteBuffer b) throws Malformed {

@@ -101,7 +101,7 @@ class RecordingTest {
     void foldedStacksAreRootFirstAndAddUpToTheSamples() throws IOException {
         Recording r = RecordingReader.read(write());
         StringWriter out = new StringWriter();
-        FoldedStacks.write(r, out, false);
+        FoldedStacks.write(View.natural(r).of(r), out, false);
         Map<String, Long> parsed = new java.util.HashMap<>();
         for (String line : out.toString().split("\n")) {
             int space = line.lastIndexOf(' ');
@@ -181,8 +181,10 @@ class RecordingTest {
         StringWriter out = new StringWriter();
         FlameGraphHtml.write(r, out, "test");
         String page = out.toString();
-        assertTrue(page.contains("[0,300,300000000,["), "the root counts 300 samples and 300 ms of CPU");
-        assertTrue(page.contains("\"view\":1"), "a wall-mode recording opens on the wall view");
+        assertTrue(page.contains("{\"id\":\"wall\",\"weighs\":\"samples\",\"unit\":\"samples\",\"root\":[0,300,300,["),
+                "a wall-mode recording opens on the wall view, its root counting 300 samples");
+        assertTrue(page.contains("{\"id\":\"cpu\",\"weighs\":\"CPU time\",\"unit\":\"nanoseconds\",\"root\":[0,300000000,"),
+                "the cpu view weighs the same samples by their 300 ms of CPU");
         assertTrue(page.contains("[\"app.jar!com.foo.M6.run(int x) : void\",3,6000]"), "the traced method's figures");
         assertTrue(page.contains("M6.run(x=0) -> \\\"ok\\\""), "the traced calls");
         assertTrue(page.contains("safepoints"), "the page says where stacks are taken");

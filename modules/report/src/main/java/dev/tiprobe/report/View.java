@@ -1,0 +1,138 @@
+package dev.tiprobe.report;
+
+import dev.tiprobe.recording.RecordingFormat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The views one recording gives, each a set of weighted stacks ({@link Profile}) that every export
+ * (folded stacks, the page, pprof, text) draws the same way:
+ * <ul>
+ * <li>{@code cpu}: stack samples weighted by the CPU time their thread used;
+ * <li>{@code wall}: stack samples counted;
+ * <li>{@code alloc}: sampled allocations weighted by the bytes they stand for, the allocated class
+ *     as the leaf frame;
+ * <li>{@code live}: the same, only objects not collected when the recording ended, weighted by
+ *     their own size (the bytes still held);
+ * <li>{@code lock}: contended monitor entries weighted by the time waited, the monitor's class as
+ *     the leaf frame; {@code wait}: {@code Object.wait} calls the same way.
+ * </ul>
+ */
+public enum View {
+    CPU("CPU time", "nanoseconds"),
+    WALL("samples", "samples"),
+    ALLOC("allocated bytes", "bytes"),
+    LIVE("live bytes", "bytes"),
+    LOCK("time waiting to enter monitors", "nanoseconds"),
+    WAIT("time in Object.wait", "nanoseconds");
+
+    private final String weighs;
+    private final String unit;
+
+    View(String weighs, String unit) {
+        this.weighs = weighs;
+        this.unit = unit;
+    }
+
+    /** The name users type ({@code --event alloc}). */
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** What a stack's weight is, for people: "allocated bytes". */
+    public String weighs() {
+        return weighs;
+    }
+
+    /** The unit of a weight: nanoseconds, samples or bytes. */
+    public String unit() {
+        return unit;
+    }
+
+    /** The view named {@code id}, or an exception naming the ones there are. */
+    public static View of(String id) {
+        for (View v : values()) if (v.id().equals(id)) return v;
+        throw new IllegalArgumentException("unknown event '" + id + "': use one of "
+                + String.join(", ", Arrays.stream(values()).map(View::id).toList()));
+    }
+
+    /**
+     * The view a recording is read in when none is asked for: its first in {@link #in} (cpu for a
+     * cpu-mode recording, else wall; alloc, then lock for one without samples), wall for an empty one.
+     */
+    public static View natural(Recording r) {
+        List<View> views = in(r);
+        return views.isEmpty() ? (r.cpuMode() ? CPU : WALL) : views.getFirst();
+    }
+
+    /** The views {@code r} holds anything for, the natural one first (cpu for a cpu-mode recording, else wall). */
+    public static List<View> in(Recording r) {
+        List<View> views = new ArrayList<>();
+        if (!r.samples().isEmpty()) {
+            views.add(r.cpuMode() ? CPU : WALL);
+            views.add(r.cpuMode() ? WALL : CPU);
+        }
+        Recording.Events e = r.events();
+        if (!e.allocations().isEmpty()) views.add(ALLOC);
+        if (r.info().containsKey(RecordingFormat.INFO_ALLOC_LIVE)) views.add(LIVE);
+        if (e.locks().stream().anyMatch(w -> w.kind() == RecordingFormat.LOCK_CONTENDED)) views.add(LOCK);
+        if (e.locks().stream().anyMatch(w -> w.kind() == RecordingFormat.LOCK_WAIT)) views.add(WAIT);
+        return views;
+    }
+
+    /** This view of {@code r}: its stacks and their weights. */
+    public Profile of(Recording r) {
+        List<Profile.Stack> stacks = new ArrayList<>();
+        switch (this) {
+            case CPU, WALL -> {
+                for (Recording.Sample s : r.samples()) {
+                    long weight = this == CPU ? s.cpuNanos() : 1;
+                    if (weight > 0) stacks.add(new Profile.Stack(s.epochNanos(), s.threadId(), s.frames(), s.lines(), weight));
+                }
+            }
+            case ALLOC, LIVE -> {
+                long interval = r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
+                for (Recording.Allocation a : r.events().allocations()) {
+                    if (this == LIVE && (a.tag() == 0 || r.events().freed().contains(a.tag()))) continue;
+                    long weight = this == LIVE ? a.size() : estimatedBytes(a.size(), interval);
+                    stacks.add(new Profile.Stack(a.epochNanos(), a.threadId(), withLeaf(a.frames(), a.typeId()), withFirst(a.lines(), 0), weight));
+                }
+            }
+            case LOCK, WAIT -> {
+                byte kind = this == LOCK ? RecordingFormat.LOCK_CONTENDED : RecordingFormat.LOCK_WAIT;
+                for (Recording.LockWait w : r.events().locks()) {
+                    if (w.kind() == kind) stacks.add(new Profile.Stack(w.epochNanos(), w.threadId(), withLeaf(w.frames(), w.typeId()),
+                            withFirst(w.lines(), 0), Math.max(1, w.waitNanos())));
+                }
+            }
+        }
+        return new Profile(this, r, List.copyOf(stacks));
+    }
+
+    /**
+     * The bytes a sample of an object of {@code size} stands for when one sample is taken per
+     * {@code interval} bytes on average: {@code size / (1 - e^(-size/interval))}, the chance of a
+     * {@code size}-byte object being sampled inverted (large objects are nearly always sampled and
+     * stand for themselves; small ones for about the interval). async-profiler scales the same way.
+     */
+    static long estimatedBytes(long size, long interval) {
+        if (interval <= 0 || size <= 0) return Math.max(1, size);
+        double p = -Math.expm1(-(double) size / interval);
+        return Math.max(size, Math.round(size / p));
+    }
+
+    /** The frames with the class as a new leaf frame. */
+    private static int[] withLeaf(int[] frames, int typeId) {
+        return withFirst(frames, Recording.typeFrame(typeId));
+    }
+
+    private static int[] withFirst(int[] values, int first) {
+        int[] out = new int[values.length + 1];
+        out[0] = first;
+        System.arraycopy(values, 0, out, 1, values.length);
+        return out;
+    }
+}
