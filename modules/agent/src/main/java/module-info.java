@@ -8,8 +8,11 @@ module dev.tiprobe.agent {
     requires transitive dev.tiprobe.jvmti;
     requires transitive dev.tiprobe.ids;
     requires dev.tiprobe.probe;
-    requires dev.tiprobe.recording;
+    requires transitive dev.tiprobe.recording;
     requires transitive dev.tiprobe.options;
     requires transitive java.instrument;
     exports dev.tiprobe.agent;
+    exports dev.tiprobe.agent.registry;
+    exports dev.tiprobe.agent.tracing;
+    exports dev.tiprobe.agent.sampling;
 }

@@ -548,8 +548,68 @@ class ImageIT {
         Run dom = chromium("--dump-dom", url);
         assertTrue(dom.out().matches("(?s).*<div class=\"f\"[^>]*>example\\.known\\.Known\\.spin</div>.*"),
                 "the hot frame is on the page");
-        assertTrue(dom.out().matches("(?s).*<span id=\"total\">\\d+ samples, [0-9.]+ ms CPU</span>.*"), "the totals are shown");
-        assertTrue(page.contains("\"view\":2"), "a cpu-mode recording opens on the cpu view");
+        assertTrue(dom.out().matches("(?s).*<span id=\"total\">[0-9.]+ ms of CPU time in \\d+ events</span>.*"), "the totals are shown");
+        assertTrue(page.contains("{\"views\":[{\"id\":\"cpu\""), "a cpu-mode recording opens on the cpu view");
+    }
+
+    /**
+     * Allocation, live-object and lock profiling of a program with known sites, through
+     * {@code tiprobe run}: the alloc view puts the method that allocates almost all bytes and its
+     * class on top; the live view keeps the retained objects and drops what the program collected;
+     * the lock view names the waiting method and the monitor, its waits add up to no more than the
+     * threads could wait, and the longest waits name the holder and where it held the lock; the
+     * page has every view and opens in chromium without a console message.
+     */
+    @Test
+    void allocationLiveAndLockViewsNameTheKnownSites() throws Exception {
+        Path page = dir.resolve("mem.html");
+        Run run = tiprobe("run", "--alloc", "256k", "--live", "--lock", "5ms", "-f", page.toString(), "--",
+                JAVA, "-cp", CLASSES, "example.known.AllocAndLocks", "3");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().startsWith("done "), "the program's own output: " + run.out());
+        Path recording = dir.resolve("mem.html.tpr");
+
+        Run alloc = tiprobe("report", recording.toString(), "--event", "alloc", "-f", "-");
+        assertEquals(0, alloc.exit(), alloc.err());
+        assertTrue(alloc.out().matches("(?s).*Top allocated classes \\(alloc\\)\\n.*\\n +[0-9.]+ +(9\\d|100)\\.\\d%  byte\\[\\]\\n.*"),
+                "byte[] on top with over 90 % of the bytes: " + alloc.out());
+        assertTrue(alloc.out().matches("(?s).*Top allocating methods \\(self\\)\\n.*\\n +[0-9.]+ +([89]\\d\\.\\d)%  example\\.known\\.AllocAndLocks\\.allocateBlobs\\(int\\).*"),
+                "allocateBlobs on top: " + alloc.out());
+        assertFalse(alloc.out().contains("[unknown]") || alloc.out().contains("dev.tiprobe") || alloc.out().contains("jdk.internal.foreign"),
+                "only the program's frames and objects: " + alloc.out());
+
+        Path live = dir.resolve("live.collapsed");
+        assertEquals(0, tiprobe("report", recording.toString(), "--event", "live", "-f", live.toString()).exit());
+        List<String> kept = Files.readAllLines(live);
+        assertTrue(kept.stream().anyMatch(l -> l.contains("AllocAndLocks.retain;example.known.AllocAndLocks.Retained.<init>;byte[] ")),
+                "the retained objects are live: " + kept);
+        assertTrue(kept.stream().noneMatch(l -> l.contains("allocateBlobs") || l.contains("churn")), "collected objects are not: " + kept);
+
+        Path locks = dir.resolve("lock.collapsed");
+        assertEquals(0, tiprobe("report", recording.toString(), "--event", "lock", "-f", locks.toString()).exit());
+        long waited = 0;
+        long inPost = 0;
+        for (String line : Files.readAllLines(locks)) {
+            assertTrue(line.matches(".*example\\.known\\.AllocAndLocks\\.Ledger\\.(post|hold);example\\.known\\.AllocAndLocks\\$Ledger \\d+"),
+                    "waits are to enter the Ledger, in post() (the waiters) or hold() (the holder, when a waiter has it): " + line);
+            long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            waited += weight;
+            if (line.contains("Ledger.post;")) inPost += weight;
+        }
+        assertTrue(waited > 500_000_000L && waited < 3 * 3_600_000_000L, "three threads for 3 s: waited " + waited + " ns");
+        assertTrue(inPost > 0.8 * waited, "the waiters wait most: " + inPost + " of " + waited + " ns");
+        Run text = tiprobe("report", recording.toString(), "--event", "lock", "-f", "-");
+        assertTrue(text.out().matches("(?s).*Longest waits to enter a monitor\\n  [0-9.]+ ms  'waiter-\\d' in example\\.known\\.AllocAndLocks\\.Ledger\\.post\\(\\).*"
+                + "\\n      held by 'holder' at\\n(        .*\\n)*        example\\.known\\.AllocAndLocks\\.Ledger\\.hold\\(long\\).*"),
+                "the holder and where it held the lock: " + text.out());
+
+        String html = Files.readString(page);
+        for (String view : List.of("alloc", "live", "lock")) assertTrue(html.contains("{\"id\":\"" + view + "\""), "the page has the " + view + " view");
+        Run shot = chromium("--window-size=1200,800", "--screenshot=" + dir.resolve("mem.png"), page.toUri().toString());
+        assertEquals(List.of(), shot.err().lines().filter(l -> l.contains(":CONSOLE")).toList(), "console messages");
+        Run dom = chromium("--dump-dom", page.toUri().toString());
+        assertTrue(dom.out().contains("<option value=\"2\">lock (time waiting to enter monitors)</option>"), "the view menu");
+        assertTrue(dom.out().matches("(?s).*<div class=\"f\"[^>]*>byte\\[\\]</div>.*"), "the alloc view is drawn first, its class on top");
     }
 
     static Run chromium(String... args) throws Exception {

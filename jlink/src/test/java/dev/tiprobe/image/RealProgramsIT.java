@@ -148,13 +148,7 @@ class RealProgramsIT {
         assertEquals(0, started.exit(), started.out());
         Command.Run run = tiprobe("collect", "-d", "5s", "--sample", "10ms", "--sample-mode", "cpu", "-f", cpu.toString(), pid);
         assertEquals(0, run.exit(), run.err());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long size = -1;
-        while (!Files.exists(jfr) || Files.size(jfr) == 0 || Files.size(jfr) != size) {  // written, and no longer growing
-            assertTrue(System.nanoTime() < deadline, "JFR wrote no recording");
-            size = Files.exists(jfr) ? Files.size(jfr) : -1;
-            Thread.sleep(500);
-        }
+        awaitWritten(jfr);
         Map<String, long[]> jfrSamples = new HashMap<>();  // event type -> {samples, in the handler}
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
             String type = e.getEventType().getName();
@@ -194,6 +188,98 @@ class RealProgramsIT {
         assertTrue(cpuTime[0] < 100 || share >= cpuTimeShare - 0.05, figures);
         Files.writeString(dir.resolve("quit"), "quit");
         assertTrue(jetty.waitFor(30, TimeUnit.SECONDS) && jetty.exitValue() == 0, "the server ran on and shut down cleanly");
+    }
+
+    /** JFR's allocation samples alone, for the comparison: every sample it takes over the window, weighted by bytes. */
+    static final String JFR_ALLOCATIONS = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <configuration version="2.0">
+              <event name="jdk.ObjectAllocationSample"><setting name="enabled">true</setting><setting name="throttle">1000/s</setting>\
+            <setting name="stackTrace">true</setting></event>
+            </configuration>
+            """;
+
+    /**
+     * H2 under JDBC load, its allocations and monitor waits profiled by {@code collect}, JFR's
+     * allocation samples taken from the same process over the same window: every frame is named,
+     * the classes that take most bytes are the ones JFR finds (each one's top class among the
+     * other's first three), and whatever monitor waits there are name H2's or the JDK's frames.
+     */
+    @Test
+    void allocationsOfADatabaseMatchJfrsOverTheSameWindow() throws Exception {
+        Process h2 = program("h2.out", "example.real.H2Load", dir.toString(), "4", "0");
+        String pid = Long.toString(h2.pid());
+        Thread.sleep(2_000);
+        Path jfr = dir.resolve("alloc.jfr");
+        Path settings = Files.writeString(dir.resolve("alloc.jfc"), JFR_ALLOCATIONS);
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Command.Run started = Command.run(List.of(jcmd, pid, "JFR.start", "settings=" + settings, "duration=6s", "filename=" + jfr));
+        assertEquals(0, started.exit(), started.out());
+        Path page = dir.resolve("h2.html");
+        Command.Run run = tiprobe("collect", "-d", "5s", "--alloc", "512k", "--lock", "0", "-f", page.toString(), pid);
+        assertEquals(0, run.exit(), run.err());
+        Path recording = dir.resolve("h2.html.tpr");
+        Path alloc = dir.resolve("alloc.collapsed");
+        assertEquals(0, tiprobe("report", recording.toString(), "--event", "alloc", "-f", alloc.toString()).exit());
+        Map<String, Long> tiprobeBytes = new HashMap<>();
+        for (String line : folded(alloc)) {
+            String stack = line.substring(0, line.lastIndexOf(' '));
+            assertFalse(stack.contains("[unknown]") || stack.contains("dev.tiprobe"), "every frame is the program's: " + line);
+            tiprobeBytes.merge(stack.substring(stack.lastIndexOf(';') + 1), Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)), Long::sum);
+        }
+        assertTrue(folded(alloc).stream().anyMatch(l -> l.contains("org.h2.")), "H2's code allocates");
+        awaitWritten(jfr);
+        Map<String, Long> jfrBytes = new HashMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            if (!e.getEventType().getName().equals("jdk.ObjectAllocationSample")) continue;
+            jfrBytes.merge(typeName(e.getClass("objectClass").getName()), e.getLong("weight"), Long::sum);
+        }
+        List<String> ours = top(tiprobeBytes, 3);
+        List<String> theirs = top(jfrBytes, 3);
+        String figures = "tiprobe's top classes by bytes " + ours + ", JFR's " + theirs;
+        System.out.println(figures);
+        assertTrue(theirs.contains(ours.getFirst()) && ours.contains(theirs.getFirst()), figures);
+
+        Command.Run locks = tiprobe("report", recording.toString(), "-f", "-");
+        assertEquals(0, locks.exit(), locks.err());
+        assertFalse(locks.out().contains("[unknown]"), locks.out());
+        Files.writeString(dir.resolve("quit"), "quit");
+        assertTrue(h2.waitFor(30, TimeUnit.SECONDS) && h2.exitValue() == 0, "the database ran on and shut down cleanly");
+    }
+
+    /** Waits until JFR has written {@code jfr} and it no longer grows. */
+    static void awaitWritten(Path jfr) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long size = -1;
+        while (!Files.exists(jfr) || Files.size(jfr) == 0 || Files.size(jfr) != size) {
+            assertTrue(System.nanoTime() < deadline, "JFR wrote no recording");
+            size = Files.exists(jfr) ? Files.size(jfr) : -1;
+            Thread.sleep(500);
+        }
+    }
+
+    /** JFR names an array class by its descriptor ({@code [B}); the views say {@code byte[]}. */
+    static String typeName(String jfrName) {
+        int dims = 0;
+        while (dims < jfrName.length() && jfrName.charAt(dims) == '[') dims++;
+        if (dims == 0) return jfrName;
+        String element = switch (jfrName.charAt(dims)) {
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'S' -> "short";
+            case 'I' -> "int";
+            case 'J' -> "long";
+            case 'F' -> "float";
+            case 'D' -> "double";
+            case 'Z' -> "boolean";
+            default -> jfrName.substring(dims + 1, jfrName.length() - 1);
+        };
+        return element + "[]".repeat(dims);
+    }
+
+    static List<String> top(Map<String, Long> weights, int n) {
+        return weights.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(n)
+                .map(Map.Entry::getKey).toList();
     }
 
     /**

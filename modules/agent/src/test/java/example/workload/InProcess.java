@@ -1,7 +1,7 @@
 package example.workload;
 
-import dev.tiprobe.agent.Results;
-import dev.tiprobe.agent.Tracing;
+import dev.tiprobe.agent.tracing.Results;
+import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 
 import java.lang.invoke.MethodHandles;

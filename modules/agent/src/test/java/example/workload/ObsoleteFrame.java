@@ -1,7 +1,7 @@
 package example.workload;
 
-import dev.tiprobe.agent.Registry;
-import dev.tiprobe.agent.Tracing;
+import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.TraceMode;

@@ -1,5 +1,8 @@
 package dev.tiprobe.agent;
 
+
+import dev.tiprobe.agent.tracing.Tracing;
+
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
@@ -45,7 +48,7 @@ public final class AgentMain {
             checkWritable(recording);
             // Sampling from the program's first moments: link JVMTI now, before main, not after it;
             // the callbacks' stubs meanwhile on another thread (the machine has a core to spare).
-            if (options.sampling() != null) {
+            if (options.profiling()) {
                 Thread.ofPlatform().daemon().name("tiprobe-prelink").start(AgentMain::prelinkCallbacks);
                 Jvmti.prelink();
             }
@@ -53,20 +56,20 @@ public final class AgentMain {
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
             Recorder r = Recorder.create(recording, new IdMap());
             AgentSession started = begin(new AgentSession(t, null, r, options, pid));
-            if (options.sampling() != null) {
+            if (options.profiling()) {
                 jvmti.thenAccept(j -> {
                     try {
                         // A program that ends first has its recording (and its traces) all the same.
-                        Sampler s = Sampler.start(j, options.sampling(), r);
+                        Profiling p = Profiling.start(j, options, r);
                         synchronized (AgentMain.class) {
                             if (session == started && !started.closed()) {
-                                started.samplingStarted(s);
+                                started.profilingStarted(p);
                                 return;
                             }
                         }
-                        s.close();
+                        p.close();
                     } catch (Throwable e) {
-                        System.err.println("tiprobe: sampling did not start: " + message(e));
+                        System.err.println("tiprobe: profiling did not start: " + message(e));
                     }
                 });
             }
@@ -138,11 +141,11 @@ public final class AgentMain {
         Path recording = options.recordingFile(pid);
         checkWritable(recording);
         Tracing.Session t = options.tracing() == null ? null : Tracing.start(options.tracing());
-        Sampler s = null;
+        Profiling s = null;
         Recorder r = null;
         try {
             r = Recorder.create(recording, new IdMap());
-            if (options.sampling() != null) s = Sampler.start(Jvmti.get(), options.sampling(), r);
+            if (options.profiling()) s = Profiling.start(Jvmti.get(), options, r);
         } catch (IOException | RuntimeException e) {
             if (t != null) t.stop();
             if (r != null) r.close();

@@ -1,5 +1,8 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.tracing.Tracing;
+import dev.tiprobe.agent.tracing.Results;
+
 import dev.tiprobe.options.AgentOptions;
 
 import java.io.IOException;
@@ -8,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One session of the agent: method tracing, stack sampling or both, and the recording they feed,
+ * One session of the agent: method tracing, profiling (stack sampling, allocations, locks) or both,
+ * and the recording they feed,
  * the one file the agent writes (the command makes JSON, text, pages and profiles from it). It
  * answers status and dump, and {@link #close()} is the only way it ends, whether
  * {@code tiprobe stop} asked or the JVM exits: so both leave the same recording.
@@ -18,14 +22,14 @@ final class AgentSession {
     private static final int BROAD = 1000;
 
     private final Tracing.Session tracing;
-    /** Set later when sampling starts after premain, once JVMTI is reachable. */
-    private volatile Sampler sampler;
+    /** Set later when profiling starts after premain, once JVMTI is reachable. */
+    private volatile Profiling profiling;
     private final Recorder recorder;
     private final AgentOptions options;
     private final long pid;
     /** The output the session was asked for (x.json, x.html, ...), which the command makes from the recording. */
     private final Path requested;
-    /** Set with the sampler when the session loops ({@code loop=}). */
+    /** Set with profiling when the session loops ({@code loop=}). */
     private volatile RecordingLoop loop;
     private volatile boolean closed;
 
@@ -35,13 +39,13 @@ final class AgentSession {
      */
     record Ending(String summary, List<String> problems, String unmatchedFilter) {}
 
-    AgentSession(Tracing.Session tracing, Sampler sampler, Recorder recorder, AgentOptions options, long pid) {
+    AgentSession(Tracing.Session tracing, Profiling profiling, Recorder recorder, AgentOptions options, long pid) {
         this.tracing = tracing;
         this.recorder = recorder;
         this.options = options;
         this.pid = pid;
         this.requested = options.resultsFile(pid);
-        if (sampler != null) samplingStarted(sampler);
+        if (profiling != null) profilingStarted(profiling);
     }
 
     /**
@@ -55,13 +59,13 @@ final class AgentSession {
         return recording + "\t" + output;
     }
 
-    /** Sampling has started (at once, or in premain once the VM is up); with it the loop, if asked for. */
-    void samplingStarted(Sampler s) {
-        sampler = s;
+    /** Profiling has started (at once, or in premain once the VM is up); with it the loop, if asked for. */
+    void profilingStarted(Profiling p) {
+        profiling = p;
         if (options.loop() != null) loop = RecordingLoop.start(recorder, options, pid);
     }
 
-    /** True once {@link #close()} began: the session is over; nothing is left for the shutdown hook, nor for a late sampler. */
+    /** True once {@link #close()} began: the session is over; nothing is left for the shutdown hook, nor for late profiling. */
     boolean closed() {
         return closed;
     }
@@ -74,11 +78,7 @@ final class AgentSession {
             b.append(' ').append(now.methods().size()).append(" methods instrumented, mode ").append(mode(now))
                     .append(leftUnchanged(now)).append(broad(now, options.tracing()));
         }
-        Sampler s = sampler;
-        if (s != null) {
-            b.append(tracing != null ? ";" : "").append(" sampling every ").append(options.sampling().interval().toMillis())
-                    .append(" ms (").append(options.sampling().mode().name().toLowerCase()).append(")");
-        }
+        if (profiling != null) b.append(tracing != null ? ";" : "").append(' ').append(Profiling.describe(options));
         return b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping()).toString();
     }
 
@@ -89,8 +89,8 @@ final class AgentSession {
             b.append(" mode ").append(mode(now)).append(", filter ").append(now.filter()).append(", ")
                     .append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls so far");
         }
-        Sampler s = sampler;
-        if (s != null) b.append(tracing != null ? ";" : "").append(' ').append(s.samples()).append(" samples so far");
+        Profiling p = profiling;
+        if (p != null) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far");
         return b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping()).toString();
     }
 
@@ -103,10 +103,10 @@ final class AgentSession {
             b.append(' ').append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls")
                     .append(removed(now));
         }
-        Sampler s = sampler;
-        if (s != null) {
-            s.flush();
-            b.append(tracing != null ? ";" : "").append(' ').append(s.samples()).append(" samples");
+        Profiling p = profiling;
+        if (p != null) {
+            p.flush();
+            b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
         }
         return b.append("; recording in ").append(recorder.file().toAbsolutePath()).toString();
     }
@@ -123,7 +123,7 @@ final class AgentSession {
         String unmatched = null;
         RecordingLoop l = loop;
         if (l != null) l.close();
-        Sampler s = sampler;
+        Profiling s = profiling;
         if (s != null) {
             try {
                 s.close();
@@ -142,7 +142,7 @@ final class AgentSession {
                 problems.add("could not finish tracing: " + message(e));
             }
         }
-        if (s != null) b.append(tracing != null ? ";" : "").append(' ').append(s.samples()).append(" samples");
+        if (s != null) b.append(tracing != null ? ";" : "").append(' ').append(s.counts());
         try {
             recorder.close();
             if (l != null) l.keep(recorder.file());  // the last period's recording counts too

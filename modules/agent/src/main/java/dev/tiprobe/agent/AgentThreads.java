@@ -4,7 +4,7 @@ package dev.tiprobe.agent;
  * The agent's own threads end with the session that started them: a user who runs {@code stop}
  * checks with {@code jcmd Thread.print} that nothing of tiprobe is left in the target.
  */
-final class AgentThreads {
+public final class AgentThreads {
     private AgentThreads() {
     }
 
@@ -12,7 +12,7 @@ final class AgentThreads {
      * Wakes {@code thread} from any sleep or wait and waits for it to end, at most
      * {@code millis}; a thread that ends itself is not waited on. Keeps the caller's interrupt.
      */
-    static void end(Thread thread, long millis) {
+    public static void end(Thread thread, long millis) {
         if (thread == null || thread == Thread.currentThread()) return;
         thread.interrupt();
         try {

@@ -1,5 +1,9 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.tracing.CapturedValues;
+import dev.tiprobe.agent.tracing.Results;
+
+import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
@@ -21,7 +25,7 @@ import java.util.Set;
  * everything in it (the sampler's registry's when sampling): traced methods' tokens are interned
  * into it, so sampled frames and traced methods share one symbol table without colliding ids.
  */
-final class Recorder implements AutoCloseable {
+public final class Recorder implements AutoCloseable {
     /** What identifies a traced call across snapshots (each snapshot makes new objects). */
     private record CallKey(long threadId, long startEpochNanos, int depth, int methodId) {}
 
@@ -50,20 +54,20 @@ final class Recorder implements AutoCloseable {
     }
 
     /** The ID map that names this recording's methods. */
-    IdMap names() {
+    public IdMap names() {
         return names;
     }
 
-    Path file() {
+    public Path file() {
         return file;
     }
 
     /** Now, in epoch nanoseconds on a monotonic clock (wall-clock steps do not reorder events). */
-    long now() {
+    public long now() {
         return epochAtStart + (System.nanoTime() - nanoAtStart);
     }
 
-    synchronized void info(String key, String value) throws IOException {
+    public synchronized void info(String key, String value) throws IOException {
         if (closed) return;
         facts.put(key, value);
         writer.info(now(), key, value);
@@ -97,12 +101,38 @@ final class Recorder implements AutoCloseable {
         }
     }
 
-    synchronized void sample(long epochNanos, Thread t, byte state, long cpuNanos, int[] frames, int[] lines, int depth,
+    public synchronized void sample(long epochNanos, Thread t, byte state, long cpuNanos, int[] frames, int[] lines, int depth,
                              boolean truncated) throws IOException {
         if (!closed) writer.sample(epochNanos, t.threadId(), t.getName(), state, cpuNanos, frames, lines, depth, truncated);
     }
 
-    synchronized void classEvent(long epochNanos, boolean load, String className) throws IOException {
+    /** A sampled allocation ({@link RecordingWriter#alloc}). */
+    public synchronized void alloc(long epochNanos, Thread t, String typeName, long size, long tag, CallbackStacks.Resolved stack)
+            throws IOException {
+        if (!closed) {
+            writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack.frames(), stack.lines(), stack.depth(),
+                    stack.truncated());
+        }
+    }
+
+    /** A tracked object was collected ({@link RecordingWriter#freed}). */
+    public synchronized void freed(long epochNanos, long tag) throws IOException {
+        if (!closed) writer.freed(epochNanos, tag);
+    }
+
+    /** A wait on a monitor ({@link RecordingWriter#lock}); {@code owner} and its stack may be null. */
+    public synchronized void lock(long epochNanos, Thread t, byte kind, String typeName, long waitNanos,
+                                  CallbackStacks.Resolved stack, Thread owner, CallbackStacks.Resolved ownerStack)
+            throws IOException {
+        if (closed) return;
+        boolean known = owner != null && ownerStack != null;
+        writer.lock(epochNanos, t.threadId(), t.getName(), kind, typeName, waitNanos, stack.frames(), stack.lines(), stack.depth(),
+                stack.truncated(), known ? owner.threadId() : 0, known ? owner.getName() : null,
+                known ? ownerStack.frames() : null, known ? ownerStack.lines() : null, known ? ownerStack.depth() : 0,
+                known && ownerStack.truncated());
+    }
+
+    public synchronized void classEvent(long epochNanos, boolean load, String className) throws IOException {
         if (!closed) writer.classEvent(epochNanos, load, className);
     }
 
@@ -177,7 +207,7 @@ final class Recorder implements AutoCloseable {
     }
 
     /** Writes what is gathered as a chunk: a target that dies later keeps it. */
-    synchronized void flush() throws IOException {
+    public synchronized void flush() throws IOException {
         if (!closed) writer.flush();
     }
 

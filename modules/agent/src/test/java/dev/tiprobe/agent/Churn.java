@@ -1,5 +1,7 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.registry.Registry;
+
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;

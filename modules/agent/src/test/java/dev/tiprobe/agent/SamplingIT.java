@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,5 +52,33 @@ class SamplingIT {
         long named = r.classEvents().stream().filter(e -> !e.load() && e.className().startsWith("gen.Churn"))
                 .filter(e -> r.methods().values().stream().anyMatch(n -> n.startsWith(e.className() + ".spin"))).count();
         assertTrue(named > 0, "names of unloaded classes that were sampled are in the recording");
+    }
+    /**
+     * Allocation sampling (with live tracking) through the same churn: no crash, every allocation
+     * stack named (classes are named while their frames are on the stack, so an unload right after
+     * cannot make a frame unknown), and a generated class's frame names its own method.
+     */
+    @Test
+    void allocationSamplingThroughClassChurnNamesEveryFrame() throws Exception {
+        Path results = dir.resolve("alloc.json");
+        Command.Run run = TracingIT.java(List.of("-cp", TracingIT.TEST_CLASSES.toString(), "-Xmx256m",
+                "-javaagent:" + TracingIT.AGENT + "=alloc=16k,live,interval=20ms,file=" + results), "dev.tiprobe.agent.SampledChurn", "15");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().startsWith("classes "), run.out());
+        Recording r = RecordingReader.read(dir.resolve("alloc.tpr"));
+        assertNull(r.damage());
+        assertTrue(r.events().allocations().size() > 1000, "allocation samples: " + r.events().allocations().size());
+        Pattern generated = Pattern.compile("(?:gen\\.Churn|HiddenChurn)(\\d+)(?:/hidden)?\\.spin(\\d+)\\(");
+        for (Recording.Allocation a : r.events().allocations()) {
+            assertTrue(a.frames().length > 0, "an allocation without a stack");
+            for (int id : a.frames()) {
+                String name = r.methodName(id);
+                assertFalse(name.equals("[unknown]") || name.startsWith("dev.tiprobe.jvmti") || name.startsWith("java.lang.invoke.LambdaForm"),
+                        "a frame that is not the program's: " + name);
+                Matcher m = generated.matcher(name);
+                if (m.find()) assertEquals(m.group(1), m.group(2), "a frame resolved to another class's method: " + name);
+            }
+        }
+        assertFalse(r.events().freed().isEmpty(), "collected objects were told");
     }
 }

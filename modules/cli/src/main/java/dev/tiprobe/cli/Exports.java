@@ -5,6 +5,7 @@ import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingJson;
 import dev.tiprobe.report.RecordingReader;
+import dev.tiprobe.report.View;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -37,7 +38,7 @@ final class Exports {
         }
     }
 
-    /** Whether a file of this name is drawn from stack samples: a flame graph, folded stacks, a pprof profile. */
+    /** Whether a file of this name is drawn from stacks: a flame graph, folded stacks, a pprof profile. */
     static boolean drawnFromSamples(String name) {
         return name.endsWith(".html") || name.endsWith(".collapsed") || name.endsWith(".pb.gz");
     }
@@ -53,16 +54,26 @@ final class Exports {
      * profile for {@code .pb.gz}; {@code recording} names the source on the page.
      */
     static void write(Recording r, Path recording, Path out) throws CliException {
+        write(r, recording, out, null);
+    }
+
+    /**
+     * As {@link #write(Recording, Path, Path)}, drawing {@code view} (null: the recording's natural
+     * one, {@link View#natural}): the page opens on it, folded stacks and pprof hold it, the text
+     * report shows its top frames.
+     */
+    static void write(Recording r, Path recording, Path out, View view) throws CliException {
         String name = out.toString();
+        View drawn = view != null ? view : View.natural(r);
         if (name.endsWith(".pb.gz")) {
-            OutputFiles.writeBytes(out, o -> Pprof.write(r, o));
+            OutputFiles.writeBytes(out, o -> Pprof.write(drawn.of(r), o));
             return;
         }
         OutputFiles.write(out, w -> {
-            if (name.endsWith(".html")) FlameGraphHtml.write(r, w, "tiprobe: " + recording.getFileName());
+            if (name.endsWith(".html")) FlameGraphHtml.write(r, view, w, "tiprobe: " + recording.getFileName());
             else if (name.endsWith(".json")) RecordingJson.write(r, w);
-            else if (name.endsWith(".txt")) TextReport.write(r, w, 20, 200);
-            else FoldedStacks.write(r, w, false);
+            else if (name.endsWith(".txt")) TextReport.write(r, view, w, 20, 200);
+            else FoldedStacks.write(drawn.of(r), w, false);
         });
     }
 }

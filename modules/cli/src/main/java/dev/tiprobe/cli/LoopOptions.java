@@ -23,8 +23,8 @@ final class LoopOptions {
             if (keep != null) throw new UsageException("--keep needs --loop");
             return null;
         }
-        if (trace.sample == null || trace.filter != null) {
-            throw new UsageException("--loop rotates sampling profiles: it needs --sample, and no --trace");
+        if ((trace.sample == null && trace.alloc == null && trace.lock == null) || trace.filter != null) {
+            throw new UsageException("--loop rotates profiles: it needs --sample, --alloc or --lock, and no --trace");
         }
         if (!trace.file.contains("%t")) {
             throw new UsageException("--loop writes a file per period: put %t in -f's name, e.g. -f 'profiles/cpu-%t.pb.gz'");

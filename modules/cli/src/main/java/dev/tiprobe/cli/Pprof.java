@@ -1,7 +1,9 @@
 package dev.tiprobe.cli;
 
 import com.google.protobuf.CodedOutputStream;
+import dev.tiprobe.report.Profile;
 import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.View;
 import dev.tiprobe.recording.RecordingFormat;
 
 import java.io.ByteArrayOutputStream;
@@ -28,15 +30,21 @@ import java.util.zip.GZIPOutputStream;
 final class Pprof {
     private Pprof() {}
 
-    /** Writes {@code r} to {@code out}, gzipped, and closes nothing. */
-    static void write(Recording r, OutputStream out) throws IOException {
+    /** Writes the view {@code p} to {@code out}, gzipped, and closes nothing. */
+    static void write(Profile p, OutputStream out) throws IOException {
         GZIPOutputStream gz = new GZIPOutputStream(out);
-        gz.write(new Pprof.Builder(r).profile());
+        gz.write(new Pprof.Builder(p).profile());
         gz.finish();
+    }
+
+    /** The recording's natural view ({@link View#natural}) to {@code out}. */
+    static void write(Recording r, OutputStream out) throws IOException {
+        write(View.natural(r).of(r), out);
     }
 
     /** The profile's tables, filled as the samples are met. */
     private static final class Builder {
+        private final Profile view;
         private final Recording r;
         private final Map<String, Long> strings = new LinkedHashMap<>();
         private final Map<String, Long> mappings = new LinkedHashMap<>();  // jar or module -> mapping id
@@ -47,18 +55,36 @@ final class Pprof {
 
         private record Location(long id, Function function, int line) {}
 
-        Builder(Recording r) {
-            this.r = r;
+        Builder(Profile view) {
+            this.view = view;
+            this.r = view.recording();
             string("");
         }
 
+        /**
+         * The sample types: for stack samples, {@code samples/count}, {@code cpu/nanoseconds} and,
+         * for a wall-mode recording, {@code wall/nanoseconds}; for the event views a count and a
+         * weight, named as Go's profiles name them ({@code alloc_objects}/{@code alloc_space},
+         * {@code inuse_objects}/{@code inuse_space}, {@code contentions}/{@code delay}).
+         */
+        private String[][] types(boolean cpuMode) {
+            return switch (view.view()) {
+                case CPU, WALL -> cpuMode ? new String[][] {{"samples", "count"}, {"cpu", "nanoseconds"}}
+                        : new String[][] {{"samples", "count"}, {"cpu", "nanoseconds"}, {"wall", "nanoseconds"}};
+                case ALLOC -> new String[][] {{"alloc_objects", "count"}, {"alloc_space", "bytes"}};
+                case LIVE -> new String[][] {{"inuse_objects", "count"}, {"inuse_space", "bytes"}};
+                case LOCK -> new String[][] {{"contentions", "count"}, {"delay", "nanoseconds"}};
+                case WAIT -> new String[][] {{"waits", "count"}, {"delay", "nanoseconds"}};
+            };
+        }
+
         byte[] profile() throws IOException {
+            boolean samples = view.view() == View.CPU || view.view() == View.WALL;
             boolean cpuMode = r.cpuMode();
             long interval = interval();
             List<long[]> types = new ArrayList<>();
-            types.add(new long[] {string("samples"), string("count")});
-            types.add(new long[] {string("cpu"), string("nanoseconds")});
-            if (!cpuMode) types.add(new long[] {string("wall"), string("nanoseconds")});
+            String[][] named = types(cpuMode);
+            for (String[] t : named) types.add(new long[] {string(t[0]), string(t[1])});
             long threadKey = string("thread");
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             CodedOutputStream p = CodedOutputStream.newInstance(bytes);
@@ -66,12 +92,13 @@ final class Pprof {
                 m.writeInt64(1, t[0]);
                 m.writeInt64(2, t[1]);
             }));
-            for (Recording.Sample s : r.samples()) {
+            for (Profile.Stack s : samples ? wholeSamples() : view.stacks()) {
                 int[] frames = s.frames();
                 if (frames.length == 0) continue;
                 long[] ids = new long[frames.length];
                 for (int i = 0; i < frames.length; i++) ids[i] = location(frames[i], s.lines()[i]);
-                long[] values = cpuMode ? new long[] {1, s.cpuNanos()} : new long[] {1, s.cpuNanos(), interval};
+                long[] values = !samples ? new long[] {1, s.weight()}
+                        : cpuMode ? new long[] {1, s.weight()} : new long[] {1, s.weight(), interval};
                 long thread = string(r.threads().getOrDefault(s.threadId(), "thread " + s.threadId()));
                 p.writeByteArray(2, message(m -> {
                     m.writeByteArray(1, packed(ids, true));
@@ -119,9 +146,10 @@ final class Pprof {
                     m.writeInt64(4, file);
                 }));
             }
-            long defaultType = cpuMode ? string("cpu") : string("wall");
-            long periodUnit = string("nanoseconds");
-            long periodType = cpuMode ? string("cpu") : string("wall");
+            String main = named[named.length - 1][0];
+            long defaultType = string(samples ? (cpuMode ? "cpu" : "wall") : main);
+            long periodUnit = string(samples ? "nanoseconds" : named[1][1]);
+            long periodType = string(samples ? (cpuMode ? "cpu" : "wall") : main);
             for (String s : strings.keySet()) p.writeString(6, s);
             p.writeInt64(9, r.startEpochNanos());
             p.writeInt64(10, Math.max(0, r.endEpochNanos() - r.startEpochNanos()));
@@ -129,11 +157,18 @@ final class Pprof {
                 m.writeInt64(1, periodType);
                 m.writeInt64(2, periodUnit);
             }));
-            p.writeInt64(12, interval);
+            p.writeInt64(12, samples ? interval : r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL));
             for (long c : comments) p.writeInt64(13, c);
             p.writeInt64(14, defaultType);
             p.flush();
             return bytes.toByteArray();
+        }
+
+        /** Every stack sample, its weight its CPU time (a sample of a wall profile counts whatever its CPU). */
+        private List<Profile.Stack> wholeSamples() {
+            List<Profile.Stack> all = new ArrayList<>();
+            for (Recording.Sample s : r.samples()) all.add(new Profile.Stack(s.epochNanos(), s.threadId(), s.frames(), s.lines(), s.cpuNanos()));
+            return all;
         }
 
         /** The sampling interval the recording names, in nanoseconds (0 when it names none). */

@@ -2,6 +2,7 @@ package dev.tiprobe.cli;
 
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingFilter;
+import dev.tiprobe.report.View;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -51,6 +52,11 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "<s>", defaultValue = "-1", description = "Recordings: seconds after the start to end at (default: the end).")
     double to;
 
+    @Option(names = "--event", paramLabel = "<view>",
+            description = "Recordings: the view to draw: cpu, wall, alloc, live, lock or wait (default: the recording's own, cpu or wall"
+                    + " for samples). The page holds every view the recording has and opens on this one.")
+    String event;
+
     @Option(names = "--lines", description = "Recordings: name frames by method and source line (Class.method:42).")
     boolean lines;
 
@@ -70,16 +76,36 @@ final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--from and --to: " + e.getMessage());
         }
+        View view;
+        try {
+            view = event == null ? null : View.of(event.strip().toLowerCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--event: " + e.getMessage());
+        }
         Recording r = filter.apply(Exports.read(recording, spec.commandLine().getErr()));
+        if (view != null && !View.in(r).contains(view)) {
+            throw new CliException(recording + " holds no " + view.id() + " view: it has " + (View.in(r).isEmpty() ? "none"
+                    : String.join(", ", View.in(r).stream().map(View::id).toList())) + hint(view));
+        }
         Recording shown = lines ? r.withLines() : r;
         if (file.equals("-")) {
-            TextReport.write(shown, spec.commandLine().getOut(), 20, calls);
+            TextReport.write(shown, view, spec.commandLine().getOut(), 20, calls);
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
-        if (file.endsWith(".txt")) OutputFiles.write(out, w -> TextReport.write(shown, w, 20, calls));
-        else Exports.write(shown, recording, out);
+        if (file.endsWith(".txt")) OutputFiles.write(out, w -> TextReport.write(shown, view, w, 20, calls));
+        else Exports.write(shown, recording, out, view);
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;
+    }
+
+    /** How to record the view that is missing. */
+    private static String hint(View v) {
+        return switch (v) {
+            case CPU, WALL -> " (record with --sample)";
+            case ALLOC -> " (record with --alloc)";
+            case LIVE -> " (record with --alloc and --live)";
+            case LOCK, WAIT -> " (record with --lock)";
+        };
     }
 }

@@ -1,6 +1,8 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.Profile;
 import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.View;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.report.TracedText;
 
@@ -13,40 +15,54 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code .txt} form of a recording: what to trust first, the top sampled methods, the traced
- * methods by calls and by time, the traced calls, and what tracing skipped or removed.
+ * The {@code .txt} form of a recording: what to trust first, the top methods of each view (samples,
+ * allocations, locks), the traced methods by calls and by time, the traced calls, and what tracing
+ * skipped or removed.
  */
 final class TextReport {
     private TextReport() {}
 
-    /**
-     * Top methods on top of the stack (self) and anywhere on it (total) in the recording's own
-     * view (samples for wall mode, CPU time for cpu mode), and for a wall-mode recording also the
-     * self table by CPU time; then the traced methods, the first {@code calls} traced calls, and
-     * the tracing account.
-     */
+    /** Every view the recording holds, then the traced methods and calls ({@link #write(Recording, View, PrintWriter, int, int)}). */
     static void write(Recording r, PrintWriter out, int top, int calls) {
+        write(r, null, out, top, calls);
+    }
+
+    /**
+     * The views: for stack samples, the top methods on top of the stack (self) and anywhere on it
+     * (total) in the recording's own view (samples for wall mode, CPU time for cpu mode), and for a
+     * wall-mode recording also the self table by CPU time; for allocations the top classes and
+     * allocating methods (and the live objects, when tracked); for locks the top monitors, the
+     * waiting methods and the longest waits with who held the lock. {@code only}: that view alone
+     * (null: all). Then the traced methods, the first {@code calls} traced calls, and the tracing account.
+     */
+    static void write(Recording r, View only, PrintWriter out, int top, int calls) {
         String mode = r.info().get(RecordingFormat.INFO_TRACE_MODE);
         String clock = r.info().get(RecordingFormat.INFO_CLOCK);
         if (mode != null) {
             out.printf("tiprobe %s%s, filter %s%n", mode, clock == null ? "" : " (clock: " + clock + ")",
                     r.info().getOrDefault(RecordingFormat.INFO_FILTER, "?"));
         }
-        out.printf("tiprobe recording: %d samples in %d chunks, %d threads, %d class loads, %d unloads%n",
-                r.samples().size(), r.chunks(), r.threads().size(),
+        out.printf("tiprobe recording: %d samples, %d allocation samples, %d waits in %d chunks, %d threads, %d class loads, %d unloads%n",
+                r.samples().size(), r.events().allocations().size(), r.events().locks().size(), r.chunks(), r.threads().size(),
                 r.classEvents().stream().filter(Recording.ClassEvent::load).count(),
                 r.classEvents().stream().filter(e -> !e.load()).count());
         r.caveats().forEach(out::println);
-        if (!r.samples().isEmpty()) {
-            out.println("Stacks are taken at safepoints: a thread shows where it next reached one.");
-            boolean cpu = r.cpuMode();
-            Weights view = Weights.of(r, cpu);
-            table(out, "Top methods on top of the stack (self)", view.self, view.all, r, top, cpu);
-            table(out, "Top methods anywhere on the stack (total)", view.total, view.all, r, top, cpu);
-            Weights cpuView = cpu ? null : Weights.of(r, true);
-            if (cpuView != null && cpuView.all > 0) {
-                table(out, "Top methods on top of the stack by CPU time (self; the cpu view of the same samples)",
-                        cpuView.self, cpuView.all, r, top, true);
+        List<View> views = View.in(r);
+        boolean samplesShown = false;
+        for (View v : views) {
+            if (only != null && v != only) continue;
+            switch (v) {
+                case CPU, WALL -> {
+                    if (samplesShown) continue;
+                    samplesShown = true;
+                    samples(r, only != null ? only : View.natural(r), out, top);
+                }
+                case ALLOC, LIVE -> events(r, v, out, top, "Top allocated classes", "Top allocating methods");
+                case LOCK -> {
+                    events(r, v, out, top, "Top contended monitors", "Top methods waiting to enter a monitor");
+                    longestWaits(r, out, Math.min(top, 5));
+                }
+                case WAIT -> events(r, v, out, top, "Top monitors waited on", "Top methods in Object.wait");
             }
         }
         traced(r, out, top, calls);
@@ -54,22 +70,82 @@ final class TextReport {
         out.flush();
     }
 
-    /** Each method's weight on top of the stack and anywhere on it, in one view. */
+    private static void samples(Recording r, View view, PrintWriter out, int top) {
+        out.println("Stacks are taken at safepoints: a thread shows where it next reached one.");
+        Weights w = Weights.of(view.of(r), 0);
+        table(out, "Top methods on top of the stack (self)", w.self, w.all, r, top, view);
+        table(out, "Top methods anywhere on the stack (total)", w.total, w.all, r, top, view);
+        if (view == View.WALL) {
+            Weights cpu = Weights.of(View.CPU.of(r), 0);
+            if (cpu.all > 0) {
+                table(out, "Top methods on top of the stack by CPU time (self; the cpu view of the same samples)",
+                        cpu.self, cpu.all, r, top, View.CPU);
+            }
+        }
+    }
+
+    /** A view whose leaf frame is a class: the classes, then the methods right below them (self) and anywhere. */
+    private static void events(Recording r, View view, PrintWriter out, int top, String byClass, String byMethod) {
+        Profile p = view.of(r);
+        out.printf("%n%s: %d events, %s of %s%n", view.id(), p.stacks().size(), amount(p.total(), view), view.weighs());
+        if (view == View.LIVE) {
+            long untracked = r.infoNumber(RecordingFormat.INFO_LIVE_UNTRACKED);
+            if (untracked > 0) out.printf("%d samples were not tracked (too many objects tracked at once): the live view misses them.%n", untracked);
+        }
+        Weights classes = Weights.of(p, 0);
+        table(out, byClass + " (" + view.id() + ")", classes.self, classes.all, r, top, view);
+        Weights methods = Weights.of(p, 1);
+        table(out, byMethod + " (self)", methods.self, methods.all, r, top, view);
+        table(out, byMethod + " (total)", methods.total, methods.all, r, top, view);
+    }
+
+    /** The longest contended waits, each with the thread that held the monitor and where, when known. */
+    private static void longestWaits(Recording r, PrintWriter out, int n) {
+        List<Recording.LockWait> waits = r.events().locks().stream().filter(w -> w.kind() == RecordingFormat.LOCK_CONTENDED)
+                .sorted(Comparator.comparingLong(Recording.LockWait::waitNanos).reversed()).limit(n).toList();
+        if (waits.isEmpty()) return;
+        out.printf("%nLongest waits to enter a monitor%n");
+        for (Recording.LockWait w : waits) {
+            out.printf("  %.1f ms  %s in %s on %s%n", w.waitNanos() / 1e6, thread(r, w.threadId()),
+                    w.frames().length == 0 ? "[unknown]" : r.methodName(w.frames()[0]), r.typeName(w.typeId()));
+            if (w.ownerThreadId() == 0) continue;
+            out.printf("      held by %s at%n", thread(r, w.ownerThreadId()));
+            for (int i = 0; i < Math.min(5, w.ownerFrames().length); i++) out.printf("        %s%n", r.methodName(w.ownerFrames()[i]));
+        }
+    }
+
+    private static String thread(Recording r, long id) {
+        return "'" + r.threads().getOrDefault(id, "thread " + id) + "'";
+    }
+
+    /**
+     * Each frame's weight on top of the stack and anywhere on it, in one view; {@code from}: the
+     * frame counted as the top (1 skips a class leaf frame, to weigh the methods below it).
+     */
     private record Weights(Map<Integer, Long> self, Map<Integer, Long> total, long all) {
-        static Weights of(Recording r, boolean cpuView) {
+        static Weights of(Profile p, int from) {
             Map<Integer, Long> self = new HashMap<>();
             Map<Integer, Long> total = new HashMap<>();
             long all = 0;
-            for (Recording.Sample s : r.samples()) {
-                long weight = Recording.weight(s, cpuView);
-                if (s.frames().length == 0 || weight == 0) continue;
+            for (Profile.Stack s : p.stacks()) {
+                long weight = s.weight();
+                if (s.frames().length <= from || weight == 0) continue;
                 all += weight;
-                self.merge(s.frames()[0], weight, Long::sum);
+                self.merge(s.frames()[from], weight, Long::sum);
                 Set<Integer> seen = new HashSet<>();
-                for (int f : s.frames()) if (seen.add(f)) total.merge(f, weight, Long::sum);
+                for (int i = from; i < s.frames().length; i++) if (seen.add(s.frames()[i])) total.merge(s.frames()[i], weight, Long::sum);
             }
             return new Weights(self, total, all);
         }
+    }
+
+    /** A weight for people: ms for times, KiB or MiB for bytes, a count for samples. */
+    private static String amount(long weight, View view) {
+        return switch (view.unit()) {
+            case "nanoseconds" -> String.format("%.1f ms", weight / 1e6);
+            case "bytes" -> weight >= 1 << 20 ? String.format("%.1f MiB", weight / 1048576.0) : String.format("%.1f KiB", weight / 1024.0);
+            default -> weight + " samples";
+        };
     }
 
     private static void traced(Recording r, PrintWriter out, int top, int calls) {
@@ -118,10 +194,23 @@ final class TextReport {
     }
 
     private static void table(PrintWriter out, String title, Map<Integer, Long> weights, long all, Recording r, int top,
-                              boolean cpu) {
-        out.printf("%n%s%n%12s %7s  %s%n", title, cpu ? "cpu ms" : "samples", "%", "method");
+                              View view) {
+        String heading = switch (view.unit()) {
+            case "nanoseconds" -> view == View.CPU ? "cpu ms" : "ms";
+            case "bytes" -> "KiB";
+            default -> "samples";
+        };
+        out.printf("%n%s%n%12s %7s  %s%n", title, heading, "%", "method");
         weights.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue(Comparator.reverseOrder())).limit(top)
-                .forEach(e -> out.printf("%12s %6.1f%%  %s%n", cpu ? String.format("%.1f", e.getValue() / 1e6) : e.getValue().toString(),
+                .forEach(e -> out.printf("%12s %6.1f%%  %s%n", figure(e.getValue(), view),
                         all == 0 ? 0.0 : 100.0 * e.getValue() / all, r.methodName(e.getKey())));
+    }
+
+    private static String figure(long weight, View view) {
+        return switch (view.unit()) {
+            case "nanoseconds" -> String.format("%.1f", weight / 1e6);
+            case "bytes" -> String.format("%.1f", weight / 1024.0);
+            default -> Long.toString(weight);
+        };
     }
 }

@@ -63,6 +63,18 @@ final class TraceOptions {
             description = "Sample only threads whose names match: globs separated by ';', e.g. 'worker-*;main'.")
     String sampleThreads;
 
+    @Option(names = "--alloc", paramLabel = "<bytes>",
+            description = "Profile allocations: a sample about every <bytes> a thread allocates (512k, 1m), with its class, size and stack.")
+    String alloc;
+
+    @Option(names = "--live", description = "With --alloc: keep only objects still alive when the recording ends (a leak finder).")
+    boolean live;
+
+    @Option(names = "--lock", paramLabel = "<duration>",
+            description = "Profile locks: contended monitor entries and Object.wait calls of at least <duration> (1ms, 0), with the waiter's"
+                    + " stack and, for a long contention, the owner's.")
+    String lock;
+
     @Option(names = {"-f", "--file"}, paramLabel = "<file>", defaultValue = "tiprobe-%p-%t.json",
             description = "Output, by extension: .json, .txt, .html, .collapsed, .pb.gz (pprof) or .tpr; made from the recording"
                     + " the agent writes beside it (x.tpr for x.json). %%p is the pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
@@ -109,12 +121,16 @@ final class TraceOptions {
 
     /** As {@link #settings(Path)}, looping as {@code loop} says (null: one recording). */
     AgentOptions settings(Path output, AgentOptions.Loop loop) throws CliException {
-        if (filter == null && sample == null) throw new CliException("say what to collect: --trace <filter>, --sample <interval>, or both");
+        boolean profiling = sample != null || alloc != null || lock != null;
+        if (filter == null && !profiling) {
+            throw new CliException("say what to collect: --trace <filter>, --sample <interval>, --alloc <bytes>, --lock <duration>, or several");
+        }
+        if (live && alloc == null) throw new UsageException("--live keeps allocation samples: it needs --alloc <bytes>");
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
-        if (sample == null && Exports.drawnFromSamples(file)) {
-            throw new CliException("-f " + file + " needs --sample: flame graphs and profiles are drawn from stack samples");
+        if (!profiling && Exports.drawnFromSamples(file)) {
+            throw new CliException("-f " + file + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
         if (filter != null && filter.contains(",")) throw new UsageException("a filter cannot contain ',': separate patterns with ';'");
         if (sampleThreads != null && sampleThreads.contains(",")) {
@@ -128,8 +144,12 @@ final class TraceOptions {
             }
             Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration("--sample", sample.strip().toLowerCase(Locale.ROOT)),
                     sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads);
-            return new AgentOptions(tracing, sampling, output.toString(), null, loop);
-        } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration or percentage
+            AgentOptions.Allocations allocations = alloc == null ? null
+                    : new AgentOptions.Allocations(AgentOptions.bytes("--alloc", alloc.strip()), live);
+            AgentOptions.Locks locks = lock == null ? null
+                    : new AgentOptions.Locks(AgentOptions.threshold("--lock", lock.strip().toLowerCase(Locale.ROOT)));
+            return new AgentOptions(tracing, sampling, output.toString(), null, loop, allocations, locks);
+        } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration, size or percentage
             throw new UsageException(e.getMessage());
         }
     }

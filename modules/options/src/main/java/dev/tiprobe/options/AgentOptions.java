@@ -27,7 +27,9 @@ import java.util.Locale;
  * cpu [wall], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
  * [all]; {@code loop} a period (60s) after which the recording is finished and a new one begun,
  * {@code keep} how many of those stay [60]; {@code recording}, the one file the agent writes [the output's name with {@code .tpr}
- * for {@code .json}, or {@code .tpr} added]. Commas
+ * for {@code .json}, or {@code .tpr} added]. Allocation profiling: {@code alloc} the sampling
+ * interval in bytes ({@code 512k}, {@code 1m}), {@code live} keep only objects still alive;
+ * lock profiling: {@code lock} the shortest wait recorded ({@code 1ms}, {@code 0}). Commas
  * separate options, so no value may contain one.
  *
  * @param tracing   method tracing, or null
@@ -35,8 +37,11 @@ import java.util.Locale;
  * @param file      the output asked for; {@code %p} and {@code %t} are expanded where the session runs
  * @param recording the recording, or null for the one beside the output
  * @param loop      continuous profiling: a recording per period, or null for one recording
+ * @param allocations allocation profiling, or null
+ * @param locks     lock profiling, or null
  */
-public record AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop) {
+public record AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop,
+                           Allocations allocations, Locks locks) {
     public static final String DEFAULT_FILE = "tiprobe-%p.json";
 
     public enum TraceMode { COUNT, TIME, TRACE }
@@ -123,16 +128,56 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
     }
 
+    /**
+     * Allocation profiling, after async-profiler's {@code --alloc}: JVMTI reports about one object
+     * per {@code intervalBytes} a thread allocates, with its class, size and stack; {@code live}
+     * keeps only those still alive when the recording ends (a leak finder), tracking at most
+     * {@link #MAX_TRACKED} objects at once.
+     */
+    public record Allocations(long intervalBytes, boolean live) {
+        /** Objects tracked for {@code live} at once; samples beyond it are counted, not tracked. */
+        public static final int MAX_TRACKED = 65_536;
+
+        public Allocations {
+            if (intervalBytes < 1 || intervalBytes > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("alloc must be a size from 1 byte to 2g, such as 512k, not " + intervalBytes);
+            }
+        }
+    }
+
+    /**
+     * Lock profiling, after async-profiler's {@code --lock}: contended monitor entries and
+     * {@code Object.wait} calls that lasted at least {@code threshold}, with the waiter's stack and,
+     * for a long contention, the owner's.
+     */
+    public record Locks(Duration threshold) {
+        public Locks {
+            if (threshold.isNegative()) throw new IllegalArgumentException("lock must not be negative");
+        }
+    }
+
     /** One recording for the whole session (no loop). */
     public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording) {
         this(tracing, sampling, file, recording, null);
     }
 
+    /** Tracing and sampling only. */
+    public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop) {
+        this(tracing, sampling, file, recording, loop, null, null);
+    }
+
+    /** Whether the session profiles anything from JVMTI events or stacks (sampling, allocations, locks). */
+    public boolean profiling() {
+        return sampling != null || allocations != null || locks != null;
+    }
+
     public AgentOptions {
-        if (tracing == null && sampling == null) throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample)");
+        if (tracing == null && sampling == null && allocations == null && locks == null) {
+            throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)");
+        }
         if (loop != null) {
-            if (sampling == null || tracing != null) {
-                throw new IllegalArgumentException("loop rotates sampling profiles: it needs interval= and no trace=");
+            if (!(sampling != null || allocations != null || locks != null) || tracing != null) {
+                throw new IllegalArgumentException("loop rotates profiles: it needs interval=, alloc= or lock= and no trace=");
             }
             if (!(recording != null ? recording : file).contains("%t")) {
                 throw new IllegalArgumentException("loop writes a file per period: put %t (the time) in the file's name");
@@ -175,6 +220,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         String recording = null;
         Duration loop = null;
         int keep = Loop.DEFAULT_KEEP;
+        long alloc = -1;
+        boolean live = false;
+        Duration lock = null;
         for (String option : text.split(",")) {
             int eq = option.indexOf('=');
             String key = (eq < 0 ? option : option.substring(0, eq)).trim();
@@ -199,13 +247,18 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "recording" -> recording = value;
                 case "loop" -> loop = duration(key, value);
                 case "keep" -> keep = (int) number(key, value);
+                case "alloc" -> alloc = bytes(key, value);
+                case "live" -> live = value.isEmpty() || Boolean.parseBoolean(value);
+                case "lock" -> lock = threshold(key, value);
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
         Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
                 new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields), overhead);
         Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads);
-        return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep));
+        if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
+        return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
+                alloc < 0 ? null : new Allocations(alloc, live), lock == null ? null : new Locks(lock));
     }
 
     /** The option string that {@link #parse} turns back into these settings; defaults are left out. */
@@ -235,6 +288,11 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (sampling.depth() != Sampling.DEFAULT_DEPTH) b.append(",depth=").append(sampling.depth());
             if (sampling.threads() != null) b.append(",threads=").append(sampling.threads());
         }
+        if (allocations != null) {
+            b.append(",alloc=").append(allocations.intervalBytes());
+            if (allocations.live()) b.append(",live");
+        }
+        if (locks != null) b.append(",lock=").append(locks.threshold().toNanos()).append("ns");
         if (loop != null) {
             b.append(",loop=").append(loop.period().toMillis()).append("ms");
             if (loop.keep() != Loop.DEFAULT_KEEP) b.append(",keep=").append(loop.keep());
@@ -316,6 +374,42 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a percentage such as 5 (0: no limit), not '" + value + "'");
         }
+    }
+
+    /**
+     * A size such as {@code 512k}, {@code 2m}, {@code 1g} or a plain number of bytes (binary
+     * units, as async-profiler reads {@code --alloc}); {@code name} is what the message calls it.
+     */
+    public static long bytes(String name, String value) {
+        String v = value.toLowerCase(Locale.ROOT);
+        int shift = v.endsWith("k") ? 10 : v.endsWith("m") ? 20 : v.endsWith("g") ? 30 : 0;
+        try {
+            long n = Long.parseLong(shift == 0 ? v : v.substring(0, v.length() - 1));
+            if (n < 1 || n > (Integer.MAX_VALUE >> shift)) throw new NumberFormatException();
+            return n << shift;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a size such as 512k (1 byte to 2g), not '" + value + "'");
+        }
+    }
+
+    /**
+     * A wait threshold: {@code 0}, {@code 10ms}, {@code 500us}, {@code 1s}, {@code 250ns} or a plain
+     * number of milliseconds; {@code name} is what the message calls it.
+     */
+    public static Duration threshold(String name, String value) {
+        try {
+            if (value.equals("0")) return Duration.ZERO;
+            if (value.endsWith("ns")) return nonNegative(Duration.ofNanos(Long.parseLong(value.substring(0, value.length() - 2))));
+            if (value.endsWith("us")) return nonNegative(Duration.ofNanos(1000 * Long.parseLong(value.substring(0, value.length() - 2))));
+            return duration(name, value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " must be a duration such as 10ms (0: every wait), not '" + value + "'");
+        }
+    }
+
+    private static Duration nonNegative(Duration d) {
+        if (d.isNegative()) throw new IllegalArgumentException();
+        return d;
     }
 
     private static long number(String key, String value) {

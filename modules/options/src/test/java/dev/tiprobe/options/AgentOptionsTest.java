@@ -38,10 +38,23 @@ class AgentOptionsTest {
         for (AgentOptions o : sessions) assertEquals(o, AgentOptions.parse(o.format()), o.format());
     }
 
-    /** A loop rotates sampling profiles, each named by its time: anything else is refused with the reason. */
+    /** Allocation and lock profiling read sizes and thresholds as async-profiler's flags do, and survive formatting. */
+    @Test
+    void allocationAndLockOptionsRoundTrip() {
+        AgentOptions o = AgentOptions.parse("alloc=512k,live,lock=1ms,file=x.tpr");
+        assertEquals(new AgentOptions.Allocations(512 * 1024, true), o.allocations());
+        assertEquals(Duration.ofMillis(1), o.locks().threshold());
+        assertEquals(o, AgentOptions.parse(o.format()), o.format());
+        assertEquals(2L << 20, AgentOptions.parse("alloc=2m").allocations().intervalBytes());
+        assertEquals(Duration.ZERO, AgentOptions.parse("lock=0").locks().threshold());
+        assertEquals(Duration.ofNanos(500_000), AgentOptions.parse("lock=500us").locks().threshold());
+        assertTrue(AgentOptions.parse("interval=10ms,alloc=1m").profiling());
+    }
+
+    /** A loop rotates profiles, each named by its time: anything else is refused with the reason. */
     @Test
     void aLoopNeedsSamplingAlone() {
-        assertEquals("loop rotates sampling profiles: it needs interval= and no trace=",
+        assertEquals("loop rotates profiles: it needs interval=, alloc= or lock= and no trace=",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.*,interval=10ms,loop=60s,file=x-%t.tpr")).getMessage());
         assertEquals("loop writes a file per period: put %t (the time) in the file's name",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,loop=60s,file=x.tpr")).getMessage());
@@ -90,7 +103,11 @@ class AgentOptionsTest {
 
     @Test
     void badOptionsSayWhatIsWrong() {
-        assertEquals("missing trace=<filter> (or interval=<duration> to sample)", message("mode=count"));
+        assertEquals("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)", message("mode=count"));
+        assertEquals("alloc must be a size such as 512k (1 byte to 2g), not '512q'", message("alloc=512q"));
+        assertEquals("alloc must be a size such as 512k (1 byte to 2g), not '4g'", message("alloc=4g"));
+        assertEquals("lock must be a duration such as 10ms (0: every wait), not '-1ms'", message("lock=-1ms"));
+        assertEquals("live keeps allocation samples: it needs alloc=<bytes>", message("interval=10ms,live"));
         assertEquals("interval must be a positive duration such as 10ms, not '0ms'", message("interval=0ms"));
         assertEquals("samplemode must be wall or cpu, not 'gpu'", message("interval=10ms,samplemode=gpu"));
         assertEquals("mode must be count, time or trace, not 'fast'", message("trace=a.*,mode=fast"));

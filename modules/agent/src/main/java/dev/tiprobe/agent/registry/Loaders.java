@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.registry;
 
 import dev.tiprobe.ids.LoaderRef;
 
@@ -11,10 +11,12 @@ import java.util.WeakHashMap;
  * keeps a loader (and its classes) alive. A new loader gets the smallest ordinal that no live loader
  * of the same class and name holds.
  */
-final class Loaders {
+public final class Loaders {
     private final Map<ClassLoader, LoaderRef> refs = new WeakHashMap<>();
 
-    synchronized LoaderRef of(ClassLoader loader) {
+    public Loaders() {}
+
+    public synchronized LoaderRef of(ClassLoader loader) {
         if (loader == null) return LoaderRef.BOOTSTRAP;
         if (loader == ClassLoader.getPlatformClassLoader()) return LoaderRef.PLATFORM;
         if (loader == ClassLoader.getSystemClassLoader()) return LoaderRef.APP;

@@ -1,10 +1,13 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.registry;
+
+import dev.tiprobe.agent.AgentThreads;
 
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.jvmti.Capability;
+import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.jvmti.JvmtiError;
@@ -98,8 +101,8 @@ public final class Registry implements AutoCloseable {
                 Capability.CAN_GET_LINE_NUMBERS, Capability.CAN_GET_SOURCE_FILE_NAME));
         // Events first, then the backfill: a class prepared in between is met twice, and the tag
         // check makes the second meeting a no-op.
-        r.registrations.add(jvmti.events().onObjectFree(r::unloaded));
-        r.registrations.add(jvmti.events().onClassPrepare((thread, type) -> r.prepared.offer(type)));
+        r.registrations.add(jvmti.events().on(Event.OBJECT_FREE, r::unloaded));
+        r.registrations.add(jvmti.events().on(Event.CLASS_PREPARE, (thread, type) -> r.prepared.offer(type)));
         r.registrar.start();
         return r;
     }
@@ -164,6 +167,17 @@ public final class Registry implements AutoCloseable {
             if (l != null && announce) l.changed(true, token);
             return map.classByTag(tag);
         }
+    }
+
+    /**
+     * A class's name in allocation and lock views, as the ID map names classes: {@code byte[]},
+     * {@code com.foo.Blob}, {@code com.foo.Gen/hidden[]} (a hidden class's address suffix made
+     * stable). Reads the Class object only; nothing is looked up or loaded.
+     */
+    public static String typeName(Class<?> type) {
+        String name = type.getTypeName();
+        int dims = name.indexOf("[]");
+        return dims < 0 ? ClassToken.stableName(name) : ClassToken.stableName(name.substring(0, dims)) + name.substring(dims);
     }
 
     /** The class of an argument value or heap object: the safe direction from an object. */

@@ -1,4 +1,8 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.sampling;
+
+import dev.tiprobe.agent.AgentMain;
+import dev.tiprobe.agent.Recorder;
+import dev.tiprobe.agent.registry.Registry;
 
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
@@ -49,7 +53,7 @@ import java.util.function.Predicate;
  * handshake with those threads only). Virtual threads are not sampled: GetAllStackTraces
  * covers platform threads (a carrier shows what its mounted virtual thread runs).
  */
-final class Sampler implements AutoCloseable {
+public final class Sampler implements AutoCloseable {
     // JVMTI thread state bits (jvmti.h; the generated constants are the facade's alone).
     private static final int STATE_WAITING = 0x0080;
     private static final int STATE_BLOCKED = 0x0400;
@@ -93,30 +97,24 @@ final class Sampler implements AutoCloseable {
      * Starts sampling into {@code recorder}; the registry fills the recorder's ID map, so the
      * recording's names and the tokens of methods traced into it come from one map.
      */
-    static Sampler start(Jvmti jvmti, Sampling options, Recorder recorder) throws IOException {
+    public static Sampler start(Jvmti jvmti, Registry registry, Sampling options, Recorder recorder) throws IOException {
         if (options.depth() >= RecordingFormat.MAX_DEPTH) {
             throw new IllegalArgumentException("depth must be 1.." + (RecordingFormat.MAX_DEPTH - 1) + ": " + options.depth());
         }
-        Registry registry = Registry.startBackfilling(jvmti, recorder.names());
-        try {
-            recorder.info(RecordingFormat.INFO_SAMPLE_MODE, options.mode().name().toLowerCase());
-            recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
-        } catch (IOException | RuntimeException e) {
-            registry.close();
-            throw e;
-        }
+        recorder.info(RecordingFormat.INFO_SAMPLE_MODE, options.mode().name().toLowerCase());
+        recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
         Sampler s = new Sampler(jvmti, registry, options, recorder);
         registry.listen((loaded, token) -> s.classEvents.add(new Object[] {recorder.now(), loaded, token.binaryName()}));
         s.thread.start();
         return s;
     }
 
-    boolean running() {
+    public boolean running() {
         return running;
     }
 
     /** Stack samples written so far. */
-    long samples() {
+    public long samples() {
         return samples.get();
     }
 
@@ -301,7 +299,7 @@ final class Sampler implements AutoCloseable {
     }
 
     /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for it. */
-    void flush() {
+    public void flush() {
         CountDownLatch done = new CountDownLatch(1);
         flushRequest = done;
         try {
@@ -321,7 +319,6 @@ final class Sampler implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         registry.listen(null);
-        registry.close();
         drainClassEvents();
         if (!thread.isAlive()) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
         recorder.flush();

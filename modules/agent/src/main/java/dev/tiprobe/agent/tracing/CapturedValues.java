@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.probe.Captured;
 import dev.tiprobe.recording.CapturedValue;
@@ -11,10 +11,10 @@ import java.util.List;
  * ({@link CapturedValue}). The probe lives on the boot class path and knows nothing of the
  * recording; this is the one place the two meet.
  */
-final class CapturedValues {
+public final class CapturedValues {
     private CapturedValues() {}
 
-    static CapturedValue of(Object v) {
+    public static CapturedValue of(Object v) {
         return switch (v) {
             case null -> CapturedValue.NULL;
             case Boolean b -> new CapturedValue.Bool(b);

@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
@@ -42,7 +42,7 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
     }
 
     /** 0.05 as {@code 5}, 0.025 as {@code 2.5}. */
-    static String percent(double share) {
+    public static String percent(double share) {
         double p = share * 100;
         return p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p);
     }

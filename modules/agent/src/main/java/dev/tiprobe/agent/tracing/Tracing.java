@@ -1,8 +1,12 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.tracing;
+
+import dev.tiprobe.agent.AgentThreads;
+import dev.tiprobe.agent.registry.Loaders;
 
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
+import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.jvmti.TimeStampCounter;
@@ -63,7 +67,7 @@ public final class Tracing {
      */
     private static volatile Instrumentation packageOpener;
 
-    static void openPackagesWith(Instrumentation inst) {
+    public static void openPackagesWith(Instrumentation inst) {
         packageOpener = inst;
     }
 
@@ -131,7 +135,7 @@ public final class Tracing {
      * {@code jvmti} completes, the session moves to JVMTI (ClassFileLoadHook, RetransformClasses)
      * and stops using {@code inst}.
      */
-    static Session startEarly(AgentOptions.Tracing options, Instrumentation inst, CompletableFuture<Jvmti> jvmti) throws IOException {
+    public static Session startEarly(AgentOptions.Tracing options, Instrumentation inst, CompletableFuture<Jvmti> jvmti) throws IOException {
         synchronized (LOCK) {
             checkIdle();
             if (!probeInBootLoader) ProbeClasses.appendToBootPath(inst, existingProbeJar());
@@ -279,7 +283,7 @@ public final class Tracing {
          */
         private void attach(Jvmti j) {
             if (!active) prepare();
-            hook = j.events().onClassFileLoadHook(this::onClassFile);
+            hook = j.events().on(Event.CLASS_FILE_LOAD_HOOK, this::onClassFile);
             jvmti = j;  // the start-up transformer stops here
             retransformLoaded();
             keepUnderBudget();
@@ -346,7 +350,7 @@ public final class Tracing {
                 if (in == null) return;
                 byte[] bytes = in.readAllBytes();
                 for (TraceMode m : TraceMode.values()) {
-                    new Instrumenter(MethodFilter.parse("dev.tiprobe.agent.WarmUp"), m,
+                    new Instrumenter(MethodFilter.parse("dev.tiprobe.agent.tracing.WarmUp"), m,
                             (name, loader, source, method, file) -> 0, Instrumenter.LoadedClasses.NONE).transform(null, null, bytes);
                 }
             } catch (IOException | RuntimeException e) {

@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.tracing;
 
 /** A class whose class file the transformer rewrites once before the hook is on (never run). */
 final class WarmUp {

@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.registry;
 
 import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.ids.HumanNames;

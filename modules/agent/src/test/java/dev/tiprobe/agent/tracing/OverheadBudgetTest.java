@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.tracing;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,145 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.recording.RecordingFormat;
+
+import java.io.IOException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An engine fed by JVMTI events on the application's threads (allocations, monitor waits): the
+ * callback takes what only it can (the stack, the object's class) and queues it; the engine's own
+ * thread resolves and writes it to the recorder, so a callback never waits for the recording's
+ * lock or resolves a method. The queue is bounded: what does not fit is counted
+ * ({@link RecordingFormat#INFO_EVENTS_DROPPED}), never waited for.
+ *
+ * @param <E> what a callback queues
+ */
+public abstract class EventEngine<E> implements AutoCloseable {
+    /** Events waiting to be written at most; at 7,000 events a second, over ten seconds' worth. */
+    static final int MAX_QUEUED = 100_000;
+    /** How often the engine's thread writes what is queued. */
+    private static final long TICK_MILLIS = 20;
+
+    protected final Recorder recorder;
+    private final ConcurrentLinkedQueue<E> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queued = new AtomicInteger();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong written = new AtomicLong();
+    private final String threadName;
+    private Thread thread;
+    private volatile boolean running = true;
+    private volatile CountDownLatch flushRequest;
+    private volatile Throwable failure;
+
+    protected EventEngine(String threadName, Recorder recorder) {
+        this.recorder = recorder;
+        this.threadName = threadName;
+    }
+
+    /** Starts the engine's thread; call once, before the events are enabled. */
+    protected final synchronized void startWriting() {
+        thread = Thread.ofPlatform().daemon().name(threadName).start(this::run);
+    }
+
+    /** Queues an event from a callback; counts it as dropped when the queue is full. */
+    protected final void offer(E event) {
+        if (queued.incrementAndGet() > MAX_QUEUED) {
+            queued.decrementAndGet();
+            dropped.incrementAndGet();
+            return;
+        }
+        queue.offer(event);
+    }
+
+    /** Writes one queued event, on the engine's thread. */
+    protected abstract void write(E event) throws IOException;
+
+    /** Work the engine's thread does each tick before writing (e.g. looking at long waits). */
+    protected void tick() {}
+
+    /** Turns the JVMTI events off; called first by {@link #close()}. */
+    protected abstract void stopEvents();
+
+    /** Events written so far. */
+    public final long written() {
+        return written.get();
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                tick();
+                drain();
+                CountDownLatch requested = flushRequest;
+                if (requested != null) {
+                    flushRequest = null;
+                    requested.countDown();
+                }
+                Thread.sleep(TICK_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            failure = t;
+            running = false;
+        }
+    }
+
+    private void drain() throws IOException {
+        E e;
+        while ((e = queue.poll()) != null) {
+            queued.decrementAndGet();
+            write(e);
+            written.incrementAndGet();
+        }
+    }
+
+    /** Writes what is queued so far (the engine keeps going); waits up to two seconds for it. */
+    public final void flush() {
+        CountDownLatch done = new CountDownLatch(1);
+        flushRequest = done;
+        try {
+            done.await(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the events, writes what is queued and says how many did not fit; the recording stays open. */
+    @Override
+    public final void close() throws IOException {
+        try {
+            stopEvents();
+        } finally {
+            running = false;
+        }
+        Thread thread;
+        synchronized (this) {
+            thread = this.thread;
+        }
+        if (thread == null) return;
+        // Joined, not interrupted: an interrupt while it writes would close the recording's channel.
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!thread.isAlive()) {
+            tick();
+            drain();
+        }
+        long lost = dropped.get();
+        if (lost > 0) recorder.info(RecordingFormat.INFO_EVENTS_DROPPED, Long.toString(lost));
+        recorder.flush();
+        if (failure != null) throw new IOException(thread.getName() + " stopped early: " + failure, failure);
+    }
+
+    /** Whether {@code t} is one of tiprobe's own threads, whose events are never the application's. */
+    protected static boolean tiprobes(Thread t) {
+        return t == null || t.getName().startsWith("tiprobe-");
+    }
+}

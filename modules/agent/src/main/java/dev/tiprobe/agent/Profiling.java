@@ -1,0 +1,98 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.agent.alloc.AllocationSampler;
+import dev.tiprobe.agent.locks.LockProfiler;
+import dev.tiprobe.agent.registry.CallbackStacks;
+import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.agent.sampling.Sampler;
+import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.options.AgentOptions;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A session's profiling engines (stack sampling, allocations, locks) over one registry: a class
+ * carries one JVMTI tag, so the engines share the registry that tags classes and names their
+ * frames, and they write to the session's one recorder. Started, flushed and closed together.
+ */
+final class Profiling implements AutoCloseable {
+    /** Frames kept of an allocation's or a wait's stack (sampling keeps its own depth). */
+    static final int EVENT_DEPTH = 256;
+
+    private final Registry registry;
+    private Sampler sampler;
+    private AllocationSampler allocations;
+    private LockProfiler locks;
+
+    private Profiling(Registry registry) {
+        this.registry = registry;
+    }
+
+    /** Starts every engine {@code options} asks for; none is left running when one fails to start. */
+    static Profiling start(Jvmti jvmti, AgentOptions options, Recorder recorder) throws IOException {
+        Profiling p = new Profiling(Registry.startBackfilling(jvmti, recorder.names()));
+        try {
+            int depth = options.sampling() != null ? Math.min(options.sampling().depth(), EVENT_DEPTH) : EVENT_DEPTH;
+            CallbackStacks stacks = new CallbackStacks(jvmti, p.registry, depth);
+            if (options.sampling() != null) p.sampler = Sampler.start(jvmti, p.registry, options.sampling(), recorder);
+            if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
+            if (options.locks() != null) p.locks = LockProfiler.start(jvmti, stacks, options.locks(), recorder);
+            return p;
+        } catch (IOException | RuntimeException e) {
+            p.close();
+            throw e;
+        }
+    }
+
+    /** {@code 120 samples, 45 allocations, 3 waits}: what each engine has written so far. */
+    String counts() {
+        List<String> parts = new ArrayList<>();
+        if (sampler != null) parts.add(sampler.samples() + " samples");
+        if (allocations != null) parts.add(allocations.written() + " allocation samples");
+        if (locks != null) parts.add(locks.written() + " waits");
+        return String.join(", ", parts);
+    }
+
+    /** {@code sampling every 10 ms (cpu), allocations every 512 KiB, waits of 1 ms or more}. */
+    static String describe(AgentOptions options) {
+        List<String> parts = new ArrayList<>();
+        if (options.sampling() != null) {
+            parts.add("sampling every " + options.sampling().interval().toMillis() + " ms ("
+                    + options.sampling().mode().name().toLowerCase() + ")");
+        }
+        if (options.allocations() != null) {
+            long bytes = options.allocations().intervalBytes();
+            parts.add("allocations every " + (bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes")
+                    + (options.allocations().live() ? " (live objects tracked)" : ""));
+        }
+        if (options.locks() != null) {
+            parts.add("waits of " + options.locks().threshold().toNanos() / 1e6 + " ms or more");
+        }
+        return String.join(", ", parts);
+    }
+
+    /** Writes what every engine has gathered so far; they keep going. */
+    void flush() {
+        if (sampler != null) sampler.flush();
+        if (allocations != null) allocations.flush();
+        if (locks != null) locks.flush();
+    }
+
+    /** Stops every engine, then the registry; each runs even when an earlier one failed. The first failure is thrown. */
+    @Override
+    public void close() throws IOException {
+        IOException first = null;
+        for (AutoCloseable engine : new AutoCloseable[] {sampler, allocations, locks}) {
+            if (engine == null) continue;
+            try {
+                engine.close();
+            } catch (Exception e) {
+                if (first == null) first = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+            }
+        }
+        registry.close();
+        if (first != null) throw first;
+    }
+}

@@ -1,0 +1,132 @@
+package dev.tiprobe.agent.alloc;
+
+import dev.tiprobe.agent.EventEngine;
+import dev.tiprobe.agent.Recorder;
+import dev.tiprobe.agent.registry.CallbackStacks;
+import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.jvmti.Capability;
+import dev.tiprobe.jvmti.Event;
+import dev.tiprobe.jvmti.Events;
+import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.options.AgentOptions.Allocations;
+import dev.tiprobe.recording.RecordingFormat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Allocation profiling: JVMTI's SampledObjectAlloc, about one object per interval a thread
+ * allocates (the JVM picks them; {@code SetHeapSamplingInterval}), each with its class, size and
+ * the allocating stack. The class comes with the event as a reference, so nothing is looked up by
+ * name or loaded; it is named the way the ID map names classes (a hidden class's address suffix
+ * made stable).
+ *
+ * <p>For the live view, each sampled object is tagged ({@link #OBJECT_TAGS} and up, a range no
+ * registry uses) and ObjectFree tells when it is collected: the recording holds FREED records, and
+ * a sample whose tag never got one was alive at the end. At most {@link Allocations#MAX_TRACKED}
+ * objects are tracked at once; later samples are counted ({@link RecordingFormat#INFO_LIVE_UNTRACKED})
+ * until collections make room.
+ *
+ * <p>Allocations of tiprobe's own threads and of its callbacks (the JVM drops events raised inside
+ * a callback; {@code Events} counts them) are never the application's.
+ */
+public final class AllocationSampler extends EventEngine<AllocationSampler.Sampled> {
+    /** Object tags have this bit set; registries' class tags stay far below it. */
+    static final long OBJECT_TAGS = 1L << 62;
+
+    /** What the callback queues: the moment, the thread, the class's name, the size, the tag and the stack. */
+    record Sampled(long epochNanos, Thread thread, String type, long size, long tag, CallbackStacks.Resolved stack) {}
+
+    private final Jvmti jvmti;
+    private final CallbackStacks stacks;
+    private final Allocations options;
+    private final List<Events.Registration> registrations = new ArrayList<>();
+    private final AtomicLong nextTag = new AtomicLong(OBJECT_TAGS);
+    private final AtomicInteger tracked = new AtomicInteger();
+    private final AtomicLong untracked = new AtomicLong();
+    /** Collected objects' times and tags, from the service thread. */
+    private final ConcurrentLinkedQueue<long[]> freed = new ConcurrentLinkedQueue<>();
+
+    private AllocationSampler(Jvmti jvmti, CallbackStacks stacks, Allocations options, Recorder recorder) {
+        super("tiprobe-alloc", recorder);
+        this.jvmti = jvmti;
+        this.stacks = stacks;
+        this.options = options;
+    }
+
+    /** Starts sampling allocations into {@code recorder}, their stacks taken by {@code stacks}. */
+    public static AllocationSampler start(Jvmti jvmti, CallbackStacks stacks, Allocations options, Recorder recorder)
+            throws IOException {
+        jvmti.addCapabilities(EnumSet.of(Capability.CAN_GENERATE_SAMPLED_OBJECT_ALLOC_EVENTS, Capability.CAN_TAG_OBJECTS,
+                Capability.CAN_GENERATE_OBJECT_FREE_EVENTS));
+        recorder.info(RecordingFormat.INFO_ALLOC_INTERVAL, Long.toString(options.intervalBytes()));
+        if (options.live()) recorder.info(RecordingFormat.INFO_ALLOC_LIVE, "yes");
+        AllocationSampler s = new AllocationSampler(jvmti, stacks, options, recorder);
+        s.startWriting();
+        try {
+            if (options.live()) s.registrations.add(jvmti.events().on(Event.OBJECT_FREE, s::freed));
+            jvmti.setHeapSamplingInterval((int) options.intervalBytes());
+            s.registrations.add(jvmti.events().on(Event.SAMPLED_OBJECT_ALLOC, s::sampled));
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+        return s;
+    }
+
+    /** On the allocating thread, inside the callback: only what cannot wait. */
+    private void sampled(Thread thread, Object object, Class<?> type, long size) {
+        if (tiprobes(thread)) return;
+        CallbackStacks.Resolved stack = stacks.inCallback();
+        if (stack == null) return;  // tiprobe's own allocation
+        long tag = 0;
+        if (options.live()) {
+            if (tracked.incrementAndGet() <= Allocations.MAX_TRACKED) {
+                tag = nextTag.getAndIncrement();
+                jvmti.setTag(object, tag);
+            } else {
+                tracked.decrementAndGet();
+                untracked.incrementAndGet();
+            }
+        }
+        offer(new Sampled(recorder.now(), thread, Registry.typeName(type), size, tag, stack));
+    }
+
+    /** On the VM's service thread: a tracked object was collected; written by the engine's thread, never waited for here. */
+    private void freed(long tag) {
+        if ((tag & OBJECT_TAGS) == 0) return;  // a class's tag: the registry's
+        tracked.decrementAndGet();
+        freed.offer(new long[] {recorder.now(), tag});
+    }
+
+    @Override
+    protected void tick() {
+        long[] f;
+        try {
+            while ((f = freed.poll()) != null) recorder.freed(f[0], f[1]);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    protected void write(Sampled s) throws IOException {
+        recorder.alloc(s.epochNanos(), s.thread(), s.type(), s.size(), s.tag(), s.stack());
+    }
+
+    @Override
+    protected void stopEvents() {
+        registrations.forEach(Events.Registration::close);
+        registrations.clear();
+        try {
+            if (untracked.get() > 0) recorder.info(RecordingFormat.INFO_LIVE_UNTRACKED, Long.toString(untracked.get()));
+        } catch (IOException ignored) {
+            // the count is a courtesy
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.tiprobe.agent.registry;
+
+import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.jvmti.Jvmti;
+
+/**
+ * Stacks taken inside an event callback (SampledObjectAlloc, MonitorContendedEntered), turned into
+ * the recording's method ids at once: while its frames are on a stack, no class of them can
+ * unload, so each is named for sure (a frame resolved later, on another thread, could belong to a
+ * class gone meanwhile). A method met before costs a map lookup.
+ *
+ * <p>Inside a callback the thread's stack starts with tiprobe's own frames: the handler, the
+ * callback in {@code dev.tiprobe.jvmti.Event}, its lambda, and the method handles and lambda forms
+ * of the FFM upcall (about 16 frames in JDK 25), above the application's frames. {@link #inCallback}
+ * drops the block of them on top: frames of tiprobe's classes and the {@code java.lang.invoke}
+ * and {@code jdk.internal.foreign} frames of the upcall and of the walk's own downcall. A stack is taken with
+ * {@link #MACHINERY} frames to spare so the application still gets its full depth.
+ */
+public final class CallbackStacks {
+    /** Frames taken beyond the depth asked for, for the callback's own. */
+    static final int MACHINERY = 32;
+
+    /** A stack as the recording takes it: method ids and lines, leaf first; truncated when frames are missing below. */
+    public record Resolved(int[] frames, int[] lines, int depth, boolean truncated) {}
+
+    private final Jvmti jvmti;
+    private final Registry registry;
+    private final int depth;
+    /** The capture buffers of each thread, reused event after event. */
+    private final ThreadLocal<long[][]> buffers;
+
+    public CallbackStacks(Jvmti jvmti, Registry registry, int depth) {
+        this.jvmti = jvmti;
+        this.registry = registry;
+        this.depth = depth;
+        int size = depth + MACHINERY;
+        this.buffers = ThreadLocal.withInitial(() -> new long[][] {new long[size], new long[size]});
+    }
+
+    /**
+     * The application's frames of the current thread, inside a callback: tiprobe's own on top
+     * dropped. Null when the event was raised by FFM code below tiprobe's callback, other than a
+     * call's stub (the segments an upcall of tiprobe's makes for its arguments, allocated before
+     * its Java code runs): such an allocation is tiprobe's, never the application's. (So is, by
+     * this rule, one the application makes itself inside {@code jdk.internal.foreign}.) Null too
+     * on a thread doing the agent's own work ({@code AgentMain} on its stack).
+     */
+    public Resolved inCallback() {
+        return take(null, true);
+    }
+
+    /** {@code thread}'s frames now (it must be alive: a thread that owns a monitor, say). */
+    public Resolved of(Thread thread) {
+        return take(thread, false);
+    }
+
+    private Resolved take(Thread thread, boolean inCallback) {
+        long[][] b = buffers.get();
+        long[] methods = b[0];
+        long[] locations = b[1];
+        int n = jvmti.stackTrace(thread, 0, methods, locations);
+        int first = 0;
+        boolean ffm = false;  // whether FFM code other than a call's stub ran below tiprobe's classes' frames on top
+        IdMap.MethodEntry m = n > 0 ? registry.resolve(methods[0]) : null;
+        while (inCallback && first < n && tiprobesOwn(m)) {
+            String owner = m.token().owner().binaryName();
+            if (owner.startsWith(TIPROBE)) ffm = false;
+            else if (owner.startsWith(FOREIGN) && !owner.startsWith(UPCALL_STUB) && !owner.startsWith(DOWNCALL_STUB)) ffm = true;
+            first++;
+            m = first < n ? registry.resolve(methods[first]) : null;
+        }
+        if (ffm) return null;
+        int kept = Math.min(depth, n - first);
+        int[] frames = new int[kept];
+        int[] lines = new int[kept];
+        for (int i = 0; i < kept; i++) {
+            if (i > 0) m = registry.resolve(methods[first + i]);
+            if (inCallback && m != null && m.token().owner().binaryName().equals(AGENT_ENTRY)) return null;
+            long location = locations[first + i];
+            frames[i] = m == null ? 0 : m.tokenId();
+            lines[i] = m == null || location < 0 ? 0 : Math.max(0, m.token().lineAt(location));
+        }
+        return new Resolved(frames, lines, kept, n == methods.length || n - first > kept);
+    }
+
+    private static final String TIPROBE = "dev.tiprobe.";
+    private static final String FOREIGN = "jdk.internal.foreign.";
+    /** Where the agent's work on a thread of the JVM's own begins (the Attach Listener running agentmain, say). */
+    private static final String AGENT_ENTRY = "dev.tiprobe.agent.AgentMain";
+    /** The frames every upcall and downcall has; other FFM frames under tiprobe's callback mean FFM itself allocated. */
+    private static final String UPCALL_STUB = "jdk.internal.foreign.abi.UpcallStub";
+    private static final String DOWNCALL_STUB = "jdk.internal.foreign.abi.DowncallStub";
+
+    /**
+     * A frame of tiprobe's work in a callback: its classes (the handler, the callback, jextract's
+     * bindings), and the method handles and lambda forms of the upcall's entry and of the stack
+     * walk's own downcall.
+     */
+    private static boolean tiprobesOwn(IdMap.MethodEntry m) {
+        if (m == null) return false;
+        String owner = m.token().owner().binaryName();
+        return owner.startsWith(TIPROBE) || owner.startsWith("java.lang.invoke.") || owner.startsWith(FOREIGN);
+    }
+}
