@@ -203,7 +203,7 @@ class RealProgramsIT {
      * H2 under JDBC load, its allocations and monitor waits profiled by {@code collect}, JFR's
      * allocation samples taken from the same process over the same window: every frame is named,
      * the classes that take most bytes are the ones JFR finds (each one's top class among the
-     * other's first three), and whatever monitor waits there are name H2's or the JDK's frames.
+     * other's first three), and the monitor waits of its four clients are in H2's code, named.
      */
     @Test
     void allocationsOfADatabaseMatchJfrsOverTheSameWindow() throws Exception {
@@ -240,9 +240,18 @@ class RealProgramsIT {
         System.out.println(figures);
         assertTrue(theirs.contains(ours.getFirst()) && ours.contains(theirs.getFirst()), figures);
 
-        Command.Run locks = tiprobe("report", recording.toString(), "-f", "-");
-        assertEquals(0, locks.exit(), locks.err());
-        assertFalse(locks.out().contains("[unknown]"), locks.out());
+        Path locks = dir.resolve("lock.collapsed");  // four clients contend on H2's tables and transactions
+        Command.Run lockView = tiprobe("report", recording.toString(), "--event", "lock", "-f", locks.toString());
+        assertEquals(0, lockView.exit(), lockView.err());
+        List<String> waits = folded(locks);
+        assertFalse(waits.isEmpty(), "contended monitor entries were recorded");
+        for (String line : waits) {
+            String stack = line.substring(0, line.lastIndexOf(' '));
+            assertTrue(stack.contains("org.h2.") && !stack.contains("[unknown]"), "a wait in H2's code, every frame named: " + line);
+        }
+        Command.Run text = tiprobe("report", recording.toString(), "-f", "-");
+        assertEquals(0, text.exit(), text.err());
+        assertFalse(text.out().contains("[unknown]"), text.out());
         Files.writeString(dir.resolve("quit"), "quit");
         assertTrue(h2.waitFor(30, TimeUnit.SECONDS) && h2.exitValue() == 0, "the database ran on and shut down cleanly");
     }

@@ -1,8 +1,6 @@
 package dev.tiprobe.agent;
 
-
 import dev.tiprobe.agent.tracing.Tracing;
-
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;

@@ -1,8 +1,7 @@
 package dev.tiprobe.agent;
 
-import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.agent.tracing.Results;
-
+import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.options.AgentOptions;
 
 import java.io.IOException;
@@ -123,10 +122,10 @@ final class AgentSession {
         String unmatched = null;
         RecordingLoop l = loop;
         if (l != null) l.close();
-        Profiling s = profiling;
-        if (s != null) {
+        Profiling p = profiling;
+        if (p != null) {
             try {
-                s.close();
+                p.close();
             } catch (Throwable e) {
                 problems.add("could not finish the recording: " + message(e));
             }
@@ -142,7 +141,7 @@ final class AgentSession {
                 problems.add("could not finish tracing: " + message(e));
             }
         }
-        if (s != null) b.append(tracing != null ? ";" : "").append(' ').append(s.counts());
+        if (p != null) b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
         try {
             recorder.close();
             if (l != null) l.keep(recorder.file());  // the last period's recording counts too

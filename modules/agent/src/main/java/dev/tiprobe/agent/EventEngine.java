@@ -4,8 +4,6 @@ import dev.tiprobe.recording.RecordingFormat;
 
 import java.io.IOException;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -32,7 +30,7 @@ public abstract class EventEngine<E> implements AutoCloseable {
     private final String threadName;
     private Thread thread;
     private volatile boolean running = true;
-    private volatile CountDownLatch flushRequest;
+    private final FlushRequest flushRequest = new FlushRequest();
     private volatile Throwable failure;
 
     protected EventEngine(String threadName, Recorder recorder) {
@@ -70,14 +68,16 @@ public abstract class EventEngine<E> implements AutoCloseable {
     }
 
     private void run() {
+        long lastFlush = System.nanoTime();
         try {
             while (running) {
                 tick();
                 drain();
-                CountDownLatch requested = flushRequest;
-                if (requested != null) {
-                    flushRequest = null;
-                    requested.countDown();
+                long now = System.nanoTime();
+                if (flushRequest.asked() || now - lastFlush >= 1_000_000_000L) {
+                    recorder.flush();  // a chunk a second, as the sampler: a dying target loses at most that
+                    lastFlush = now;
+                    flushRequest.answer();
                 }
                 Thread.sleep(TICK_MILLIS);
             }
@@ -100,13 +100,7 @@ public abstract class EventEngine<E> implements AutoCloseable {
 
     /** Writes what is queued so far (the engine keeps going); waits up to two seconds for it. */
     public final void flush() {
-        CountDownLatch done = new CountDownLatch(1);
-        flushRequest = done;
-        try {
-            done.await(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        flushRequest.askAndWait();
     }
 
     /** Stops the events, writes what is queued and says how many did not fit; the recording stays open. */

@@ -1,9 +1,8 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.tracing.CapturedValues;
 import dev.tiprobe.agent.tracing.Results;
-
-import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;

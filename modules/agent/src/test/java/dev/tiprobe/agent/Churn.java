@@ -1,7 +1,6 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.agent.registry.Registry;
-
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;

@@ -146,8 +146,9 @@ final class CollectCommand extends SessionCommand {
         }
         String held = r.ended()
                 ? "the agent finished the recording at exit"
-                : String.format("it did not finish the recording (was it killed?): %s holds %d samples and %d traced calls in %d"
-                        + " chunks, up to %s", recording, r.samples().size(), r.calls().size(), r.chunks(),
+                : String.format("it did not finish the recording (was it killed?): %s holds %d samples, %d allocation samples,"
+                        + " %d waits and %d traced calls in %d chunks, up to %s", recording, r.samples().size(),
+                        r.events().allocations().size(), r.events().locks().size(), r.calls().size(), r.chunks(),
                         r.chunks() == 0 ? "its start" : "its last whole chunk");
         if (recording.equals(output)) return exited + held + ": " + recording;
         try {

@@ -166,11 +166,6 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         return "cpu".equals(info.get(RecordingFormat.INFO_SAMPLE_MODE));
     }
 
-    /** A sample's weight in a view: 1 in the wall (samples) view, its CPU nanoseconds in the cpu view. */
-    public static long weight(Sample s, boolean cpuView) {
-        return cpuView ? s.cpuNanos() : 1;
-    }
-
     /**
      * The same recording with each frame named by method and line, {@code Class.method:42(...)},
      * as its own method id: every report then tells lines of one method apart.

@@ -1,9 +1,9 @@
 package dev.tiprobe.agent.sampling;
 
 import dev.tiprobe.agent.AgentMain;
+import dev.tiprobe.agent.FlushRequest;
 import dev.tiprobe.agent.Recorder;
 import dev.tiprobe.agent.registry.Registry;
-
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.SampleMode;
@@ -19,8 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -78,7 +76,7 @@ public final class Sampler implements AutoCloseable {
     private volatile boolean running = true;
     private volatile Throwable failure;
     /** Set by {@link #flush()}; the sampler thread answers it once the class events it queued are written. */
-    private volatile CountDownLatch flushRequest;
+    private final FlushRequest flushRequest = new FlushRequest();
     /** cpu mode: the threads of the last full walk, and when the next one is due. Sampler thread only. */
     private List<Thread> known = List.of();
     private long nextFullWalk;
@@ -127,14 +125,10 @@ public final class Sampler implements AutoCloseable {
                 long began = System.nanoTime();
                 drainClassEvents();
                 sampleOnce(frames);
-                CountDownLatch requested = flushRequest;
-                if (requested != null || began - lastFlush >= 1_000_000_000L) {
+                if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
                     recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
-                    if (requested != null) {
-                        flushRequest = null;
-                        requested.countDown();
-                    }
+                    flushRequest.answer();
                 }
                 long sleep = intervalNanos - (System.nanoTime() - began);
                 if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
@@ -300,13 +294,7 @@ public final class Sampler implements AutoCloseable {
 
     /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for it. */
     public void flush() {
-        CountDownLatch done = new CountDownLatch(1);
-        flushRequest = done;
-        try {
-            done.await(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        flushRequest.askAndWait();
     }
 
     /** Stops sampling and writes the last samples; the recording stays open for the session's owner to close. */

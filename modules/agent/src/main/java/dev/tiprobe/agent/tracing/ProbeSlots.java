@@ -1,7 +1,6 @@
 package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.registry.Loaders;
-
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.IdMap;

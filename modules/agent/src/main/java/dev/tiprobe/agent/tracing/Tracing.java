@@ -2,7 +2,6 @@ package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.registry.Loaders;
-
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
