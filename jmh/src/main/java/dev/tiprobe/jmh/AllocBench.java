@@ -1,0 +1,71 @@
+package dev.tiprobe.jmh;
+
+import bench.target.Allocating;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Throughput of an allocating workload on two threads while a profiler samples allocations, each
+ * profiler in forks of its own, all in one run: none; tiprobe {@code alloc=512k} (and with
+ * {@code live}); async-profiler {@code alloc=512k}; JFR's {@code jdk.ObjectAllocationSample} at its
+ * profile setting (300 a second, {@code jmh/jfr/alloc.jfc}). The loss against the first row is the
+ * cost of allocation profiling.
+ *
+ * <p>How to run, from the repository root (agent paths are relative to it): {@code java -jar
+ * jmh/target/benchmarks.jar AllocBench -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Threads(2)
+public class AllocBench {
+    static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
+    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/alloc-%p.tpr,alloc=512k";
+    static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,alloc=512k,"
+            + "file=jmh/target/alloc-ap-%p.jfr";
+    static final String JFR = "-XX:StartFlightRecording:settings=jmh/jfr/alloc.jfc,filename=jmh/target/alloc-%p.jfr";
+
+    long seed = 42;
+
+    @Benchmark
+    @Fork(value = 1)
+    public long none() {
+        return seed = Allocating.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE})
+    public long tiprobeAlloc() {
+        return seed = Allocating.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + ",live"})
+    public long tiprobeAllocLive() {
+        return seed = Allocating.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER)
+    public long asyncProfilerAlloc() {
+        return seed = Allocating.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = JFR)
+    public long jfrAllocationSample() {
+        return seed = Allocating.round(seed);
+    }
+}

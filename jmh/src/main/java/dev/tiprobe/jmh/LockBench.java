@@ -1,0 +1,65 @@
+package dev.tiprobe.jmh;
+
+import bench.target.Contended;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Throughput of a contended workload (two threads taking turns in one monitor) while a profiler
+ * watches monitor waits of 10 ms or more, each profiler in forks of its own, all in one run: none;
+ * tiprobe {@code lock=10ms}; async-profiler {@code lock=10ms}; JFR's {@code jdk.JavaMonitorEnter}
+ * at a 10 ms threshold ({@code jmh/jfr/lock.jfc}). Every contended entry raises the JVMTI events,
+ * whatever the threshold: the loss against the first row is what watching costs.
+ *
+ * <p>How to run, from the repository root: {@code java -jar jmh/target/benchmarks.jar LockBench
+ * -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Threads(2)
+public class LockBench {
+    static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
+    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/lock-%p.tpr,lock=10ms";
+    static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,lock=10ms,"
+            + "file=jmh/target/lock-ap-%p.jfr";
+    static final String JFR = "-XX:StartFlightRecording:settings=jmh/jfr/lock.jfc,filename=jmh/target/lock-%p.jfr";
+
+    long seed = 42;
+
+    @Benchmark
+    @Fork(value = 1)
+    public long none() {
+        return seed = Contended.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE})
+    public long tiprobeLock() {
+        return seed = Contended.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER)
+    public long asyncProfilerLock() {
+        return seed = Contended.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = JFR)
+    public long jfrMonitorEnter() {
+        return seed = Contended.round(seed);
+    }
+}
