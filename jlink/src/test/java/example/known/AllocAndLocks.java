@@ -11,11 +11,13 @@ import java.util.List;
  * waiters try to enter it. Before it ends, the program collects its own garbage (System.gc) and
  * waits a moment, so the live view can tell the retained objects from the collected ones.
  *
- * <p>Usage: {@code AllocAndLocks <seconds>}; prints {@code done <retained> <ledger entries>}.
+ * <p>Usage: {@code AllocAndLocks <seconds>}; prints {@code ready} once its threads run, then
+ * {@code done <retained> <ledger entries>}.
  */
 public class AllocAndLocks {
     static final List<Retained> KEPT = new ArrayList<>();
-    static volatile long sink;
+    /** Where the last array goes: an array that does not escape is eliminated by C2 and never allocated. */
+    static volatile Object last;
 
     static final class Blob {
         final byte[] data;
@@ -43,7 +45,7 @@ public class AllocAndLocks {
     }
 
     static void allocateBlobs(int n) {
-        for (int i = 0; i < n; i++) sink += new byte[64 * 1024].length;
+        for (int i = 0; i < n; i++) last = new byte[64 * 1024];
     }
 
     static void retain(int n) {
@@ -51,7 +53,7 @@ public class AllocAndLocks {
     }
 
     static void churn(int n) {
-        for (int i = 0; i < n; i++) sink += new Blob(16 * 1024).data.length;
+        for (int i = 0; i < n; i++) last = new Blob(16 * 1024);
     }
 
     public static void main(String[] args) throws Exception {
@@ -77,6 +79,7 @@ public class AllocAndLocks {
                 }
             }));
         }
+        System.out.println("ready");
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         while (System.nanoTime() < end) {
             allocateBlobs(200);

@@ -566,7 +566,7 @@ class ImageIT {
         Run run = tiprobe("run", "--alloc", "256k", "--live", "--lock", "5ms", "-f", page.toString(), "--",
                 JAVA, "-cp", CLASSES, "example.known.AllocAndLocks", "3");
         assertEquals(0, run.exit(), run.err());
-        assertTrue(run.out().startsWith("done "), "the program's own output: " + run.out());
+        assertTrue(run.out().matches("ready\\ndone \\d+ \\d+\\n"), "the program's own output: " + run.out());
         Path recording = dir.resolve("mem.html.tpr");
 
         Run alloc = tiprobe("report", recording.toString(), "--event", "alloc", "-f", "-");
@@ -610,6 +610,29 @@ class ImageIT {
         Run dom = chromium("--dump-dom", page.toUri().toString());
         assertTrue(dom.out().contains("<option value=\"2\">lock (time waiting to enter monitors)</option>"), "the view menu");
         assertTrue(dom.out().matches("(?s).*<div class=\"f\"[^>]*>byte\\[\\]</div>.*"), "the alloc view is drawn first, its class on top");
+    }
+
+    /** A longer session of allocation and lock profiling: start, status, dump and stop each say what the engines have. */
+    @Test
+    void allocationAndLockSessionsStartDumpAndStop() throws Exception {
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(QUIET);
+        command.addAll(List.of("-cp", CLASSES, "example.known.AllocAndLocks", "30"));
+        String pid = Long.toString(targets.startReady(command, "mem.out").pid());
+        Path page = dir.resolve("session.html");
+        Run start = tiprobe("start", "--alloc", "512k", "--lock", "5ms", "-f", page.toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        assertTrue(start.out().startsWith("started: allocations every 512 KiB, waits of 5.0 ms or more; recording to "), start.out());
+        Thread.sleep(2_000);
+        Run dump = tiprobe("dump", pid);
+        assertEquals(0, dump.exit(), dump.err());
+        assertTrue(dump.out().matches("dumped: [1-9]\\d* allocation samples, [1-9]\\d* waits; recording in .*\\n"), dump.out());
+        Run early = tiprobe("report", dir.resolve("session.html.tpr").toString(), "--event", "alloc", "-f", "-");
+        assertTrue(early.out().contains("example.known.AllocAndLocks.allocateBlobs(int)"), "a dump is readable: " + early.out());
+        Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+        assertTrue(stop.out().matches("stopped: [1-9]\\d* allocation samples, [1-9]\\d* waits; recording in .*\\n"), stop.out());
+        assertTrue(Files.readString(page).contains("{\"id\":\"lock\""), "the page made at stop has the lock view");
     }
 
     static Run chromium(String... args) throws Exception {

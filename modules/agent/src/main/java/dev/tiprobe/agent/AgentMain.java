@@ -127,6 +127,18 @@ public final class AgentMain {
         }
     }
 
+    /**
+     * For {@link Profiler}: {@code start} (with the agent's options), {@code status}, {@code dump}
+     * or {@code stop}, answered as the command is answered ({@code ok ...} or {@code error: ...}).
+     */
+    static String inProcess(String command, String options) {
+        try {
+            return command.equals("start") ? start(options, null) : answer(command);
+        } catch (Throwable t) {
+            return "error: " + message(t);
+        }
+    }
+
     /** A session is running from its start until stop or exit closes it. */
     private static boolean running() {
         return session != null && !session.closed();

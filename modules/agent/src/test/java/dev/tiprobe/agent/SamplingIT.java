@@ -81,4 +81,32 @@ class SamplingIT {
         }
         assertFalse(r.events().freed().isEmpty(), "collected objects were told");
     }
+    /**
+     * The in-process API: {@code Profiler.start} and {@code stop} from the application's code give
+     * a recording with samples, allocations (the retained ones live) and the contended monitor's
+     * waits, named; stopping twice says no session runs.
+     */
+    @Test
+    void inProcessProfilingRecordsSamplesAllocationsAndWaits() throws Exception {
+        Command.Run run = TracingIT.java(List.of("-cp", TracingIT.AGENT + java.io.File.pathSeparator + TracingIT.TEST_CLASSES),
+                "example.workload.InProcessProfile", dir.toString());
+        assertEquals(0, run.exit(), run.out() + run.err());
+        List<String> lines = run.out().lines().toList();
+        assertTrue(lines.getFirst().matches("started sampling every 10 ms \\(wall\\), allocations every 64 KiB \\(live objects tracked\\),"
+                + " waits of 1\\.0 ms or more; recording to .*in\\.tpr"), run.out());
+        assertEquals("stopped " + dir.resolve("in.tpr").toAbsolutePath(), lines.get(1), run.out());
+        assertEquals("again: no session is running", lines.get(2), run.out());
+        Recording r = RecordingReader.read(dir.resolve("in.tpr"));
+        assertTrue(r.ended() && !r.samples().isEmpty(), "a finished recording with samples");
+        List<Recording.Allocation> inAllocate = r.events().allocations().stream()
+                .filter(a -> a.frames().length > 0 && r.methodName(a.frames()[0]).startsWith("example.workload.InProcessProfile.allocate("))
+                .toList();
+        assertTrue(inAllocate.size() > 10, "about 8 MiB of int[1024] at 64 KiB: " + inAllocate.size());
+        assertTrue(inAllocate.stream().allMatch(a -> r.typeName(a.typeId()).equals("int[]")), "the class is named");
+        assertTrue(inAllocate.stream().anyMatch(a -> a.tag() != 0 && !r.events().freed().contains(a.tag())), "the retained arrays are live");
+        List<Recording.LockWait> waits = r.events().locks();
+        assertTrue(waits.stream().anyMatch(w -> w.kind() == dev.tiprobe.recording.RecordingFormat.LOCK_CONTENDED
+                && r.typeName(w.typeId()).equals("java.lang.Object")
+                && r.methodName(w.frames()[0]).startsWith("example.workload.InProcessProfile.holdLock(")), "the contended monitor's waits");
+    }
 }

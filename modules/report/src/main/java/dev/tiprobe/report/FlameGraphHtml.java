@@ -232,7 +232,7 @@ public final class FlameGraphHtml {
               cpu: "Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.",
               wall: "Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.",
               alloc: "Sampled allocations, weighted by the bytes each sample stands for; the allocated class is the top frame.",
-              live: "Sampled objects not collected when the recording ended, weighted by their size; the class is the top frame.",
+              live: "Sampled objects not collected when the recording ended, weighted by the bytes each stands for; the class is the top frame.",
               lock: "Waits to enter a monitor another thread held, weighted by the time waited; the monitor's class is the top frame.",
               wait: "Object.wait calls, weighted by the time waited; the monitor's class is the top frame."
             };

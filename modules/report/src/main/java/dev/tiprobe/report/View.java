@@ -15,8 +15,8 @@ import java.util.Locale;
  * <li>{@code wall}: stack samples counted;
  * <li>{@code alloc}: sampled allocations weighted by the bytes they stand for, the allocated class
  *     as the leaf frame;
- * <li>{@code live}: the same, only objects not collected when the recording ended, weighted by
- *     their own size (the bytes still held);
+ * <li>{@code live}: the same, only objects not collected when the recording ended (an estimate of
+ *     the bytes still held);
  * <li>{@code lock}: contended monitor entries weighted by the time waited, the monitor's class as
  *     the leaf frame; {@code wait}: {@code Object.wait} calls the same way.
  * </ul>
@@ -97,7 +97,7 @@ public enum View {
                 long interval = r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
                 for (Recording.Allocation a : r.events().allocations()) {
                     if (this == LIVE && (a.tag() == 0 || r.events().freed().contains(a.tag()))) continue;
-                    long weight = this == LIVE ? a.size() : estimatedBytes(a.size(), interval);
+                    long weight = estimatedBytes(a.size(), interval);
                     stacks.add(new Profile.Stack(a.epochNanos(), a.threadId(), withLeaf(a.frames(), a.typeId()), withFirst(a.lines(), 0), weight));
                 }
             }

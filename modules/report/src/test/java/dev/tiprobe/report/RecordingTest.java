@@ -395,4 +395,42 @@ class RecordingTest {
         }
         return ends.stream().mapToInt(Integer::intValue).toArray();
     }
+    /**
+     * Allocations, collected objects and waits go through the recording and come out as the
+     * views: the class as the leaf frame, bytes scaled by the sampling interval, only uncollected
+     * objects live, contended waits and Object.wait apart, the owner's stack kept.
+     */
+    @Test
+    void allocationsAndWaitsBecomeTheirViews() throws IOException {
+        Path file = dir.resolve("events.tpr");
+        Map<Integer, String> names = Map.of(1, "app.Store.put(int) : void", 2, "app.Main.main(java.lang.String[]) : void",
+                3, "app.Ledger.post() : void", 4, "app.Ledger.hold(long) : void");
+        try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
+            w.info(0, RecordingFormat.INFO_ALLOC_INTERVAL, "1024");
+            w.info(0, RecordingFormat.INFO_ALLOC_LIVE, "yes");
+            w.alloc(10, 1, "main", "byte[]", 1 << 20, 7, new int[] {1, 2}, new int[] {12, 3}, 2, false);
+            w.alloc(20, 1, "main", "app.Item", 32, 8, new int[] {1, 2}, new int[] {13, 3}, 2, false);
+            w.freed(30, 8);
+            w.lock(40, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000, new int[] {3}, new int[] {0}, 1, false,
+                    3, "holder", new int[] {4}, new int[] {0}, 1, false);
+            w.lock(50, 2, "waiter", RecordingFormat.LOCK_WAIT, "java.lang.Object", 7_000_000, new int[] {3}, new int[] {0}, 1, false,
+                    0, null, null, null, 0, false);
+        }
+        Recording r = RecordingReader.read(file);
+        assertNull(r.damage());
+        assertEquals(List.of(View.ALLOC, View.LIVE, View.LOCK, View.WAIT), View.in(r));
+        assertEquals(Map.of("main;app.Main.main;app.Store.put;byte[]", (long) (1 << 20), "main;app.Main.main;app.Store.put;app.Item",
+                View.estimatedBytes(32, 1024)), FoldedStacks.fold(View.ALLOC.of(r), true));
+        assertTrue(View.estimatedBytes(32, 1024) > 1000 && View.estimatedBytes(32, 1024) < 1100, "a small object stands for about the interval");
+        assertEquals(Map.of("app.Main.main;app.Store.put;byte[]", (long) (1 << 20)), FoldedStacks.fold(View.LIVE.of(r), false),
+                "the collected Item is not live");
+        assertEquals(Map.of("app.Ledger.post;app.Ledger", 5_000_000L), FoldedStacks.fold(View.LOCK.of(r), false));
+        assertEquals(Map.of("app.Ledger.post;java.lang.Object", 7_000_000L), FoldedStacks.fold(View.WAIT.of(r), false));
+        Recording.LockWait contended = r.events().locks().getFirst();
+        assertEquals("holder", r.threads().get(contended.ownerThreadId()));
+        assertEquals("app.Ledger.hold(long) : void", r.methodName(contended.ownerFrames()[0]));
+        StringWriter page = new StringWriter();
+        FlameGraphHtml.write(r, View.LOCK, page, "t");
+        assertTrue(page.toString().contains("{\"views\":[{\"id\":\"lock\""), "the page opens on the view asked for");
+    }
 }

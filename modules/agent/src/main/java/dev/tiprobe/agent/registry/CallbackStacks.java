@@ -43,7 +43,8 @@ public final class CallbackStacks {
      * call's stub (the segments an upcall of tiprobe's makes for its arguments, allocated before
      * its Java code runs): such an allocation is tiprobe's, never the application's. (So is, by
      * this rule, one the application makes itself inside {@code jdk.internal.foreign}.) Null too
-     * on a thread doing the agent's own work ({@code AgentMain} on its stack).
+     * on a thread loading the agent ({@code AgentMain} or the JDK's agent loader on its stack), and when no frame is
+     * left (the JVM's service thread running one of tiprobe's callbacks, say).
      */
     public Resolved inCallback() {
         return take(null, true);
@@ -69,13 +70,13 @@ public final class CallbackStacks {
             first++;
             m = first < n ? registry.resolve(methods[first]) : null;
         }
-        if (ffm) return null;
+        if (ffm || (inCallback && first >= n)) return null;  // nothing of the application's: tiprobe's own work
         int kept = Math.min(depth, n - first);
         int[] frames = new int[kept];
         int[] lines = new int[kept];
         for (int i = 0; i < kept; i++) {
             if (i > 0) m = registry.resolve(methods[first + i]);
-            if (inCallback && m != null && m.token().owner().binaryName().equals(AGENT_ENTRY)) return null;
+            if (inCallback && m != null && loadingAnAgent(m.token().owner().binaryName())) return null;
             long location = locations[first + i];
             frames[i] = m == null ? 0 : m.tokenId();
             lines[i] = m == null || location < 0 ? 0 : Math.max(0, m.token().lineAt(location));
@@ -87,6 +88,13 @@ public final class CallbackStacks {
     private static final String FOREIGN = "jdk.internal.foreign.";
     /** Where the agent's work on a thread of the JVM's own begins (the Attach Listener running agentmain, say). */
     private static final String AGENT_ENTRY = "dev.tiprobe.agent.AgentMain";
+    /** Where the JDK loads an agent (the reflection around agentmain), on the Attach Listener or in premain. */
+    private static final String AGENT_LOADER = "sun.instrument.InstrumentationImpl";
+
+    /** Whether a frame of {@code owner} means the thread is loading an agent, tiprobe's work rather than the application's. */
+    private static boolean loadingAnAgent(String owner) {
+        return owner.equals(AGENT_ENTRY) || owner.equals(AGENT_LOADER);
+    }
     /** The frames every upcall and downcall has; other FFM frames under tiprobe's callback mean FFM itself allocated. */
     private static final String UPCALL_STUB = "jdk.internal.foreign.abi.UpcallStub";
     private static final String DOWNCALL_STUB = "jdk.internal.foreign.abi.DowncallStub";

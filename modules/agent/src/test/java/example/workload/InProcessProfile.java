@@ -1,0 +1,50 @@
+package example.workload;
+
+import dev.tiprobe.agent.Profiler;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Profiling driven from application code: starts sampling, allocation and lock profiling, runs
+ * an allocating method and two threads contending on a monitor, then stops and prints the
+ * recording's path; a second start right after shows a session can follow another.
+ */
+public class InProcessProfile {
+    static final List<int[]> KEPT = new ArrayList<>();
+    static final Object LOCK = new Object();
+
+    static void allocate() {
+        for (int i = 0; i < 2_000; i++) KEPT.add(new int[1024]);
+    }
+
+    static void holdLock() throws InterruptedException {
+        synchronized (LOCK) {
+            Thread.sleep(20);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        System.out.println("started " + Profiler.start("interval=10ms,alloc=64k,live,lock=1ms,file=" + dir.resolve("in.tpr")));
+        allocate();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            threads.add(Thread.ofPlatform().name("contender-" + t).start(() -> {
+                try {
+                    for (int i = 0; i < 20; i++) holdLock();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        for (Thread t : threads) t.join();
+        System.out.println("stopped " + Profiler.stop());
+        try {
+            Profiler.stop();
+        } catch (IllegalStateException e) {
+            System.out.println("again: " + e.getMessage());
+        }
+    }
+}
