@@ -89,6 +89,7 @@ public class AllocAndLocks {
         }
         threads.forEach(Thread::interrupt);
         for (Thread t : threads) t.join();
+        last = null;
         System.gc();
         Thread.sleep(500);
         System.out.println("done " + KEPT.size() + " " + ledger.entries);

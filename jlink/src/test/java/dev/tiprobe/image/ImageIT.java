@@ -362,8 +362,8 @@ class ImageIT {
         killer.join();
         assertEquals(1, run.exit());
         assertTrue(run.err().matches("(?s).*tiprobe collect: process " + killed.pid() + " exited during the session; it did not"
-                + " finish the recording \\(was it killed\\?\\): \\S+killed\\.html\\.tpr holds [1-9]\\d* samples and 0 traced"
-                + " calls in [1-9]\\d* chunks, up to its last whole chunk; wrote \\S+killed\\.html from it.*"), run.err());
+                + " finish the recording \\(was it killed\\?\\): \\S+killed\\.html\\.tpr holds [1-9]\\d* samples, 0 allocation"
+                + " samples, 0 waits and 0 traced calls in [1-9]\\d* chunks, up to its last whole chunk; wrote \\S+killed\\.html from it.*"), run.err());
         assertTrue(Files.readString(killedPage).contains("Known.spin"), "the page from what the recording holds");
     }
 

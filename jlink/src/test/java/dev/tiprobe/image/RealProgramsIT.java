@@ -245,10 +245,12 @@ class RealProgramsIT {
         assertEquals(0, lockView.exit(), lockView.err());
         List<String> waits = folded(locks);
         assertFalse(waits.isEmpty(), "contended monitor entries were recorded");
-        for (String line : waits) {
+        for (String line : waits) {  // JFR, which this test runs in the same window, has a monitor of its own
             String stack = line.substring(0, line.lastIndexOf(' '));
-            assertTrue(stack.contains("org.h2.") && !stack.contains("[unknown]"), "a wait in H2's code, every frame named: " + line);
+            assertTrue((stack.contains("org.h2.") || stack.contains("jdk.jfr.")) && !stack.contains("[unknown]"),
+                    "a wait in H2's code (or JFR's), every frame named: " + line);
         }
+        assertTrue(waits.stream().anyMatch(l -> l.contains("org.h2.")), "H2's clients contend: " + waits);
         Command.Run text = tiprobe("report", recording.toString(), "-f", "-");
         assertEquals(0, text.exit(), text.err());
         assertFalse(text.out().contains("[unknown]"), text.out());

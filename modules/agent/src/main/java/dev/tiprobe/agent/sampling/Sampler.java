@@ -118,7 +118,8 @@ public final class Sampler implements AutoCloseable {
 
     private void run() {
         long intervalNanos = options.interval().toNanos();
-        long lastFlush = System.nanoTime();
+        // The first chunk 250 ms in, then one a second: a target killed soon after the start still leaves some.
+        long lastFlush = System.nanoTime() - 750_000_000L;
         Frames frames = new Frames(options.depth());
         try {
             while (running) {
