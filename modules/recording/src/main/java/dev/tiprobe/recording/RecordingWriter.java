@@ -68,18 +68,14 @@ public final class RecordingWriter implements AutoCloseable {
                        int[] lines, int depth, boolean truncated) throws IOException {
         begin(epochNanos);
         thread(threadId, threadName);
+        methods(frames, depth);
         int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
-        for (int i = 0; i < n; i++) method(frames[i]);
         chunk.write(RecordingFormat.SAMPLE);
         varlong(offset(epochNanos));
         varlong(threadId);
         chunk.write(truncated || depth > n ? state | RecordingFormat.STATE_TRUNCATED : state);
         varlong(Math.max(0, cpuNanos));
-        varlong(n);
-        for (int i = 0; i < n; i++) {
-            varlong(frames[i]);
-            varlong(Math.max(0, lines[i]));
-        }
+        frames(frames, lines, n);
         end(epochNanos);
     }
 
@@ -145,9 +141,15 @@ public final class RecordingWriter implements AutoCloseable {
         for (int i = 0; i < n; i++) method(frames[i]);
     }
 
+    /** {@code u8:truncated} then the frames: ALLOC's and LOCK's stacks. */
     private void stack(int[] frames, int[] lines, int depth, boolean truncated) {
         int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
         chunk.write(truncated || depth > n ? 1 : 0);
+        frames(frames, lines, n);
+    }
+
+    /** {@code varint:n (varint:methodId varint:line) * n}, as every stack is written. */
+    private void frames(int[] frames, int[] lines, int n) {
         varlong(n);
         for (int i = 0; i < n; i++) {
             varlong(frames[i]);
