@@ -97,6 +97,39 @@ final class TextReport {
         Weights methods = Weights.of(p, 1);
         table(out, byMethod + " (self)", methods.self, methods.all, r, top, view);
         table(out, byMethod + " (total)", methods.total, methods.all, r, top, view);
+        if (view == View.LIVE) ages(r, out);
+    }
+
+    /** Upper bounds of the live objects' age groups, in seconds, and their names. */
+    private static final long[] AGE_BOUNDS = {1, 10, 60, Long.MAX_VALUE};
+    private static final String[] AGE_NAMES = {"under 1 s", "1 to 10 s", "10 to 60 s", "over 60 s"};
+
+    /**
+     * The live objects by age when the recording ended: a leak grows the old groups, a cache or a
+     * queue under load the young ones. Weighted as the live view (estimated bytes held).
+     */
+    private static void ages(Recording r, PrintWriter out) {
+        long interval = r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
+        long[] bytes = new long[AGE_BOUNDS.length];
+        long[] objects = new long[AGE_BOUNDS.length];
+        long all = 0;
+        for (Recording.Allocation a : r.events().allocations()) {
+            if (a.tag() == 0 || r.events().freed().contains(a.tag())) continue;
+            long ageSeconds = Math.max(0, r.endEpochNanos() - a.epochNanos()) / 1_000_000_000L;
+            int group = 0;
+            while (ageSeconds >= AGE_BOUNDS[group]) group++;
+            long weight = View.estimatedBytes(a.size(), interval);
+            bytes[group] += weight;
+            objects[group]++;
+            all += weight;
+        }
+        if (all == 0) return;
+        out.printf("%nLive objects by age at the end (estimated bytes held)%n");
+        for (int g = 0; g < AGE_BOUNDS.length; g++) {
+            if (objects[g] == 0) continue;
+            out.printf("%12s %6.1f%%  %-11s (%d sampled objects)%n", amount(bytes[g], View.LIVE), 100.0 * bytes[g] / all,
+                    AGE_NAMES[g], objects[g]);
+        }
     }
 
     /** The longest contended waits, each with the thread that held the monitor and where, when known. */

@@ -118,7 +118,7 @@ public enum View {
      * {@code size}-byte object being sampled inverted (large objects are nearly always sampled and
      * stand for themselves; small ones for about the interval). async-profiler scales the same way.
      */
-    static long estimatedBytes(long size, long interval) {
+    public static long estimatedBytes(long size, long interval) {
         if (interval <= 0 || size <= 0) return Math.max(1, size);
         double p = -Math.expm1(-(double) size / interval);
         return Math.max(size, Math.round(size / p));
