@@ -100,6 +100,8 @@ public final class Jvmti {
     private final Native n;
     private final Events events;
     private volatile boolean closed;
+    /** Capabilities known held, so that the methods needing one ask the VM only once; emptied when any is given back. */
+    private volatile Set<Capability> held = Set.of();
 
     private Jvmti(Native n) {
         this.n = n;
@@ -271,12 +273,19 @@ public final class Jvmti {
     /** Gives capabilities back; ones not held are ignored. */
     public void relinquishCapabilities(Set<Capability> unwanted) {
         ensureOpen();
+        held = Set.of();
         if (!unwanted.isEmpty()) writeCapabilities("RelinquishCapabilities", n.fn(JvmtiFunction.RelinquishCapabilities), unwanted);
     }
 
-    /** Adds {@code c} unless held already; used by the methods that need one. */
+    /**
+     * Adds {@code c} unless held already; used by the methods that need one. Asks the VM only until
+     * {@code c} is held: SetTag, say, runs in a callback per allocation sample.
+     */
     void ensureCapability(Capability c) {
-        if (!capabilities().contains(c)) addCapabilities(EnumSet.of(c));
+        if (held.contains(c)) return;
+        Set<Capability> now = capabilities();
+        if (!now.contains(c)) addCapabilities(EnumSet.of(c));
+        held = Set.copyOf(capabilities());
     }
 
     private void writeCapabilities(String function, MemorySegment fn, Set<Capability> set) {
@@ -558,7 +567,7 @@ public final class Jvmti {
     /**
      * As {@link #stackTrace(Thread, int, int)}, into {@code methods} and {@code locations} (up to
      * their length) instead of new objects: for event handlers that walk a stack per event.
-     * Returns the number of frames written.
+     * Returns the number of frames written: none when the stack is not {@code startDepth} deep.
      */
     public int stackTrace(Thread thread, int startDepth, long[] methods, long[] locations) {
         ensureOpen();
@@ -566,8 +575,13 @@ public final class Jvmti {
         try (Scratch s = Scratch.open()) {
             MemorySegment frames = s.alloc(jvmtiFrameInfo.sizeof() * Math.max(1, max));
             MemorySegment count = s.alloc(4);
-            check("GetStackTrace", withRef(thread, ref -> jvmtiInterface_1_.GetStackTrace.invoke(
-                    n.fn(JvmtiFunction.GetStackTrace), n.env, ref, startDepth, max, frames, count)));
+            // The current thread needs no reference; called straight, as callbacks walk their stack for every event.
+            int rc = thread == null
+                    ? jvmtiInterface_1_.GetStackTrace.invoke(n.fn(JvmtiFunction.GetStackTrace), n.env, NULL, startDepth, max, frames, count)
+                    : withRef(thread, ref -> jvmtiInterface_1_.GetStackTrace.invoke(
+                            n.fn(JvmtiFunction.GetStackTrace), n.env, ref, startDepth, max, frames, count));
+            if (rc == JvmtiError.ILLEGAL_ARGUMENT.code() && startDepth > 0) return 0;  // the stack is not that deep
+            check("GetStackTrace", rc);
             int found = count.get(JAVA_INT, 0);
             for (int i = 0; i < found; i++) {
                 MemorySegment f = jvmtiFrameInfo.asSlice(frames, i);

@@ -110,6 +110,21 @@ class QueriesTest {
         assertTrue(frames.stream().allMatch(f -> jvmti.methodDeclaringClass(f.methodId()) != null));
     }
 
+    /** A walk into arrays from a depth: the frames below it, as the whole walk has them; none past the bottom, not an error. */
+    @Test
+    void stackTraceIntoArraysStartsAtTheDepthAskedFor() {
+        Jvmti jvmti = Jvmti.get();
+        long[] methods = new long[512];
+        long[] locations = new long[512];
+        int all = jvmti.stackTrace(null, 0, methods, locations);
+        long[] whole = java.util.Arrays.copyOf(methods, all);
+        int from3 = jvmti.stackTrace(null, 3, methods, locations);
+        assertEquals(all - 3, from3);
+        assertEquals(java.util.Arrays.stream(whole, 3, all).boxed().toList(),
+                java.util.Arrays.stream(methods, 0, from3).boxed().toList());
+        assertEquals(0, jvmti.stackTrace(null, all + 10, methods, locations));
+    }
+
     @Test
     void allStackTracesAndThreadListStackTracesSeeAParkedThread() throws Exception {
         Jvmti jvmti = Jvmti.get();

@@ -44,6 +44,7 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
 
     private final Jvmti jvmti;
     private final CallbackStacks stacks;
+    private final CallbackStacks.Site site;
     private final Allocations options;
     private final List<Events.Registration> registrations = new ArrayList<>();
     private final AtomicLong nextTag = new AtomicLong(OBJECT_TAGS);
@@ -56,6 +57,7 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
         super("tiprobe-alloc", recorder);
         this.jvmti = jvmti;
         this.stacks = stacks;
+        this.site = stacks.site();
         this.options = options;
     }
 
@@ -82,7 +84,7 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
     /** On the allocating thread, inside the callback: only what cannot wait. */
     private void sampled(Thread thread, Object object, Class<?> type, long size) {
         if (tiprobes(thread)) return;
-        CallbackStacks.Resolved stack = stacks.inCallback();
+        CallbackStacks.Resolved stack = stacks.inCallback(site);
         if (stack == null) return;  // tiprobe's own allocation
         long tag = 0;
         if (options.live()) {

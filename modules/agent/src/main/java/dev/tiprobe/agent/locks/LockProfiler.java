@@ -54,6 +54,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
 
     private final Jvmti jvmti;
     private final CallbackStacks stacks;
+    private final CallbackStacks.Site enteredSite;
+    private final CallbackStacks.Site waitedSite;
     private final long thresholdNanos;
     private final List<Events.Registration> registrations = new ArrayList<>();
     private final Map<Thread, Pending> contended = new ConcurrentHashMap<>();
@@ -63,6 +65,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         super("tiprobe-locks", recorder);
         this.jvmti = jvmti;
         this.stacks = stacks;
+        this.enteredSite = stacks.site();
+        this.waitedSite = stacks.site();
         this.thresholdNanos = options.threshold().toNanos();
     }
 
@@ -94,7 +98,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         if (p == null) return;
         long waited = System.nanoTime() - p.startNanos;
         if (waited < thresholdNanos) return;
-        CallbackStacks.Resolved stack = stacks.inCallback();
+        CallbackStacks.Resolved stack = stacks.inCallback(enteredSite);
         if (stack != null) {
             offer(new Wait(recorder.now(), thread, RecordingFormat.LOCK_CONTENDED, Registry.typeName(monitor.getClass()),
                     waited, stack, p.owner, p.ownerStack));
@@ -110,7 +114,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         if (start == null) return;
         long waited = System.nanoTime() - start;
         if (waited < thresholdNanos) return;
-        CallbackStacks.Resolved stack = stacks.inCallback();
+        CallbackStacks.Resolved stack = stacks.inCallback(waitedSite);
         if (stack != null) {
             offer(new Wait(recorder.now(), thread, RecordingFormat.LOCK_WAIT, Registry.typeName(monitor.getClass()), waited, stack,
                     null, null));

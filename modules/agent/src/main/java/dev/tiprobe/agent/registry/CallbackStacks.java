@@ -15,6 +15,12 @@ import dev.tiprobe.jvmti.Jvmti;
  * drops the block of them on top: frames of tiprobe's classes and the {@code java.lang.invoke}
  * and {@code jdk.internal.foreign} frames of the upcall and of the walk's own downcall. A stack is taken with
  * {@link #MACHINERY} frames to spare so the application still gets its full depth.
+ *
+ * <p>Walking those frames is most of what a walk costs (JVMTI makes a method ID and a location of
+ * each; about 24 of them above an allocating method's five in a benchmark), so each {@link Site}
+ * learns how many there are on its path and later walks start right above the application's
+ * frames, checked: the frame above must be the same method of tiprobe's as when counted and the
+ * first one kept must not be tiprobe's, or the walk is taken whole.
  */
 public final class CallbackStacks {
     /** Frames taken beyond the depth asked for, for the callback's own. */
@@ -38,7 +44,36 @@ public final class CallbackStacks {
     }
 
     /**
-     * The application's frames of the current thread, inside a callback: tiprobe's own on top
+     * One place that takes stacks inside a callback (a handler of one event): the count of
+     * tiprobe's own frames above the application's there, learned from a whole walk. The count is
+     * the same event after event, as the frames are the same methods (compiled or not, inlined or
+     * not: JVMTI reports Java frames as the source has them).
+     */
+    public static final class Site {
+        /** tiprobe's frames on top at this site, and the last of them; 0 until a whole walk has counted them. */
+        private record Own(int frames, long lastMethod) {}
+
+        private volatile Own own;
+
+        private Site() {}
+
+        /**
+         * Keeps the smallest count seen: an application's own {@code java.lang.invoke} frames on
+         * top of a stack are dropped with tiprobe's and would make it larger.
+         */
+        private void learn(int frames, long lastMethod) {
+            Own o = own;
+            if (o == null || frames < o.frames()) own = new Own(frames, lastMethod);
+        }
+    }
+
+    /** A new site, for one handler. */
+    public Site site() {
+        return new Site();
+    }
+
+    /**
+     * The application's frames of the current thread, inside a callback at {@code site}: tiprobe's own on top
      * dropped. Null when the event was raised by FFM code below tiprobe's callback, other than a
      * call's stub (the segments an upcall of tiprobe's makes for its arguments, allocated before
      * its Java code runs): such an allocation is tiprobe's, never the application's. (So is, by
@@ -46,36 +81,53 @@ public final class CallbackStacks {
      * on a thread loading the agent ({@code AgentMain} or the JDK's agent loader on its stack), and when no frame is
      * left (the JVM's service thread running one of tiprobe's callbacks, say).
      */
-    public Resolved inCallback() {
-        return take(null, true);
-    }
-
-    /** {@code thread}'s frames now (it must be alive: a thread that owns a monitor, say). */
-    public Resolved of(Thread thread) {
-        return take(thread, false);
-    }
-
-    private Resolved take(Thread thread, boolean inCallback) {
+    public Resolved inCallback(Site site) {
         long[][] b = buffers.get();
         long[] methods = b[0];
         long[] locations = b[1];
-        int n = jvmti.stackTrace(thread, 0, methods, locations);
+        // Both walks start here, so that tiprobe's frames above the application's are as many in each.
+        Site.Own own = site.own;
+        if (own != null) {
+            // From the last of tiprobe's frames: it and the first of the application's tell whether the count still holds.
+            int n = jvmti.stackTrace(null, own.frames() - 1, methods, locations);
+            if (n >= 2 && methods[0] == own.lastMethod() && !tiprobesOwn(registry.resolve(methods[1]))) {
+                return resolve(methods, locations, n, 1, true);
+            }
+        }
+        int n = jvmti.stackTrace(null, 0, methods, locations);
         int first = 0;
         boolean ffm = false;  // whether FFM code other than a call's stub ran below tiprobe's classes' frames on top
         IdMap.MethodEntry m = n > 0 ? registry.resolve(methods[0]) : null;
-        while (inCallback && first < n && tiprobesOwn(m)) {
+        while (first < n && tiprobesOwn(m)) {
             String owner = m.token().owner().binaryName();
             if (owner.startsWith(TIPROBE)) ffm = false;
             else if (owner.startsWith(FOREIGN) && !owner.startsWith(UPCALL_STUB) && !owner.startsWith(DOWNCALL_STUB)) ffm = true;
             first++;
             m = first < n ? registry.resolve(methods[first]) : null;
         }
-        if (ffm || (inCallback && first >= n)) return null;  // nothing of the application's: tiprobe's own work
+        if (ffm || first >= n) return null;  // nothing of the application's: tiprobe's own work
+        Resolved resolved = resolve(methods, locations, n, first, true);
+        if (resolved != null && first > 0) site.learn(first, methods[first - 1]);
+        return resolved;
+    }
+
+    /** {@code thread}'s frames now (it must be alive: a thread that owns a monitor, say). */
+    public Resolved of(Thread thread) {
+        long[][] b = buffers.get();
+        int n = jvmti.stackTrace(thread, 0, b[0], b[1]);
+        return resolve(b[0], b[1], n, 0, false);
+    }
+
+    /**
+     * Frames {@code first} to {@code n} of a walk as the recording's ids and lines, up to the depth;
+     * null, inside a callback, on a thread loading an agent.
+     */
+    private Resolved resolve(long[] methods, long[] locations, int n, int first, boolean inCallback) {
         int kept = Math.min(depth, n - first);
         int[] frames = new int[kept];
         int[] lines = new int[kept];
         for (int i = 0; i < kept; i++) {
-            if (i > 0) m = registry.resolve(methods[first + i]);
+            IdMap.MethodEntry m = registry.resolve(methods[first + i]);
             if (inCallback && m != null && loadingAnAgent(m.token().owner().binaryName())) return null;
             long location = locations[first + i];
             frames[i] = m == null ? 0 : m.tokenId();
