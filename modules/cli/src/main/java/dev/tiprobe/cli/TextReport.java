@@ -109,7 +109,6 @@ final class TextReport {
      * queue under load the young ones. Weighted as the live view (estimated bytes held).
      */
     private static void ages(Recording r, PrintWriter out) {
-        long interval = r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
         long[] bytes = new long[AGE_BOUNDS.length];
         long[] objects = new long[AGE_BOUNDS.length];
         long all = 0;
@@ -118,7 +117,7 @@ final class TextReport {
             long ageSeconds = Math.max(0, r.endEpochNanos() - a.epochNanos()) / 1_000_000_000L;
             int group = 0;
             while (ageSeconds >= AGE_BOUNDS[group]) group++;
-            long weight = View.estimatedBytes(a.size(), interval);
+            long weight = a.estimatedBytes();
             bytes[group] += weight;
             objects[group]++;
             all += weight;

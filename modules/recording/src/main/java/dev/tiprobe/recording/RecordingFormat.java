@@ -1,12 +1,12 @@
 package dev.tiprobe.recording;
 
 /**
- * The recording format, version 5. A file is a header and chunks; each chunk is complete in itself
+ * The recording format, version 6. A file is a header and chunks; each chunk is complete in itself
  * and checksummed, and introduces the symbols (method and thread names) it is the first to use,
  * so a recording cut short is readable up to its last whole chunk. The recording is the only
  * thing the agent writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2
  * (no SOURCE) and 3 (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED
- * records) and 4 (no TYPE, ALLOC, FREED or LOCK records) are read too.
+ * records), 4 (no TYPE, ALLOC, FREED or LOCK records) and 5 (no ALLOC_INTERVAL) are read too.
  *
  * <pre>
  * file    := "TPRB" u8:version u8:0 u8:0 u8:0   chunk*
@@ -50,6 +50,9 @@ package dev.tiprobe.recording;
  *                   a wait on a monitor of class typeId that ended at nanosAfterStart: kind CONTENDED (to
  *                   enter it, another thread holding it) or WAIT (Object.wait); for a long contention the
  *                   owner's thread and its stack when the wait had lasted the threshold
+ *  18 ALLOC_INTERVAL varlong:nanosAfterStart varlong:intervalBytes
+ *                   allocation sampling's interval from then on (the overhead budget raised or lowered it);
+ *                   until the first one, the interval is the INFO {@code allocIntervalBytes}
  * stack   := u8:truncated varint:depth (varint:methodId varint:line) * depth     (leaf first, as SAMPLE)
  * value   := u8:tag ...    ({@link CapturedValue}; at most {@link #MAX_VALUE_DEPTH} arrays deep)
  *   0 NONE  1 NULL  2 FALSE  3 TRUE  4 INT zigzag-varlong  5 FLOAT u32:bits  6 DOUBLE u64:bits
@@ -73,7 +76,7 @@ public final class RecordingFormat {
     private RecordingFormat() {}
 
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
     public static final int VALUES_SINCE = 4;
     /** The oldest version this tiprobe reads (it has no SOURCE records). */
@@ -101,6 +104,7 @@ public final class RecordingFormat {
     public static final int ALLOC = 15;
     public static final int FREED = 16;
     public static final int LOCK = 17;
+    public static final int ALLOC_INTERVAL = 18;
 
     /** A LOCK's kind: a thread waited to enter a monitor another thread held. */
     public static final byte LOCK_CONTENDED = 0;
@@ -160,6 +164,8 @@ public final class RecordingFormat {
     public static final String INFO_ENDED = "ended";
     /** Allocation profiling's sampling interval in bytes: on average, one sample per this many bytes a thread allocates. */
     public static final String INFO_ALLOC_INTERVAL = "allocIntervalBytes";
+    /** The most allocation sampling may cost, as a share of the program's CPU, e.g. 0.02 (0: no limit). */
+    public static final String INFO_ALLOC_OVERHEAD = "allocOverheadBudget";
     /** "yes" when sampled objects were tracked for the live view. */
     public static final String INFO_ALLOC_LIVE = "allocLive";
     /** Allocation samples not tracked for the live view because {@code MAX_TRACKED} objects were tracked already. */

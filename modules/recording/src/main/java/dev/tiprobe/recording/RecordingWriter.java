@@ -100,6 +100,15 @@ public final class RecordingWriter implements AutoCloseable {
         end(epochNanos);
     }
 
+    /** Allocation sampling takes one sample per {@code intervalBytes} on average from {@code epochNanos} on. */
+    public void allocInterval(long epochNanos, long intervalBytes) throws IOException {
+        begin(epochNanos);
+        chunk.write(RecordingFormat.ALLOC_INTERVAL);
+        varlong(offset(epochNanos));
+        varlong(intervalBytes);
+        end(epochNanos);
+    }
+
     /** A tracked object (an {@link #alloc} with this tag) was collected. */
     public void freed(long epochNanos, long tag) throws IOException {
         begin(epochNanos);

@@ -27,9 +27,26 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
 
     /**
      * A sampled allocation of one object of class {@code typeId} and {@code size} bytes; frames as
-     * a {@link Sample}'s; {@code tag} not 0 when the object was tracked for the live view.
+     * a {@link Sample}'s; {@code tag} not 0 when the object was tracked for the live view;
+     * {@code intervalBytes} the sampling interval in force then (0: not known).
      */
-    public record Allocation(long epochNanos, long threadId, int typeId, long size, long tag, int[] frames, int[] lines) {}
+    public record Allocation(long epochNanos, long threadId, int typeId, long size, long tag, int[] frames, int[] lines,
+                             long intervalBytes) {
+        /**
+         * The bytes this sample stands for: {@code size / (1 - e^(-size/interval))}, the chance of a
+         * {@code size}-byte object being sampled inverted (large objects are nearly always sampled and
+         * stand for themselves; small ones for about the interval). async-profiler scales the same way.
+         */
+        public long estimatedBytes() {
+            if (intervalBytes <= 0 || size <= 0) return Math.max(1, size);
+            double p = -Math.expm1(-(double) size / intervalBytes);
+            return Math.max(size, Math.round(size / p));
+        }
+
+        Allocation withInterval(long bytes) {
+            return new Allocation(epochNanos, threadId, typeId, size, tag, frames, lines, bytes);
+        }
+    }
 
     /**
      * A wait on a monitor of class {@code typeId} that ended at {@code epochNanos}: kind
@@ -144,7 +161,27 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             out.add(String.format("CPU goes to stacks of threads seen running Java code; %.1f ms used by threads not seen"
                     + " running again before sampling ended is in no stack.", unseen / 1e6));
         }
+        long asked = infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
+        long widest = events.allocations().stream().mapToLong(Allocation::intervalBytes).max().orElse(0);
+        if (asked > 0 && widest > asked) {
+            String budget = info.get(RecordingFormat.INFO_ALLOC_OVERHEAD);
+            out.add("The allocation sampling interval was raised up to " + bytes(widest) + " from " + bytes(asked)
+                    + (budget == null ? "" : ", to keep sampling under " + percent(budget) + " of the program's CPU")
+                    + "; each sample weighs by the interval in force when it was taken.");
+        }
         return out;
+    }
+
+    private static String bytes(long n) {
+        return n >= 1 << 20 ? String.format("%.1f MiB", n / 1048576.0) : String.format("%.1f KiB", n / 1024.0);
+    }
+
+    private static String percent(String share) {
+        try {
+            return new java.math.BigDecimal(share).movePointRight(2).stripTrailingZeros().toPlainString() + " %";
+        } catch (NumberFormatException e) {
+            return share;
+        }
     }
 
     /** An INFO fact as a number; 0 when the recording does not hold it (or it is not a number). */

@@ -69,8 +69,8 @@ public final class RecordingJson {
     }
 
     /**
-     * Allocation samples (with {@code live}: not collected when the recording ended, for objects
-     * tracked), monitor waits (with the owner's thread and frames when known), and the class names
+     * Allocation samples (with the sampling interval in force and the bytes each stands for, and
+     * {@code live}: not collected when the recording ended, for objects tracked), monitor waits (with the owner's thread and frames when known), and the class names
      * their {@code type} ids stand for.
      */
     private static void events(Recording r, StringBuilder b, Writer out) throws IOException {
@@ -81,7 +81,8 @@ public final class RecordingJson {
         String sep = "\n    ";
         for (Recording.Allocation a : e.allocations()) {
             b.append(sep).append("{\"epochNanos\": ").append(a.epochNanos()).append(", \"thread\": ").append(a.threadId())
-                    .append(", \"type\": ").append(a.typeId()).append(", \"size\": ").append(a.size());
+                    .append(", \"type\": ").append(a.typeId()).append(", \"size\": ").append(a.size())
+                    .append(", \"intervalBytes\": ").append(a.intervalBytes()).append(", \"estimatedBytes\": ").append(a.estimatedBytes());
             if (a.tag() != 0) b.append(", \"live\": ").append(!e.freed().contains(a.tag()));
             b.append(", \"frames\": [");
             numbers(b, a.frames());

@@ -70,6 +70,7 @@ public final class RecordingReader {
         Map<Integer, String> types = new HashMap<>();
         List<Recording.Allocation> allocations = new ArrayList<>();
         java.util.Set<Long> freed = new java.util.HashSet<>();
+        java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
         List<Recording.LockWait> locks = new ArrayList<>();
         int version = bytes[4];
         long start = Long.MAX_VALUE;
@@ -124,6 +125,7 @@ public final class RecordingReader {
             allocations.addAll(chunk.allocations);
             freed.addAll(chunk.freed);
             locks.addAll(chunk.locks);
+            intervals.putAll(chunk.intervals);
             start = Math.min(start, chunk.start);
             end = Math.max(end, chunk.end);
             chunks++;
@@ -133,11 +135,31 @@ public final class RecordingReader {
             start = 0;
             end = 0;
         }
+        withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
         return new Recording(chunks, start, end, Map.copyOf(info), Map.copyOf(methods), Map.copyOf(sources), Map.copyOf(threads),
                 List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls),
                 new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
                 new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks)),
                 damage);
+    }
+
+    /**
+     * Gives each allocation the sampling interval in force when it was taken: the last change
+     * before it, or the session's interval. By time, not by place in the file: a sample taken just
+     * before a change may be written after it.
+     */
+    private static void withIntervals(List<Recording.Allocation> allocations, java.util.NavigableMap<Long, Long> changes, String asked) {
+        long first;
+        try {
+            first = asked == null ? 0 : Long.parseLong(asked);
+        } catch (NumberFormatException e) {
+            first = 0;
+        }
+        long initial = first;
+        allocations.replaceAll(a -> {
+            Map.Entry<Long, Long> change = changes.floorEntry(a.epochNanos());
+            return a.withInterval(change == null ? initial : change.getValue());
+        });
     }
 
     private static final class Malformed extends Exception {
@@ -165,6 +187,7 @@ public final class RecordingReader {
         final List<Recording.Allocation> allocations = new ArrayList<>();
         final java.util.Set<Long> freed = new java.util.HashSet<>();
         final List<Recording.LockWait> locks = new ArrayList<>();
+        final Map<Long, Long> intervals = new HashMap<>();
         /** Version 4 on: values (not text) in calls, histograms in statistics. */
         final boolean values;
         long start;
@@ -200,7 +223,11 @@ public final class RecordingReader {
                         long size = varlong(b);
                         long tag = varlong(b);
                         Frames f = frames(b, flag(b));
-                        allocations.add(new Recording.Allocation(time, thread, type, size, tag, f.ids, f.lines));
+                        allocations.add(new Recording.Allocation(time, thread, type, size, tag, f.ids, f.lines, 0));
+                    }
+                    case RecordingFormat.ALLOC_INTERVAL -> {
+                        long time = start + varlong(b);
+                        intervals.put(time, varlong(b));
                     }
                     case RecordingFormat.FREED -> freed.add(varlong(b));
                     case RecordingFormat.LOCK -> {

@@ -94,11 +94,10 @@ public enum View {
                 }
             }
             case ALLOC, LIVE -> {
-                long interval = r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
                 for (Recording.Allocation a : r.events().allocations()) {
                     if (this == LIVE && (a.tag() == 0 || r.events().freed().contains(a.tag()))) continue;
-                    long weight = estimatedBytes(a.size(), interval);
-                    stacks.add(new Profile.Stack(a.epochNanos(), a.threadId(), withLeaf(a.frames(), a.typeId()), withFirst(a.lines(), 0), weight));
+                    stacks.add(new Profile.Stack(a.epochNanos(), a.threadId(), withLeaf(a.frames(), a.typeId()), withFirst(a.lines(), 0),
+                            a.estimatedBytes()));
                 }
             }
             case LOCK, WAIT -> {
@@ -110,18 +109,6 @@ public enum View {
             }
         }
         return new Profile(this, r, List.copyOf(stacks));
-    }
-
-    /**
-     * The bytes a sample of an object of {@code size} stands for when one sample is taken per
-     * {@code interval} bytes on average: {@code size / (1 - e^(-size/interval))}, the chance of a
-     * {@code size}-byte object being sampled inverted (large objects are nearly always sampled and
-     * stand for themselves; small ones for about the interval). async-profiler scales the same way.
-     */
-    public static long estimatedBytes(long size, long interval) {
-        if (interval <= 0 || size <= 0) return Math.max(1, size);
-        double p = -Math.expm1(-(double) size / interval);
-        return Math.max(size, Math.round(size / p));
     }
 
     /** The frames with the class as a new leaf frame. */
