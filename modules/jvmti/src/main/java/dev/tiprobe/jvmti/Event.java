@@ -106,9 +106,19 @@ public final class Event<H> {
         return name;
     }
 
-    /** Calls {@code stub} once from Java with a NULL env, a no-op for the callback, so it is linked before the VM calls it. */
+    /**
+     * How often a stub is called before the VM may call it: java.lang.invoke customizes a method
+     * handle at its 128th call (MethodHandle's customization threshold, 127), generating and
+     * loading classes; the upcall's handle must not do that inside a real callback, where it
+     * allocated on the JVM's service thread and those allocations were sampled as the
+     * application's (found by ImageIT with {@code --live}: a stack of class generation under
+     * {@code MethodHandle.customize} under an upcall stub, on a thread with no frame of the application).
+     */
+    private static final int WARM_CALLS = 200;
+
+    /** Calls {@code stub} from Java with a NULL env, a no-op for the callback, so it is linked and customized before the VM calls it. */
     private static MemorySegment warm(MemorySegment stub, Stub.Warmer warmer) throws Throwable {
-        warmer.call(stub);
+        for (int i = 0; i < WARM_CALLS; i++) warmer.call(stub);
         return stub;
     }
 

@@ -78,8 +78,10 @@ public final class CallbackStacks {
      * call's stub (the segments an upcall of tiprobe's makes for its arguments, allocated before
      * its Java code runs): such an allocation is tiprobe's, never the application's. (So is, by
      * this rule, one the application makes itself inside {@code jdk.internal.foreign}.) Null too
-     * on a thread loading the agent ({@code AgentMain} or the JDK's agent loader on its stack), and when no frame is
-     * left (the JVM's service thread running one of tiprobe's callbacks, say).
+     * on a thread loading the agent ({@link Registry#nameFrame}), when a frame of tiprobe's lies
+     * below the application's (an event raised inside another of tiprobe's callbacks, such as
+     * SetTag's ObjectFree), and when no frame is left (the JVM's service thread running one of
+     * tiprobe's callbacks, say).
      */
     public Resolved inCallback(Site site) {
         long[][] b = buffers.get();
@@ -127,26 +129,14 @@ public final class CallbackStacks {
         int[] frames = new int[kept];
         int[] lines = new int[kept];
         for (int i = 0; i < kept; i++) {
-            IdMap.MethodEntry m = registry.resolve(methods[first + i]);
-            if (inCallback && m != null && loadingAnAgent(m.token().owner().binaryName())) return null;
-            long location = locations[first + i];
-            frames[i] = m == null ? 0 : m.tokenId();
-            lines[i] = m == null || location < 0 ? 0 : Math.max(0, m.token().lineAt(location));
+            Registry.FrameOwner owner = registry.nameFrame(methods[first + i], locations[first + i], frames, lines, i);
+            if (inCallback && owner != Registry.FrameOwner.APPLICATION) return null;
         }
         return new Resolved(frames, lines, kept, n == methods.length || n - first > kept);
     }
 
     private static final String TIPROBE = "dev.tiprobe.";
     private static final String FOREIGN = "jdk.internal.foreign.";
-    /** Where the agent's work on a thread of the JVM's own begins (the Attach Listener running agentmain, say). */
-    private static final String AGENT_ENTRY = "dev.tiprobe.agent.AgentMain";
-    /** Where the JDK loads an agent (the reflection around agentmain), on the Attach Listener or in premain. */
-    private static final String AGENT_LOADER = "sun.instrument.InstrumentationImpl";
-
-    /** Whether a frame of {@code owner} means the thread is loading an agent, tiprobe's work rather than the application's. */
-    private static boolean loadingAnAgent(String owner) {
-        return owner.equals(AGENT_ENTRY) || owner.equals(AGENT_LOADER);
-    }
     /** The frames every upcall and downcall has; other FFM frames under tiprobe's callback mean FFM itself allocated. */
     private static final String UPCALL_STUB = "jdk.internal.foreign.abi.UpcallStub";
     private static final String DOWNCALL_STUB = "jdk.internal.foreign.abi.DowncallStub";

@@ -217,6 +217,42 @@ public final class Registry implements AutoCloseable {
         });
     }
 
+    /** Whose work a frame shows, as {@link #nameFrame} tells it. */
+    public enum FrameOwner {
+        /** The application's (or the JDK's on its behalf). */
+        APPLICATION,
+        /** tiprobe's own code: a stack with such a frame below a callback's own is tiprobe's work. */
+        TIPROBE,
+        /** The thread is loading tiprobe: its entry point, or the JDK's call of an attached agent's {@code agentmain}. */
+        LOADING_THE_AGENT
+    }
+
+    /**
+     * Names frame {@code at} of a walk for the recording: its method's token id in {@code ids} and
+     * its source line in {@code lines} (0: unknown), and says whose work it shows. A stack with a
+     * frame {@link FrameOwner#LOADING_THE_AGENT} is left out by the stack sampler and the callbacks
+     * alike (the JDK's reflection around {@code agentmain} runs before tiprobe's first frame; an
+     * application's own agents start with {@code premain} at start-up and stay its own).
+     */
+    public FrameOwner nameFrame(long methodId, long location, int[] ids, int[] lines, int at) {
+        IdMap.MethodEntry m = resolve(methodId);
+        ids[at] = m == null ? 0 : m.tokenId();
+        lines[at] = m == null || location < 0 ? 0 : Math.max(0, m.token().lineAt(location));
+        if (m == null) return FrameOwner.APPLICATION;
+        String owner = m.token().owner().binaryName();
+        if (owner.equals(AGENT_ENTRY) || owner.equals(AGENT_LOADER) && m.token().name().equals(ATTACHED_AGENT_CALL)) {
+            return FrameOwner.LOADING_THE_AGENT;
+        }
+        return owner.startsWith(TIPROBE) ? FrameOwner.TIPROBE : FrameOwner.APPLICATION;
+    }
+
+    private static final String TIPROBE = "dev.tiprobe.";
+    /** Where the agent's work begins: premain, or agentmain on the Attach Listener. */
+    private static final String AGENT_ENTRY = "dev.tiprobe.agent.AgentMain";
+    /** Where the JDK calls an attached agent: only tools attach agents, and here that is tiprobe. */
+    private static final String AGENT_LOADER = "sun.instrument.InstrumentationImpl";
+    private static final String ATTACHED_AGENT_CALL = "loadClassAndCallAgentmain";
+
     /** The live Class of a tag, or null once it unloaded. */
     public Class<?> classOfTag(long tag) {
         WeakReference<Class<?>> ref = classesByTag.get(tag);

@@ -1,10 +1,8 @@
 package dev.tiprobe.agent.sampling;
 
-import dev.tiprobe.agent.AgentMain;
 import dev.tiprobe.agent.FlushRequest;
 import dev.tiprobe.agent.Recorder;
 import dev.tiprobe.agent.registry.Registry;
-import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
@@ -270,17 +268,13 @@ public final class Sampler implements AutoCloseable {
         int n = Math.min(stack.size(), frames.methods().length);  // the walk asked for one frame more
         for (int i = 0; i < n; i++) {
             Jvmti.StackFrame f = stack.get(i);
-            IdMap.MethodEntry m = registry.resolve(f.methodId());
-            if (m != null && m.token().owner().binaryName().equals(AGENT_ENTRY)) return;
-            frames.methods()[i] = m == null ? 0 : m.tokenId();
-            frames.lines()[i] = m == null || f.location() < 0 ? 0 : Math.max(0, m.token().lineAt(f.location()));
+            if (registry.nameFrame(f.methodId(), f.location(), frames.methods(), frames.lines(), i) == Registry.FrameOwner.LOADING_THE_AGENT) {
+                return;  // tiprobe's work, not the application's (a thread in a tracing probe, though, is the application's)
+            }
         }
         recorder.sample(time, t, state, cpuNanos, frames.methods(), frames.lines(), n, stack.size() > n);
         samples.incrementAndGet();
     }
-
-    /** Where the agent's work on a thread of the JVM's own begins (agentmain, premain). */
-    private static final String AGENT_ENTRY = AgentMain.class.getName();
 
     private static byte state(int bits) {
         if ((bits & Jvmti.THREAD_STATE_RUNNABLE) != 0) return RecordingFormat.STATE_RUNNABLE;

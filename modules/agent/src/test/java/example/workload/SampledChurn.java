@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package example.workload;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.Label;
@@ -68,7 +68,7 @@ public final class SampledChurn {
 
     static Class<?> hidden(int n) {
         try {
-            return MethodHandles.lookup().defineHiddenClass(classFile("dev.tiprobe.agent.HiddenChurn" + n, n), true).lookupClass();
+            return MethodHandles.lookup().defineHiddenClass(classFile("example.workload.HiddenChurn" + n, n), true).lookupClass();
         } catch (IllegalAccessException e) {
             throw new AssertionError(e);
         }
