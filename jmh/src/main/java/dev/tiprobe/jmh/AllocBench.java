@@ -16,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput of an allocating workload on two threads while a profiler samples allocations, each
- * profiler in forks of its own, all in one run: none; tiprobe {@code alloc=512k} (and with
- * {@code live}); async-profiler {@code alloc=512k}; JFR's {@code jdk.ObjectAllocationSample} at its
+ * profiler in forks of its own, all in one run: none; tiprobe {@code alloc=512k} under its default
+ * overhead budget (2 %: at this workload's ~12 GB/s it raises the interval to a few MiB), with
+ * {@code live}, and without a budget ({@code allocoverhead=0}: every sample at 512 KiB, what one
+ * sample costs); async-profiler {@code alloc=512k}; JFR's {@code jdk.ObjectAllocationSample} at its
  * profile setting (300 a second, {@code jmh/jfr/alloc.jfc}). The loss against the first row is the
  * cost of allocation profiling.
  *
@@ -54,6 +56,12 @@ public class AllocBench {
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + ",live"})
     public long tiprobeAllocLive() {
+        return seed = Allocating.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + ",allocoverhead=0"})
+    public long tiprobeAllocNoBudget() {
         return seed = Allocating.round(seed);
     }
 

@@ -21,4 +21,9 @@ public final class AgentThreads {
             Thread.currentThread().interrupt();
         }
     }
+
+    /** The CPU time the whole process has used so far, for the budgets that weigh tiprobe's work against the program's; 0 when not known. */
+    public static long processCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+    }
 }

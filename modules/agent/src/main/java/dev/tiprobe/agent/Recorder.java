@@ -34,6 +34,8 @@ public final class Recorder implements AutoCloseable {
     private RecordingWriter writer;
     /** The session's facts so far, which every recording of a loop starts with. */
     private final Map<String, String> facts = new LinkedHashMap<>();
+    /** Allocation sampling's interval once the overhead budget has changed it (0: as asked), for the next recording of a loop. */
+    private long allocInterval;
     private final long epochAtStart = System.currentTimeMillis() * 1_000_000L;
     private final long nanoAtStart = System.nanoTime();
     private final Set<CallKey> callsWritten = new HashSet<>();
@@ -89,6 +91,7 @@ public final class Recorder implements AutoCloseable {
         }
         long now = now();
         for (Map.Entry<String, String> f : facts.entrySet()) writer.info(now, f.getKey(), f.getValue());
+        if (allocInterval > 0) writer.allocInterval(now, allocInterval);
         return finished;
     }
 
@@ -112,6 +115,13 @@ public final class Recorder implements AutoCloseable {
             writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack.frames(), stack.lines(), stack.depth(),
                     stack.truncated());
         }
+    }
+
+    /** Allocation sampling's interval from {@code epochNanos} on ({@link RecordingWriter#allocInterval}). */
+    public synchronized void allocInterval(long epochNanos, long intervalBytes) throws IOException {
+        if (closed) return;
+        allocInterval = intervalBytes;
+        writer.allocInterval(epochNanos, intervalBytes);
     }
 
     /** A tracked object was collected ({@link RecordingWriter#freed}). */

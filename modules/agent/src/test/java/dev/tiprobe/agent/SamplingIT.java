@@ -56,13 +56,14 @@ class SamplingIT {
     /**
      * Allocation sampling (with live tracking) through the same churn: no crash, every allocation
      * stack named (classes are named while their frames are on the stack, so an unload right after
-     * cannot make a frame unknown), and a generated class's frame names its own method.
+     * cannot make a frame unknown), and a generated class's frame names its own method. No overhead
+     * budget: every sample at the small interval asked, the most stacks to check.
      */
     @Test
     void allocationSamplingThroughClassChurnNamesEveryFrame() throws Exception {
         Path results = dir.resolve("alloc.json");
         Command.Run run = TracingIT.java(List.of("-cp", TracingIT.TEST_CLASSES.toString(), "-Xmx256m",
-                "-javaagent:" + TracingIT.AGENT + "=alloc=16k,live,interval=20ms,file=" + results), "example.workload.SampledChurn", "15");
+                "-javaagent:" + TracingIT.AGENT + "=alloc=16k,allocoverhead=0,live,interval=20ms,file=" + results), "example.workload.SampledChurn", "15");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().startsWith("classes "), run.out());
         Recording r = RecordingReader.read(dir.resolve("alloc.tpr"));

@@ -70,6 +70,11 @@ final class TraceOptions {
     @Option(names = "--live", description = "With --alloc: keep only objects still alive when the recording ends (a leak finder).")
     boolean live;
 
+    @Option(names = "--alloc-overhead", paramLabel = "<percent>",
+            description = "With --alloc: the most sampling may cost, in percent of the program's CPU (default 1; 0: no limit)."
+                    + " Above it the interval is raised, each sample weighing by the interval it was taken at.")
+    String allocOverhead;
+
     @Option(names = "--lock", paramLabel = "<duration>",
             description = "Profile locks: contended monitor entries and Object.wait calls of at least <duration> (1ms, 0), with the waiter's"
                     + " stack and, for a long contention, the owner's.")
@@ -126,6 +131,7 @@ final class TraceOptions {
             throw new CliException("say what to collect: --trace <filter>, --sample <interval>, --alloc <bytes>, --lock <duration>, or several");
         }
         if (live && alloc == null) throw new UsageException("--live keeps allocation samples: it needs --alloc <bytes>");
+        if (allocOverhead != null && alloc == null) throw new UsageException("--alloc-overhead limits allocation sampling: it needs --alloc <bytes>");
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
@@ -145,7 +151,8 @@ final class TraceOptions {
             Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration("--sample", sample.strip().toLowerCase(Locale.ROOT)),
                     sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads);
             AgentOptions.Allocations allocations = alloc == null ? null
-                    : new AgentOptions.Allocations(AgentOptions.bytes("--alloc", alloc.strip()), live);
+                    : new AgentOptions.Allocations(AgentOptions.bytes("--alloc", alloc.strip()), live, allocOverhead == null
+                            ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));
             AgentOptions.Locks locks = lock == null ? null
                     : new AgentOptions.Locks(AgentOptions.threshold("--lock", lock.strip().toLowerCase(Locale.ROOT)));
             return new AgentOptions(tracing, sampling, output.toString(), null, loop, allocations, locks);

@@ -132,16 +132,30 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * Allocation profiling, after async-profiler's {@code --alloc}: JVMTI reports about one object
      * per {@code intervalBytes} a thread allocates, with its class, size and stack; {@code live}
      * keeps only those still alive when the recording ends (a leak finder), tracking at most
-     * {@link #MAX_TRACKED} objects at once.
+     * {@link #MAX_TRACKED} objects at once. {@code overheadBudget}: the most sampling may cost, as a
+     * share of the program's CPU; above it the interval is raised (0: never).
      */
-    public record Allocations(long intervalBytes, boolean live) {
+    public record Allocations(long intervalBytes, boolean live, double overheadBudget) {
         /** Objects tracked for {@code live} at once; samples beyond it are counted, not tracked. */
         public static final int MAX_TRACKED = 65_536;
+        /**
+         * The default budget, 1 % of the program's CPU: with what the agent costs besides (its heap
+         * makes G1 work a little more, about 1 % in AllocBench), the whole stays near 2 %.
+         */
+        public static final double DEFAULT_BUDGET = 0.01;
 
         public Allocations {
             if (intervalBytes < 1 || intervalBytes > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("alloc must be a size from 1 byte to 2g, such as 512k, not " + intervalBytes);
             }
+            if (!(overheadBudget >= 0 && overheadBudget <= 10)) {
+                throw new IllegalArgumentException("the allocation overhead must be a percentage such as 2 (0: no limit), not " + overheadBudget * 100);
+            }
+        }
+
+        /** With the default budget. */
+        public Allocations(long intervalBytes, boolean live) {
+            this(intervalBytes, live, DEFAULT_BUDGET);
         }
     }
 
@@ -222,6 +236,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         int keep = Loop.DEFAULT_KEEP;
         long alloc = -1;
         boolean live = false;
+        double allocOverhead = Allocations.DEFAULT_BUDGET;
         Duration lock = null;
         for (String option : text.split(",")) {
             int eq = option.indexOf('=');
@@ -249,6 +264,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "keep" -> keep = (int) number(key, value);
                 case "alloc" -> alloc = bytes(key, value);
                 case "live" -> live = value.isEmpty() || Boolean.parseBoolean(value);
+                case "allocoverhead" -> allocOverhead = percent(key, value);
                 case "lock" -> lock = threshold(key, value);
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
@@ -258,7 +274,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads);
         if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
         return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
-                alloc < 0 ? null : new Allocations(alloc, live), lock == null ? null : new Locks(lock));
+                alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock));
     }
 
     /** The option string that {@link #parse} turns back into these settings; defaults are left out. */
@@ -278,8 +294,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (l.maxDepth() != d.maxDepth()) b.append(",maxdepth=").append(l.maxDepth());
             if (l.maxFields() != d.maxFields()) b.append(",maxfields=").append(l.maxFields());
             if (tracing.overheadBudget() != Tracing.DEFAULT_BUDGET) {
-                b.append(",overhead=").append(BigDecimal.valueOf(tracing.overheadBudget()).movePointRight(2)
-                        .stripTrailingZeros().toPlainString());
+                b.append(",overhead=").append(percentText(tracing.overheadBudget()));
             }
         }
         if (sampling != null) {
@@ -291,6 +306,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         if (allocations != null) {
             b.append(",alloc=").append(allocations.intervalBytes());
             if (allocations.live()) b.append(",live");
+            if (allocations.overheadBudget() != Allocations.DEFAULT_BUDGET) b.append(",allocoverhead=").append(percentText(allocations.overheadBudget()));
         }
         if (locks != null) b.append(",lock=").append(locks.threshold().toNanos()).append("ns");
         if (loop != null) {
@@ -363,6 +379,11 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a positive duration such as 10ms, not '" + value + "'");
         }
+    }
+
+    /** A share as the percentage {@link #percent} reads back: 0.05 as {@code 5}. */
+    private static String percentText(double share) {
+        return BigDecimal.valueOf(share).movePointRight(2).stripTrailingZeros().toPlainString();
     }
 
     /** A percentage such as {@code 5} or {@code 2.5}, as a share (0.05); 0 means no limit. */

@@ -49,6 +49,12 @@ class AgentOptionsTest {
         assertEquals(Duration.ZERO, AgentOptions.parse("lock=0").locks().threshold());
         assertEquals(Duration.ofNanos(500_000), AgentOptions.parse("lock=500us").locks().threshold());
         assertTrue(AgentOptions.parse("interval=10ms,alloc=1m").profiling());
+        AgentOptions budget = AgentOptions.parse("alloc=512k,allocoverhead=0.5");
+        assertEquals(0.005, budget.allocations().overheadBudget(), 1e-12);
+        assertEquals(budget, AgentOptions.parse(budget.format()), budget.format());
+        assertEquals(0.0, AgentOptions.parse("alloc=512k,allocoverhead=0").allocations().overheadBudget());
+        assertEquals("allocoverhead must be a percentage such as 5 (0: no limit), not 'lots'",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc=512k,allocoverhead=lots")).getMessage());
     }
 
     /** A loop rotates profiles, each named by its time: anything else is refused with the reason. */

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent.alloc;
 
+import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.Recorder;
 import dev.tiprobe.agent.registry.CallbackStacks;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Allocation profiling: JVMTI's SampledObjectAlloc, about one object per interval a thread
@@ -32,12 +34,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * objects are tracked at once; later samples are counted ({@link RecordingFormat#INFO_LIVE_UNTRACKED})
  * until collections make room.
  *
+ * <p>Sampling keeps under its overhead budget ({@link IntervalBudget}): when the program allocates
+ * so fast that the samples would cost more, the interval is raised (and lowered again later), each
+ * change written to the recording, so each sample weighs by the interval it was taken at.
+ *
  * <p>Allocations of tiprobe's own threads and of its callbacks (the JVM drops events raised inside
  * a callback; {@code Events} counts them) are never the application's.
  */
 public final class AllocationSampler extends EventEngine<AllocationSampler.Sampled> {
     /** Object tags have this bit set; registries' class tags stay far below it. */
     static final long OBJECT_TAGS = 1L << 62;
+    /** How often the overhead budget looks at what sampling costs. */
+    private static final long LOOK_NANOS = 500_000_000L;
 
     /** What the callback queues: the moment, the thread, the class's name, the size, the tag and the stack. */
     record Sampled(long epochNanos, Thread thread, String type, long size, long tag, CallbackStacks.Resolved stack) {}
@@ -52,6 +60,10 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
     private final AtomicLong untracked = new AtomicLong();
     /** Collected objects' times and tags, from the service thread. */
     private final ConcurrentLinkedQueue<long[]> freed = new ConcurrentLinkedQueue<>();
+    /** Samples the JVM has offered, tiprobe's own included: what the budget weighs. */
+    private final LongAdder offered = new LongAdder();
+    private final IntervalBudget budget;
+    private long lastLook;
 
     private AllocationSampler(Jvmti jvmti, CallbackStacks stacks, Allocations options, Recorder recorder) {
         super("tiprobe-alloc", recorder);
@@ -59,6 +71,7 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
         this.stacks = stacks;
         this.site = stacks.site();
         this.options = options;
+        this.budget = new IntervalBudget(options.overheadBudget(), options.intervalBytes());
     }
 
     /** Starts sampling allocations into {@code recorder}, their stacks taken by {@code stacks}. */
@@ -68,6 +81,7 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
                 Capability.CAN_GENERATE_OBJECT_FREE_EVENTS));
         recorder.info(RecordingFormat.INFO_ALLOC_INTERVAL, Long.toString(options.intervalBytes()));
         if (options.live()) recorder.info(RecordingFormat.INFO_ALLOC_LIVE, "yes");
+        if (options.overheadBudget() > 0) recorder.info(RecordingFormat.INFO_ALLOC_OVERHEAD, Double.toString(options.overheadBudget()));
         AllocationSampler s = new AllocationSampler(jvmti, stacks, options, recorder);
         s.startWriting();
         try {
@@ -83,6 +97,7 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
 
     /** On the allocating thread, inside the callback: only what cannot wait. */
     private void sampled(Thread thread, Object object, Class<?> type, long size) {
+        offered.increment();
         if (tiprobes(thread)) return;
         CallbackStacks.Resolved stack = stacks.inCallback(site);
         if (stack == null) return;  // tiprobe's own allocation
@@ -108,6 +123,20 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
 
     @Override
     protected void tick() {
+        long now = System.nanoTime();
+        if (now - lastLook >= LOOK_NANOS) {
+            lastLook = now;
+            long before = budget.interval();
+            long interval = budget.look(now, offered.sum(), AgentThreads.processCpuNanos());
+            if (interval != before) {
+                jvmti.setHeapSamplingInterval((int) interval);
+                try {
+                    recorder.allocInterval(recorder.now(), interval);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        }
         long[] f;
         try {
             while ((f = freed.poll()) != null) recorder.freed(f[0], f[1]);

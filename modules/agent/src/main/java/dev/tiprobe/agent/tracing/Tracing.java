@@ -299,7 +299,7 @@ public final class Tracing {
             budgetWatcher = Thread.ofPlatform().daemon().name("tiprobe-budget").start(() -> {
                 try {
                     while (active) {
-                        List<OverheadBudget.Removal> chosen = budget.look(System.nanoTime(), callsBySlot(), processCpuNanos());
+                        List<OverheadBudget.Removal> chosen = budget.look(System.nanoTime(), callsBySlot(), AgentThreads.processCpuNanos());
                         if (!chosen.isEmpty()) removeProbes(chosen);
                         Thread.sleep(500);
                     }
@@ -315,10 +315,6 @@ public final class Tracing {
         private long[] callsBySlot() {
             int n = slots.methods().size();
             return options.mode() == TraceMode.TIME ? ProbeControl.timedCalls(n) : ProbeControl.counts(n);
-        }
-
-        private static long processCpuNanos() {
-            return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
         }
 
         /** Retransforms the chosen methods' classes without their probes; their counts so far stay. */
