@@ -50,7 +50,7 @@ public final class CallbackStacks {
      * not: JVMTI reports Java frames as the source has them).
      */
     public static final class Site {
-        /** tiprobe's frames on top at this site, and the last of them; 0 until a whole walk has counted them. */
+        /** tiprobe's frames on top at this site, and the last of them; null until a whole walk has counted them. */
         private record Own(int frames, long lastMethod) {}
 
         private volatile Own own;
@@ -122,7 +122,7 @@ public final class CallbackStacks {
 
     /**
      * Frames {@code first} to {@code n} of a walk as the recording's ids and lines, up to the depth;
-     * null, inside a callback, on a thread loading an agent.
+     * null, inside a callback, when a frame is not the application's ({@link Registry.FrameOwner}).
      */
     private Resolved resolve(long[] methods, long[] locations, int n, int first, boolean inCallback) {
         int kept = Math.min(depth, n - first);
