@@ -9,6 +9,7 @@ import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,7 +51,10 @@ final class Profiling implements AutoCloseable {
     String counts() {
         List<String> parts = new ArrayList<>();
         if (sampler != null) parts.add(sampler.samples() + " samples");
-        if (allocations != null) parts.add(allocations.written() + " allocation samples");
+        if (allocations != null) {
+            long now = allocations.interval();
+            parts.add(allocations.written() + " allocation samples" + (allocations.widened() ? " (interval now " + size(now) + ")" : ""));
+        }
         if (locks != null) parts.add(locks.written() + " waits");
         return String.join(", ", parts);
     }
@@ -63,14 +67,25 @@ final class Profiling implements AutoCloseable {
                     + options.sampling().mode().name().toLowerCase() + ")");
         }
         if (options.allocations() != null) {
-            long bytes = options.allocations().intervalBytes();
-            parts.add("allocations every " + (bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes")
-                    + (options.allocations().live() ? " (live objects tracked)" : ""));
+            AgentOptions.Allocations a = options.allocations();
+            List<String> notes = new ArrayList<>();
+            if (a.overheadBudget() > 0) {
+                notes.add("wider if sampling costs over " + BigDecimal.valueOf(a.overheadBudget()).movePointRight(2).stripTrailingZeros()
+                        .toPlainString() + " % of the CPU");
+            }
+            if (a.live()) notes.add("live objects tracked");
+            parts.add("allocations every " + size(a.intervalBytes()) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
         }
         if (options.locks() != null) {
             parts.add("waits of " + options.locks().threshold().toNanos() / 1e6 + " ms or more");
         }
         return String.join(", ", parts);
+    }
+
+    /** {@code 512 KiB}, {@code 16 MiB}, {@code 1000 bytes}. */
+    private static String size(long bytes) {
+        if (bytes % (1 << 20) == 0) return (bytes >> 20) + " MiB";
+        return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
     }
 
     /** Writes what every engine has gathered so far; they keep going. */

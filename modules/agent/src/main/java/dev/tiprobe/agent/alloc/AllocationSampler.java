@@ -64,6 +64,8 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
     private final LongAdder offered = new LongAdder();
     private final IntervalBudget budget;
     private long lastLook;
+    /** The interval sampled at now, for status; the budget's, read off the engine's thread. */
+    private volatile long interval;
 
     private AllocationSampler(Jvmti jvmti, CallbackStacks stacks, Allocations options, Recorder recorder) {
         super("tiprobe-alloc", recorder);
@@ -72,6 +74,17 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
         this.site = stacks.site();
         this.options = options;
         this.budget = new IntervalBudget(options.overheadBudget(), options.intervalBytes());
+        this.interval = options.intervalBytes();
+    }
+
+    /** The sampling interval now, in bytes. */
+    public long interval() {
+        return interval;
+    }
+
+    /** Whether the overhead budget has widened the interval past the one asked for. */
+    public boolean widened() {
+        return interval != options.intervalBytes();
     }
 
     /** Starts sampling allocations into {@code recorder}, their stacks taken by {@code stacks}. */
@@ -126,12 +139,12 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
         long now = System.nanoTime();
         if (now - lastLook >= LOOK_NANOS) {
             lastLook = now;
-            long before = budget.interval();
-            long interval = budget.look(now, offered.sum(), AgentThreads.processCpuNanos());
-            if (interval != before) {
-                jvmti.setHeapSamplingInterval((int) interval);
+            long next = budget.look(now, offered.sum(), AgentThreads.processCpuNanos());
+            if (next != interval) {
+                jvmti.setHeapSamplingInterval((int) next);
+                interval = next;
                 try {
-                    recorder.allocInterval(recorder.now(), interval);
+                    recorder.allocInterval(recorder.now(), next);
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
