@@ -9,7 +9,6 @@ import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
 
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,8 +51,8 @@ final class Profiling implements AutoCloseable {
         List<String> parts = new ArrayList<>();
         if (sampler != null) parts.add(sampler.samples() + " samples");
         if (allocations != null) {
-            long now = allocations.interval();
-            parts.add(allocations.written() + " allocation samples" + (allocations.widened() ? " (interval now " + size(now) + ")" : ""));
+            parts.add(allocations.written() + " allocation samples"
+                    + (allocations.widened() ? " (interval now " + size(allocations.interval()) + ")" : ""));
         }
         if (locks != null) parts.add(locks.written() + " waits");
         return String.join(", ", parts);
@@ -70,8 +69,7 @@ final class Profiling implements AutoCloseable {
             AgentOptions.Allocations a = options.allocations();
             List<String> notes = new ArrayList<>();
             if (a.overheadBudget() > 0) {
-                notes.add("wider if sampling costs over " + BigDecimal.valueOf(a.overheadBudget()).movePointRight(2).stripTrailingZeros()
-                        .toPlainString() + " % of the CPU");
+                notes.add("wider if sampling costs over " + AgentOptions.percentText(a.overheadBudget()) + " % of the CPU");
             }
             if (a.live()) notes.add("live objects tracked");
             parts.add("allocations every " + size(a.intervalBytes()) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));

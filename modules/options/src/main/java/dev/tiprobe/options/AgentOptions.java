@@ -382,7 +382,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     }
 
     /** A share as the percentage {@link #percent} reads back: 0.05 as {@code 5}. */
-    private static String percentText(double share) {
+    public static String percentText(double share) {
         return BigDecimal.valueOf(share).movePointRight(2).stripTrailingZeros().toPlainString();
     }
 
