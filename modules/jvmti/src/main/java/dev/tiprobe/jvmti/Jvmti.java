@@ -283,8 +283,7 @@ public final class Jvmti {
      */
     void ensureCapability(Capability c) {
         if (held.contains(c)) return;
-        Set<Capability> now = capabilities();
-        if (!now.contains(c)) addCapabilities(EnumSet.of(c));
+        if (!capabilities().contains(c)) addCapabilities(EnumSet.of(c));
         held = Set.copyOf(capabilities());
     }
 

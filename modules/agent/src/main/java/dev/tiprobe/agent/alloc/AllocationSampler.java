@@ -136,22 +136,18 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
 
     @Override
     protected void tick() {
-        long now = System.nanoTime();
-        if (now - lastLook >= LOOK_NANOS) {
-            lastLook = now;
-            long next = budget.look(now, offered.sum(), AgentThreads.processCpuNanos());
-            if (next != interval) {
-                jvmti.setHeapSamplingInterval((int) next);
-                interval = next;
-                try {
+        try {
+            long now = System.nanoTime();
+            if (now - lastLook >= LOOK_NANOS) {
+                lastLook = now;
+                long next = budget.look(now, offered.sum(), AgentThreads.processCpuNanos());
+                if (next != interval) {
+                    jvmti.setHeapSamplingInterval((int) next);
+                    interval = next;
                     recorder.allocInterval(recorder.now(), next);
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
                 }
             }
-        }
-        long[] f;
-        try {
+            long[] f;
             while ((f = freed.poll()) != null) recorder.freed(f[0], f[1]);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
