@@ -33,9 +33,8 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 @Threads(2)
 public class AllocBench {
-    static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
-    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/alloc-%p.tpr,alloc=512k";
-    static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,alloc=512k,"
+    static final String TIPROBE = Peers.TIPROBE_AGENT + "file=jmh/target/alloc-%p.tpr,alloc=512k";
+    static final String ASYNC_PROFILER = Peers.ASYNC_PROFILER_AGENT + "start,alloc=512k,"
             + "file=jmh/target/alloc-ap-%p.jfr";
     static final String JFR = "-XX:StartFlightRecording:settings=jmh/jfr/alloc.jfc,filename=jmh/target/alloc-%p.jfr";
 
@@ -48,19 +47,19 @@ public class AllocBench {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE})
     public long tiprobeAlloc() {
         return seed = Allocating.round(seed);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + ",live"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + ",live"})
     public long tiprobeAllocLive() {
         return seed = Allocating.round(seed);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + ",allocoverhead=0"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + ",allocoverhead=0"})
     public long tiprobeAllocNoBudget() {
         return seed = Allocating.round(seed);
     }

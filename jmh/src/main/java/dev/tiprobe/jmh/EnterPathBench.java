@@ -30,14 +30,13 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class EnterPathBench {
-    static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
     /** overhead=0: the budget would take the probes out of methods this hot within a second, and the rows would time nothing. */
-    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=trace=bench.target.Work::work*,overhead=0,file=jmh/target/enterpath-%p.json,mode=";
+    static final String TIPROBE = Peers.TIPROBE_AGENT + "trace=bench.target.Work::work*,overhead=0,file=jmh/target/enterpath-%p.json,mode=";
     /** Trace mode recording every call (no rate cap), for the object-argument rows. */
-    static final String TIPROBE_RECORD_ALL = "-javaagent:modules/agent/target/tiprobe-agent.jar=trace=bench.target.Work::take*,"
+    static final String TIPROBE_RECORD_ALL = Peers.TIPROBE_AGENT + "trace=bench.target.Work::take*,"
             + "overhead=0,file=jmh/target/enterpath-take-%p.json,mode=trace,rate=0";
     static final String JFR = "-XX:StartFlightRecording:jdk.MethodTiming#filter=bench.target.Work::work;bench.target.Work::work2,filename=jmh/target/enterpath-%p.jfr";
-    static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,trace=bench.target.Work.work*,file=jmh/target/enterpath-ap-%p.txt";
+    static final String ASYNC_PROFILER = Peers.ASYNC_PROFILER_AGENT + "start,trace=bench.target.Work.work*,file=jmh/target/enterpath-ap-%p.txt";
     static final String C_AGENT = "-agentpath:jmh/target/native/libmethodentry.so";
 
     int x;
@@ -58,14 +57,14 @@ public class EnterPathBench {
 
     /** Trace mode, every call recorded, its argument an object of five fields shown by its fields. */
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE_RECORD_ALL})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE_RECORD_ALL})
     public int tiprobeTraceObject() {
         return Work.takeObject(order);
     }
 
     /** The same with a String argument: what reading the fields adds is the difference. */
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE_RECORD_ALL})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE_RECORD_ALL})
     public int tiprobeTraceString() {
         return Work.takeString(s);
     }
@@ -93,14 +92,14 @@ public class EnterPathBench {
 
     /** Two reads of the time-stamp counter through its downcall, as time mode makes them. */
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = NATIVE)
+    @Fork(value = 1, jvmArgsAppend = Peers.NATIVE)
     public long tscPair() throws Throwable {
         return (long) Clocks.TSC.invokeExact() - (long) Clocks.TSC.invokeExact();
     }
 
     /** Two downcalls of a function that returns at once: what is left is the read itself. */
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = NATIVE)
+    @Fork(value = 1, jvmArgsAppend = Peers.NATIVE)
     public long emptyDowncallPair() throws Throwable {
         return (long) Clocks.EMPTY.invokeExact() - (long) Clocks.EMPTY.invokeExact();
     }
@@ -113,44 +112,44 @@ public class EnterPathBench {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "count"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "count"})
     public int tiprobeCount1() {
         return Work.work(x++);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "count"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "count"})
     public int tiprobeCount2() {
         return Work.work2(x++, s);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "time"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "time"})
     public int tiprobeTime1() {
         return Work.work(x++);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "time"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "time"})
     public int tiprobeTime2() {
         return Work.work2(x++, s);
     }
 
     /** Time mode on System.nanoTime(), as before the time-stamp counter: the clock's share, side by side. */
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, "-Dtiprobe.clock=nanotime", TIPROBE + "time"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, "-Dtiprobe.clock=nanotime", TIPROBE + "time"})
     public int tiprobeTimeNanoTime1() {
         return Work.work(x++);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "trace"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "trace"})
     public int tiprobeTrace1() {
         return Work.work(x++);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "trace"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "trace"})
     public int tiprobeTrace2() {
         return Work.work2(x++, s);
     }

@@ -31,9 +31,8 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 @Threads(2)
 public class LockBench {
-    static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
-    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/lock-%p.tpr,lock=10ms";
-    static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,lock=10ms,"
+    static final String TIPROBE = Peers.TIPROBE_AGENT + "file=jmh/target/lock-%p.tpr,lock=10ms";
+    static final String ASYNC_PROFILER = Peers.ASYNC_PROFILER_AGENT + "start,lock=10ms,"
             + "file=jmh/target/lock-ap-%p.jfr";
     static final String JFR = "-XX:StartFlightRecording:settings=jmh/jfr/lock.jfc,filename=jmh/target/lock-%p.jfr";
 
@@ -46,7 +45,7 @@ public class LockBench {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE})
     public long tiprobeLock() {
         return seed = Contended.round(seed);
     }

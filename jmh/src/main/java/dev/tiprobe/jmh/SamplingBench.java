@@ -32,12 +32,11 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 @Threads(2)
 public class SamplingBench {
-    static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
-    static final String TIPROBE = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/sampling-%p.json,interval=10ms,samplemode=";
-    static final String ASYNC_PROFILER = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,interval=10ms,file=jmh/target/sampling-ap-%p.jfr,event=";
-    static final String TIPROBE_LOOP = "-javaagent:modules/agent/target/tiprobe-agent.jar=file=jmh/target/sampling-loop-%p-%t.tpr,"
+    static final String TIPROBE = Peers.TIPROBE_AGENT + "file=jmh/target/sampling-%p.json,interval=10ms,samplemode=";
+    static final String ASYNC_PROFILER = Peers.ASYNC_PROFILER_AGENT + "start,interval=10ms,file=jmh/target/sampling-ap-%p.jfr,event=";
+    static final String TIPROBE_LOOP = Peers.TIPROBE_AGENT + "file=jmh/target/sampling-loop-%p-%t.tpr,"
             + "interval=10ms,samplemode=cpu,loop=1s,keep=3";
-    static final String ASYNC_PROFILER_LOOP = "-agentpath:jmh/target/async-profiler/linux-x64/libasyncProfiler.so=start,interval=10ms,"
+    static final String ASYNC_PROFILER_LOOP = Peers.ASYNC_PROFILER_AGENT + "start,interval=10ms,"
             + "event=itimer,loop=1s,file=jmh/target/sampling-ap-loop-%p-%t.jfr";
     static final String JFR = "-XX:StartFlightRecording:settings=profile,filename=jmh/target/sampling-%p.jfr";
 
@@ -50,19 +49,19 @@ public class SamplingBench {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "wall"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "wall"})
     public long tiprobeWall() {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE + "cpu"})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "cpu"})
     public long tiprobeCpu() {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {NATIVE, TIPROBE_LOOP})
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE_LOOP})
     public long tiprobeCpuLoop() {
         return seed = Busy.outer(seed);
     }
