@@ -260,6 +260,20 @@ public final class IdMap {
         return null;
     }
 
+    /**
+     * The method of a live class with this name and descriptor, or null: a frame as another source
+     * names it (a JFR stack trace), by name rather than by run-time ID. Never loads anything.
+     */
+    public synchronized MethodEntry methodNamed(ClassEntry owner, String name, String descriptor) {
+        long[] ids = methodsOfClass.get(owner.tag());
+        if (ids == null) return null;
+        for (long id : ids) {
+            MethodEntry m = methods.get(id);
+            if (m != null && m.token().name().equals(name) && m.token().descriptor().equals(descriptor)) return m;
+        }
+        return null;
+    }
+
     /** The live methods with this token (normally one), or an empty list when not loaded. */
     public synchronized List<MethodEntry> methodsFor(MethodToken token) {
         return List.copyOf(liveByToken.getOrDefault(token, List.of()));

@@ -4,6 +4,7 @@ import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Event;
@@ -19,6 +20,7 @@ import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -238,12 +240,40 @@ public final class Registry implements AutoCloseable {
         IdMap.MethodEntry m = resolve(methodId);
         ids[at] = m == null ? 0 : m.tokenId();
         lines[at] = m == null || location < 0 ? 0 : Math.max(0, m.token().lineAt(location));
-        if (m == null) return FrameOwner.APPLICATION;
-        String owner = m.token().owner().binaryName();
-        if (owner.equals(AGENT_ENTRY) || owner.equals(AGENT_LOADER) && m.token().name().equals(ATTACHED_AGENT_CALL)) {
+        return m == null ? FrameOwner.APPLICATION : frameOwner(m.token());
+    }
+
+    /** Whose work a frame of this method shows, as {@link #nameFrame} tells it. */
+    public static FrameOwner frameOwner(MethodToken method) {
+        String owner = method.owner().binaryName();
+        if (owner.equals(AGENT_ENTRY) || owner.equals(AGENT_LOADER) && method.name().equals(ATTACHED_AGENT_CALL)) {
             return FrameOwner.LOADING_THE_AGENT;
         }
         return owner.startsWith(TIPROBE) ? FrameOwner.TIPROBE : FrameOwner.APPLICATION;
+    }
+
+    /**
+     * The live method a frame names by class, method and descriptor (JFR's stack traces name
+     * frames so): among live classes of that binary name, those of the loader given when several
+     * loaders define it. Null when no registered class has it (not registered yet, or unloaded
+     * since the frame was taken). Reads the map only: nothing is loaded or asked of the VM.
+     */
+    public IdMap.MethodEntry methodNamed(String binaryName, LoaderRef loader, String name, String descriptor) {
+        List<IdMap.ClassEntry> named = map.classesNamed(ClassToken.stableName(binaryName));
+        if (named.size() > 1) {
+            List<IdMap.ClassEntry> ofLoader = named.stream().filter(c -> sameLoader(c.token().loader(), loader)).toList();
+            if (!ofLoader.isEmpty()) named = ofLoader;
+        }
+        for (IdMap.ClassEntry c : named) {
+            IdMap.MethodEntry m = map.methodNamed(c, name, descriptor);
+            if (m != null) return m;
+        }
+        return null;
+    }
+
+    /** The same loader, as far as a name tells: class and name alike (the ordinal is tiprobe's own). */
+    private static boolean sameLoader(LoaderRef a, LoaderRef b) {
+        return a.loaderClass().equals(b.loaderClass()) && Objects.equals(a.name(), b.name());
     }
 
     private static final String TIPROBE = "dev.tiprobe.";

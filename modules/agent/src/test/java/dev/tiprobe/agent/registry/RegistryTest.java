@@ -3,6 +3,7 @@ package dev.tiprobe.agent.registry;
 import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.testing.GeneratedClasses;
 import org.junit.jupiter.api.AfterAll;
@@ -122,6 +123,32 @@ class RegistryTest {
         assertTrue(checked > 20);
         IdMap.MethodEntry me = registry.resolve(jvmti.stackTrace(null, 0, 1).getFirst().methodId());
         assertTrue(HumanNames.method(me.token()).contains("."), HumanNames.method(me.token()));
+    }
+
+    /**
+     * JFR's stack traces name frames by class, method and descriptor: each names the same method
+     * (the same token int) as its jmethodID does, hidden classes included; what is not loaded, or
+     * not a method of the class, names nothing.
+     */
+    @Test
+    void aFrameNamedByClassMethodAndDescriptorIsTheMethodItsIdNames() {
+        Runnable lambda = () -> {
+            int checked = 0;
+            for (Jvmti.StackFrame f : jvmti.stackTrace(null, 0, 64)) {
+                IdMap.MethodEntry byId = registry.resolve(f.methodId());
+                Jvmti.MethodName name = jvmti.methodName(f.methodId());
+                String className = jvmti.methodDeclaringClass(f.methodId()).getName();
+                IdMap.MethodEntry byName = registry.methodNamed(className, byId.token().owner().loader(), name.name(), name.descriptor());
+                assertNotNull(byName, className + "." + name.name());
+                assertEquals(byId.tokenId(), byName.tokenId(), className + "." + name.name());
+                checked++;
+            }
+            assertTrue(checked > 10, "frames checked: " + checked);
+        };
+        lambda.run();
+        assertNull(registry.methodNamed("dev.tiprobe.agent.registry.RegistryTest$NotLoadedEither", LoaderRef.APP, "run", "()V"));
+        assertNull(registry.methodNamed("java.util.HashMap", LoaderRef.BOOTSTRAP, "noSuchMethod", "()V"));
+        assertNull(registry.methodNamed("java.util.HashMap", LoaderRef.BOOTSTRAP, "get", "(I)Ljava/lang/Object;"));
     }
 
     @Test
