@@ -174,6 +174,12 @@ public final class RecordingFormat {
     public static final String INFO_EVENTS_DROPPED = "eventsDropped";
     /** Lock profiling's threshold in nanoseconds: shorter waits are not recorded. */
     public static final String INFO_LOCK_THRESHOLD = "lockThresholdNanos";
+    /**
+     * Where the waits came from: {@code jfr} (JFR's monitor events inside the VM, with JVMTI's
+     * events on only while long contentions want their owners named) or {@code jvmti} (JVMTI's
+     * monitor events throughout, where JFR is missing: the reason follows, {@code jvmti: …}).
+     */
+    public static final String INFO_LOCK_SOURCE = "lockSource";
     /** A sentence naming the methods whose probes the overhead budget took out, the hottest first. */
     public static final String INFO_REMOVED_FOR_OVERHEAD = "removedForOverhead";
 }

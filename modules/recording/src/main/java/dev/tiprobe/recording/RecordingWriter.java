@@ -419,11 +419,19 @@ public final class RecordingWriter implements AutoCloseable {
         end(epochNanos);
     }
 
-    private void begin(long epochNanos) {
+    /**
+     * A chunk starts at its first event's time. An event stamped well before that (JFR's monitor
+     * waits reach the agent about a second late) starts a chunk of its own, so its time is kept.
+     */
+    private void begin(long epochNanos) throws IOException {
+        if (chunkStart >= 0 && chunkStart - epochNanos > LATE_NANOS) flush();
         if (chunkStart < 0) chunkStart = epochNanos;
     }
 
-    /** Offsets are never negative: an event stamped before its chunk began counts at the start. */
+    /** How far before its chunk an event may be stamped and still join it (its offset then 0). */
+    private static final long LATE_NANOS = 10_000_000;
+
+    /** Offsets are never negative: an event stamped slightly before its chunk began counts at the start. */
     private long offset(long epochNanos) {
         return Math.max(0, epochNanos - chunkStart);
     }

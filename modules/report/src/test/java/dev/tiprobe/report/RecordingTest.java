@@ -436,6 +436,31 @@ class RecordingTest {
     }
 
     /**
+     * A wait handed over a second after it ended (JFR's, with the thread that let the waiter in
+     * and no stack of it) keeps its own time, though the chunk being written began later; a
+     * slightly late one joins the chunk at its start.
+     */
+    @Test
+    void aWaitWrittenLateKeepsItsTime() throws IOException {
+        Path file = dir.resolve("late.tpr");
+        Map<Integer, String> names = Map.of(1, "app.Ledger.post() : void");
+        long second = 1_000_000_000L;
+        try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
+            w.info(10 * second, RecordingFormat.INFO_LOCK_SOURCE, "jfr");
+            w.lock(10 * second - 1_000_000, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 6_000_000, new int[] {1},
+                    new int[] {0}, 1, false, 0, null, null, null, 0, false);
+            w.lock(9 * second, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000, new int[] {1}, new int[] {0}, 1,
+                    false, 3, "holder", new int[0], new int[0], 0, false);
+        }
+        Recording r = RecordingReader.read(file);
+        assertNull(r.damage());
+        assertEquals(List.of(9 * second, 10 * second), r.events().locks().stream().map(Recording.LockWait::epochNanos).sorted().toList());
+        Recording.LockWait first = r.events().locks().stream().filter(l -> l.waitNanos() == 5_000_000).findFirst().orElseThrow();
+        assertEquals("holder", r.threads().get(first.ownerThreadId()));
+        assertEquals(0, first.ownerFrames().length);
+    }
+
+    /**
      * When the overhead budget raises the sampling interval, each sample weighs by the interval in
      * force when it was taken, told by time: a sample queued before the change may be written after it.
      */
