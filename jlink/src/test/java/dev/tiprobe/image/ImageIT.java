@@ -612,6 +612,12 @@ class ImageIT {
         assertTrue(text.out().matches("(?s).*Longest waits to enter a monitor\\n  [0-9.]+ ms  'waiter-\\d' in example\\.known\\.AllocAndLocks\\.Ledger\\.post\\(\\).*"
                 + "\\n      held by 'holder' at\\n(        .*\\n)*        example\\.known\\.AllocAndLocks\\.Ledger\\.hold\\(long\\).*"),
                 "the holder and where it held the lock: " + text.out());
+        // Each of the longest waits names a thread of the program: the holder with its stack once the owner watch is
+        // on (from JFR's first long wait), before that the thread that let the waiter in (JFR's previous owner).
+        List<String> longest = text.out().substring(text.out().indexOf("Longest waits")).lines().toList();
+        assertEquals(longest.stream().filter(l -> l.contains(" ms  'waiter-")).count(),
+                longest.stream().filter(l -> l.matches("      (held by 'holder' at|let in by '(holder|waiter-\\d)')")).count(),
+                "every long wait names who held the monitor or let the waiter in: " + text.out());
 
         String html = Files.readString(page);
         for (String view : List.of("alloc", "live", "lock")) assertTrue(html.contains("{\"id\":\"" + view + "\""), "the page has the " + view + " view");
@@ -620,6 +626,24 @@ class ImageIT {
         Run dom = chromium("--dump-dom", page.toUri().toString());
         assertTrue(dom.out().contains("<option value=\"2\">lock (time waiting to enter monitors)</option>"), "the view menu");
         assertTrue(dom.out().matches("(?s).*<div class=\"f\"[^>]*>byte\\[\\]</div>.*"), "the alloc view is drawn first, its class on top");
+    }
+
+    /**
+     * A runtime without JFR (here the JDK with {@code jdk.jfr} left out) still gets its waits, from
+     * JVMTI's monitor events, with the holder's stack, and the report says where they came from.
+     */
+    @Test
+    void withoutJfrTheWaitsComeFromJvmtiEventsAndTheReportSaysSo() throws Exception {
+        Path out = dir.resolve("nojfr.txt");
+        Run run = tiprobe("run", "--lock", "5ms", "-f", out.toString(), "--", JAVA, "--limit-modules",
+                "java.base,java.instrument,java.management,jdk.management", "-cp", CLASSES, "example.known.AllocAndLocks", "2");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().matches("ready\\ndone \\d+ \\d+\\n"), "the program's own output: " + run.out());
+        String text = Files.readString(out);
+        assertTrue(text.contains("The waits come from JVMTI's monitor events, which slow every contended monitor a little, as JFR did"
+                + " not run (java.lang.NoClassDefFoundError: jdk/jfr/consumer/RecordingStream)."), text);
+        assertTrue(text.matches("(?s).*Top methods waiting to enter a monitor \\(self\\)\\n.*\\n +[0-9.]+ +(9\\d\\.\\d|100\\.0)%  example\\.known\\.AllocAndLocks\\.Ledger\\.post\\(\\).*"
+                + "\\n      held by 'holder' at\\n(        .*\\n)*        example\\.known\\.AllocAndLocks\\.Ledger\\.hold\\(long\\).*"), text);
     }
 
     /**

@@ -18,8 +18,10 @@ import java.util.concurrent.TimeUnit;
  * Throughput of a contended workload (two threads taking turns in one monitor) while a profiler
  * watches monitor waits of 10 ms or more, each profiler in forks of its own, all in one run: none;
  * tiprobe {@code lock=10ms}; async-profiler {@code lock=10ms}; JFR's {@code jdk.JavaMonitorEnter}
- * at a 10 ms threshold ({@code jmh/jfr/lock.jfc}). Every contended entry raises the JVMTI events,
- * whatever the threshold: the loss against the first row is what watching costs.
+ * at a 10 ms threshold ({@code jmh/jfr/lock.jfc}). No wait is long enough to be recorded, so the
+ * loss against the first row is what watching costs: async-profiler's JVMTI events are raised at
+ * every contended entry; tiprobe reads JFR's events, and turns JVMTI's on only while long
+ * contentions want their owners named (never here).
  *
  * <p>How to run, from the repository root: {@code java -jar jmh/target/benchmarks.jar LockBench
  * -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.

@@ -117,6 +117,7 @@ final class AgentSession {
      */
     Ending close() {
         closed = true;
+        recorder.stopping();
         StringBuilder b = new StringBuilder();
         List<String> problems = new ArrayList<>();
         String unmatched = null;

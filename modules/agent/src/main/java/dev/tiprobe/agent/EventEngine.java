@@ -53,13 +53,27 @@ public abstract class EventEngine<E> implements AutoCloseable {
         queue.offer(event);
     }
 
+    /** Counts events lost before they could be queued (they are reported with those that did not fit). */
+    protected final void countDropped(long events) {
+        dropped.addAndGet(events);
+    }
+
     /** Writes one queued event, on the engine's thread. */
     protected abstract void write(E event) throws IOException;
 
     /** Work the engine's thread does each tick before writing (e.g. looking at long waits). */
     protected void tick() {}
 
-    /** Turns the JVMTI events off; called first by {@link #close()}. */
+    /**
+     * Whether what happened up to {@code nanoTime} is queued: a {@code dump} asked then is
+     * answered once it is. Events from callbacks are queued as they happen; an engine fed later
+     * (by JFR's stream) says when it has caught up. The one asking waits two seconds at most.
+     */
+    protected boolean gathered(long nanoTime) {
+        return true;
+    }
+
+    /** Turns the events off, handing over what is still pending; called first by {@link #close()}. */
     protected abstract void stopEvents();
 
     /** Events written so far. */
@@ -75,10 +89,11 @@ public abstract class EventEngine<E> implements AutoCloseable {
                 tick();
                 drain();
                 long now = System.nanoTime();
-                if (flushRequest.asked() || now - lastFlush >= 1_000_000_000L) {
+                boolean asked = flushRequest.asked() && gathered(flushRequest.askedNanos());
+                if (asked || now - lastFlush >= 1_000_000_000L) {
                     recorder.flush();  // a chunk a second, as the sampler: a dying target loses at most that
                     lastFlush = now;
-                    flushRequest.answer();
+                    if (asked) flushRequest.answer();
                 }
                 Thread.sleep(TICK_MILLIS);
             }
@@ -135,6 +150,9 @@ public abstract class EventEngine<E> implements AutoCloseable {
 
     /** Whether {@code t} is one of tiprobe's own threads, whose events are never the application's. */
     protected static boolean tiprobes(Thread t) {
-        return t == null || t.getName().startsWith("tiprobe-");
+        return t == null || t.getName().startsWith(THREAD_PREFIX);
     }
+
+    /** How tiprobe's own threads' names begin. */
+    public static final String THREAD_PREFIX = "tiprobe-";
 }

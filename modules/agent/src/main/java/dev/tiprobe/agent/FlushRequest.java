@@ -9,12 +9,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FlushRequest {
     private volatile CountDownLatch pending;
+    private volatile long askedNanos;
 
     public FlushRequest() {}
 
     /** Asks, and waits up to two seconds for the answer. */
     public void askAndWait() {
         CountDownLatch done = new CountDownLatch(1);
+        askedNanos = System.nanoTime();
         pending = done;
         try {
             done.await(2, TimeUnit.SECONDS);
@@ -26,6 +28,11 @@ public final class FlushRequest {
     /** On the engine's thread: whether a request waits for {@link #answer()}. */
     public boolean asked() {
         return pending != null;
+    }
+
+    /** When the request waiting was made ({@link System#nanoTime()}); read after {@link #asked()}. */
+    public long askedNanos() {
+        return askedNanos;
     }
 
     /** On the engine's thread, after writing: tells the one waiting. */

@@ -38,7 +38,7 @@ final class Profiling implements AutoCloseable {
             CallbackStacks stacks = new CallbackStacks(jvmti, p.registry, depth);
             if (options.sampling() != null) p.sampler = Sampler.start(jvmti, p.registry, options.sampling(), recorder);
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
-            if (options.locks() != null) p.locks = LockProfiler.start(jvmti, stacks, options.locks(), recorder);
+            if (options.locks() != null) p.locks = LockProfiler.start(jvmti, p.registry, stacks, depth, options.locks(), recorder);
             return p;
         } catch (IOException | RuntimeException e) {
             p.close();

@@ -63,9 +63,24 @@ public final class Recorder implements AutoCloseable {
         return file;
     }
 
-    /** Now, in epoch nanoseconds on a monotonic clock (wall-clock steps do not reorder events). */
+    /** Set by {@link #stopping()}: no stamp is later. */
+    private volatile long stoppedAt = Long.MAX_VALUE;
+
+    /**
+     * Now, in epoch nanoseconds on a monotonic clock (wall-clock steps do not reorder events); at
+     * most the moment the session began to stop.
+     */
     public long now() {
-        return epochAtStart + (System.nanoTime() - nanoAtStart);
+        return Math.min(stoppedAt, epochAtStart + (System.nanoTime() - nanoAtStart));
+    }
+
+    /**
+     * The session stops now: what its engines write while they wind down (JFR's last waits take
+     * up to a second to come) is stamped at this moment at the latest, so the recording ends when
+     * the stop was asked, and the live objects' ages are told at that moment.
+     */
+    public void stopping() {
+        if (stoppedAt == Long.MAX_VALUE) stoppedAt = now();
     }
 
     public synchronized void info(String key, String value) throws IOException {
@@ -129,17 +144,20 @@ public final class Recorder implements AutoCloseable {
         if (!closed) writer.freed(epochNanos, tag);
     }
 
-    /** A wait on a monitor ({@link RecordingWriter#lock}); {@code owner} and its stack may be null. */
-    public synchronized void lock(long epochNanos, Thread t, byte kind, String typeName, long waitNanos,
-                                  CallbackStacks.Resolved stack, Thread owner, CallbackStacks.Resolved ownerStack)
+    /**
+     * A wait on a monitor ({@link RecordingWriter#lock}) of thread {@code threadId}; {@code ownerId}
+     * (0: unknown) held it, with that stack then unless {@code ownerStack} is null.
+     */
+    public synchronized void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
+                                  CallbackStacks.Resolved stack, long ownerId, String ownerName, CallbackStacks.Resolved ownerStack)
             throws IOException {
         if (closed) return;
-        boolean known = owner != null && ownerStack != null;
-        writer.lock(epochNanos, t.threadId(), t.getName(), kind, typeName, waitNanos, stack.frames(), stack.lines(), stack.depth(),
-                stack.truncated(), known ? owner.threadId() : 0, known ? owner.getName() : null,
-                known ? ownerStack.frames() : null, known ? ownerStack.lines() : null, known ? ownerStack.depth() : 0,
-                known && ownerStack.truncated());
+        CallbackStacks.Resolved held = ownerStack != null ? ownerStack : NO_FRAMES;
+        writer.lock(epochNanos, threadId, threadName, kind, typeName, waitNanos, stack.frames(), stack.lines(), stack.depth(),
+                stack.truncated(), ownerId, ownerName, held.frames(), held.lines(), held.depth(), held.truncated());
     }
+
+    private static final CallbackStacks.Resolved NO_FRAMES = new CallbackStacks.Resolved(new int[0], new int[0], 0, false);
 
     public synchronized void classEvent(long epochNanos, boolean load, String className) throws IOException {
         if (!closed) writer.classEvent(epochNanos, load, className);

@@ -105,6 +105,7 @@ class SamplingIT {
         assertTrue(inAllocate.size() > 10, "about 8 MiB of int[1024] at 64 KiB: " + inAllocate.size());
         assertTrue(inAllocate.stream().allMatch(a -> r.typeName(a.typeId()).equals("int[]")), "the class is named");
         assertTrue(inAllocate.stream().anyMatch(a -> a.tag() != 0 && !r.events().freed().contains(a.tag())), "the retained arrays are live");
+        assertEquals("jfr", r.info().get(dev.tiprobe.recording.RecordingFormat.INFO_LOCK_SOURCE), "waits from JFR's monitor events");
         List<Recording.LockWait> waits = r.events().locks();
         assertTrue(waits.stream().anyMatch(w -> w.kind() == dev.tiprobe.recording.RecordingFormat.LOCK_CONTENDED
                 && r.typeName(w.typeId()).equals("java.lang.Object")

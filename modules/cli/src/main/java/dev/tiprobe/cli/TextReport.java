@@ -131,7 +131,10 @@ final class TextReport {
         }
     }
 
-    /** The longest contended waits, each with the thread that held the monitor and where, when known. */
+    /**
+     * The longest contended waits, each with the thread that held the monitor and where (the
+     * owner watch took its stack), or else the thread that released the monitor to the waiter.
+     */
     private static void longestWaits(Recording r, PrintWriter out, int n) {
         List<Recording.LockWait> waits = r.events().locks().stream().filter(w -> w.kind() == RecordingFormat.LOCK_CONTENDED)
                 .sorted(Comparator.comparingLong(Recording.LockWait::waitNanos).reversed()).limit(n).toList();
@@ -141,6 +144,11 @@ final class TextReport {
             out.printf("  %.1f ms  %s in %s on %s%n", w.waitNanos() / 1e6, thread(r, w.threadId()),
                     w.frames().length == 0 ? "[unknown]" : r.methodName(w.frames()[0]), r.typeName(w.typeId()));
             if (w.ownerThreadId() == 0) continue;
+            if (w.ownerFrames().length == 0) {
+                // JFR's previous owner: the thread that let the waiter in, with no stack
+                out.printf("      let in by %s%n", thread(r, w.ownerThreadId()));
+                continue;
+            }
             out.printf("      held by %s at%n", thread(r, w.ownerThreadId()));
             for (int i = 0; i < Math.min(5, w.ownerFrames().length); i++) out.printf("        %s%n", r.methodName(w.ownerFrames()[i]));
         }

@@ -169,6 +169,11 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + (budget == null ? "" : ", to keep sampling under " + percent(budget) + " of the program's CPU")
                     + "; each sample weighs by the interval in force when it was taken.");
         }
+        String lockSource = info.getOrDefault(RecordingFormat.INFO_LOCK_SOURCE, "");
+        if (lockSource.startsWith("jvmti: ")) {
+            out.add("The waits come from JVMTI's monitor events, which slow every contended monitor a little, as "
+                    + lockSource.substring("jvmti: ".length()) + ".");
+        }
         return out;
     }
 

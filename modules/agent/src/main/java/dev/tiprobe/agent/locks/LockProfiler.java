@@ -14,33 +14,55 @@ import dev.tiprobe.recording.RecordingFormat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Lock profiling: JVMTI's MonitorContendedEnter and MonitorContendedEntered time each wait to
- * enter a monitor another thread holds, MonitorWait and MonitorWaited each {@code Object.wait};
- * waits at least as long as the threshold are recorded with the waiter's stack (taken in the
- * callback that ends the wait, where the waiting frame still is) and the monitor's class.
+ * Lock profiling: waits to enter a monitor another thread holds (the {@code lock} view) and
+ * {@code Object.wait} (the {@code wait} view), those at least as long as the threshold recorded
+ * with the waiter's stack and the monitor's class.
+ *
+ * <p>The waits come from JFR's monitor events ({@link JfrWaits}), which cost a contended program
+ * nothing measurable; where the runtime has no JFR, from JVMTI's (MonitorContendedEnter and
+ * Entered, MonitorWait and Waited), whose callbacks slow every contended entry.
  *
  * <p>Beyond the peers, a contention that has lasted {@link #OWNER_AFTER_NANOS} (and the threshold)
- * gets its owner named: the engine's thread, which looks at the waits in progress every tick, asks
- * the VM who owns the monitor (GetObjectMonitorUsage) and takes that thread's stack at that moment,
- * so the page shows who held the lock, not only who waited. Those two calls stop threads briefly,
- * so they are made once per long wait only.
+ * gets its owner named: the engine's thread, which looks at the contentions in progress every tick,
+ * asks the VM who owns the monitor (GetObjectMonitorUsage) and takes that thread's stack at that
+ * moment, so the page shows who held the lock, not only who waited. Those two calls stop threads
+ * briefly, so they are made once per long wait only. Knowing the contentions in progress takes
+ * JVMTI's contended events, so with JFR they are on only while contentions that long are happening
+ * (the <em>owner watch</em>: on at the first one JFR reports, off after {@link #WATCH_IDLE_NANOS}
+ * without); the owners it names join JFR's waits by thread and end time. A long wait JFR reports
+ * while the watch is off names the thread that released the monitor to the waiter (JFR's previous
+ * owner), without its stack.
  */
 public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     /** A contention must last this long (and the threshold) before its owner is looked up. */
     static final long OWNER_AFTER_NANOS = 5_000_000;
+    /** With JFR, the owner watch goes off after this long without a contention that long. */
+    static final long WATCH_IDLE_NANOS = 10_000_000_000L;
+    /** An owner the watch named belongs to JFR's wait of the same thread ending this close to it. */
+    static final long SAME_WAIT_NANOS = 10_000_000;
+    /** An owner named that no JFR wait took within this long is dropped. */
+    private static final long NAMED_KEPT_NANOS = 10_000_000_000L;
 
-    /** A wait in progress; the owner fields are set by the engine's thread. */
+    /** Who held the monitor; its stack when the owner watch took it, else null. */
+    record Owner(long threadId, String threadName, CallbackStacks.Resolved stack) {}
+
+    /** A finished wait, queued for writing; {@code owner} null when unknown. */
+    record Wait(long epochNanos, long threadId, String threadName, byte kind, String type, long waitNanos,
+                CallbackStacks.Resolved stack, Owner owner) {}
+
+    /** A contention in progress; the owner is set by the engine's thread. */
     private static final class Pending {
         final long startNanos;
         final Object monitor;
         volatile boolean looked;
-        volatile Thread owner;
-        volatile CallbackStacks.Resolved ownerStack;
+        volatile Owner owner;
 
         Pending(long startNanos, Object monitor) {
             this.startNanos = startNanos;
@@ -48,9 +70,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         }
     }
 
-    /** What a callback queues: a finished wait. */
-    record Wait(long epochNanos, Thread thread, byte kind, String type, long waitNanos, CallbackStacks.Resolved stack,
-                Thread owner, CallbackStacks.Resolved ownerStack) {}
+    /** An owner the watch named, waiting for JFR's report of the same wait. */
+    private record Named(long threadId, long endEpochNanos, long seenNanos, Owner owner) {}
 
     private final Jvmti jvmti;
     private final CallbackStacks stacks;
@@ -60,6 +81,12 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private final List<Events.Registration> registrations = new ArrayList<>();
     private final Map<Thread, Pending> contended = new ConcurrentHashMap<>();
     private final Map<Thread, Long> waiting = new ConcurrentHashMap<>();
+    /** Null when the waits come from JVMTI's events. */
+    private volatile JfrWaits jfr;
+    private final ConcurrentLinkedQueue<Named> named = new ConcurrentLinkedQueue<>();
+    /** When JFR last reported a contention long enough for the watch; 0: never. */
+    private volatile long lastLongContentionNanos;
+    private boolean watching;
 
     private LockProfiler(Jvmti jvmti, CallbackStacks stacks, Locks options, Recorder recorder) {
         super("tiprobe-locks", recorder);
@@ -71,22 +98,51 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     }
 
     /** Starts recording waits of at least the threshold into {@code recorder}. */
-    public static LockProfiler start(Jvmti jvmti, CallbackStacks stacks, Locks options, Recorder recorder) throws IOException {
+    public static LockProfiler start(Jvmti jvmti, Registry registry, CallbackStacks stacks, int depth, Locks options,
+                                     Recorder recorder) throws IOException {
         jvmti.addCapabilities(EnumSet.of(Capability.CAN_GENERATE_MONITOR_EVENTS, Capability.CAN_GET_MONITOR_INFO));
         recorder.info(RecordingFormat.INFO_LOCK_THRESHOLD, Long.toString(options.threshold().toNanos()));
         LockProfiler p = new LockProfiler(jvmti, stacks, options, recorder);
         p.startWriting();
         try {
-            Events events = jvmti.events();
-            p.registrations.add(events.on(Event.MONITOR_CONTENDED_ENTER, p::contendedEnter));
-            p.registrations.add(events.on(Event.MONITOR_CONTENDED_ENTERED, p::contendedEntered));
-            p.registrations.add(events.on(Event.MONITOR_WAIT, p::waitBegins));
-            p.registrations.add(events.on(Event.MONITOR_WAITED, p::waitEnds));
-        } catch (RuntimeException e) {
+            try {
+                p.jfr = JfrWaits.start(registry, options.threshold(), depth, p::reported);
+                recorder.info(RecordingFormat.INFO_LOCK_SOURCE, "jfr");
+            } catch (RuntimeException | LinkageError e) {
+                p.useJvmti(e);
+            }
+        } catch (IOException | RuntimeException e) {
             p.close();
             throw e;
         }
         return p;
+    }
+
+    /** Takes the waits from JVMTI's events from now on, JFR having failed {@code why}. */
+    private synchronized void useJvmti(Throwable why) throws IOException {
+        jfr = null;
+        watch(true);
+        Events events = jvmti.events();
+        registrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
+        registrations.add(events.on(Event.MONITOR_WAITED, this::waitEnds));
+        recorder.info(RecordingFormat.INFO_LOCK_SOURCE, "jvmti: JFR did not run (" + why + ")");
+    }
+
+    /** Turns JVMTI's contended events on or off (with JFR, the owner watch). */
+    private synchronized void watch(boolean on) {
+        if (on == watching) return;
+        if (on) {
+            Events events = jvmti.events();
+            registrations.add(events.on(Event.MONITOR_CONTENDED_ENTER, this::contendedEnter));
+            registrations.add(events.on(Event.MONITOR_CONTENDED_ENTERED, this::contendedEntered));
+        } else {
+            for (Iterator<Events.Registration> i = registrations.iterator(); i.hasNext(); ) {
+                i.next().close();
+                i.remove();
+            }
+            contended.clear();
+        }
+        watching = on;
     }
 
     private void contendedEnter(Thread thread, Object monitor) {
@@ -98,10 +154,15 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         if (p == null) return;
         long waited = System.nanoTime() - p.startNanos;
         if (waited < thresholdNanos) return;
+        if (jfr != null) {
+            // JFR reports the wait itself; what only this callback knew is the owner
+            if (p.owner != null) named.add(new Named(thread.threadId(), recorder.now(), System.nanoTime(), p.owner));
+            return;
+        }
         CallbackStacks.Resolved stack = stacks.inCallback(enteredSite);
         if (stack != null) {
-            offer(new Wait(recorder.now(), thread, RecordingFormat.LOCK_CONTENDED, Registry.typeName(monitor.getClass()),
-                    waited, stack, p.owner, p.ownerStack));
+            offer(new Wait(recorder.now(), thread.threadId(), thread.getName(), RecordingFormat.LOCK_CONTENDED,
+                    Registry.typeName(monitor.getClass()), waited, stack, p.owner));
         }
     }
 
@@ -116,24 +177,67 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         if (waited < thresholdNanos) return;
         CallbackStacks.Resolved stack = stacks.inCallback(waitedSite);
         if (stack != null) {
-            offer(new Wait(recorder.now(), thread, RecordingFormat.LOCK_WAIT, Registry.typeName(monitor.getClass()), waited, stack,
-                    null, null));
+            offer(new Wait(recorder.now(), thread.threadId(), thread.getName(), RecordingFormat.LOCK_WAIT,
+                    Registry.typeName(monitor.getClass()), waited, stack, null));
         }
     }
 
-    /** Names the owner of each contention that has lasted long enough, once. */
+    /** A wait JFR reported, on JFR's stream thread: its owner is the watch's, or JFR's previous owner. */
+    private void reported(JfrWaits.Seen s) {
+        Owner owner = null;
+        if (s.kind() == RecordingFormat.LOCK_CONTENDED) {
+            if (s.waitNanos() >= ownerAfterNanos()) lastLongContentionNanos = System.nanoTime();
+            owner = takeNamed(s.threadId(), s.endEpochNanos());
+            if (owner == null && s.previousOwnerId() != 0) owner = new Owner(s.previousOwnerId(), s.previousOwnerName(), null);
+        }
+        offer(new Wait(s.endEpochNanos(), s.threadId(), s.threadName(), s.kind(), s.type(), s.waitNanos(), s.stack(), owner));
+    }
+
+    /** The owner the watch named for {@code threadId}'s wait that ended nearest {@code endEpochNanos}, taken. */
+    private Owner takeNamed(long threadId, long endEpochNanos) {
+        Named best = null;
+        for (Named n : named) {
+            long off = Math.abs(n.endEpochNanos() - endEpochNanos);
+            if (n.threadId() == threadId && off <= SAME_WAIT_NANOS
+                    && (best == null || off < Math.abs(best.endEpochNanos() - endEpochNanos))) {
+                best = n;
+            }
+        }
+        return best != null && named.remove(best) ? best.owner() : null;
+    }
+
+    private long ownerAfterNanos() {
+        return Math.max(thresholdNanos, OWNER_AFTER_NANOS);
+    }
+
+    /**
+     * Names the owner of each contention that has lasted long enough, once; with JFR, turns the
+     * owner watch on or off and forgets owners no wait took.
+     */
     @Override
     protected void tick() {
         long now = System.nanoTime();
+        JfrWaits j = jfr;
+        if (j != null && j.failure() != null) {
+            try {
+                useJvmti(j.failure());
+            } catch (IOException | RuntimeException e) {
+                // the recording is closing: nothing more to record
+            }
+        } else if (j != null) {
+            long last = lastLongContentionNanos;
+            watch(last != 0 && now - last < WATCH_IDLE_NANOS);
+            named.removeIf(n -> now - n.seenNanos() > NAMED_KEPT_NANOS);
+        }
         for (Pending p : contended.values()) {
             long waited = now - p.startNanos;
-            if (p.looked || waited < Math.max(thresholdNanos, OWNER_AFTER_NANOS)) continue;
+            if (p.looked || waited < ownerAfterNanos()) continue;
             p.looked = true;
             try {
                 Thread owner = jvmti.monitorOwner(p.monitor);
                 if (owner == null) continue;
-                p.ownerStack = stacks.of(owner);
-                p.owner = owner;
+                CallbackStacks.Resolved stack = stacks.of(owner);
+                if (stack != null) p.owner = new Owner(owner.threadId(), owner.getName(), stack);
             } catch (RuntimeException e) {
                 // the owner left meanwhile (or ended): the wait is recorded without it
             }
@@ -141,15 +245,30 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     }
 
     @Override
+    protected boolean gathered(long nanoTime) {
+        return jfr == null || jfr.deliveredUpTo(nanoTime);
+    }
+
+    @Override
     protected void write(Wait w) throws IOException {
-        recorder.lock(w.epochNanos(), w.thread(), w.kind(), w.type(), w.waitNanos(), w.stack(), w.owner(), w.ownerStack());
+        Owner o = w.owner();
+        recorder.lock(w.epochNanos(), w.threadId(), w.threadName(), w.kind(), w.type(), w.waitNanos(), w.stack(),
+                o == null ? 0 : o.threadId(), o == null ? null : o.threadName(), o == null ? null : o.stack());
     }
 
     @Override
     protected void stopEvents() {
-        registrations.forEach(Events.Registration::close);
-        registrations.clear();
-        contended.clear();
-        waiting.clear();
+        try {
+            JfrWaits j = jfr;
+            if (j != null) {
+                j.close();  // JFR hands over what it still holds first
+                countDropped(j.failures());
+            }
+        } finally {
+            watch(false);
+            registrations.forEach(Events.Registration::close);
+            registrations.clear();
+            waiting.clear();
+        }
     }
 }

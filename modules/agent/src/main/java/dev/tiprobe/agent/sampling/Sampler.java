@@ -1,5 +1,6 @@
 package dev.tiprobe.agent.sampling;
 
+import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.FlushRequest;
 import dev.tiprobe.agent.Recorder;
 import dev.tiprobe.agent.registry.Registry;
@@ -238,7 +239,7 @@ public final class Sampler implements AutoCloseable {
     /** Whether to sample {@code t}: never tiprobe's own threads; the chosen ones when threads were chosen. */
     private boolean chosen(Thread t) {
         String name = t.getName();
-        return !name.startsWith("tiprobe-") && (threads == null || threads.test(name));
+        return !name.startsWith(EventEngine.THREAD_PREFIX) && (threads == null || threads.test(name));
     }
 
     /** {@code t}'s CPU time, or -1 when it ended. */
