@@ -4,6 +4,7 @@ import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.ids.ClassToken;
+import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
@@ -44,7 +45,7 @@ final class JfrWaits implements AutoCloseable {
     private static final String ENTER = "jdk.JavaMonitorEnter";
     private static final String WAIT = "jdk.JavaMonitorWait";
     /** JFR writes a hidden class's name with a dot before its address: {@code Foo$$Lambda.0x00007f…}. */
-    private static final Pattern HIDDEN_SUFFIX = Pattern.compile("\\.0x\\p{XDigit}+$");
+    private static final Pattern HIDDEN_SUFFIX = Pattern.compile("\\.0x\\p{XDigit}+(?=(\\[])*$)");
 
     /**
      * A wait JFR recorded: when it ended, the waiter, its stack, and the thread that released the
@@ -160,28 +161,16 @@ final class JfrWaits implements AutoCloseable {
 
     /**
      * A monitor's class as the lock view names it ({@link Registry#typeName}): {@code byte[]},
-     * {@code java.lang.Object[][]}, {@code com.foo.Gen/hidden}; JFR names arrays by descriptor.
+     * {@code java.lang.Object[][]}, {@code com.foo.Gen/hidden}; JFR names arrays by descriptor
+     * ({@code [Ljava.lang.Object;}).
      */
     private static String typeName(RecordedClass type) {
         return type == null ? "[unknown]" : typeName(type.getName());
     }
 
     static String typeName(String name) {
-        int dims = 0;
-        while (dims < name.length() && name.charAt(dims) == '[') dims++;
-        if (dims == 0) return binaryName(name);
-        String element = switch (name.charAt(dims)) {
-            case 'Z' -> "boolean";
-            case 'B' -> "byte";
-            case 'C' -> "char";
-            case 'S' -> "short";
-            case 'I' -> "int";
-            case 'J' -> "long";
-            case 'F' -> "float";
-            case 'D' -> "double";
-            default -> binaryName(name.substring(dims + 1, name.length() - 1));
-        };
-        return element + "[]".repeat(dims);
+        String type = name.startsWith("[") ? Descriptors.fieldType(name.replace('.', '/')) : name;
+        return binaryName(type);
     }
 
     /** The loader as a token names it; JFR gives its name and class (none for the bootstrap loader and the JDK's hidden classes). */
