@@ -86,10 +86,11 @@ public abstract class EventEngine<E> implements AutoCloseable {
         long lastFlush = System.nanoTime() - 750_000_000L;
         try {
             while (running) {
+                // Asked before draining: once gathered, what the request covers is queued, and this drain writes it.
+                boolean asked = flushRequest.asked() && gathered(flushRequest.askedNanos());
                 tick();
                 drain();
                 long now = System.nanoTime();
-                boolean asked = flushRequest.asked() && gathered(flushRequest.askedNanos());
                 if (asked || now - lastFlush >= 1_000_000_000L) {
                     recorder.flush();  // a chunk a second, as the sampler: a dying target loses at most that
                     lastFlush = now;
