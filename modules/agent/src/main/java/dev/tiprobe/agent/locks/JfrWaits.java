@@ -143,7 +143,7 @@ final class JfrWaits implements AutoCloseable {
             RecordedMethod m = f.getMethod();
             String className = binaryName(m.getType().getName());
             LoaderRef loader = loader(m.getType().getClassLoader());
-            IdMap.MethodEntry known = registry.methodNamed(className, loader, m.getName(), m.getDescriptor());
+            IdMap.MethodEntry known = named(className, loader, m.getName(), m.getDescriptor());
             MethodToken token = known != null ? known.token()
                     : new MethodToken(new ClassToken(className, loader, null, null, null), m.getName(), m.getDescriptor(), null,
                             m.getModifiers(), new int[0]);
@@ -153,6 +153,22 @@ final class JfrWaits implements AutoCloseable {
         }
         return new CallbackStacks.Resolved(ids, lines, n, trace != null && trace.isTruncated() || frames.size() > n);
     }
+
+    /**
+     * The live method, once the registry has the classes loaded before the session (its backfill
+     * runs for a second or so after the start, while the first waits arrive) and those whose
+     * ClassPrepare is still queued.
+     */
+    private IdMap.MethodEntry named(String className, LoaderRef loader, String name, String descriptor) {
+        IdMap.MethodEntry known = registry.methodNamed(className, loader, name, descriptor);
+        if (known != null) return known;
+        registry.awaitBackfill(BACKFILL_WAIT);
+        registry.sync();
+        return registry.methodNamed(className, loader, name, descriptor);
+    }
+
+    /** The longest a wait's naming waits for the registry's backfill. */
+    private static final Duration BACKFILL_WAIT = Duration.ofSeconds(10);
 
     /** A class's binary name as the registry keeps it: a hidden class's address made {@code /hidden} ({@link ClassToken#stableName}). */
     static String binaryName(String jfrName) {

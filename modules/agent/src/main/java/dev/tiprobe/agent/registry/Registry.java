@@ -17,10 +17,12 @@ import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -62,12 +64,18 @@ public final class Registry implements AutoCloseable {
     private final AtomicLong registrationFailures = new AtomicLong();
     private final Thread registrar;
     private volatile boolean closed;
+    /** Open once every class loaded before the start is registered. */
+    private final CountDownLatch backfilled;
 
     private Registry(Jvmti jvmti, IdMap map, boolean backfillOnRegistrar) {
         this.jvmti = jvmti;
         this.map = map;
+        this.backfilled = new CountDownLatch(backfillOnRegistrar ? 1 : 0);
         this.registrar = Thread.ofPlatform().daemon().name("tiprobe-registry").unstarted(() -> {
-            if (backfillOnRegistrar) backfillQuietly();
+            if (backfillOnRegistrar) {
+                backfillQuietly();
+                backfilled.countDown();
+            }
             registerQueued();
         });
     }
@@ -316,6 +324,20 @@ public final class Registry implements AutoCloseable {
                 }
             }
             if (!found.isEmpty() || loader == null) return found;
+        }
+    }
+
+    /**
+     * Waits until the classes loaded before the start are registered (at most {@code timeout}):
+     * for a reader of frames named by class and method ({@link #methodNamed}), which cannot learn
+     * a class from a frame as {@link #resolve} does. Returns whether they are.
+     */
+    public boolean awaitBackfill(Duration timeout) {
+        try {
+            return backfilled.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -151,6 +151,24 @@ class RegistryTest {
         assertNull(registry.methodNamed("java.util.HashMap", LoaderRef.BOOTSTRAP, "get", "(I)Ljava/lang/Object;"));
     }
 
+    /**
+     * A registry that backfills on its own thread says when the classes loaded before its start
+     * are in: from then on a frame named by class and method (JFR's) finds them.
+     */
+    @Test
+    void afterTheBackfillAFrameNamedByClassAndMethodIsFound() {
+        Registry backfilling = Registry.startBackfilling(jvmti, new IdMap());
+        try {
+            assertTrue(backfilling.awaitBackfill(java.time.Duration.ofSeconds(30)), "the backfill ended");
+            IdMap.MethodEntry get = backfilling.methodNamed("java.util.HashMap", LoaderRef.BOOTSTRAP, "get",
+                    "(Ljava/lang/Object;)Ljava/lang/Object;");
+            assertNotNull(get, "HashMap.get, loaded long before");
+            assertEquals("java.util.HashMap", get.token().owner().binaryName());
+        } finally {
+            backfilling.close();
+        }
+    }
+
     @Test
     void reverseLookupAndTypeReferencesNeverLoadOrInitialize() {
         String neverLoaded = "dev.tiprobe.agent.RegistryTest$NotEvenLoaded";
