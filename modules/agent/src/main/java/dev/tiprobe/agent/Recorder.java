@@ -146,12 +146,15 @@ public final class Recorder implements AutoCloseable {
 
     /**
      * A wait on a monitor ({@link RecordingWriter#lock}) of thread {@code threadId}; {@code ownerId}
-     * (0: unknown) held it, with that stack then unless {@code ownerStack} is null.
+     * (0: unknown) held it, with that stack then unless {@code ownerStack} is null. Left out when
+     * it ended after the session began to stop.
      */
     public synchronized void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
                                   CallbackStacks.Resolved stack, long ownerId, String ownerName, CallbackStacks.Resolved ownerStack)
             throws IOException {
-        if (closed) return;
+        // A wait JFR hands over that ended after the stop began belongs to the wind-down (at exit, the JVM joining
+        // the shutdown hooks waits on tiprobe's own): stamped past the end, it would also move the end.
+        if (closed || epochNanos > stoppedAt) return;
         CallbackStacks.Resolved held = ownerStack != null ? ownerStack : NO_FRAMES;
         writer.lock(epochNanos, threadId, threadName, kind, typeName, waitNanos, stack.frames(), stack.lines(), stack.depth(),
                 stack.truncated(), ownerId, ownerName, held.frames(), held.lines(), held.depth(), held.truncated());
