@@ -588,11 +588,12 @@ class ImageIT {
         assertTrue(kept.stream().anyMatch(l -> l.contains("AllocAndLocks.retain;example.known.AllocAndLocks.Retained.<init>;byte[] ")),
                 "the retained objects are live: " + kept);
         assertTrue(kept.stream().noneMatch(l -> l.contains("allocateBlobs") || l.contains("churn")), "collected objects are not: " + kept);
-        // Retained objects were made evenly over 3 s, and the program ends half a second after the last: most are 1 to 10 s old.
+        // Retained objects were made evenly over 3 s, and the program ends half a second after the last: most are 1 to 10 s
+        // old. Those under 1 s are a few sampled objects (3 to 23 in six runs by hand), now and then none.
         Run ages = tiprobe("report", recording.toString(), "--event", "live", "-f", "-");
         assertTrue(ages.out().matches("(?s).*Live objects by age at the end \\(estimated bytes held\\)\n"
-                        + " +[0-9.]+ [KM]iB +[0-9.]+%  under 1 s +\\(\\d+ sampled objects\\)\n"
-                        + " +[0-9.]+ [KM]iB +([5-9]\\d\\.\\d)%  1 to 10 s +\\(\\d+ sampled objects\\)\n(?!.*10 to 60 s).*"),
+                        + "( +[0-9.]+ [KM]iB +[0-9.]+%  under 1 s +\\(\\d+ sampled objects\\)\n)?"
+                        + " +[0-9.]+ [KM]iB +([5-9]\\d\\.\\d|100\\.0)%  1 to 10 s +\\(\\d+ sampled objects\\)\n(?!.*10 to 60 s).*"),
                 "the live objects by age: " + ages.out());
 
         Path locks = dir.resolve("lock.collapsed");
