@@ -14,7 +14,6 @@ import dev.tiprobe.recording.RecordingFormat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -78,7 +77,10 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private final CallbackStacks.Site enteredSite;
     private final CallbackStacks.Site waitedSite;
     private final long thresholdNanos;
+    /** The wait events' registrations (JVMTI's, when the waits come from them). */
     private final List<Events.Registration> registrations = new ArrayList<>();
+    /** The contended events' registrations: empty while the owner watch is off. */
+    private final List<Events.Registration> watchRegistrations = new ArrayList<>();
     private final Map<Thread, Pending> contended = new ConcurrentHashMap<>();
     private final Map<Thread, Long> waiting = new ConcurrentHashMap<>();
     /** Null when the waits come from JVMTI's events. */
@@ -86,7 +88,6 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private final ConcurrentLinkedQueue<Named> named = new ConcurrentLinkedQueue<>();
     /** When JFR last reported a contention long enough for the watch; 0: never. */
     private volatile long lastLongContentionNanos;
-    private boolean watching;
 
     private LockProfiler(Jvmti jvmti, CallbackStacks stacks, Locks options, Recorder recorder) {
         super("tiprobe-locks", recorder);
@@ -130,19 +131,20 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
 
     /** Turns JVMTI's contended events on or off (with JFR, the owner watch). */
     private synchronized void watch(boolean on) {
-        if (on == watching) return;
+        if (on == !watchRegistrations.isEmpty()) return;
         if (on) {
             Events events = jvmti.events();
-            registrations.add(events.on(Event.MONITOR_CONTENDED_ENTER, this::contendedEnter));
-            registrations.add(events.on(Event.MONITOR_CONTENDED_ENTERED, this::contendedEntered));
+            watchRegistrations.add(events.on(Event.MONITOR_CONTENDED_ENTER, this::contendedEnter));
+            watchRegistrations.add(events.on(Event.MONITOR_CONTENDED_ENTERED, this::contendedEntered));
         } else {
-            for (Iterator<Events.Registration> i = registrations.iterator(); i.hasNext(); ) {
-                i.next().close();
-                i.remove();
-            }
+            closeAll(watchRegistrations);
             contended.clear();
         }
-        watching = on;
+    }
+
+    private static void closeAll(List<Events.Registration> registrations) {
+        registrations.forEach(Events.Registration::close);
+        registrations.clear();
     }
 
     private void contendedEnter(Thread thread, Object monitor) {
@@ -265,9 +267,10 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
                 countDropped(j.failures());
             }
         } finally {
-            watch(false);
-            registrations.forEach(Events.Registration::close);
-            registrations.clear();
+            synchronized (this) {  // as useJvmti, which the engine's thread may still run
+                watch(false);
+                closeAll(registrations);
+            }
             waiting.clear();
         }
     }
