@@ -180,6 +180,9 @@ public final class RecordingFormat {
      * monitor events throughout, where JFR is missing: the reason follows, {@code jvmti: …}).
      */
     public static final String INFO_LOCK_SOURCE = "lockSource";
+    /** {@link #INFO_LOCK_SOURCE}'s values: waits from JFR, or from JVMTI with the reason after the prefix. */
+    public static final String LOCK_SOURCE_JFR = "jfr";
+    public static final String LOCK_SOURCE_JVMTI = "jvmti: ";
     /** A sentence naming the methods whose probes the overhead budget took out, the hottest first. */
     public static final String INFO_REMOVED_FOR_OVERHEAD = "removedForOverhead";
 }

@@ -170,9 +170,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + "; each sample weighs by the interval in force when it was taken.");
         }
         String lockSource = info.getOrDefault(RecordingFormat.INFO_LOCK_SOURCE, "");
-        if (lockSource.startsWith("jvmti: ")) {
+        if (lockSource.startsWith(RecordingFormat.LOCK_SOURCE_JVMTI)) {
             out.add("The waits come from JVMTI's monitor events, which slow every contended monitor a little, as "
-                    + lockSource.substring("jvmti: ".length()) + ".");
+                    + lockSource.substring(RecordingFormat.LOCK_SOURCE_JVMTI.length()) + ".");
         }
         return out;
     }

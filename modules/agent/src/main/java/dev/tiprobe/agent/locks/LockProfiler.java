@@ -108,7 +108,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         try {
             try {
                 p.jfr = JfrWaits.start(registry, options.threshold(), depth, p::reported);
-                recorder.info(RecordingFormat.INFO_LOCK_SOURCE, "jfr");
+                recorder.info(RecordingFormat.INFO_LOCK_SOURCE, RecordingFormat.LOCK_SOURCE_JFR);
             } catch (RuntimeException | LinkageError e) {
                 p.useJvmti(e);
             }
@@ -126,7 +126,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         Events events = jvmti.events();
         registrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
         registrations.add(events.on(Event.MONITOR_WAITED, this::waitEnds));
-        recorder.info(RecordingFormat.INFO_LOCK_SOURCE, "jvmti: JFR did not run (" + why + ")");
+        recorder.info(RecordingFormat.INFO_LOCK_SOURCE, RecordingFormat.LOCK_SOURCE_JVMTI + "JFR did not run (" + why + ")");
     }
 
     /** Turns JVMTI's contended events on or off (with JFR, the owner watch). */
