@@ -92,13 +92,15 @@ final class Pprof {
                 m.writeInt64(1, t[0]);
                 m.writeInt64(2, t[1]);
             }));
-            for (Profile.Stack s : samples ? wholeSamples() : view.stacks()) {
+            Map<Profile.Stack, Long> ticksOf = new java.util.IdentityHashMap<>();
+            for (Profile.Stack s : samples ? wholeSamples(ticksOf) : view.stacks()) {
                 int[] frames = s.frames();
                 if (frames.length == 0) continue;
                 long[] ids = new long[frames.length];
                 for (int i = 0; i < frames.length; i++) ids[i] = location(frames[i], s.lines()[i]);
+                long ticks = samples ? ticksOf.getOrDefault(s, 1L) : 1;
                 long[] values = !samples ? new long[] {1, s.weight()}
-                        : cpuMode ? new long[] {1, s.weight()} : new long[] {1, s.weight(), interval};
+                        : cpuMode ? new long[] {1, s.weight()} : new long[] {ticks, s.weight(), ticks * interval};
                 long thread = string(r.threads().getOrDefault(s.threadId(), "thread " + s.threadId()));
                 p.writeByteArray(2, message(m -> {
                     m.writeByteArray(1, packed(ids, true));
@@ -164,10 +166,17 @@ final class Pprof {
             return bytes.toByteArray();
         }
 
-        /** Every stack sample, its weight its CPU time (a sample of a wall profile counts whatever its CPU). */
-        private List<Profile.Stack> wholeSamples() {
+        /**
+         * Every stack sample, its weight its CPU time (a sample of a wall profile counts whatever
+         * its CPU); those standing for more than one interval of wall time go into {@code ticksOf}.
+         */
+        private List<Profile.Stack> wholeSamples(Map<Profile.Stack, Long> ticksOf) {
             List<Profile.Stack> all = new ArrayList<>();
-            for (Recording.Sample s : r.samples()) all.add(new Profile.Stack(s.epochNanos(), s.threadId(), s.frames(), s.lines(), s.cpuNanos()));
+            for (Recording.Sample s : r.samples()) {
+                Profile.Stack stack = new Profile.Stack(s.epochNanos(), s.threadId(), s.frames(), s.lines(), s.cpuNanos());
+                all.add(stack);
+                if (s.ticks() != 1) ticksOf.put(stack, s.ticks());
+            }
             return all;
         }
 

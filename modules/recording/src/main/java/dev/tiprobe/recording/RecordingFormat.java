@@ -16,7 +16,7 @@ package dev.tiprobe.recording;
  *   1 METHOD        varint:id string:name              a method token and its human name
  *   2 THREAD        varlong:id string:name
  *   3 SAMPLE        varlong:nanosAfterStart varlong:threadId u8:state varlong:cpuNanos
- *                   varint:depth (varint:methodId varint:line) * depth     (leaf first; line 0: unknown)
+ *                   [varlong:ticks, when state has STATE_WEIGHTED] varint:depth (varint:methodId varint:line) * depth     (leaf first; line 0: unknown)
  *   4 CLASS_LOAD    varlong:nanosAfterStart string:className
  *   5 CLASS_UNLOAD  varlong:nanosAfterStart string:className
  *   6 INFO          string:key string:value               a fact about the session (mode, interval, ...)
@@ -76,7 +76,8 @@ public final class RecordingFormat {
     private RecordingFormat() {}
 
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};
-    public static final int VERSION = 6;
+    /** 7: a SAMPLE may carry how many sampling intervals of wall time it stands for ({@link #STATE_WEIGHTED}). */
+    public static final int VERSION = 7;
     /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
     public static final int VALUES_SINCE = 4;
     /** The oldest version this tiprobe reads (it has no SOURCE records). */
@@ -136,6 +137,12 @@ public final class RecordingFormat {
     public static final byte STATE_OTHER = 3;
     /** Added to a SAMPLE's state: the stack was cut at the sampling depth, its root-most frames missing. */
     public static final byte STATE_TRUNCATED = 0x40;
+    /**
+     * Added to a SAMPLE's state: a tick count follows its cpuNanos, the sampling intervals of the
+     * thread's wall time it stands for (wall mode walks a bounded number of waiting threads a tick,
+     * so a thread is looked at every few ticks); without it a sample stands for one.
+     */
+    public static final byte STATE_WEIGHTED = 0x20;
 
     public static final byte RETURNED = 0;
     public static final byte THREW = 1;
@@ -183,6 +190,19 @@ public final class RecordingFormat {
     /** {@link #INFO_LOCK_SOURCE}'s values: waits from JFR, or from JVMTI with the reason after the prefix. */
     public static final String LOCK_SOURCE_JFR = "jfr";
     public static final String LOCK_SOURCE_JVMTI = "jvmti: ";
+    /**
+     * Where the stack samples came from: {@code jfr} (JFR's sampler for threads running Java code,
+     * JVMTI walks for the others in wall mode), or {@code jvmti: } and why JFR did not run (JVMTI
+     * walks of every thread, at safepoints).
+     */
+    public static final String INFO_SAMPLE_SOURCE = "sampleSource";
+    public static final String SAMPLE_SOURCE_JFR = "jfr";
+    public static final String SAMPLE_SOURCE_JVMTI = "jvmti: ";
+    /**
+     * How long the JVM had run (nanoseconds) when sampling made HotSpot keep inlined methods'
+     * debug information: code compiled before then names only what runs at safepoint polls.
+     */
+    public static final String INFO_COMPILED_BEFORE_NANOS = "compiledBeforeSessionNanos";
     /** A sentence naming the methods whose probes the overhead budget took out, the hottest first. */
     public static final String INFO_REMOVED_FOR_OVERHEAD = "removedForOverhead";
 }

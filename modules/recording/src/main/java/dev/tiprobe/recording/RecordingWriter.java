@@ -66,6 +66,12 @@ public final class RecordingWriter implements AutoCloseable {
      */
     public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, int[] frames,
                        int[] lines, int depth, boolean truncated) throws IOException {
+        sample(epochNanos, threadId, threadName, state, cpuNanos, 1, frames, lines, depth, truncated);
+    }
+
+    /** As {@link #sample}, standing for {@code ticks} sampling intervals of the thread's wall time ({@link RecordingFormat#STATE_WEIGHTED}). */
+    public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks, int[] frames,
+                       int[] lines, int depth, boolean truncated) throws IOException {
         begin(epochNanos);
         thread(threadId, threadName);
         methods(frames, depth);
@@ -73,8 +79,10 @@ public final class RecordingWriter implements AutoCloseable {
         chunk.write(RecordingFormat.SAMPLE);
         varlong(offset(epochNanos));
         varlong(threadId);
-        chunk.write(truncated || depth > n ? state | RecordingFormat.STATE_TRUNCATED : state);
+        int flags = truncated || depth > n ? state | RecordingFormat.STATE_TRUNCATED : state;
+        chunk.write(ticks != 1 ? flags | RecordingFormat.STATE_WEIGHTED : flags);
         varlong(Math.max(0, cpuNanos));
+        if (ticks != 1) varlong(Math.max(0, ticks));
         frames(frames, lines, n);
         end(epochNanos);
     }

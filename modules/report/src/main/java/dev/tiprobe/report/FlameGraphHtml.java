@@ -107,7 +107,8 @@ public final class FlameGraphHtml {
             if (i > 0) data.append(',');
             JsonText.quote(data, caveats.get(i));
         }
-        data.append(']');
+        data.append("],\"samplesNote\":");
+        JsonText.quote(data, r.samplesNote());
         data.append(",\"title\":");
         JsonText.quote(data, title);
         data.append('}');
@@ -229,8 +230,8 @@ public final class FlameGraphHtml {
             let zoomed = view.root;
             let query = "";
             const notes = {
-              cpu: "Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.",
-              wall: "Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.",
+              cpu: data.samplesNote,
+              wall: data.samplesNote,
               alloc: "Sampled allocations, weighted by the bytes each sample stands for; the allocated class is the top frame.",
               live: "Sampled objects not collected when the recording ended, weighted by the bytes each stands for; the class is the top frame.",
               lock: "Waits to enter a monitor another thread held, weighted by the time waited; the monitor's class is the top frame.",

@@ -64,9 +64,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
 
     /**
      * A stack sample; frames are method ids, leaf first, with their source lines (0: unknown);
-     * cpuNanos the CPU the thread used since its last look.
+     * cpuNanos the CPU the thread used since its last look; ticks the sampling intervals of the
+     * thread's wall time it stands for.
      */
-    public record Sample(long epochNanos, long threadId, byte state, long cpuNanos, int[] frames, int[] lines) {}
+    public record Sample(long epochNanos, long threadId, byte state, long cpuNanos, long ticks, int[] frames, int[] lines) {}
 
     public record ClassEvent(long epochNanos, boolean load, String className) {}
 
@@ -174,7 +175,32 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             out.add("The waits come from JVMTI's monitor events, which slow every contended monitor a little, as "
                     + lockSource.substring(RecordingFormat.LOCK_SOURCE_JVMTI.length()) + ".");
         }
+        String sampleSource = info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE, "");
+        if (sampleSource.startsWith(RecordingFormat.SAMPLE_SOURCE_JVMTI)) {
+            out.add("The samples come from JVMTI stack walks, which find a thread only at a safepoint poll: the work of"
+                    + " methods inlined into a loop is credited to the loop, and a virtual thread's work to its carrier's"
+                    + " VirtualThread.mount, as " + sampleSource.substring(RecordingFormat.SAMPLE_SOURCE_JVMTI.length()) + ".");
+        }
+        long compiledBefore = infoNumber(RecordingFormat.INFO_COMPILED_BEFORE_NANOS);
+        if (compiledBefore > LATE_START_NANOS) {
+            out.add(String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
+                    + " of inlined methods is credited to the method they were inlined into; code compiled since names them."
+                    + " Started with tiprobe run, or with -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, every"
+                    + " sample names them.", compiledBefore / 1e9));
+        }
         return out;
+    }
+
+    /** A JVM older than this when sampling began has hot code compiled before the session. */
+    private static final long LATE_START_NANOS = 3_000_000_000L;
+
+    /** One sentence on how the stack samples were taken, and so where they put a thread. */
+    public String samplesNote() {
+        if (RecordingFormat.SAMPLE_SOURCE_JFR.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
+            return "Threads running Java code are sampled by JFR where they are (virtual threads with their own frames);"
+                    + " in the wall view the others are taken where they wait.";
+        }
+        return "Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.";
     }
 
     private static String bytes(long n) {
@@ -240,7 +266,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                 }
                 frames[i] = id;
             }
-            renamed.add(new Sample(s.epochNanos(), s.threadId(), s.state(), s.cpuNanos(), frames, s.lines()));
+            renamed.add(new Sample(s.epochNanos(), s.threadId(), s.state(), s.cpuNanos(), s.ticks(), frames, s.lines()));
         }
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, Map.copyOf(names), Map.copyOf(files), threads,
                 List.copyOf(renamed),

@@ -44,7 +44,7 @@ public final class RecordingJson {
         String sep = "\n    ";
         for (Recording.Sample s : r.samples()) {
             b.append(sep).append("{\"epochNanos\": ").append(s.epochNanos()).append(", \"thread\": ").append(s.threadId())
-                    .append(", \"state\": ").append(s.state()).append(", \"cpuNanos\": ").append(s.cpuNanos()).append(", \"frames\": [");
+                    .append(", \"state\": ").append(s.state()).append(", \"cpuNanos\": ").append(s.cpuNanos()).append(", \"ticks\": ").append(s.ticks()).append(", \"frames\": [");
             numbers(b, s.frames());
             b.append("], \"lines\": [");
             numbers(b, s.lines());

@@ -210,10 +210,11 @@ public final class RecordingReader {
                         long time = start + varlong(b);
                         long thread = varlong(b);
                         byte flags = b.get();
-                        byte state = (byte) (flags & ~RecordingFormat.STATE_TRUNCATED);
+                        byte state = (byte) (flags & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
                         long weight = varlong(b);
+                        long ticks = (flags & RecordingFormat.STATE_WEIGHTED) != 0 ? varlong(b) : 1;
                         Frames f = frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
-                        samples.add(new Recording.Sample(time, thread, state, weight, f.ids, f.lines));
+                        samples.add(new Recording.Sample(time, thread, state, weight, ticks, f.ids, f.lines));
                     }
                     case RecordingFormat.TYPE -> types.put(methodId(b), string(b));
                     case RecordingFormat.ALLOC -> {

@@ -89,7 +89,7 @@ public enum View {
         switch (this) {
             case CPU, WALL -> {
                 for (Recording.Sample s : r.samples()) {
-                    long weight = this == CPU ? s.cpuNanos() : 1;
+                    long weight = this == CPU ? s.cpuNanos() : s.ticks();
                     if (weight > 0) stacks.add(new Profile.Stack(s.epochNanos(), s.threadId(), s.frames(), s.lines(), weight));
                 }
             }

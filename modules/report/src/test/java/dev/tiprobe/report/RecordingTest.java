@@ -60,6 +60,30 @@ class RecordingTest {
         return file;
     }
 
+    /**
+     * Wall mode looks at a waiting thread every few ticks (at most 16 threads a tick): a sample
+     * standing for five ticks weighs five in the wall view, and nothing more in the cpu view;
+     * a truncated one keeps both its flag and its ticks.
+     */
+    @Test
+    void aSampleStandingForSeveralTicksWeighsThatManyInTheWallView() throws IOException {
+        Path file = dir.resolve("ticks.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
+            w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "wall");
+            w.sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 10_000_000, new int[] {1}, new int[] {0}, 1, false);
+            w.sample(3_000, 2, "parked", RecordingFormat.STATE_WAITING, 0, 5, new int[] {2, 3}, new int[] {0, 0}, 2, true);
+        }
+        Recording r = RecordingReader.read(file);
+        assertNull(r.damage());
+        assertEquals(1, r.samples().get(0).ticks());
+        assertEquals(5, r.samples().get(1).ticks());
+        assertEquals(RecordingFormat.STATE_WAITING, r.samples().get(1).state());
+        assertEquals(6, View.WALL.of(r).total(), "one tick of the busy thread, five of the parked one");
+        assertEquals(10_000_000, View.CPU.of(r).total());
+        Map<String, Long> folded = FoldedStacks.fold(View.WALL.of(r), false);
+        assertEquals(Map.of("M1", 1L, "[truncated];M3;M2", 5L), folded);
+    }
+
     @Test
     void whatIsWrittenIsReadBack() throws IOException {
         Recording r = RecordingReader.read(write());
