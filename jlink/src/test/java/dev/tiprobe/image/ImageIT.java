@@ -352,16 +352,20 @@ class ImageIT {
 
         Process killed = startReady(busy, "killed.out");
         Path killedPage = dir.resolve("killed.html");
-        Thread killer = Thread.ofPlatform().start(() -> {
-            try {
-                Thread.sleep(3_500);
-                killed.destroyForcibly();  // SIGKILL: no shutdown hook runs in the target
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        Run run = tiprobe("-d", "60s", "--sample", "10ms", "-f", killedPage.toString(), Long.toString(killed.pid()));
-        killer.join();
+        Path killedErr = dir.resolve("killed.err");
+        Process killedCollect = new ProcessBuilder(TIPROBE.toString(), "-d", "60s", "--sample", "10ms", "-f", killedPage.toString(),
+                Long.toString(killed.pid())).redirectOutput(dir.resolve("killed-collect.out").toFile()).redirectError(killedErr.toFile()).start();
+        targets.add(killedCollect);
+        // Killed once the session runs (its first progress line), not at a fixed time: starting takes 2 to 4 s on a loaded machine.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(killedErr).contains("1 s elapsed")) {
+            assertTrue(killedCollect.isAlive() && System.nanoTime() < deadline, "the session started: " + Files.readString(killedErr));
+            Thread.sleep(20);
+        }
+        Thread.sleep(1_500);
+        killed.destroyForcibly();  // SIGKILL: no shutdown hook runs in the target
+        assertTrue(killedCollect.waitFor(60, TimeUnit.SECONDS), "collect ended when the target died");
+        Run run = new Run(killedCollect.exitValue(), Files.readString(dir.resolve("killed-collect.out")), Files.readString(killedErr));
         assertEquals(1, run.exit());
         assertTrue(run.err().matches("(?s).*tiprobe collect: process " + killed.pid() + " exited during the session; it did not"
                 + " finish the recording \\(was it killed\\?\\): \\S+killed\\.html\\.tpr holds [1-9]\\d* samples, 0 allocation"

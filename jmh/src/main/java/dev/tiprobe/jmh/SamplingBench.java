@@ -7,12 +7,15 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Throughput of a CPU-bound workload on two threads while a profiler samples every 10 ms, each
@@ -20,10 +23,13 @@ import java.util.concurrent.TimeUnit;
  * 4.6 itimer and wall; JFR with its profile settings (execution samples every 10 ms). The loss
  * against the first row is the cost of sampling. The loop rows profile continuously, a file a
  * second (tiprobe {@code loop=1s,keep=3}, async-profiler {@code loop=1s}): against the rows without a
- * loop, the cost of finishing one recording and beginning the next every period.
+ * loop, the cost of finishing one recording and beginning the next every period. {@code parked}
+ * threads wait in the background (500: a server's pool), which wall mode must not pay for at
+ * every sample.
  *
  * <p>How to run, from the repository root (agent paths are relative to it): {@code java -jar
- * jmh/target/benchmarks.jar SamplingBench -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.
+ * jmh/target/benchmarks.jar SamplingBench -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}; with
+ * {@code -p parked=500}, the rows with 500 parked threads only.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -42,51 +48,67 @@ public class SamplingBench {
 
     long seed = 42;
 
+    /** Threads parked for the whole fork, beside the two busy ones. */
+    @State(Scope.Benchmark)
+    public static class Parked {
+        @Param({"0", "500"})
+        int parked;
+
+        @Setup
+        public void park() {
+            for (int i = 0; i < parked; i++) {
+                Thread.ofPlatform().daemon().name("parked-" + i).start(() -> {
+                    while (true) LockSupport.park();
+                });
+            }
+        }
+    }
+
     @Benchmark
     @Fork(value = 1)
-    public long none() {
+    public long none(Parked parked) {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "wall"})
-    public long tiprobeWall() {
+    public long tiprobeWall(Parked parked) {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE + "cpu"})
-    public long tiprobeCpu() {
+    public long tiprobeCpu(Parked parked) {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, TIPROBE_LOOP})
-    public long tiprobeCpuLoop() {
+    public long tiprobeCpuLoop(Parked parked) {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER + "itimer")
-    public long asyncProfilerItimer() {
+    public long asyncProfilerItimer(Parked parked) {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER + "wall")
-    public long asyncProfilerWall() {
+    public long asyncProfilerWall(Parked parked) {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = ASYNC_PROFILER_LOOP)
-    public long asyncProfilerItimerLoop() {
+    public long asyncProfilerItimerLoop(Parked parked) {
         return seed = Busy.outer(seed);
     }
 
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = JFR)
-    public long jfrProfile() {
+    public long jfrProfile(Parked parked) {
         return seed = Busy.outer(seed);
     }
 }

@@ -149,11 +149,22 @@ public abstract class EventEngine<E> implements AutoCloseable {
         if (failure != null) throw new IOException(thread.getName() + " stopped early: " + failure, failure);
     }
 
-    /** Whether {@code t} is one of tiprobe's own threads, whose events are never the application's. */
+    /** Whether {@code t} is one of tiprobe's own threads or JFR's, whose events are never the application's. */
     protected static boolean tiprobes(Thread t) {
-        return t == null || t.getName().startsWith(THREAD_PREFIX);
+        return t == null || machinery(t.getName());
+    }
+
+    /**
+     * Whether a thread of this name is profiling machinery rather than the application: tiprobe's
+     * own threads, and JFR's ({@code JFR Periodic Tasks}, {@code JFR Recorder Thread} …), which
+     * run for the recordings tiprobe reads. Every view leaves their samples and events out.
+     */
+    public static boolean machinery(String threadName) {
+        return threadName.startsWith(THREAD_PREFIX) || threadName.startsWith(JFR_THREAD_PREFIX);
     }
 
     /** How tiprobe's own threads' names begin. */
     public static final String THREAD_PREFIX = "tiprobe-";
+    /** How JFR's threads' names begin. */
+    private static final String JFR_THREAD_PREFIX = "JFR ";
 }

@@ -118,9 +118,18 @@ public final class Recorder implements AutoCloseable {
         }
     }
 
-    public synchronized void sample(long epochNanos, Thread t, byte state, long cpuNanos, int[] frames, int[] lines, int depth,
-                             boolean truncated) throws IOException {
-        if (!closed) writer.sample(epochNanos, t.threadId(), t.getName(), state, cpuNanos, frames, lines, depth, truncated);
+    public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks,
+                                    int[] frames, int[] lines, int depth, boolean truncated) throws IOException {
+        if (!closed) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, ticks, frames, lines, depth, truncated);
+    }
+
+    /** A stack sample of a thread known by id and name, as JFR names it ({@link RecordingWriter#sample}). */
+    public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos,
+                                    CallbackStacks.Resolved stack) throws IOException {
+        if (!closed) {
+            writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack.frames(), stack.lines(), stack.depth(),
+                    stack.truncated());
+        }
     }
 
     /** A sampled allocation ({@link RecordingWriter#alloc}). */

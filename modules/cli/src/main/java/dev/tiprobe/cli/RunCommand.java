@@ -49,7 +49,8 @@ final class RunCommand implements Callable<Integer> {
      * Runs {@code command} (a java command line) with the agent from its first moment, sharing this
      * terminal. A tracing run names the probe jar with {@code -Xbootclasspath/a:}: the agent would
      * otherwise append it while the VM runs, and the JDK then prints a class-sharing warning into
-     * the program's output.
+     * the program's output. A sampling run starts JFR's sampler with the JVM
+     * ({@link AgentOptions.Sampling#jvmFlags}).
      */
     static Finished launch(List<String> command, String agentOptions, boolean tracing, Path output) throws CliException {
         List<String> full = new ArrayList<>();
@@ -57,6 +58,8 @@ final class RunCommand implements Callable<Integer> {
         if (tracing) full.add("-Xbootclasspath/a:" + Agent.probeJar());
         full.add("-javaagent:" + Agent.jar() + "=" + agentOptions);
         full.add("--enable-native-access=ALL-UNNAMED");
+        AgentOptions.Sampling sampling = AgentOptions.parse(agentOptions).sampling();
+        if (sampling != null) full.addAll(sampling.jvmFlags());
         full.addAll(command.subList(1, command.size()));
         Process process;
         try {

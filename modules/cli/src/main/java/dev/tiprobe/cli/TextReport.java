@@ -71,7 +71,7 @@ final class TextReport {
     }
 
     private static void samples(Recording r, View view, PrintWriter out, int top) {
-        out.println("Stacks are taken at safepoints: a thread shows where it next reached one.");
+        out.println(r.samplesNote());
         Weights w = Weights.of(view.of(r), 0);
         table(out, "Top methods on top of the stack (self)", w.self, w.all, r, top, view);
         table(out, "Top methods anywhere on the stack (total)", w.total, w.all, r, top, view);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -107,9 +108,35 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
         public static final int DEFAULT_DEPTH = 2048;
 
+        /**
+         * The name of the JFR recording a JVM started for sampling runs from its first moment
+         * ({@link #jvmFlags}); the agent reads its samples instead of starting a recording of its own.
+         */
+        public static final String JVM_RECORDING = "tiprobe";
+        /** The deepest stacks JFR keeps ({@code stackdepth}'s maximum). */
+        public static final int JFR_MAX_STACK_DEPTH = 2048;
+
         public Sampling {
             if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
             if (depth < 1) throw new IllegalArgumentException("depth must be at least 1: " + depth);
+        }
+
+        /**
+         * The flags that make a JVM started for this sampling ({@code tiprobe run}) sample from its
+         * first moment: JFR's execution samples at the interval in a recording named
+         * {@link #JVM_RECORDING}, started before {@code main} (JFR takes about 0.4 s to start, which
+         * the program would otherwise spend unsampled), JFR's startup lines left out of the
+         * program's output; stacks as deep as asked (JFR keeps 64 frames otherwise, settable only
+         * before its first recording); and DebugNonSafepoints, so code compiled before the agent
+         * reaches JVMTI names its inlined methods too (a diagnostic flag that only adds debug
+         * information to compiled code). The recording keeps a minute of samples on disk at most.
+         */
+        public List<String> jvmFlags() {
+            return List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints",
+                    "-XX:FlightRecorderOptions:stackdepth=" + Math.min(depth, JFR_MAX_STACK_DEPTH),
+                    "-XX:StartFlightRecording:name=" + JVM_RECORDING + ",settings=none,maxage=1m,+jdk.ExecutionSample#enabled=true,"
+                            + "+jdk.ExecutionSample#period=" + interval.toNanos() + "ns",
+                    "-Xlog:jfr+startup=off");
         }
     }
 

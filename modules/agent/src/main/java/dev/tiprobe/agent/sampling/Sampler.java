@@ -22,12 +22,23 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
- * Takes the stacks of all threads at an interval (GetAllStackTraces) and writes them to a
- * recording as method token ids, which the ID map gives for each jmethodID (learning unknown ones
- * the safe way); names go into the recording the first time a method appears, and the names of
- * classes that load and unload are written as they do, so nothing is lost when a class goes.
- * A sample of a thread seen running carries the CPU time the thread used since it was last seen
- * running, so one recording gives a wall view and a cpu view.
+ * Takes stack samples and writes them to a recording as method token ids, from the ID map; names
+ * go into the recording the first time a method appears, and the names of classes that load and
+ * unload are written as they do, so nothing is lost when a class goes.
+ *
+ * <p><b>Where samples come from.</b> Threads running Java code are sampled by JFR's sampler
+ * ({@link JfrSamples}: no safepoint bias, inlined methods named through {@link InlinedFrames}, virtual
+ * threads' own frames), each sample standing for one interval of CPU; they begin once JFR's
+ * recording runs (a few tenths of a second into a session in a JVM where JFR has not run yet; with
+ * {@code tiprobe run}, from the JVM's first moment, as the JVM starts the recording). In wall mode the other
+ * threads (waiting, blocked, in native code) are walked by JVMTI, at most
+ * {@link #WALL_THREADS_PER_TICK} a tick in turn: they are stopped where they are, so a walk shows
+ * them exactly. Where JFR is missing or refuses
+ * to record, JVMTI walks every thread ({@link RecordingFormat#INFO_SAMPLE_SOURCE} says which
+ * source ran, and why); what follows describes that fallback.
+ *
+ * <p>A sample of a thread seen running carries the CPU time the thread used since it was last
+ * seen running, so one recording gives a wall view and a cpu view.
  *
  * <p><b>Where CPU is credited.</b> A thread's CPU time only grows; what it says is how much the
  * thread used since the last look, not where. A server thread typically runs a request between two
@@ -44,7 +55,7 @@ import java.util.function.Predicate;
  * likely the same work again; what is left when sampling ends is written as
  * {@link RecordingFormat#INFO_CPU_NOT_SEEN_RUNNING} and reported, never put on a waiting stack.
  *
- * <p>JVMTI takes stacks at a safepoint: in wall mode every sample pauses all threads briefly, and
+ * <p>In the fallback JVMTI takes stacks at a safepoint: in wall mode every sample pauses all threads briefly, and
  * a thread is seen only where it reaches one (safepoint bias). cpu mode walks all threads once a
  * second and, in between, only the threads that used CPU, in one GetThreadListStackTraces (a
  * handshake with those threads only). Virtual threads are not sampled: GetAllStackTraces
@@ -76,7 +87,17 @@ public final class Sampler implements AutoCloseable {
     private volatile Throwable failure;
     /** Set by {@link #flush()}; the sampler thread answers it once the class events it queued are written. */
     private final FlushRequest flushRequest = new FlushRequest();
-    /** cpu mode: the threads of the last full walk, and when the next one is due. Sampler thread only. */
+    /** JFR's samples of threads running Java code; null where JVMTI walks every thread. */
+    private volatile JfrSamples jfr;
+    /** Keeps compiled code naming its inlined methods at every pc, for JFR's samples; null without JFR. */
+    private InlinedFrames inlinedFrames;
+    /** Waiting threads walked a tick at most in wall mode beside JFR (async-profiler's wall clock takes 16 a tick too). */
+    static final int WALL_THREADS_PER_TICK = 16;
+    /** Wall mode beside JFR: ticks so far, the tick each thread was last looked at, the next thread in turn. Sampler thread only. */
+    private long tick;
+    private final Map<Long, Long> lastLook = new HashMap<>();
+    private int nextInTurn;
+    /** The threads of the last full walk, and when the next one is due. Sampler thread only. */
     private List<Thread> known = List.of();
     private long nextFullWalk;
 
@@ -102,8 +123,43 @@ public final class Sampler implements AutoCloseable {
         recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
         Sampler s = new Sampler(jvmti, registry, options, recorder);
         registry.listen((loaded, token) -> s.classEvents.add(new Object[] {recorder.now(), loaded, token.binaryName()}));
+        s.startJfr();
         s.thread.start();
         return s;
+    }
+
+    /**
+     * Samples running threads with JFR, or says in the recording why JVMTI walks every thread:
+     * the runtime lacks {@code jdk.jfr}, or the VM refuses to record.
+     */
+    private void startJfr() throws IOException {
+        try {
+            inlinedFrames = InlinedFrames.start(jvmti);
+            recorder.info(RecordingFormat.INFO_COMPILED_BEFORE_NANOS, Long.toString(inlinedFrames.jvmAgeNanos()));
+        } catch (RuntimeException refused) {
+            inlinedFrames = null;  // inlined methods then show only where code was compiled with -XX:+DebugNonSafepoints
+        }
+        try {
+            long interval = options.interval().toNanos();
+            jfr = JfrSamples.start(registry, options.interval(), options.depth(), threads,
+                    (time, threadId, name, stack) -> {
+                        recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, interval, stack);
+                        samples.incrementAndGet();
+                    });
+            recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JFR);
+        } catch (RuntimeException | LinkageError e) {
+            useJvmti(e);
+        }
+    }
+
+    /** From now on JVMTI walks every thread, as JFR did not run. */
+    private void useJvmti(Throwable why) throws IOException {
+        JfrSamples j = jfr;
+        jfr = null;
+        if (j != null) j.close();
+        if (inlinedFrames != null) inlinedFrames.close();
+        inlinedFrames = null;
+        recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI + "JFR did not run (" + why + ")");
     }
 
     public boolean running() {
@@ -124,7 +180,13 @@ public final class Sampler implements AutoCloseable {
             while (running) {
                 long began = System.nanoTime();
                 drainClassEvents();
-                sampleOnce(frames);
+                JfrSamples j = jfr;
+                if (j != null && j.failure() != null) {
+                    useJvmti(j.failure());
+                    j = null;
+                }
+                if (j == null) sampleOnce(frames);
+                else if (options.mode() == SampleMode.WALL) sampleNotRunning(frames);
                 if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
                     recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
@@ -139,6 +201,54 @@ public final class Sampler implements AutoCloseable {
             failure = t;  // reported by close(); status shows the sampler as stopped
             running = false;
         }
+    }
+
+    /**
+     * Wall mode beside JFR: the threads not running Java code (waiting, blocked, in native code),
+     * where they are; JFR samples the others. Once a second a walk of every thread (one
+     * safepoint) finds the threads and samples them all; in between, at most
+     * {@link #WALL_THREADS_PER_TICK} of them a tick, in turn, walked together by a handshake with
+     * those threads only, so 5,000 parked threads cost a tick what 16 do. A sample stands for the
+     * ticks since its thread was last looked at, which keeps each thread's share of the wall view.
+     */
+    private void sampleNotRunning(Frames frames) throws IOException {
+        tick++;
+        if (System.nanoTime() >= nextFullWalk) {
+            List<Thread> seen = new ArrayList<>();
+            for (Jvmti.ThreadStack ts : jvmti.allStackTraces(options.depth() + 1, false)) {
+                if (ts.thread() != null && !ts.frames().isEmpty() && chosen(ts.thread())) {
+                    seen.add(ts.thread());
+                    writeNotRunning(ts.thread(), ts, frames);
+                }
+            }
+            known = seen;
+            java.util.Set<Long> alive = new java.util.HashSet<>();
+            for (Thread t : seen) alive.add(t.threadId());
+            lastLook.keySet().retainAll(alive);
+            nextFullWalk = System.nanoTime() + 1_000_000_000L;
+            return;
+        }
+        int n = Math.min(WALL_THREADS_PER_TICK, known.size());
+        if (n == 0) return;
+        List<Thread> batch = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) batch.add(known.get((nextInTurn + i) % known.size()));
+        nextInTurn = (nextInTurn + n) % known.size();
+        List<Jvmti.ThreadStack> stacks;
+        try {
+            stacks = jvmti.threadListStackTraces(batch, options.depth() + 1);
+        } catch (RuntimeException e) {
+            return;  // e.g. the facade closed; the next full walk tries again
+        }
+        for (int i = 0; i < stacks.size(); i++) {
+            if (!stacks.get(i).frames().isEmpty()) writeNotRunning(batch.get(i), stacks.get(i), frames);  // empty: it ended
+        }
+    }
+
+    /** Writes {@code ts} of {@code t} for the ticks since {@code t} was last looked at, unless it runs Java code (JFR's). */
+    private void writeNotRunning(Thread t, Jvmti.ThreadStack ts, Frames frames) throws IOException {
+        Long last = lastLook.put(t.threadId(), tick);
+        if (runningJava(ts.state(), ts.frames().getFirst())) return;
+        write(recorder.now(), t, state(ts.state()), 0, last == null ? 1 : tick - last, ts.frames(), frames);
     }
 
     private void sampleOnce(Frames frames) throws IOException {
@@ -236,10 +346,10 @@ public final class Sampler implements AutoCloseable {
         return sum;
     }
 
-    /** Whether to sample {@code t}: never tiprobe's own threads; the chosen ones when threads were chosen. */
+    /** Whether to sample {@code t}: never tiprobe's own threads nor JFR's; the chosen ones when threads were chosen. */
     private boolean chosen(Thread t) {
         String name = t.getName();
-        return !name.startsWith(EventEngine.THREAD_PREFIX) && (threads == null || threads.test(name));
+        return !EventEngine.machinery(name) && (threads == null || threads.test(name));
     }
 
     /** {@code t}'s CPU time, or -1 when it ended. */
@@ -266,6 +376,12 @@ public final class Sampler implements AutoCloseable {
      */
     private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, Frames frames)
             throws IOException {
+        write(time, t, state, cpuNanos, 1, stack, frames);
+    }
+
+    /** As above, the sample standing for {@code ticks} sampling intervals of {@code t}'s wall time. */
+    private void write(long time, Thread t, byte state, long cpuNanos, long ticks, List<Jvmti.StackFrame> stack, Frames frames)
+            throws IOException {
         int n = Math.min(stack.size(), frames.methods().length);  // the walk asked for one frame more
         for (int i = 0; i < n; i++) {
             Jvmti.StackFrame f = stack.get(i);
@@ -273,7 +389,7 @@ public final class Sampler implements AutoCloseable {
                 return;  // tiprobe's work, not the application's (a thread in a tracing probe, though, is the application's)
             }
         }
-        recorder.sample(time, t, state, cpuNanos, frames.methods(), frames.lines(), n, stack.size() > n);
+        recorder.sample(time, t.threadId(), t.getName(), state, cpuNanos, ticks, frames.methods(), frames.lines(), n, stack.size() > n);
         samples.incrementAndGet();
     }
 
@@ -288,8 +404,10 @@ public final class Sampler implements AutoCloseable {
         while ((e = classEvents.poll()) != null) recorder.classEvent((Long) e[0], (Boolean) e[1], (String) e[2]);
     }
 
-    /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for it. */
+    /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for JFR and two for the write. */
     public void flush() {
+        JfrSamples j = jfr;
+        if (j != null) j.awaitDelivery();
         flushRequest.askAndWait();
     }
 
@@ -302,9 +420,12 @@ public final class Sampler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        JfrSamples j = jfr;
+        if (j != null) j.close();  // hands over its last samples
+        if (inlinedFrames != null) inlinedFrames.close();
         registry.listen(null);
         drainClassEvents();
-        if (!thread.isAlive()) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
+        if (!thread.isAlive() && j == null) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
         recorder.flush();
         if (failure != null) throw new IOException("sampling stopped early: " + failure, failure);
     }

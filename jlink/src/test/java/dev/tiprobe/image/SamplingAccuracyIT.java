@@ -1,0 +1,143 @@
+package dev.tiprobe.image;
+
+import dev.tiprobe.testing.Command;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.tiprobe.image.ImageIT.CLASSES;
+import static dev.tiprobe.image.ImageIT.JAVA;
+import static dev.tiprobe.image.ImageIT.QUIET;
+import static dev.tiprobe.image.ImageIT.tiprobe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Where the cpu view says the time goes, on programs whose answer is known: methods inlined into
+ * one loop (where a safepoint-biased sampler credits the loop), and virtual threads (where a
+ * sampler of platform threads sees only the carriers).
+ */
+class SamplingAccuracyIT {
+    @TempDir
+    Path dir;
+
+    Targets targets;
+
+    @BeforeEach
+    void targets() {
+        targets = new Targets(dir);
+    }
+
+    @AfterEach
+    void stopTargets() {
+        targets.close();
+    }
+
+    /** Self-time shares by method (the leaf frame's name without its module or jar) of a folded profile. */
+    static Map<String, Double> selfShares(Path collapsed) throws Exception {
+        Map<String, Long> weights = new HashMap<>();
+        long total = 0;
+        for (String line : Files.readAllLines(collapsed)) {
+            int space = line.lastIndexOf(' ');
+            long w = Long.parseLong(line.substring(space + 1));
+            String stack = line.substring(0, space);
+            String leaf = stack.substring(stack.lastIndexOf(';') + 1);
+            weights.merge(leaf.substring(leaf.indexOf('!') + 1), w, Long::sum);
+            total += w;
+        }
+        Map<String, Double> shares = new HashMap<>();
+        for (Map.Entry<String, Long> e : weights.entrySet()) shares.put(e.getKey(), (double) e.getValue() / total);
+        return shares;
+    }
+
+    /** The share of the weight whose stacks hold {@code frame}. */
+    static double totalShare(Path collapsed, String frame) throws Exception {
+        long total = 0;
+        long with = 0;
+        for (String line : Files.readAllLines(collapsed)) {
+            long w = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            total += w;
+            if (line.contains(frame)) with += w;
+        }
+        return total == 0 ? 0 : (double) with / total;
+    }
+
+    /**
+     * Three methods C2 inlines into one loop, doing 1 : 2 : 4 of the work, through {@code run}:
+     * each gets its share (14, 29 and 57 %; 8 points allowed for a 5 s profile's noise, about
+     * 2.5 points a standard deviation), the loop's own method next to nothing. A sampler that
+     * walks stacks at safepoints gives the loop everything.
+     */
+    @Test
+    void methodsInlinedIntoALoopGetTheirShareThroughRun() throws Exception {
+        Path collapsed = dir.resolve("inlined.collapsed");
+        Command.Run run = tiprobe("run", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(), "--", JAVA, "-cp",
+                CLASSES, "example.known.Inlined", "5");
+        assertEquals(0, run.exit(), run.err());
+        Map<String, Double> shares = selfShares(collapsed);
+        String figures = "self shares: " + shares;
+        double one = shares.getOrDefault("example.known.Inlined.one", 0.0);
+        double two = shares.getOrDefault("example.known.Inlined.two", 0.0);
+        double four = shares.getOrDefault("example.known.Inlined.four", 0.0);
+        double loop = shares.getOrDefault("example.known.Inlined.main", 0.0);
+        System.out.println("Inlined through run: " + figures);
+        assertTrue(Math.abs(one - 1 / 7.0) < 0.08, figures);
+        assertTrue(Math.abs(two - 2 / 7.0) < 0.08, figures);
+        assertTrue(Math.abs(four - 4 / 7.0) < 0.08, figures);
+        assertTrue(loop < 0.05, figures);
+    }
+
+    /**
+     * Attached to a JVM whose loop was compiled before the session, the profile cannot name the
+     * inlined methods of that code, and the report says so rather than leaving the reader to
+     * trust the loop's share.
+     */
+    @Test
+    void attachedLateTheReportSaysWhatCodeCompiledBeforeCredits() throws Exception {
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(QUIET);
+        command.addAll(List.of("-cp", CLASSES, "example.known.Inlined"));
+        Process p = targets.startReady(command, "inlined.out");
+        Thread.sleep(4_000);
+        Path text = dir.resolve("late.txt");
+        Command.Run run = tiprobe("collect", "-d", "2s", "--sample", "10ms", "--sample-mode", "cpu", "-f", text.toString(),
+                Long.toString(p.pid()));
+        assertEquals(0, run.exit(), run.err());
+        String report = Files.readString(text);
+        assertTrue(report.contains("before sampling began: in code it compiled before then, the work of inlined methods is"
+                + " credited to the method they were inlined into"), report);
+        assertTrue(report.contains("sampled by JFR where they are"), report);
+        assertTrue(report.contains("example.known.Inlined.main"), report);
+    }
+
+    /**
+     * 1,000 virtual threads hashing and sleeping: the cpu view credits their hashing method, as
+     * async-profiler (84 %) and JFR (99 %) do, not the carriers' {@code VirtualThread.mount}.
+     */
+    @Test
+    void virtualThreadsWorkIsInTheCpuView() throws Exception {
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(QUIET);
+        command.addAll(List.of("-cp", CLASSES, "example.known.VirtualHashing", "60"));
+        Process p = targets.startReady(command, "virtual.out");
+        Thread.sleep(2_000);
+        Path collapsed = dir.resolve("virtual.collapsed");
+        Command.Run run = tiprobe("collect", "-d", "3s", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(),
+                Long.toString(p.pid()));
+        assertEquals(0, run.exit(), run.err());
+        double hashing = totalShare(collapsed, "example.known.VirtualHashing.hash");
+        double mounting = selfShares(collapsed).getOrDefault("java.base/java.lang.VirtualThread.mount", 0.0);
+        String figures = String.format("hash %.1f %% of CPU, VirtualThread.mount on top %.1f %%", 100 * hashing, 100 * mounting);
+        System.out.println("VirtualHashing: " + figures);
+        assertTrue(hashing >= 0.75, figures);
+        assertTrue(mounting < 0.05, figures);
+    }
+}

@@ -1,0 +1,64 @@
+package example.known;
+
+/**
+ * Three small methods that C2 inlines into one hot loop, doing 1 : 2 : 4 of the work (4, 8 and 16
+ * steps of one dependent chain of multiply, add and shift, no loop inside any of them): a sampler
+ * free of safepoint bias gives them about 14, 29 and 57 % of the CPU; one that walks stacks at
+ * safepoint polls gives the loop's method ({@link #main}) everything, as the only poll is at its
+ * back edge. Prints {@code ready}, then runs for the seconds given (default: until killed).
+ */
+public class Inlined {
+    static long one(long x) {
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        return x;
+    }
+
+    static long two(long x) {
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        return x;
+    }
+
+    static long four(long x) {
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        x = x * 6364136223846793005L + 1442695040888963407L; x ^= x >>> 29;
+        return x;
+    }
+
+    public static void main(String[] args) {
+        long end = args.length > 0 ? System.nanoTime() + (long) (Double.parseDouble(args[0]) * 1e9) : Long.MAX_VALUE;
+        System.out.println("ready");
+        long x = 1;
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < 1_000_000; i++) {
+                x = one(x);
+                x = two(x);
+                x = four(x);
+            }
+        }
+        System.out.println("done " + (x & 1));
+    }
+}

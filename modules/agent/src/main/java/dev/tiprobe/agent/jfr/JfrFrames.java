@@ -1,0 +1,124 @@
+package dev.tiprobe.agent.jfr;
+
+import dev.tiprobe.agent.EventEngine;
+import dev.tiprobe.agent.registry.CallbackStacks;
+import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.ids.ClassToken;
+import dev.tiprobe.ids.Descriptors;
+import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.LoaderRef;
+import dev.tiprobe.ids.MethodToken;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedClassLoader;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Names the frames of JFR's stack traces with the registry's method ids, for every engine that
+ * reads JFR's events (stack samples, monitor waits): JFR names a frame by class, method and
+ * descriptor, and the registry turns those into the recording's ids among the classes it has
+ * registered (nothing is loaded or looked up in the VM). A frame whose class is no longer there
+ * gets a token made of JFR's names. So samples, waits, traced calls and allocations share one
+ * name space.
+ */
+public final class JfrFrames {
+    /** JFR writes a hidden class's name with a dot before its address: {@code Foo$$Lambda.0x00007f…}. */
+    private static final Pattern HIDDEN_SUFFIX = Pattern.compile("\\.0x\\p{XDigit}+(?=(\\[])*$)");
+    /** The longest a frame's naming waits for the registry's backfill. */
+    private static final Duration BACKFILL_WAIT = Duration.ofSeconds(10);
+
+    private final Registry registry;
+    private final int depth;
+
+    /** Frames of {@code registry}'s classes, {@code depth} at most a stack. */
+    public JfrFrames(Registry registry, int depth) {
+        this.registry = registry;
+        this.depth = depth;
+    }
+
+    /** Whether an event of {@code thread} is profiling machinery's rather than the application's ({@link EventEngine#machinery}). */
+    public static boolean machinery(RecordedThread thread) {
+        String name = thread == null ? null : thread.getJavaName();
+        if (thread == null || name == null && !thread.isVirtual()) return true;  // a VM thread: no Java code to profile
+        return name != null && EventEngine.machinery(name);
+    }
+
+    /**
+     * The recording's ids and lines of a JFR stack, leaf first; null when it shows the recording
+     * machinery's work (a frame of tiprobe's), which every view
+     * leaves out.
+     */
+    public CallbackStacks.Resolved stack(RecordedStackTrace trace) {
+        List<RecordedFrame> frames = trace == null ? List.of() : trace.getFrames();
+        int n = Math.min(frames.size(), depth);
+        int[] ids = new int[n];
+        int[] lines = new int[n];
+        for (int i = 0; i < n; i++) {
+            RecordedFrame f = frames.get(i);
+            RecordedMethod m = f.getMethod();
+            String className = binaryName(m.getType().getName());
+            LoaderRef loader = loader(m.getType().getClassLoader());
+            IdMap.MethodEntry known = named(className, loader, m.getName(), m.getDescriptor());
+            MethodToken token = known != null ? known.token()
+                    : new MethodToken(new ClassToken(className, loader, null, null, null), m.getName(), m.getDescriptor(), null,
+                            m.getModifiers(), new int[0]);
+            if (Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) return null;
+            ids[i] = known != null ? known.tokenId() : registry.map().internMethodToken(token);
+            lines[i] = Math.max(0, f.getLineNumber());
+        }
+        return new CallbackStacks.Resolved(ids, lines, n, trace != null && trace.isTruncated() || frames.size() > n);
+    }
+
+    /**
+     * The live method, once the registry has the classes loaded before the session (its backfill
+     * runs for a second or so after the start, while the first events arrive) and those whose
+     * ClassPrepare is still queued.
+     */
+    private IdMap.MethodEntry named(String className, LoaderRef loader, String name, String descriptor) {
+        IdMap.MethodEntry known = registry.methodNamed(className, loader, name, descriptor);
+        if (known != null) return known;
+        registry.awaitBackfill(BACKFILL_WAIT);
+        registry.sync();
+        return registry.methodNamed(className, loader, name, descriptor);
+    }
+
+    /** A class's binary name as the registry keeps it: a hidden class's address made {@code /hidden} ({@link ClassToken#stableName}). */
+    public static String binaryName(String jfrName) {
+        return HIDDEN_SUFFIX.matcher(jfrName).replaceFirst("/hidden");
+    }
+
+    /**
+     * A class as the views name a type ({@link Registry#typeName}): {@code byte[]},
+     * {@code java.lang.Object[][]}, {@code com.foo.Gen/hidden}; JFR names arrays by descriptor
+     * ({@code [Ljava.lang.Object;}).
+     */
+    public static String typeName(RecordedClass type) {
+        return type == null ? "[unknown]" : typeName(type.getName());
+    }
+
+    public static String typeName(String name) {
+        String type = name.startsWith("[") ? Descriptors.fieldType(name.replace('.', '/')) : name;
+        return binaryName(type);
+    }
+
+    /** The loader as a token names it; JFR gives its name and class (none for the bootstrap loader and the JDK's hidden classes). */
+    private static LoaderRef loader(RecordedClassLoader l) {
+        if (l == null || l.getType() == null) return LoaderRef.BOOTSTRAP;
+        String type = l.getType().getName();
+        if ("app".equals(l.getName()) && type.startsWith("jdk.internal.loader.")) return LoaderRef.APP;
+        if ("platform".equals(l.getName()) && type.startsWith("jdk.internal.loader.")) return LoaderRef.PLATFORM;
+        return new LoaderRef(type, l.getName(), 1);
+    }
+
+    /** An instant as the recording's epoch nanoseconds. */
+    public static long epochNanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+}

@@ -1,0 +1,140 @@
+package dev.tiprobe.agent.jfr;
+
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
+import jdk.jfr.consumer.EventStream;
+import jdk.jfr.consumer.RecordingStream;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+
+/**
+ * A JFR recording of tiprobe's, read back as a stream about once a second on a daemon thread of
+ * tiprobe's: the one way every engine that reads JFR's events (stack samples, monitor waits)
+ * starts, hands over and stops one.
+ *
+ * <p>The recording is made on that thread too: in a JVM where JFR has not run yet, setting it up
+ * takes from half a second to seconds (classes, the repository on disk), which a session's start
+ * does not wait for. Not {@code startAsync}: its thread is not a daemon, and the program would
+ * never exit. At the JVM's exit JFR's own shutdown hook may stop the recording before tiprobe
+ * does; its last events then come with the next flush, which {@link #close()} waits for.
+ */
+public final class JfrStream implements AutoCloseable {
+    private EventStream stream;      // guarded by this; null until made
+    /** The JVM's own recording this stream reads, stopped at close so that its last samples are written; or null. */
+    private final Recording jvmRecording;
+    private boolean closed;          // guarded by this
+    private volatile long lastFlushNanos;
+    private volatile Throwable failure;
+    private Thread thread;
+
+    private JfrStream(Recording jvmRecording) {
+        this.jvmRecording = jvmRecording;
+    }
+
+    /**
+     * Starts a recording, set up by {@code setup} (enable events, register handlers), on a daemon
+     * thread named {@code threadName}. Where the runtime lacks the {@code jdk.jfr} module this
+     * throws {@link LinkageError}, or {@link #failure()} tells it soon after, as it tells a VM that
+     * refuses to record.
+     */
+    public static JfrStream start(String threadName, Consumer<RecordingStream> setup) {
+        JfrStream s = new JfrStream(null);
+        s.thread = Thread.ofPlatform().daemon().name(threadName).start(() -> s.run(() -> {
+            RecordingStream made = new RecordingStream();
+            setup.accept(made);
+            made.setMaxAge(Duration.ofMinutes(1));  // what is read is not needed again: keep the disk bounded
+            return made;
+        }));
+        return s;
+    }
+
+    /**
+     * Reads {@code recording}, one the JVM started from its command line, from its beginning:
+     * its events from the JVM's disk repository, handed to what {@code handlers} registers.
+     * Closing stops that recording.
+     */
+    public static JfrStream read(Recording recording, String threadName, Consumer<EventStream> handlers) {
+        JfrStream s = new JfrStream(recording);
+        s.thread = Thread.ofPlatform().daemon().name(threadName).start(() -> s.run(() -> {
+            EventStream made = EventStream.openRepository();
+            made.setStartTime(recording.getStartTime());
+            handlers.accept(made);
+            return made;
+        }));
+        return s;
+    }
+
+    /** The recording started with the JVM under {@code name}, while it runs; none where JFR has not started. */
+    public static Optional<Recording> startedWithTheJvm(String name) {
+        if (!FlightRecorder.isInitialized()) return Optional.empty();
+        return FlightRecorder.getFlightRecorder().getRecordings().stream()
+                .filter(r -> name.equals(r.getName()) && r.getState() == RecordingState.RUNNING).findFirst();
+    }
+
+    private void run(Callable<EventStream> open) {
+        EventStream made = null;
+        try {
+            made = open.call();
+            made.onFlush(() -> lastFlushNanos = System.nanoTime());
+            synchronized (this) {
+                if (closed) {
+                    made.close();
+                    return;
+                }
+                stream = made;
+            }
+            made.start();
+        } catch (Throwable t) {
+            failure = t;
+            if (made != null) made.close();
+        }
+    }
+
+    /** Why the stream stopped or never started before it was closed, or null while it runs. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    /** Whether JFR has handed over everything recorded up to {@code nanoTime} (a flush since). */
+    public boolean deliveredUpTo(long nanoTime) {
+        return lastFlushNanos - nanoTime > 0;
+    }
+
+    /** Waits up to {@code timeout} for JFR to hand over what it recorded up to now. */
+    public void awaitDelivery(Duration timeout) {
+        long asked = System.nanoTime();
+        try {
+            while (!deliveredUpTo(asked) && thread.isAlive() && failure == null && System.nanoTime() - asked < timeout.toNanos()) {
+                Thread.sleep(10);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the recording, hands over what JFR still holds, and ends the stream (two seconds at most when JFR stopped first). */
+    @Override
+    public void close() {
+        EventStream s;
+        synchronized (this) {
+            closed = true;
+            s = stream;
+        }
+        try {
+            if (s instanceof RecordingStream own) {
+                own.stop();
+            } else if (jvmRecording != null) {
+                jvmRecording.stop();  // writes its last chunk, which the stream then reads
+                if (s != null) awaitDelivery(Duration.ofSeconds(2));
+            }
+        } catch (IllegalStateException stoppedAlready) {
+            if (s != null) awaitDelivery(Duration.ofSeconds(2));
+        } finally {
+            if (s != null) s.close();  // else never made, or the thread closes it as it sees the flag
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.tiprobe.agent.sampling;
+
+import dev.tiprobe.jvmti.Event;
+import dev.tiprobe.jvmti.Events;
+import dev.tiprobe.jvmti.Jvmti;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Gets HotSpot to record, in the code it compiles, where each inlined method's instructions lie,
+ * so that JFR's samples name the method a thread was in, not the one holding the nearest
+ * safepoint poll (a loop that inlined it).
+ *
+ * <p>The JIT keeps that debug information at every instruction when {@code -XX:+DebugNonSafepoints}
+ * is on, or when some JVMTI environment has CompiledMethodLoad enabled with a callback set; this
+ * does the latter, with an empty callback, for the session's length (the events arrive on the
+ * Service Thread, a few per compilation). Only code compiled from then on has it.
+ *
+ * <p>Code compiled before the session is not recompiled on purpose. Retransforming a hot class,
+ * bytes unchanged, does make HotSpot drop the compiled code depending on it, but the activations
+ * of that class's methods running at that moment go on in the old method version, which HotSpot
+ * never compiles again: a loop that never returns (a main loop, an event loop) then runs
+ * interpreted for good, measured on a 1 : 2 : 4 kernel loop that ran several times slower. So the
+ * recording says how long the JVM ran before sampling began ({@link #jvmAgeNanos()}), and the
+ * report says what that means.
+ */
+final class InlinedFrames implements AutoCloseable {
+    private final Events.Registration event;
+    private final long jvmAgeNanos;
+
+    private InlinedFrames(Events.Registration event, long jvmAgeNanos) {
+        this.event = event;
+        this.jvmAgeNanos = jvmAgeNanos;
+    }
+
+    /** Enables CompiledMethodLoad; throws {@link dev.tiprobe.jvmti.JvmtiException} where the VM refuses it. */
+    static InlinedFrames start(Jvmti jvmti) {
+        Events.Registration r = jvmti.events().on(Event.COMPILED_METHOD_LOAD, (method, address, size) -> {});
+        return new InlinedFrames(r, jvmAge().toNanos());
+    }
+
+    /** How long the JVM had run when the event was enabled: what it compiled meanwhile lacks the information. */
+    long jvmAgeNanos() {
+        return jvmAgeNanos;
+    }
+
+    private static Duration jvmAge() {
+        return ProcessHandle.current().info().startInstant().map(t -> Duration.between(t, Instant.now())).orElse(Duration.ZERO);
+    }
+
+    /** Disables the event (other sessions' registrations keep it on). */
+    @Override
+    public void close() {
+        event.close();
+    }
+}

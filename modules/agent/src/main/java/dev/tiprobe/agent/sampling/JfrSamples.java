@@ -1,0 +1,112 @@
+package dev.tiprobe.agent.sampling;
+
+import dev.tiprobe.agent.EventEngine;
+import dev.tiprobe.agent.registry.CallbackStacks;
+import dev.tiprobe.agent.jfr.JfrFrames;
+import dev.tiprobe.agent.jfr.JfrStream;
+import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.options.AgentOptions;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Stack samples from the JVM's own sampler: JFR's {@code jdk.ExecutionSample} (a thread running
+ * Java code), read back through a {@link JfrStream} about once a second.
+ *
+ * <p>Why not JVMTI's stack walks: they stop a thread at its next safepoint poll, which in compiled
+ * code is a loop's back edge or a method's return, so the work of methods inlined into a loop is
+ * credited to the loop (a kernel doing 57 % of the work showed 0 %). JFR's sampler (JEP 518 on
+ * JDK 25) records where the thread was when the sample was asked for; in code compiled while some
+ * JVMTI environment has CompiledMethodLoad enabled, HotSpot keeps the debug information to name
+ * inlined methods there ({@link InlinedFrames}). JFR also walks a mounted virtual thread's own frames,
+ * where a JVMTI walk of its carrier ends in {@code VirtualThread.mount}.
+ *
+ * <p>JFR samples a bounded number of threads per period (its own rule), each sample standing for
+ * one period of that thread's time.
+ */
+final class JfrSamples implements AutoCloseable {
+    private static final String EXECUTION = "jdk.ExecutionSample";
+
+    /** Where a sample goes, on the stream's thread. */
+    interface Sink {
+        void sample(long epochNanos, long threadId, String threadName, CallbackStacks.Resolved stack)
+                throws java.io.IOException;
+    }
+
+    private final JfrFrames frames;
+    private final Predicate<String> threads;
+    private final Sink sink;
+    private final AtomicLong failures = new AtomicLong();
+    private JfrStream stream;
+
+    private JfrSamples(JfrFrames frames, Predicate<String> threads, Sink sink) {
+        this.frames = frames;
+        this.threads = threads;
+        this.sink = sink;
+    }
+
+    /**
+     * Starts JFR's sampler at {@code interval}.
+     * {@code threads} chooses threads by name (null: all). Throws as {@link JfrStream#start} does.
+     */
+    static JfrSamples start(Registry registry, Duration interval, int depth, Predicate<String> threads,
+                            Sink sink) {
+        JfrSamples samples = new JfrSamples(new JfrFrames(registry, depth), threads, sink);
+        String thread = EventEngine.THREAD_PREFIX + "jfr-samples";
+        Optional<Recording> jvms = JfrStream.startedWithTheJvm(AgentOptions.Sampling.JVM_RECORDING);
+        samples.stream = jvms.map(r -> JfrStream.read(r, thread, s -> s.onEvent(EXECUTION, samples::deliver)))
+                .orElseGet(() -> JfrStream.start(thread, s -> {
+                    s.enable(EXECUTION).withPeriod(interval).withStackTrace();
+                    s.onEvent(EXECUTION, samples::deliver);
+                }));
+        return samples;
+    }
+
+    /** Why the stream stopped before it was closed, or null while it runs. */
+    Throwable failure() {
+        return stream.failure();
+    }
+
+
+    /** Samples that could not be named (each left out). */
+    long failures() {
+        return failures.get();
+    }
+
+    /** Waits up to two seconds for JFR to hand over what it sampled up to now. */
+    void awaitDelivery() {
+        stream.awaitDelivery(Duration.ofSeconds(2));
+    }
+
+    private void deliver(RecordedEvent e) {
+        try {
+            RecordedThread t = e.getThread("sampledThread");
+            if (JfrFrames.machinery(t)) return;
+            String name = threadName(t);
+            if (threads != null && !threads.test(name)) return;
+            CallbackStacks.Resolved stack = frames.stack(e.getStackTrace());
+            if (stack == null || stack.depth() == 0) return;
+            sink.sample(JfrFrames.epochNanos(e.getStartTime()), t.getJavaThreadId(), name, stack);
+        } catch (Throwable x) {
+            failures.incrementAndGet();  // JFR's thread goes on with the next event
+        }
+    }
+
+    /** A virtual thread has no name unless the program gave it one: {@code virtual#42}. */
+    private static String threadName(RecordedThread t) {
+        String name = t.getJavaName();
+        return name == null || name.isEmpty() ? (t.isVirtual() ? "virtual#" : "thread#") + t.getJavaThreadId() : name;
+    }
+
+    /** Stops JFR's samplers and hands over what JFR still holds. */
+    @Override
+    public void close() {
+        stream.close();
+    }
+}
