@@ -41,6 +41,15 @@ class SamplingAccuracyIT {
         targets.close();
     }
 
+    /** A program of this test's classes, started with the flags README recommends for attaching; returns once it is ready. */
+    Process program(String log, String mainClass, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(QUIET);
+        command.addAll(List.of("-cp", CLASSES, mainClass));
+        command.addAll(List.of(args));
+        return targets.startReady(command, log);
+    }
+
     /** Self-time shares by method (the leaf frame's name without its module or jar) of a folded profile. */
     static Map<String, Double> selfShares(Path collapsed) throws Exception {
         Map<String, Long> weights = new HashMap<>();
@@ -102,10 +111,7 @@ class SamplingAccuracyIT {
      */
     @Test
     void attachedLateTheReportSaysWhatCodeCompiledBeforeCredits() throws Exception {
-        List<String> command = new ArrayList<>(List.of(JAVA));
-        command.addAll(QUIET);
-        command.addAll(List.of("-cp", CLASSES, "example.known.Inlined"));
-        Process p = targets.startReady(command, "inlined.out");
+        Process p = program("inlined.out", "example.known.Inlined");
         Thread.sleep(4_000);
         Path text = dir.resolve("late.txt");
         Command.Run run = tiprobe("collect", "-d", "2s", "--sample", "10ms", "--sample-mode", "cpu", "-f", text.toString(),
@@ -119,15 +125,34 @@ class SamplingAccuracyIT {
     }
 
     /**
+     * A runtime without JFR (jlinked with {@code java.base} and {@code java.instrument} only):
+     * {@code run} starts it without JFR's flags, which it would refuse, the stack walks of JVMTI
+     * sample instead, and the report says so and what it means.
+     */
+    @Test
+    void withoutJfrJvmtiSamplesAndTheReportSaysSo() throws Exception {
+        Path runtime = dir.resolve("no-jfr");
+        String jlink = Path.of(System.getProperty("java.home"), "bin", "jlink").toString();
+        Command.Run linked = Command.run(List.of(jlink, "--add-modules", "java.base,java.instrument", "--output", runtime.toString()));
+        assertEquals(0, linked.exit(), linked.err());
+        Path text = dir.resolve("no-jfr.txt");
+        Command.Run run = tiprobe("run", "--sample", "10ms", "--sample-mode", "cpu", "-f", text.toString(), "--",
+                runtime.resolve("bin").resolve("java").toString(), "-cp", CLASSES, "example.known.Inlined", "2");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("done"), "the program ran: " + run.out() + run.err());
+        String report = Files.readString(text);
+        assertTrue(report.contains("The samples come from JVMTI stack walks, which find a thread only at a safepoint poll"), report);
+        assertTrue(report.contains("as the target's runtime has no jdk.jfr module."), report);
+        assertTrue(report.contains("example.known.Inlined.main"), report);
+    }
+
+    /**
      * 1,000 virtual threads hashing and sleeping: the cpu view credits their hashing method, as
      * async-profiler (84 %) and JFR (99 %) do, not the carriers' {@code VirtualThread.mount}.
      */
     @Test
     void virtualThreadsWorkIsInTheCpuView() throws Exception {
-        List<String> command = new ArrayList<>(List.of(JAVA));
-        command.addAll(QUIET);
-        command.addAll(List.of("-cp", CLASSES, "example.known.VirtualHashing", "60"));
-        Process p = targets.startReady(command, "virtual.out");
+        Process p = program("virtual.out", "example.known.VirtualHashing", "60");
         Thread.sleep(2_000);
         Path collapsed = dir.resolve("virtual.collapsed");
         Command.Run run = tiprobe("collect", "-d", "3s", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(),

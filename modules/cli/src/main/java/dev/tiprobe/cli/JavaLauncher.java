@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,8 +20,16 @@ final class JavaLauncher {
     private JavaLauncher() {}
 
     private static final Pattern VERSION = Pattern.compile("(?m)^JAVA_VERSION=\"([^\"]+)\"");
+    private static final Pattern MODULES = Pattern.compile("(?m)^MODULES=\"([^\"]*)\"");
 
-    static void check(String command) throws CliException {
+    /** What the checked launcher's runtime has: {@code jfr}, whether it holds the {@code jdk.jfr} module. */
+    record Runtime(boolean jfr) {}
+
+    /**
+     * Checks {@code command} and says what its runtime has. A runtime whose release file does not
+     * list its modules is taken to have JFR, as every JDK does (a jlinked runtime lists them).
+     */
+    static Runtime check(String command) throws CliException {
         Path launcher = onPath(command).orElseThrow(() -> new CliException("cannot start " + command + ": no such command"));
         Path real;
         try {
@@ -39,6 +48,8 @@ final class JavaLauncher {
             throw new CliException(command + " is Java " + version.get() + " (" + home + "); tiprobe needs Java "
                     + Target.MIN_FEATURE + " or newer");
         }
+        Optional<String> modules = home == null ? Optional.empty() : release(home.resolve("release"), MODULES);
+        return new Runtime(modules.map(m -> List.of(m.split(" ")).contains("jdk.jfr")).orElse(true));
     }
 
     /** {@code command} itself when it names a file, else the first match on PATH. */
@@ -54,8 +65,13 @@ final class JavaLauncher {
     }
 
     private static Optional<String> releaseVersion(Path release) {
+        return release(release, VERSION);
+    }
+
+    /** The value of one line of a release file, or empty when it cannot be read (then the JVM decides). */
+    private static Optional<String> release(Path release, Pattern line) {
         try {
-            Matcher m = VERSION.matcher(Files.readString(release));
+            Matcher m = line.matcher(Files.readString(release));
             return m.find() ? Optional.of(m.group(1)) : Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.empty();  // no release file: let the JVM start

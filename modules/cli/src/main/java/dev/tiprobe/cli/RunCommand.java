@@ -35,8 +35,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws CliException {
         Path output = Agent.output(trace.file, null);  // %p: the program's pid, which the agent fills in
         String options = trace.agentOptions(output);
-        JavaLauncher.check(command.getFirst());
-        Finished done = launch(command, options, trace.filter != null, output);
+        JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
+        Finished done = launch(command, runtime, options, trace.filter != null, output);
         Path results = Report.convert(done.results());
         spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + results);
         return done.exit();
@@ -49,17 +49,18 @@ final class RunCommand implements Callable<Integer> {
      * Runs {@code command} (a java command line) with the agent from its first moment, sharing this
      * terminal. A tracing run names the probe jar with {@code -Xbootclasspath/a:}: the agent would
      * otherwise append it while the VM runs, and the JDK then prints a class-sharing warning into
-     * the program's output. A sampling run starts JFR's sampler with the JVM
-     * ({@link AgentOptions.Sampling#jvmFlags}).
+     * the program's output. A sampling run starts JFR's sampler with the JVM where its
+     * {@code runtime} has JFR ({@link AgentOptions.Sampling#jvmFlags}).
      */
-    static Finished launch(List<String> command, String agentOptions, boolean tracing, Path output) throws CliException {
+    static Finished launch(List<String> command, JavaLauncher.Runtime runtime, String agentOptions, boolean tracing, Path output)
+            throws CliException {
         List<String> full = new ArrayList<>();
         full.add(command.getFirst());
         if (tracing) full.add("-Xbootclasspath/a:" + Agent.probeJar());
         full.add("-javaagent:" + Agent.jar() + "=" + agentOptions);
         full.add("--enable-native-access=ALL-UNNAMED");
         AgentOptions.Sampling sampling = AgentOptions.parse(agentOptions).sampling();
-        if (sampling != null) full.addAll(sampling.jvmFlags());
+        if (sampling != null) full.addAll(sampling.jvmFlags(runtime.jfr()));
         full.addAll(command.subList(1, command.size()));
         Process process;
         try {

@@ -130,9 +130,13 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
          * before its first recording); and DebugNonSafepoints, so code compiled before the agent
          * reaches JVMTI names its inlined methods too (a diagnostic flag that only adds debug
          * information to compiled code). The recording keeps a minute of samples on disk at most.
+         * For a runtime without the {@code jdk.jfr} module ({@code jfr} false), which refuses to
+         * start with JFR's flags, only the last.
          */
-        public List<String> jvmFlags() {
-            return List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints",
+        public List<String> jvmFlags(boolean jfr) {
+            List<String> debugInfo = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
+            if (!jfr) return debugInfo;
+            return List.of(debugInfo.get(0), debugInfo.get(1),
                     "-XX:FlightRecorderOptions:stackdepth=" + Math.min(depth, JFR_MAX_STACK_DEPTH),
                     "-XX:StartFlightRecording:name=" + JVM_RECORDING + ",settings=none,maxage=1m,+jdk.ExecutionSample#enabled=true,"
                             + "+jdk.ExecutionSample#period=" + interval.toNanos() + "ns",

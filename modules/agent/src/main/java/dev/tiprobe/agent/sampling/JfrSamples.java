@@ -12,7 +12,6 @@ import jdk.jfr.consumer.RecordedThread;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -42,7 +41,6 @@ final class JfrSamples implements AutoCloseable {
     private final JfrFrames frames;
     private final Predicate<String> threads;
     private final Sink sink;
-    private final AtomicLong failures = new AtomicLong();
     private JfrStream stream;
 
     private JfrSamples(JfrFrames frames, Predicate<String> threads, Sink sink) {
@@ -73,12 +71,6 @@ final class JfrSamples implements AutoCloseable {
         return stream.failure();
     }
 
-
-    /** Samples that could not be named (each left out). */
-    long failures() {
-        return failures.get();
-    }
-
     /** Waits up to two seconds for JFR to hand over what it sampled up to now. */
     void awaitDelivery() {
         stream.awaitDelivery(Duration.ofSeconds(2));
@@ -93,8 +85,8 @@ final class JfrSamples implements AutoCloseable {
             CallbackStacks.Resolved stack = frames.stack(e.getStackTrace());
             if (stack == null || stack.depth() == 0) return;
             sink.sample(JfrFrames.epochNanos(e.getStartTime()), t.getJavaThreadId(), name, stack);
-        } catch (Throwable x) {
-            failures.incrementAndGet();  // JFR's thread goes on with the next event
+        } catch (Throwable ignored) {
+            // left out, as a sample JFR could not take: JFR's thread goes on with the next event
         }
     }
 
@@ -104,7 +96,7 @@ final class JfrSamples implements AutoCloseable {
         return name == null || name.isEmpty() ? (t.isVirtual() ? "virtual#" : "thread#") + t.getJavaThreadId() : name;
     }
 
-    /** Stops JFR's samplers and hands over what JFR still holds. */
+    /** Stops JFR's sampler and hands over what JFR still holds. */
     @Override
     public void close() {
         stream.close();

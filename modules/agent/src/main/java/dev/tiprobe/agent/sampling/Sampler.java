@@ -159,7 +159,9 @@ public final class Sampler implements AutoCloseable {
         if (j != null) j.close();
         if (inlinedFrames != null) inlinedFrames.close();
         inlinedFrames = null;
-        recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI + "JFR did not run (" + why + ")");
+        String reason = why instanceof NoClassDefFoundError && String.valueOf(why.getMessage()).startsWith("jdk/jfr/")
+                ? "the target's runtime has no jdk.jfr module" : "JFR did not run (" + why + ")";
+        recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI + reason);
     }
 
     public boolean running() {

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One profiling window, three profilers in one JVM: starts the java command given, waits, then
+# loads async-profiler (cpu, 10 ms) and starts JFR's execution samples (10 ms) and
+# `tiprobe collect -d <seconds> --sample 10ms --sample-mode cpu`, all at once; stops them together
+# and prints each profile's self-time distance to async-profiler's (ProfileDistance.java).
+#
+# Needs the image (./mvnw25 -pl jlink -am package -DskipTests) and async-profiler's library
+# (./mvnw25 -pl jmh -am package -DskipTests unpacks it from Maven Central into jmh/target).
+# Usage: scripts/compare/one-window.sh <warm-up seconds> <window seconds> <out dir> -- java <args>
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$root/scripts/jdk25.sh"
+warm=$1 window=$2 out=$3
+shift 3
+[ "$1" = "--" ] && shift
+lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
+tiprobe="$root/jlink/target/tiprobe/bin/tiprobe"
+jcmd="$JAVA_HOME/bin/jcmd"
+mkdir -p "$out"
+"$@" > "$out/target.out" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+sleep "$warm"
+cat > "$out/samples.jfc" <<'JFC'
+<?xml version="1.0" encoding="UTF-8"?>
+<configuration version="2.0">
+  <event name="jdk.ExecutionSample"><setting name="enabled">true</setting><setting name="period">10 ms</setting></event>
+</configuration>
+JFC
+"$jcmd" "$pid" JVMTI.agent_load "$lib" '"start,event=cpu,interval=10ms"' > /dev/null
+"$jcmd" "$pid" JFR.start name=window settings="$out/samples.jfc" filename="$out/jfr.jfr" > /dev/null
+"$tiprobe" collect -d "${window}s" --sample 10ms --sample-mode cpu -f "$out/tiprobe.collapsed" "$pid" > "$out/tiprobe.log" 2>&1
+"$jcmd" "$pid" JVMTI.agent_load "$lib" "\"stop,file=$out/async-profiler.collapsed,collapsed\"" > /dev/null
+"$jcmd" "$pid" JFR.stop name=window > /dev/null
+"$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample --stack-depth 1 "$out/jfr.jfr" \
+  | grep -A1 'stackTrace = \[' | grep -v 'stackTrace\|^--' | sed 's/(.*//; s/^ *//; s/$/ 1/' > "$out/jfr.collapsed"
+"$JAVA_HOME/bin/java" "$here/ProfileDistance.java" "$out/async-profiler.collapsed" "$out/tiprobe.collapsed" "$out/jfr.collapsed"
