@@ -6,6 +6,7 @@ import dev.tiprobe.jvmti.Jvmti;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Gets HotSpot to record, in the code it compiles, where each inlined method's instructions lie,
@@ -26,7 +27,7 @@ import java.time.Instant;
  * report says what that means.
  */
 final class InlinedFrames implements AutoCloseable {
-    private final Events.Registration event;
+    private final Events.Registration event;  // null when the JVM runs with DebugNonSafepoints
     private final long jvmAgeNanos;
 
     private InlinedFrames(Events.Registration event, long jvmAgeNanos) {
@@ -34,13 +35,21 @@ final class InlinedFrames implements AutoCloseable {
         this.jvmAgeNanos = jvmAgeNanos;
     }
 
-    /** Enables CompiledMethodLoad; throws {@link dev.tiprobe.jvmti.JvmtiException} where the VM refuses it. */
+    /**
+     * Enables CompiledMethodLoad, unless the JVM was started with {@code -XX:+DebugNonSafepoints}
+     * ({@code tiprobe run} does that): then every compilation has the information already, and an
+     * upcall for each of them (hundreds a second while a program starts) would only take CPU.
+     * Throws {@link dev.tiprobe.jvmti.JvmtiException} where the VM refuses the event.
+     */
     static InlinedFrames start(Jvmti jvmti) {
-        Events.Registration r = jvmti.events().on(Event.COMPILED_METHOD_LOAD, (method, address, size) -> {});
-        return new InlinedFrames(r, jvmAge().toNanos());
+        boolean flag = ProcessHandle.current().info().arguments().map(a -> List.of(a).contains(DEBUG_NON_SAFEPOINTS)).orElse(false);
+        Events.Registration r = flag ? null : jvmti.events().on(Event.COMPILED_METHOD_LOAD, (method, address, size) -> {});
+        return new InlinedFrames(r, flag ? 0 : jvmAge().toNanos());
     }
 
-    /** How long the JVM had run when the event was enabled: what it compiled meanwhile lacks the information. */
+    private static final String DEBUG_NON_SAFEPOINTS = "-XX:+DebugNonSafepoints";
+
+    /** How long the JVM had run when the event was enabled: what it compiled meanwhile lacks the information (0: nothing does). */
     long jvmAgeNanos() {
         return jvmAgeNanos;
     }
@@ -52,6 +61,6 @@ final class InlinedFrames implements AutoCloseable {
     /** Disables the event (other sessions' registrations keep it on). */
     @Override
     public void close() {
-        event.close();
+        if (event != null) event.close();
     }
 }
