@@ -182,7 +182,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " VirtualThread.mount, as " + sampleSource.substring(RecordingFormat.SAMPLE_SOURCE_JVMTI.length()) + ".");
         }
         long compiledBefore = infoNumber(RecordingFormat.INFO_COMPILED_BEFORE_NANOS);
-        if (compiledBefore > LATE_START_NANOS) {
+        if (compiledBefore > LATE_START_NANOS && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)) {
             out.add(String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
                     + " of inlined methods is credited to the method they were inlined into; code compiled since names them."
                     + " Started with tiprobe run, or with -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, every"

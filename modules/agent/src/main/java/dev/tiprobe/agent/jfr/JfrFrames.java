@@ -56,6 +56,15 @@ public final class JfrFrames {
      * leaves out.
      */
     public CallbackStacks.Resolved stack(RecordedStackTrace trace) {
+        return stack(trace, false);
+    }
+
+    /**
+     * As {@link #stack(RecordedStackTrace)}; with {@code keepProbes}, frames of tiprobe's that run
+     * in the application's threads (a tracing probe's) stay, as a stack sample keeps them: that
+     * cost is the program's. Only a stack loading the agent is then left out.
+     */
+    public CallbackStacks.Resolved stack(RecordedStackTrace trace, boolean keepProbes) {
         List<RecordedFrame> frames = trace == null ? List.of() : trace.getFrames();
         int n = Math.min(frames.size(), depth);
         int[] ids = new int[n];
@@ -69,7 +78,8 @@ public final class JfrFrames {
             MethodToken token = known != null ? known.token()
                     : new MethodToken(new ClassToken(className, loader, null, null, null), m.getName(), m.getDescriptor(), null,
                             m.getModifiers(), new int[0]);
-            if (Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) return null;
+            Registry.FrameOwner owner = Registry.frameOwner(token);
+            if (owner == Registry.FrameOwner.LOADING_THE_AGENT || owner == Registry.FrameOwner.TIPROBE && !keepProbes) return null;
             ids[i] = known != null ? known.tokenId() : registry.map().internMethodToken(token);
             lines[i] = Math.max(0, f.getLineNumber());
         }

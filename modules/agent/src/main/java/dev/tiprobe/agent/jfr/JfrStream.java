@@ -46,7 +46,7 @@ public final class JfrStream implements AutoCloseable {
         s.thread = Thread.ofPlatform().daemon().name(threadName).start(() -> s.run(() -> {
             RecordingStream made = new RecordingStream();
             setup.accept(made);
-            made.setMaxAge(Duration.ofMinutes(1));  // what is read is not needed again: keep the disk bounded
+            made.setMaxAge(Duration.ofMinutes(1));  // at most a minute of chunks stays on disk
             return made;
         }));
         return s;
@@ -87,14 +87,18 @@ public final class JfrStream implements AutoCloseable {
                 }
                 stream = made;
             }
-            made.start();
+            made.start();  // returns when the recording stops; at the JVM's exit JFR's own hook may stop it first
         } catch (Throwable t) {
             failure = t;
             if (made != null) made.close();
         }
     }
 
-    /** Why the stream stopped or never started before it was closed, or null while it runs. */
+    /**
+     * Why the stream failed or never started, or null: also null once its recording was stopped
+     * from outside (JFR's shutdown hook at exit does that, and so would {@code jcmd JFR.stop}),
+     * which is not told apart from the end of the JVM.
+     */
     public Throwable failure() {
         return failure;
     }
@@ -106,7 +110,11 @@ public final class JfrStream implements AutoCloseable {
 
     /** Waits up to {@code timeout} for JFR to hand over what it recorded up to now. */
     public void awaitDelivery(Duration timeout) {
-        long asked = System.nanoTime();
+        awaitDelivery(System.nanoTime(), timeout);
+    }
+
+    /** Waits up to {@code timeout} for JFR to hand over what it recorded up to {@code asked} (a nanoTime). */
+    private void awaitDelivery(long asked, Duration timeout) {
         try {
             while (!deliveredUpTo(asked) && thread.isAlive() && failure == null && System.nanoTime() - asked < timeout.toNanos()) {
                 Thread.sleep(10);
@@ -119,6 +127,7 @@ public final class JfrStream implements AutoCloseable {
     /** Stops the recording, hands over what JFR still holds, and ends the stream (two seconds at most when JFR stopped first). */
     @Override
     public void close() {
+        long asked = System.nanoTime();  // before stopping: JFR's own shutdown hook may have flushed the last events already
         EventStream s;
         synchronized (this) {
             closed = true;
@@ -129,10 +138,10 @@ public final class JfrStream implements AutoCloseable {
                 own.stop();
             } else if (jvmRecording != null) {
                 jvmRecording.stop();  // writes its last chunk, which the stream then reads
-                if (s != null) awaitDelivery(Duration.ofSeconds(2));
+                if (s != null) awaitDelivery(asked, Duration.ofSeconds(2));
             }
         } catch (IllegalStateException stoppedAlready) {
-            if (s != null) awaitDelivery(Duration.ofSeconds(2));
+            if (s != null) awaitDelivery(asked, Duration.ofSeconds(2));
         } finally {
             if (s != null) s.close();  // else never made, or the thread closes it as it sees the flag
         }

@@ -42,12 +42,19 @@ final class InlinedFrames implements AutoCloseable {
      * Throws {@link dev.tiprobe.jvmti.JvmtiException} where the VM refuses the event.
      */
     static InlinedFrames start(Jvmti jvmti) {
-        boolean flag = ProcessHandle.current().info().arguments().map(a -> List.of(a).contains(DEBUG_NON_SAFEPOINTS)).orElse(false);
+        boolean flag = ProcessHandle.current().info().arguments().map(a -> List.of(a).contains(DEBUG_NON_SAFEPOINTS)).orElse(false)
+                || inEnvironment("JAVA_TOOL_OPTIONS") || inEnvironment("JDK_JAVA_OPTIONS");
         Events.Registration r = flag ? null : jvmti.events().on(Event.COMPILED_METHOD_LOAD, (method, address, size) -> {});
         return new InlinedFrames(r, flag ? 0 : jvmAge().toNanos());
     }
 
     private static final String DEBUG_NON_SAFEPOINTS = "-XX:+DebugNonSafepoints";
+
+    /** Whether the JVM options in environment variable {@code name} turn the flag on (an @argfile is not read). */
+    private static boolean inEnvironment(String name) {
+        String options = System.getenv(name);
+        return options != null && List.of(options.split("\\s+")).contains(DEBUG_NON_SAFEPOINTS);
+    }
 
     /** How long the JVM had run when the event was enabled: what it compiled meanwhile lacks the information (0: nothing does). */
     long jvmAgeNanos() {

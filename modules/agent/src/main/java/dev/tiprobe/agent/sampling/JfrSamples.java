@@ -26,8 +26,11 @@ import java.util.function.Predicate;
  * inlined methods there ({@link InlinedFrames}). JFR also walks a mounted virtual thread's own frames,
  * where a JVMTI walk of its carrier ends in {@code VirtualThread.mount}.
  *
- * <p>JFR samples a bounded number of threads per period (its own rule), each sample standing for
- * one period of that thread's time.
+ * <p>Each sample stands for one period of its thread's time. That holds while few threads run
+ * Java code at once: HotSpot's sampler takes at most five of them a period, so with more the CPU
+ * a profile totals comes out low (the shares between them stay true). The period is the JVM's:
+ * the shortest any recording asks for applies to all, and a repository stream reads every
+ * recording's samples, so another recording sampling faster adds its samples too.
  */
 final class JfrSamples implements AutoCloseable {
     private static final String EXECUTION = "jdk.ExecutionSample";
@@ -82,15 +85,27 @@ final class JfrSamples implements AutoCloseable {
             if (JfrFrames.machinery(t)) return;
             String name = threadName(t);
             if (threads != null && !threads.test(name)) return;
-            CallbackStacks.Resolved stack = frames.stack(e.getStackTrace());
+            CallbackStacks.Resolved stack = frames.stack(e.getStackTrace(), true);
             if (stack == null || stack.depth() == 0) return;
-            sink.sample(JfrFrames.epochNanos(e.getStartTime()), t.getJavaThreadId(), name, stack);
+            if (t.isVirtual()) {
+                sink.sample(JfrFrames.epochNanos(e.getStartTime()), VIRTUAL_THREADS_ID, VIRTUAL_THREADS, stack);
+            } else {
+                sink.sample(JfrFrames.epochNanos(e.getStartTime()), t.getJavaThreadId(), name, stack);
+            }
         } catch (Throwable ignored) {
             // left out, as a sample JFR could not take: JFR's thread goes on with the next event
         }
     }
 
-    /** A virtual thread has no name unless the program gave it one: {@code virtual#42}. */
+    /**
+     * The one thread all virtual threads' samples are written under: a program may start millions,
+     * and the recording keeps a name for every thread it has written (their own names still choose
+     * them for {@code --sample-threads}).
+     */
+    static final long VIRTUAL_THREADS_ID = 0;
+    static final String VIRTUAL_THREADS = "[virtual threads]";
+
+    /** A thread's name; a virtual thread has none unless the program gave it one: {@code virtual#42}. */
     private static String threadName(RecordedThread t) {
         String name = t.getJavaName();
         return name == null || name.isEmpty() ? (t.isVirtual() ? "virtual#" : "thread#") + t.getJavaThreadId() : name;

@@ -4,6 +4,7 @@ import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.FlushRequest;
 import dev.tiprobe.agent.Recorder;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
@@ -93,8 +94,7 @@ public final class Sampler implements AutoCloseable {
     private InlinedFrames inlinedFrames;
     /** Waiting threads walked a tick at most in wall mode beside JFR (async-profiler's wall clock takes 16 a tick too). */
     static final int WALL_THREADS_PER_TICK = 16;
-    /** Wall mode beside JFR: ticks so far, the tick each thread was last looked at, the next thread in turn. Sampler thread only. */
-    private long tick;
+    /** Wall mode beside JFR: when each thread was last looked at (nanoTime), the next thread in turn. Sampler thread only. */
     private final Map<Long, Long> lastLook = new HashMap<>();
     private int nextInTurn;
     /** The threads of the last full walk, and when the next one is due. Sampler thread only. */
@@ -123,7 +123,13 @@ public final class Sampler implements AutoCloseable {
         recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
         Sampler s = new Sampler(jvmti, registry, options, recorder);
         registry.listen((loaded, token) -> s.classEvents.add(new Object[] {recorder.now(), loaded, token.binaryName()}));
-        s.startJfr();
+        try {
+            s.startJfr();
+        } catch (IOException | RuntimeException e) {
+            s.stopJfr();
+            registry.listen(null);
+            throw e;
+        }
         s.thread.start();
         return s;
     }
@@ -152,13 +158,18 @@ public final class Sampler implements AutoCloseable {
         }
     }
 
-    /** From now on JVMTI walks every thread, as JFR did not run. */
-    private void useJvmti(Throwable why) throws IOException {
+    /** Stops JFR's samples and the CompiledMethodLoad event, where they run. */
+    private void stopJfr() {
         JfrSamples j = jfr;
         jfr = null;
         if (j != null) j.close();
         if (inlinedFrames != null) inlinedFrames.close();
         inlinedFrames = null;
+    }
+
+    /** From now on JVMTI walks every thread, as JFR did not run. */
+    private void useJvmti(Throwable why) throws IOException {
+        stopJfr();
         String reason = why instanceof NoClassDefFoundError && String.valueOf(why.getMessage()).startsWith("jdk/jfr/")
                 ? "the target's runtime has no jdk.jfr module" : "JFR did not run (" + why + ")";
         recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI + reason);
@@ -211,10 +222,10 @@ public final class Sampler implements AutoCloseable {
      * safepoint) finds the threads and samples them all; in between, at most
      * {@link #WALL_THREADS_PER_TICK} of them a tick, in turn, walked together by a handshake with
      * those threads only, so 5,000 parked threads cost a tick what 16 do. A sample stands for the
-     * ticks since its thread was last looked at, which keeps each thread's share of the wall view.
+     * intervals since its thread was last looked at (by the clock, so a slow tick does not lose
+     * time), which keeps each thread's share of the wall view.
      */
     private void sampleNotRunning(Frames frames) throws IOException {
-        tick++;
         if (System.nanoTime() >= nextFullWalk) {
             List<Thread> seen = new ArrayList<>();
             for (Jvmti.ThreadStack ts : jvmti.allStackTraces(options.depth() + 1, false)) {
@@ -246,11 +257,16 @@ public final class Sampler implements AutoCloseable {
         }
     }
 
-    /** Writes {@code ts} of {@code t} for the ticks since {@code t} was last looked at, unless it runs Java code (JFR's). */
+    /**
+     * Writes {@code ts} of {@code t} for the intervals since {@code t} was last looked at (one for
+     * a thread not seen before), unless it runs Java code (JFR's).
+     */
     private void writeNotRunning(Thread t, Jvmti.ThreadStack ts, Frames frames) throws IOException {
-        Long last = lastLook.put(t.threadId(), tick);
-        if (runningJava(ts.state(), ts.frames().getFirst())) return;
-        write(recorder.now(), t, state(ts.state()), 0, last == null ? 1 : tick - last, ts.frames(), frames);
+        long now = System.nanoTime();
+        Long last = lastLook.put(t.threadId(), now);
+        if (runningJava(ts.state(), ts.frames().getFirst()) || carrying(ts.frames().getFirst())) return;
+        long ticks = last == null ? 1 : Math.max(1, Math.round((double) (now - last) / options.interval().toNanos()));
+        write(recorder.now(), t, state(ts.state()), 0, ticks, ts.frames(), frames);
     }
 
     private void sampleOnce(Frames frames) throws IOException {
@@ -324,6 +340,18 @@ public final class Sampler implements AutoCloseable {
         c.pending = 0;
         return credited;
     }
+
+    /**
+     * Whether a platform thread's top frame is a continuation's: the thread carries a mounted
+     * virtual thread, whose own frames JFR samples (JVMTI shows the carrier's frames only, ending
+     * in {@code Continuation.run}, and not as runnable).
+     */
+    private boolean carrying(Jvmti.StackFrame top) {
+        IdMap.MethodEntry m = registry.resolve(top.methodId());
+        return m != null && m.token().owner().binaryName().equals(CONTINUATION);
+    }
+
+    private static final String CONTINUATION = "jdk.internal.vm.Continuation";
 
     /** Runnable in Java code: not in native code, and not held on the way back from a native method on top. */
     static boolean runningJava(int state, Jvmti.StackFrame top) {
