@@ -61,7 +61,7 @@ final class AgentSession {
     /** Profiling has started (at once, or in premain once the VM is up); with it the loop, if asked for. */
     void profilingStarted(Profiling p) {
         profiling = p;
-        if (options.loop() != null) loop = RecordingLoop.start(recorder, options, pid);
+        if (options.loop() != null) loop = RecordingLoop.start(recorder, options, pid, p::catchUp);
     }
 
     /** True once {@link #close()} began: the session is over; nothing is left for the shutdown hook, nor for late profiling. */

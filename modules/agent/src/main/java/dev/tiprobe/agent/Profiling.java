@@ -86,6 +86,11 @@ final class Profiling implements AutoCloseable {
         return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
     }
 
+    /** Waits (two seconds at most) until JFR has handed over the samples taken up to now. */
+    void catchUp() {
+        if (sampler != null) sampler.catchUp();
+    }
+
     /** Writes what every engine has gathered so far; they keep going. */
     void flush() {
         if (sampler != null) sampler.flush();

@@ -24,16 +24,23 @@ final class RecordingLoop implements AutoCloseable {
     private volatile boolean running = true;
     private volatile String problem;
 
-    private RecordingLoop(Recorder recorder, AgentOptions options, long pid) {
+    /** Waits until the engines have handed over what happened up to now (JFR's samples come about a second late). */
+    private final Runnable catchUp;
+
+    private RecordingLoop(Recorder recorder, AgentOptions options, long pid, Runnable catchUp) {
         this.recorder = recorder;
+        this.catchUp = catchUp;
         this.options = options;
         this.pid = pid;
         this.thread = Thread.ofPlatform().daemon().name("tiprobe-loop").unstarted(this::run);
     }
 
-    /** Starts rotating {@code recorder}'s file every {@code options.loop()} period. */
-    static RecordingLoop start(Recorder recorder, AgentOptions options, long pid) {
-        RecordingLoop loop = new RecordingLoop(recorder, options, pid);
+    /**
+     * Starts rotating {@code recorder}'s file every {@code options.loop()} period, each time once
+     * {@code catchUp} returns, so a period's file holds the samples taken in it.
+     */
+    static RecordingLoop start(Recorder recorder, AgentOptions options, long pid, Runnable catchUp) {
+        RecordingLoop loop = new RecordingLoop(recorder, options, pid, catchUp);
         loop.thread.start();
         return loop;
     }
@@ -53,6 +60,7 @@ final class RecordingLoop implements AutoCloseable {
                     Thread.sleep(100);
                     continue;
                 }
+                catchUp.run();
                 Path done = recorder.rotate(next);
                 if (done == null) return;  // the session closed the recording
                 keep(done);

@@ -28,6 +28,7 @@ public final class JfrStream implements AutoCloseable {
     private final Recording jvmRecording;
     private boolean closed;          // guarded by this
     private volatile long lastFlushNanos;
+    private volatile boolean recording;
     private volatile Throwable failure;
     private Thread thread;
 
@@ -87,6 +88,7 @@ public final class JfrStream implements AutoCloseable {
                 }
                 stream = made;
             }
+            recording = true;  // start() begins the recording at once (a JVM's own one runs already)
             made.start();  // returns when the recording stops; at the JVM's exit JFR's own hook may stop it first
         } catch (Throwable t) {
             failure = t;
@@ -101,6 +103,11 @@ public final class JfrStream implements AutoCloseable {
      */
     public Throwable failure() {
         return failure;
+    }
+
+    /** Whether JFR records for this stream by now: its set-up takes from a tenth of a second to seconds in a JVM where JFR has not run. */
+    public boolean recording() {
+        return recording;
     }
 
     /** Whether JFR has handed over everything recorded up to {@code nanoTime} (a flush since). */

@@ -74,6 +74,11 @@ final class JfrSamples implements AutoCloseable {
         return stream.failure();
     }
 
+    /** Whether JFR samples by now (its samples are handed over about a second after they were taken). */
+    boolean sampling() {
+        return stream.recording();
+    }
+
     /** Waits up to two seconds for JFR to hand over what it sampled up to now. */
     void awaitDelivery() {
         stream.awaitDelivery(Duration.ofSeconds(2));

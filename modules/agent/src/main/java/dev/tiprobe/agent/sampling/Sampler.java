@@ -90,6 +90,13 @@ public final class Sampler implements AutoCloseable {
     private final FlushRequest flushRequest = new FlushRequest();
     /** JFR's samples of threads running Java code; null where JVMTI walks every thread. */
     private volatile JfrSamples jfr;
+    /**
+     * Until JFR records (its set-up takes from a tenth of a second to seconds where it has not run
+     * yet, longer on a busy machine), JVMTI walks every thread as without JFR, so a session has
+     * samples from its start; the time of the last such walk, before which JFR's samples are left
+     * out (the walks stood for that time).
+     */
+    private volatile long walkedUntil = Long.MIN_VALUE;
     /** Keeps compiled code naming its inlined methods at every pc, for JFR's samples; null without JFR. */
     private InlinedFrames inlinedFrames;
     /** Waiting threads walked a tick at most in wall mode beside JFR (async-profiler's wall clock takes 16 a tick too). */
@@ -149,6 +156,7 @@ public final class Sampler implements AutoCloseable {
             long interval = options.interval().toNanos();
             jfr = JfrSamples.start(registry, options.interval(), options.depth(), threads,
                     (time, threadId, name, stack) -> {
+                        if (time <= walkedUntil) return;
                         recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, interval, stack);
                         samples.incrementAndGet();
                     });
@@ -198,8 +206,12 @@ public final class Sampler implements AutoCloseable {
                     useJvmti(j.failure());
                     j = null;
                 }
-                if (j == null) sampleOnce(frames);
-                else if (options.mode() == SampleMode.WALL) sampleNotRunning(frames);
+                if (j == null || !j.sampling()) {
+                    sampleOnce(frames);
+                    if (j != null) walkedUntil = recorder.now();
+                } else if (options.mode() == SampleMode.WALL) {
+                    sampleNotRunning(frames);
+                }
                 if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
                     recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
@@ -264,7 +276,7 @@ public final class Sampler implements AutoCloseable {
     private void writeNotRunning(Thread t, Jvmti.ThreadStack ts, Frames frames) throws IOException {
         long now = System.nanoTime();
         Long last = lastLook.put(t.threadId(), now);
-        if (runningJava(ts.state(), ts.frames().getFirst()) || carrying(ts.frames().getFirst())) return;
+        if (runningJava(ts.state(), ts.frames().getFirst())) return;
         long ticks = last == null ? 1 : Math.max(1, Math.round((double) (now - last) / options.interval().toNanos()));
         write(recorder.now(), t, state(ts.state()), 0, ticks, ts.frames(), frames);
     }
@@ -342,16 +354,19 @@ public final class Sampler implements AutoCloseable {
     }
 
     /**
-     * Whether a platform thread's top frame is a continuation's: the thread carries a mounted
-     * virtual thread, whose own frames JFR samples (JVMTI shows the carrier's frames only, ending
-     * in {@code Continuation.run}, and not as runnable).
+     * Whether a platform thread's top frame shows it carrying a mounted virtual thread: a
+     * continuation's frame, or {@code VirtualThread.mount}. JVMTI shows the carrier's frames only
+     * (and not as runnable), which say nothing of the work; JFR samples the virtual thread itself.
      */
     private boolean carrying(Jvmti.StackFrame top) {
         IdMap.MethodEntry m = registry.resolve(top.methodId());
-        return m != null && m.token().owner().binaryName().equals(CONTINUATION);
+        if (m == null) return false;
+        String owner = m.token().owner().binaryName();
+        return owner.equals(CONTINUATION) || owner.equals(VIRTUAL_THREAD) && m.token().name().equals("mount");
     }
 
     private static final String CONTINUATION = "jdk.internal.vm.Continuation";
+    private static final String VIRTUAL_THREAD = "java.lang.VirtualThread";
 
     /** Runnable in Java code: not in native code, and not held on the way back from a native method on top. */
     static boolean runningJava(int state, Jvmti.StackFrame top) {
@@ -412,6 +427,7 @@ public final class Sampler implements AutoCloseable {
     /** As above, the sample standing for {@code ticks} sampling intervals of {@code t}'s wall time. */
     private void write(long time, Thread t, byte state, long cpuNanos, long ticks, List<Jvmti.StackFrame> stack, Frames frames)
             throws IOException {
+        if (carrying(stack.getFirst())) return;  // the carrier's frames, not the virtual thread's work
         int n = Math.min(stack.size(), frames.methods().length);  // the walk asked for one frame more
         for (int i = 0; i < n; i++) {
             Jvmti.StackFrame f = stack.get(i);
@@ -434,10 +450,15 @@ public final class Sampler implements AutoCloseable {
         while ((e = classEvents.poll()) != null) recorder.classEvent((Long) e[0], (Boolean) e[1], (String) e[2]);
     }
 
-    /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for JFR and two for the write. */
-    public void flush() {
+    /** Waits up to two seconds for JFR to hand over the samples taken up to now (at once without JFR). */
+    public void catchUp() {
         JfrSamples j = jfr;
         if (j != null) j.awaitDelivery();
+    }
+
+    /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for JFR and two for the write. */
+    public void flush() {
+        catchUp();
         flushRequest.askAndWait();
     }
 
