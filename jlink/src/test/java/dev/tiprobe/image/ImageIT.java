@@ -386,8 +386,13 @@ class ImageIT {
         assertEquals(0, collect.exit(), collect.err());
         assertTrue(collect.err().contains("wrote " + profile), collect.err());
         Run text = tiprobe("report", dir.resolve("busy.pb.gz.tpr").toString(), "-f", "-");
-        Matcher samples = Pattern.compile("^tiprobe recording: (\\d+) samples").matcher(text.out());
-        assertTrue(samples.find(), text.out());
+        // The wall view's total: a waiting thread's sample stands for the ticks since it was last looked at.
+        Path json = dir.resolve("busy.json");
+        assertEquals(0, tiprobe("report", dir.resolve("busy.pb.gz.tpr").toString(), "-f", json.toString()).exit());
+        long ticks = 0;
+        Matcher each = Pattern.compile("\"ticks\": (\\d+)").matcher(Files.readString(json));
+        while (each.find()) ticks += Long.parseLong(each.group(1));
+        assertTrue(ticks > 0, text.out());
         Matcher self = Pattern.compile("Top methods on top of the stack \\(self\\)\\n.*\\n\\s+(\\d+)\\s+[\\d.]+%  (?:\\S+?[!/])?([^(]+)\\(")
                 .matcher(text.out());
         assertTrue(self.find(), text.out());
@@ -395,7 +400,7 @@ class ImageIT {
         String go = "go";
         Run top = Command.run(List.of(go, "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
         assertEquals(0, top.exit(), top.err());
-        assertTrue(top.out().contains("of " + samples.group(1) + " total"), "the same total: " + samples.group(1) + "\n" + top.out());
+        assertTrue(top.out().contains("of " + ticks + " total"), "the same total: " + ticks + "\n" + top.out());
         String first = top.out().lines().dropWhile(l -> !l.trim().startsWith("flat")).skip(1).findFirst().orElseThrow();
         assertTrue(first.trim().startsWith(self.group(1) + " ") && first.contains(self.group(2)),
                 "the same hottest function, " + self.group(2) + " with " + self.group(1) + ": " + first);
@@ -592,12 +597,14 @@ class ImageIT {
         assertTrue(kept.stream().anyMatch(l -> l.contains("AllocAndLocks.retain;example.known.AllocAndLocks.Retained.<init>;byte[] ")),
                 "the retained objects are live: " + kept);
         assertTrue(kept.stream().noneMatch(l -> l.contains("allocateBlobs") || l.contains("churn")), "collected objects are not: " + kept);
-        // Retained objects were made evenly over 3 s, and the program ends half a second after the last: most are 1 to 10 s
-        // old. Those under 1 s are a few sampled objects (3 to 23 in six runs by hand), now and then none.
+        // Retained objects were made evenly over 3 s, and the program ends half a second after the last: those sampled
+        // are under 10 s old, and those from the first half over 1 s. How many fall under 1 s depends on when allocation
+        // sampling began, which a loaded machine delays by a second or more (about 16 sampled objects in all: 1 to 6
+        // under 1 s in runs by hand, 15 of 23 once in a full test run), so the shares are not checked.
         Run ages = tiprobe("report", recording.toString(), "--event", "live", "-f", "-");
         assertTrue(ages.out().matches("(?s).*Live objects by age at the end \\(estimated bytes held\\)\n"
                         + "( +[0-9.]+ [KM]iB +[0-9.]+%  under 1 s +\\(\\d+ sampled objects\\)\n)?"
-                        + " +[0-9.]+ [KM]iB +([5-9]\\d\\.\\d|100\\.0)%  1 to 10 s +\\(\\d+ sampled objects\\)\n(?!.*10 to 60 s).*"),
+                        + " +[0-9.]+ [KM]iB +[0-9.]+%  1 to 10 s +\\([1-9]\\d* sampled objects\\)\n(?!.*10 to 60 s).*"),
                 "the live objects by age: " + ages.out());
 
         Path locks = dir.resolve("lock.collapsed");

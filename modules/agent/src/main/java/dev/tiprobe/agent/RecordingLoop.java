@@ -61,6 +61,7 @@ final class RecordingLoop implements AutoCloseable {
                     continue;
                 }
                 catchUp.run();
+                if (!running) return;  // the session began to close while JFR caught up: its file is the last
                 Path done = recorder.rotate(next);
                 if (done == null) return;  // the session closed the recording
                 keep(done);

@@ -29,9 +29,10 @@ import java.util.function.Predicate;
  *
  * <p><b>Where samples come from.</b> Threads running Java code are sampled by JFR's sampler
  * ({@link JfrSamples}: no safepoint bias, inlined methods named through {@link InlinedFrames}, virtual
- * threads' own frames), each sample standing for one interval of CPU; they begin once JFR's
- * recording runs (a few tenths of a second into a session in a JVM where JFR has not run yet; with
- * {@code tiprobe run}, from the JVM's first moment, as the JVM starts the recording). In wall mode the other
+ * threads' own frames), each sample standing for one interval of CPU. Until JFR records (a tenth
+ * of a second to seconds into a session in a JVM where JFR has not run; with {@code tiprobe run},
+ * from the JVM's first moment, as the JVM starts the recording) JVMTI walks bridge the gap as in
+ * the fallback below, leaving out carrier threads' own frames. In wall mode the other
  * threads (waiting, blocked, in native code) are walked by JVMTI, at most
  * {@link #WALL_THREADS_PER_TICK} a tick in turn: they are stopped where they are, so a walk shows
  * them exactly. Where JFR is missing or refuses
