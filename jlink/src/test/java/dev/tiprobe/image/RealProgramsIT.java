@@ -13,7 +13,6 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static dev.tiprobe.image.ImageIT.JAVA;
-import static dev.tiprobe.image.ImageIT.QUIET;
 import static dev.tiprobe.image.ImageIT.calls;
 import static dev.tiprobe.image.ImageIT.tiprobe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -64,11 +62,7 @@ class RealProgramsIT {
     }
 
     Process program(String log, String mainClass, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(JAVA));
-        command.addAll(QUIET);
-        command.addAll(List.of("-cp", PROGRAMS, mainClass));
-        command.addAll(Arrays.asList(args));
-        return targets.startReady(command, log);
+        return targets.startJava(PROGRAMS, log, mainClass, args);
     }
 
     static List<String> folded(Path collapsed) throws Exception {

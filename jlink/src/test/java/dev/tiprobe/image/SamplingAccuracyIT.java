@@ -8,14 +8,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import static dev.tiprobe.image.ImageIT.CLASSES;
 import static dev.tiprobe.image.ImageIT.JAVA;
-import static dev.tiprobe.image.ImageIT.QUIET;
 import static dev.tiprobe.image.ImageIT.tiprobe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,11 +41,7 @@ class SamplingAccuracyIT {
 
     /** A program of this test's classes, started with the flags README recommends for attaching; returns once it is ready. */
     Process program(String log, String mainClass, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(JAVA));
-        command.addAll(QUIET);
-        command.addAll(List.of("-cp", CLASSES, mainClass));
-        command.addAll(List.of(args));
-        return targets.startReady(command, log);
+        return targets.startJava(CLASSES, log, mainClass, args);
     }
 
     /** Self-time shares by method (the leaf frame's name without its module or jar) of a folded profile. */

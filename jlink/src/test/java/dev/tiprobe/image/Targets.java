@@ -20,6 +20,18 @@ final class Targets implements AutoCloseable {
         this.dir = dir;
     }
 
+    /**
+     * Starts {@code mainClass} of {@code classPath} on the test's JDK with the flags README
+     * recommends for attaching, its output in {@code log}; returns once it printed "ready".
+     */
+    Process startJava(String classPath, String log, String mainClass, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(ImageIT.JAVA));
+        command.addAll(ImageIT.QUIET);
+        command.addAll(List.of("-cp", classPath, mainClass));
+        command.addAll(List.of(args));
+        return startReady(command, log);
+    }
+
     /** Starts {@code command} with its output in {@code log}; returns once it printed "ready". */
     Process startReady(List<String> command, String log) throws Exception {
         Path out = dir.resolve(log);
