@@ -248,9 +248,7 @@ public final class Sampler implements AutoCloseable {
                 }
             }
             known = seen;
-            java.util.Set<Long> alive = new java.util.HashSet<>();
-            for (Thread t : seen) alive.add(t.threadId());
-            lastLook.keySet().retainAll(alive);
+            lastLook.keySet().retainAll(ids(seen));
             nextFullWalk = System.nanoTime() + 1_000_000_000L;
             return;
         }
@@ -376,13 +374,19 @@ public final class Sampler implements AutoCloseable {
 
     /** Drops the clocks of threads a full walk no longer sees; CPU they never got credited counts as not seen running. */
     private void forgetEndedThreads(List<Thread> seen) {
-        java.util.Set<Long> alive = new java.util.HashSet<>();
-        for (Thread t : seen) alive.add(t.threadId());
+        java.util.Set<Long> alive = ids(seen);
         clocks.entrySet().removeIf(e -> {
             if (alive.contains(e.getKey())) return false;
             pendingOfEndedThreads += e.getValue().pending;
             return true;
         });
+    }
+
+    /** The ids of {@code threads}: what a full walk saw alive, for forgetting the threads it did not. */
+    private static java.util.Set<Long> ids(List<Thread> threads) {
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        for (Thread t : threads) ids.add(t.threadId());
+        return ids;
     }
 
     /** CPU time of threads not seen running Java code since they used it: what no sample carries. */
