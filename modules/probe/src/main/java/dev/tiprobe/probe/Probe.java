@@ -70,9 +70,11 @@ public final class Probe {
     private static final ThreadState[] BY_THREAD_ID = new ThreadState[1 << SLOT_BITS];
     private static final ThreadLocal<ThreadState> LOCAL = new ThreadLocal<>();
     static final Object LOCK = new Object();
-    /** Every platform thread's state, for the totals. Guarded by LOCK. */
-    static ThreadState[] platformStates = new ThreadState[16];
-    static int platformStateCount;
+    /** Where the figures of platform threads that ended go ({@link #foldEnded()}); always platformStates[0]. */
+    static final ThreadState ENDED = new ThreadState(null, -1, "[ended threads]", false);
+    /** Every live platform thread's state and {@link #ENDED}, for the totals. Guarded by LOCK. */
+    static ThreadState[] platformStates = {ENDED, null, null, null, null, null, null, null};
+    static int platformStateCount = 1;
     /** Virtual threads' counts and times: chunks of CHUNK slots, created by {@link #reserve}. */
     static volatile long[][] sharedCounts = new long[0][];
     static volatile long[][] sharedTimes = new long[0][];
@@ -102,9 +104,11 @@ public final class Probe {
         try {
             ThreadState s = fastState();
             if (s != null) {
-                long[] c = s.counts;
-                if (slot < c.length) {
-                    c[slot]++;
+                long[][] chunks = s.counts;
+                int k = slot >>> ThreadState.SHIFT;
+                long[] c = k < chunks.length ? chunks[k] : null;
+                if (c != null) {
+                    c[slot & ThreadState.MASK]++;
                     return;
                 }
             }
@@ -121,8 +125,7 @@ public final class Probe {
             if (chunk != null) LONGS.getAndAdd(chunk, slot % CHUNK, 1L);
             return;
         }
-        s.growCounts(slot);
-        s.counts[slot]++;
+        s.countsOf(slot)[slot & ThreadState.MASK]++;
     }
 
     // ------------------------------------------------------------------------- time
@@ -143,11 +146,16 @@ public final class Probe {
             long d = Clock.now() - start;
             if (d < 0) d = 0;
             ThreadState s = fastState();
-            if (s == null || (long) slot * TIME_STRIDE + TIME_STRIDE > s.times.length) {
-                exitSlow(slot, d);
-                return;
+            if (s != null) {
+                long[][] chunks = s.times;
+                int k = slot >>> ThreadState.SHIFT;
+                long[] t = k < chunks.length ? chunks[k] : null;
+                if (t != null) {
+                    record(t, (slot & ThreadState.MASK) * TIME_STRIDE, d);
+                    return;
+                }
             }
-            record(s.times, slot * TIME_STRIDE, d);
+            exitSlow(slot, d);
         } catch (Throwable t) {
             failed();
         }
@@ -164,8 +172,7 @@ public final class Probe {
     private static void exitSlow(int slot, long d) {
         ThreadState s = state();
         if (s != null) {
-            s.growTimes(slot);
-            record(s.times, slot * TIME_STRIDE, d);
+            record(s.timesOf(slot), (slot & ThreadState.MASK) * TIME_STRIDE, d);
             return;
         }
         long[] chunk = sharedChunk(sharedTimes, slot, TIME_STRIDE);
@@ -367,9 +374,10 @@ public final class Probe {
         if (t.isVirtual()) return null;
         ThreadState s = LOCAL.get();
         if (s == null) {
-            s = new ThreadState(t.threadId(), t.getName(), false);
+            s = new ThreadState(t, t.threadId(), t.getName(), false);
             LOCAL.set(s);
             synchronized (LOCK) {
+                if (platformStateCount == platformStates.length) foldEnded();
                 if (platformStateCount == platformStates.length) {
                     ThreadState[] bigger = new ThreadState[platformStateCount * 2];
                     System.arraycopy(platformStates, 0, bigger, 0, platformStateCount);
@@ -390,10 +398,30 @@ public final class Probe {
         if (!t.isVirtual()) return state();
         s = LOCAL.get();
         if (s == null) {
-            s = new ThreadState(t.threadId(), t.getName(), true);
+            s = new ThreadState(null, t.threadId(), t.getName(), true);
             LOCAL.set(s);
         }
         return s;
+    }
+
+    /**
+     * Moves the figures of platform threads that ended into {@link #ENDED} and forgets their
+     * states, so the states kept are those of live threads. Call holding LOCK.
+     */
+    static void foldEnded() {
+        int kept = 1;
+        for (int i = 1; i < platformStateCount; i++) {
+            ThreadState s = platformStates[i];
+            if (s.ended()) {
+                ENDED.absorb(s);
+                int at = (int) s.threadId & (BY_THREAD_ID.length - 1);
+                if (BY_THREAD_ID[at] == s) BY_THREAD_ID[at] = null;
+            } else {
+                platformStates[kept++] = s;
+            }
+        }
+        java.util.Arrays.fill(platformStates, kept, platformStateCount, null);
+        platformStateCount = kept;
     }
 
     private static long[] sharedChunk(long[][] chunks, int slot, int stride) {

@@ -20,6 +20,7 @@ public final class ProbeControl {
      */
     public static void reset(TraceSettings settings, int traceCapacity) {
         synchronized (Probe.LOCK) {
+            Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) Probe.platformStates[i].clear();
             long[][] counts = new long[Probe.sharedCounts.length][];
             long[][] times = new long[Probe.sharedTimes.length][];
@@ -89,12 +90,17 @@ public final class ProbeControl {
      * Per slot, the sum over all threads of one long: at {@code at} in each slot's {@code stride}
      * longs, in every platform thread's own array and in the shared (virtual thread) chunks.
      */
-    private static long[] sum(int slots, Function<ThreadState, long[]> own, long[][] shared, int stride, int at) {
+    private static long[] sum(int slots, Function<ThreadState, long[][]> own, long[][] shared, int stride, int at) {
         long[] sum = new long[slots];
         synchronized (Probe.LOCK) {
+            Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) {
-                long[] a = own.apply(Probe.platformStates[i]);
-                for (int s = 0; s < slots && (s + 1) * stride <= a.length; s++) sum[s] += a[s * stride + at];
+                long[][] chunks = own.apply(Probe.platformStates[i]);
+                for (int k = 0; k < chunks.length; k++) {
+                    long[] c = chunks[k];
+                    int first = k << ThreadState.SHIFT;
+                    for (int j = 0; c != null && j < ThreadState.SLOTS && first + j < slots; j++) sum[first + j] += c[j * stride + at];
+                }
             }
             for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
                 sum[s] += (long) Probe.LONGS.getVolatile(shared[s / Probe.CHUNK], (s % Probe.CHUNK) * stride + at);
@@ -149,10 +155,15 @@ public final class ProbeControl {
     private static long[] times(int slots) {
         long[] sum = new long[slots * Probe.TIME_STRIDE];
         synchronized (Probe.LOCK) {
+            Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) {
-                long[] t = Probe.platformStates[i].times;
-                for (int s = 0; s < slots && (s + 1) * Probe.TIME_STRIDE <= t.length; s++) {
-                    merge(sum, s * Probe.TIME_STRIDE, t, s * Probe.TIME_STRIDE, false);
+                long[][] chunks = Probe.platformStates[i].times;
+                for (int k = 0; k < chunks.length; k++) {
+                    long[] t = chunks[k];
+                    int first = k << ThreadState.SHIFT;
+                    for (int j = 0; t != null && j < ThreadState.SLOTS && first + j < slots; j++) {
+                        merge(sum, (first + j) * Probe.TIME_STRIDE, t, j * Probe.TIME_STRIDE, false);
+                    }
                 }
             }
             long[][] shared = Probe.sharedTimes;
@@ -163,17 +174,52 @@ public final class ProbeControl {
         return sum;
     }
 
-    private static void merge(long[] into, int at, long[] from, int i, boolean atomic) {
-        long count = atomic ? (long) Probe.LONGS.getVolatile(from, i + Probe.CALLS_AT) : from[i + Probe.CALLS_AT];
+    /** Adds one slot's figures at {@code i} of {@code from} to {@code into} at {@code at}; a shared (virtual thread) chunk is read atomically. */
+    private static void merge(long[] into, int at, long[] from, int i, boolean shared) {
+        if (!shared) {
+            ThreadState.add(into, at, from, i);
+            return;
+        }
+        long count = (long) Probe.LONGS.getVolatile(from, i + Probe.CALLS_AT);
         if (count == 0) return;
-        long min = atomic ? (long) Probe.LONGS.getVolatile(from, i + Probe.MIN_AT) : from[i + Probe.MIN_AT];
-        long max = atomic ? (long) Probe.LONGS.getVolatile(from, i + Probe.MAX_AT) : from[i + Probe.MAX_AT];
+        long min = (long) Probe.LONGS.getVolatile(from, i + Probe.MIN_AT);
         into[at + Probe.MIN_AT] = into[at + Probe.CALLS_AT] == 0 ? min : Math.min(into[at + Probe.MIN_AT], min);
         into[at + Probe.CALLS_AT] += count;
-        into[at + Probe.TOTAL_AT] += atomic ? (long) Probe.LONGS.getVolatile(from, i + Probe.TOTAL_AT) : from[i + Probe.TOTAL_AT];
-        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], max);
-        for (int b = Probe.BUCKETS_AT; b < Probe.TIME_STRIDE; b++) {
-            into[at + b] += atomic ? (long) Probe.LONGS.getVolatile(from, i + b) : from[i + b];
+        into[at + Probe.TOTAL_AT] += (long) Probe.LONGS.getVolatile(from, i + Probe.TOTAL_AT);
+        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], (long) Probe.LONGS.getVolatile(from, i + Probe.MAX_AT));
+        for (int b = Probe.BUCKETS_AT; b < Probe.TIME_STRIDE; b++) into[at + b] += (long) Probe.LONGS.getVolatile(from, i + b);
+    }
+
+    /**
+     * Gives up {@code slots}, whose methods' classes have unloaded (so no code of theirs runs):
+     * their counts, times and traced calls are zeroed and dropped, and the slots may be handed to
+     * other methods. Read their figures first.
+     */
+    public static void release(int[] slots) {
+        synchronized (Probe.LOCK) {
+            for (int i = 0; i < Probe.platformStateCount; i++) {
+                for (int slot : slots) Probe.platformStates[i].clear(slot);
+            }
+            long[][] counts = Probe.sharedCounts;
+            long[][] times = Probe.sharedTimes;
+            Call[] firsts = Probe.firstCalls;
+            java.util.BitSet released = new java.util.BitSet();
+            for (int slot : slots) {
+                released.set(slot);
+                int chunk = slot / Probe.CHUNK;
+                if (chunk < counts.length) Probe.LONGS.setVolatile(counts[chunk], slot % Probe.CHUNK, 0L);
+                if (chunk < times.length) {
+                    for (int j = 0; j < Probe.TIME_STRIDE; j++) {
+                        Probe.LONGS.setVolatile(times[chunk], (slot % Probe.CHUNK) * Probe.TIME_STRIDE + j, 0L);
+                    }
+                }
+                if (slot < firsts.length) Probe.CALLS.setRelease(firsts, slot, null);
+            }
+            Call[] buffer = Probe.calls;
+            for (int i = 0; i < buffer.length; i++) {
+                Call c = (Call) Probe.CALLS.getAcquire(buffer, i);
+                if (c != null && released.get(c.slot())) Probe.CALLS.compareAndSet(buffer, i, c, null);
+            }
         }
     }
 
@@ -200,6 +246,7 @@ public final class ProbeControl {
     public static long droppedCalls() {
         long sum = (long) Probe.DROPPED.getVolatile();
         synchronized (Probe.LOCK) {
+            Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) sum += Probe.platformStates[i].dropped;
         }
         return sum;

@@ -5,13 +5,20 @@ package dev.tiprobe.probe;
  * the agent reads it for totals, racing with the owner only while probes still run.
  */
 final class ThreadState {
+    /** The thread, for {@link #ended()}; null for the one that keeps ended threads' figures, and for virtual threads. */
+    private final java.lang.ref.WeakReference<Thread> thread;
     final long threadId;
     final String threadName;
     final boolean virtual;
-    /** Calls per slot. Grown by the owner only. */
-    long[] counts = new long[0];
-    /** {@link Probe#TIME_STRIDE} longs per slot. Grown by the owner only. */
-    long[] times = new long[0];
+    /**
+     * Calls per slot, in chunks of {@link #SLOTS} slots made when a slot of theirs first runs:
+     * a thread that runs a few methods keeps a few chunks, however many methods have slots (a
+     * program that starts a thread per task would otherwise give each one arrays as long as
+     * the highest slot). Grown by the owner only.
+     */
+    long[][] counts = new long[0][];
+    /** {@link Probe#TIME_STRIDE} longs per slot, in chunks as {@link #counts}. Grown by the owner only. */
+    long[][] times = new long[0][];
     /** Traced frames of this thread now on its stack. */
     int depth;
     /** Traced calls of this thread not recorded (limits). */
@@ -24,32 +31,106 @@ final class ThreadState {
     /** Handed out for calls not recorded, so that their exits still keep the depth right. */
     final Call droppedCall;
 
-    ThreadState(long threadId, String threadName, boolean virtual) {
+    ThreadState(Thread thread, long threadId, String threadName, boolean virtual) {
+        this.thread = thread == null ? null : new java.lang.ref.WeakReference<>(thread);
         this.threadId = threadId;
         this.threadName = threadName;
         this.virtual = virtual;
         this.droppedCall = Call.dropped(this);
     }
 
-    void growCounts(int slot) {
-        if (slot < counts.length) return;
-        long[] bigger = new long[Math.max(slot + 1, counts.length * 2)];
-        System.arraycopy(counts, 0, bigger, 0, counts.length);
-        counts = bigger;
+    /** Slots per chunk, and how a slot splits into chunk and index. */
+    static final int SHIFT = 6;
+    static final int SLOTS = 1 << SHIFT;
+    static final int MASK = SLOTS - 1;
+
+    /** The chunk of counts holding {@code slot}, made if needed. */
+    long[] countsOf(int slot) {
+        int k = slot >>> SHIFT;
+        if (k >= counts.length) counts = java.util.Arrays.copyOf(counts, Math.max(k + 1, counts.length * 2));
+        long[] c = counts[k];
+        return c != null ? c : (counts[k] = new long[SLOTS]);
     }
 
-    void growTimes(int slot) {
-        int needed = (slot + 1) * Probe.TIME_STRIDE;
-        if (needed <= times.length) return;
-        long[] bigger = new long[Math.max(needed, times.length * 2)];
-        System.arraycopy(times, 0, bigger, 0, times.length);
-        times = bigger;
+    /** The chunk of time figures holding {@code slot}, made if needed. */
+    long[] timesOf(int slot) {
+        int k = slot >>> SHIFT;
+        if (k >= times.length) times = java.util.Arrays.copyOf(times, Math.max(k + 1, times.length * 2));
+        long[] t = times[k];
+        return t != null ? t : (times[k] = new long[SLOTS * Probe.TIME_STRIDE]);
+    }
+
+    /** The calls of {@code slot} counted at entry. */
+    long count(int slot) {
+        int k = slot >>> SHIFT;
+        long[] c = k < counts.length ? counts[k] : null;
+        return c == null ? 0 : c[slot & MASK];
+    }
+
+    /** The chunk of time figures holding {@code slot}, or null when none of its slots ran here. */
+    long[] timesIfAny(int slot) {
+        int k = slot >>> SHIFT;
+        return k < times.length ? times[k] : null;
+    }
+
+    /** Whether its thread has ended: nothing writes to it any more, so its figures can be moved. */
+    boolean ended() {
+        if (thread == null) return false;
+        Thread t = thread.get();
+        return t == null || !t.isAlive();
+    }
+
+    /**
+     * Adds an ended thread's figures to this one's and empties it: a program that starts a thread
+     * per task keeps one set of arrays, not one per thread it ever ran.
+     */
+    void absorb(ThreadState ended) {
+        for (int k = 0; k < ended.counts.length; k++) {
+            long[] c = ended.counts[k];
+            if (c == null) continue;
+            long[] into = countsOf(k << SHIFT);
+            for (int i = 0; i < SLOTS; i++) into[i] += c[i];
+        }
+        for (int k = 0; k < ended.times.length; k++) {
+            long[] t = ended.times[k];
+            if (t == null) continue;
+            long[] into = timesOf(k << SHIFT);
+            for (int i = 0; i < t.length; i += Probe.TIME_STRIDE) add(into, i, t, i);
+        }
+        dropped += ended.dropped;
+        ended.counts = new long[0][];
+        ended.times = new long[0][];
+        ended.dropped = 0;
+    }
+
+    /**
+     * Adds the time figures at {@code i} of {@code from} (one slot's {@link Probe#TIME_STRIDE}
+     * longs) to those at {@code at} of {@code into}.
+     */
+    static void add(long[] into, int at, long[] from, int i) {
+        long count = from[i + Probe.CALLS_AT];
+        if (count == 0) return;
+        long min = from[i + Probe.MIN_AT];
+        into[at + Probe.MIN_AT] = into[at + Probe.CALLS_AT] == 0 ? min : Math.min(into[at + Probe.MIN_AT], min);
+        into[at + Probe.CALLS_AT] += count;
+        into[at + Probe.TOTAL_AT] += from[i + Probe.TOTAL_AT];
+        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], from[i + Probe.MAX_AT]);
+        for (int b = Probe.BUCKETS_AT; b < Probe.TIME_STRIDE; b++) into[at + b] += from[i + b];
+    }
+
+    /** Zeroes the figures of {@code slot}, which a method of an unloaded class held: the slot is given to another. */
+    void clear(int slot) {
+        int k = slot >>> SHIFT;
+        if (k < counts.length && counts[k] != null) counts[k][slot & MASK] = 0;
+        long[] t = timesIfAny(slot);
+        int i = (slot & MASK) * Probe.TIME_STRIDE;
+        if (t != null) java.util.Arrays.fill(t, i, i + Probe.TIME_STRIDE, 0L);
     }
 
     /** Zeroes the totals for a new session (the owner may race; a session starts before probes run). */
     void clear() {
-        counts = new long[0];
-        times = new long[0];
+        counts = new long[0][];
+        times = new long[0][];
         depth = 0;
         dropped = 0;
         capped = false;
