@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,8 +39,10 @@ public final class Recorder implements AutoCloseable {
     private long allocInterval;
     private final long epochAtStart = System.currentTimeMillis() * 1_000_000L;
     private final long nanoAtStart = System.nanoTime();
-    private final Set<CallKey> callsWritten = new HashSet<>();
-    private final Set<Integer> tracedWritten = new HashSet<>();
+    /** The traced calls written that the tracing session still keeps: those it dropped never come back. */
+    private Set<CallKey> callsWritten = new HashSet<>();
+    /** Calls of each traced method (by token int) when its figures were last written; entries go with their classes. */
+    private final Map<Integer, Long> callsAtLastWrite = new HashMap<>();
     private final int[] written = new int[Account.values().length];
     private boolean closed;
 
@@ -188,11 +191,15 @@ public final class Recorder implements AutoCloseable {
         writer.flush();
         List<Results.TracedCall> byStart = new ArrayList<>(r.calls());
         byStart.sort(Comparator.comparingLong(Results.TracedCall::startEpochNanos));
+        Set<CallKey> kept = new HashSet<>();
         for (Results.TracedCall c : byStart) {
             if (c.durationNanos() < 0 && !last) continue;
             int id = names.internMethodToken(c.token());
-            if (callsWritten.add(new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), id))) call(c, id);
+            CallKey key = new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), id);
+            kept.add(key);
+            if (!callsWritten.contains(key)) call(c, id);
         }
+        callsWritten = kept;
         long now = now();
         writer.info(now, RecordingFormat.INFO_TRACE_MODE, r.mode().name().toLowerCase());
         writer.info(now, RecordingFormat.INFO_FILTER, r.filter());
@@ -212,9 +219,13 @@ public final class Recorder implements AutoCloseable {
         }
         for (String f : newSince(r.classFailures(), Account.CLASS_FAILURES)) writer.classFailure(now, f);
         for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) writer.removed(now, m.method(), m.callsPerSecond());
+        // Only what changed: a method's figures replace those written before, and a method whose
+        // class unloaded is written a last time and forgotten.
         for (Results.MethodResult m : r.methods()) {
             int id = names.internMethodToken(m.token());
-            if (tracedWritten.add(id)) writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
+            Long before = m.unloaded() ? callsAtLastWrite.remove(id) : callsAtLastWrite.put(id, m.calls());
+            if (before == null) writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
+            else if (before == m.calls()) continue;
             Results.TimeStats t = m.time();
             if (t == null) writer.stats(now, id, m.calls(), false, 0, 0, 0, new long[0]);
             else writer.stats(now, id, m.calls(), true, t.totalNanos(), m.calls() == 0 ? 0 : t.minNanos(), t.maxNanos(), t.histogram());

@@ -11,27 +11,60 @@ import dev.tiprobe.probe.ProbeControl;
 import java.lang.classfile.Attributes;
 import java.lang.classfile.MethodModel;
 import java.lang.classfile.attribute.LineNumberInfo;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.function.BiFunction;
 
 /**
  * The compact ints that enter probes carry: one per instrumented method, given at transform time,
- * stable for the session (a class retransformed again gets the same ones). Each slot's method
- * token is interned in the ID map, so recordings share one symbol table.
+ * stable while its class is loaded (a class retransformed again gets the same ones). Each slot's
+ * method token is interned in the ID map, so recordings share one symbol table.
+ *
+ * <p>Slots are given back when their classes unload: a program that compiles and drops scripts
+ * all day would otherwise need ever higher slots, and every thread's figures grow with the highest
+ * slot it ran. A class loader that is collected has no class left, so its slots are
+ * {@link #unloaded()}; their figures are read one last time, then {@link #release}d and handed to
+ * new methods. Classes of the boot, platform and application loaders never unload.
  */
 final class ProbeSlots implements Instrumenter.Slots {
     /** What a slot stands for. */
     record Method(int slot, int tokenId, MethodToken token, String humanName, List<String> parameterNames) {}
 
+    /**
+     * The slots of one class loader's methods by class, name and descriptor: enqueued once the
+     * loader is collected. Per loader, so that a new loader given the name of a collected one
+     * (the same {@code LoaderRef}) never meets the old one's slots.
+     */
+    private static final class LoaderSlots extends WeakReference<ClassLoader> {
+        final Map<String, Integer> byKey = new HashMap<>();
+
+        LoaderSlots(ClassLoader loader, ReferenceQueue<ClassLoader> queue) {
+            super(loader, queue);
+        }
+    }
+
     private final IdMap map;
     private final Loaders loaders;
     /** (loader, package) to module name and version, or null: for class tokens of named modules. */
     private final BiFunction<ClassLoader, String, Module> moduleOf;
-    private final Map<String, Integer> byKey = new HashMap<>();
+    /** The slots of the loaders whose classes never unload: boot, platform, application. */
+    private final LoaderSlots permanent = new LoaderSlots(null, null);
+    /** By slot; null where a slot is free. */
     private final List<Method> methods = new ArrayList<>();
+    private final Map<ClassLoader, LoaderSlots> byLoader = new WeakHashMap<>();
+    private final ReferenceQueue<ClassLoader> collected = new ReferenceQueue<>();
+    /** Methods of collected loaders not yet handed out by {@link #unloaded()}. */
+    private final List<Method> pending = new ArrayList<>();
+    /** Slots given back, handed out again (the lowest first) before new ones: slots stay as few as the methods alive. */
+    private final BitSet free = new BitSet();
 
     ProbeSlots(IdMap map, Loaders loaders, BiFunction<ClassLoader, String, Module> moduleOf) {
         this.map = map;
@@ -46,7 +79,8 @@ final class ProbeSlots implements Instrumenter.Slots {
         String name = m.methodName().stringValue();
         String desc = m.methodType().stringValue();
         String key = classToken.text() + "::" + name + desc;
-        Integer known = byKey.get(key);
+        LoaderSlots ofLoader = mayUnload(loader) ? byLoader.computeIfAbsent(loader, l -> new LoaderSlots(l, collected)) : permanent;
+        Integer known = ofLoader.byKey.get(key);
         if (known != null) return known;
         String generic = m.findAttribute(Attributes.signature()).map(s -> s.signature().stringValue()).orElse(null);
         int[] lines = m.code().flatMap(c -> c.findAttribute(Attributes.lineNumberTable())).map(t -> {
@@ -62,11 +96,48 @@ final class ProbeSlots implements Instrumenter.Slots {
         List<String> parameters = parameterNames(classFile).get(name + desc);
         m.parent().flatMap(c -> c.findAttribute(Attributes.sourceFile()))
                 .ifPresent(f -> map.sourceFile(classToken, f.sourceFile().stringValue()));
-        int slot = methods.size();
-        methods.add(new Method(slot, map.internMethodToken(token), token, HumanNames.method(token, parameters), parameters));
-        byKey.put(key, slot);
+        int reused = free.nextSetBit(0);
+        if (reused >= 0) free.clear(reused);
+        int slot = reused >= 0 ? reused : methods.size();
+        Method method = new Method(slot, map.internMethodToken(token), token, HumanNames.method(token, parameters), parameters);
+        if (reused >= 0) methods.set(slot, method);
+        else methods.add(method);
+        ofLoader.byKey.put(key, slot);
         ProbeControl.reserve(slot + 1);
         return slot;
+    }
+
+    private static boolean mayUnload(ClassLoader loader) {
+        return loader != null && loader != ClassLoader.getPlatformClassLoader() && loader != ClassLoader.getSystemClassLoader();
+    }
+
+    /** Whether classes of a collected loader wait for {@link #unloaded()}. */
+    synchronized boolean anyUnloaded() {
+        for (Reference<? extends ClassLoader> r; (r = collected.poll()) != null; ) {
+            for (int slot : ((LoaderSlots) r).byKey.values()) pending.add(methods.get(slot));
+        }
+        return !pending.isEmpty();
+    }
+
+    /**
+     * The methods whose class loaders were collected since the last call: their figures are final.
+     * They keep their slots until {@link #release}.
+     */
+    synchronized List<Method> unloaded() {
+        anyUnloaded();
+        List<Method> out = List.copyOf(pending);
+        pending.clear();
+        return out;
+    }
+
+    /** Gives back the slots of {@code gone} (from {@link #unloaded()}), their figures dropped. */
+    synchronized void release(List<Method> gone) {
+        if (gone.isEmpty()) return;
+        ProbeControl.release(gone.stream().mapToInt(Method::slot).toArray());
+        for (Method m : gone) {
+            methods.set(m.slot(), null);
+            free.set(m.slot());
+        }
     }
 
     private byte[] lastClassFile;
@@ -90,11 +161,13 @@ final class ProbeSlots implements Instrumenter.Slots {
         return new ClassToken(ClassToken.stableName(binaryName), loaders.of(loader), moduleName, version, codeSource);
     }
 
+    /** One more than the highest slot handed out. */
     synchronized int size() {
         return methods.size();
     }
 
+    /** By slot, null where a slot is free. */
     synchronized List<Method> methods() {
-        return List.copyOf(methods);
+        return Collections.unmodifiableList(new ArrayList<>(methods));
     }
 }

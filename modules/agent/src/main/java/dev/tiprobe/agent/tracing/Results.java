@@ -18,10 +18,23 @@ import java.util.List;
  * @param removed             methods whose probes were taken out to keep the overhead budget, hottest first
  * @param overheadBudget      that budget, as a share of the program's CPU (0: none)
  * @param clock               the clock time mode read ({@code time-stamp counter (2.596 ticks/ns)}); null in other modes
+ * @param unloadedMethods     methods left out because their classes unloaded (an earlier result gave their last figures)
+ * @param unloadedCalls       those methods' calls
  */
 public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
                       List<Skipped> skipped, List<String> classFailures, long classesInstrumented,
-                      long droppedCalls, long probeFailures, List<Removed> removed, double overheadBudget, String clock) {
+                      long droppedCalls, long probeFailures, List<Removed> removed, double overheadBudget, String clock,
+                      long unloadedMethods, long unloadedCalls) {
+
+    /** Every method instrumented in the session, also those whose classes unloaded. */
+    public long methodCount() {
+        return methods.size() + unloadedMethods;
+    }
+
+    /** Every call counted in the session, also those of methods whose classes unloaded. */
+    public long totalCalls() {
+        return methods.stream().mapToLong(MethodResult::calls).sum() + unloadedCalls;
+    }
 
     /** A method whose probe was taken out to keep the overhead budget; its calls were counted until then. */
     public record Removed(String method, long callsPerSecond) {}
@@ -53,9 +66,12 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
     /** Inclusive wall-clock time of a method's calls; bucket b of the histogram holds [2^b, 2^(b+1)) ns. */
     public record TimeStats(long totalNanos, long minNanos, long maxNanos, long[] histogram) {}
 
-    /** An instrumented method and its token (what names it in a recording). */
+    /**
+     * An instrumented method and its token (what names it in a recording); {@code unloaded}: its
+     * class has unloaded, so these figures are its last and later results leave it out.
+     */
     public record MethodResult(MethodToken token, String name, String className, String method, String descriptor, long calls,
-                               TimeStats time) {}
+                               TimeStats time, boolean unloaded) {}
 
     /**
      * One traced call; {@code durationNanos} is -1 while it still runs. Arguments and result as

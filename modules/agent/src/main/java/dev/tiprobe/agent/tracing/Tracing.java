@@ -228,6 +228,9 @@ public final class Tracing {
         private Events.Registration hook;
         private Results finalResults;
         private volatile Thread budgetWatcher;
+        /** Methods whose classes unloaded and whose last figures were handed out, and their calls. Guarded by LOCK. */
+        private long unloadedMethods;
+        private long unloadedCalls;
 
         private Session(AgentOptions.Tracing options, Instrumentation inst) {
             this.inst = inst;
@@ -313,7 +316,7 @@ public final class Tracing {
 
         /** Calls so far by slot: counted at entry, or at the exits in time mode. */
         private long[] callsBySlot() {
-            int n = slots.methods().size();
+            int n = slots.size();
             return options.mode() == TraceMode.TIME ? ProbeControl.timedCalls(n) : ProbeControl.counts(n);
         }
 
@@ -325,6 +328,7 @@ public final class Tracing {
                 Set<String> classes = new HashSet<>();
                 for (OverheadBudget.Removal r : chosen) {
                     ProbeSlots.Method m = methods.get(r.slot());
+                    if (m == null) continue;  // its class unloaded since the look
                     String owner = m.token().owner().binaryName();
                     instrumenter.remove(owner, m.token().name(), m.token().descriptor());
                     classes.add(owner);
@@ -436,12 +440,29 @@ public final class Tracing {
             else inst.retransformClasses(classes);
         }
 
-        /** What the probes saw so far; the session keeps going. */
+        /** What the probes saw so far, for a look ({@code status}); the session keeps going. */
         public Results snapshot() {
             synchronized (LOCK) {
                 if (finalResults != null) return finalResults;
-                return collect();
+                return collect(false);
             }
+        }
+
+        /**
+         * What the probes saw so far, to be written to the recording: methods whose classes
+         * unloaded are in it for the last time ({@link Results.MethodResult#unloaded()}) and their
+         * slots are given back. The session keeps going.
+         */
+        public Results drain() {
+            synchronized (LOCK) {
+                if (finalResults != null) return finalResults;
+                return collect(true);
+            }
+        }
+
+        /** Whether methods of classes that unloaded wait for {@link #drain()}. */
+        public boolean anyUnloaded() {
+            return slots.anyUnloaded();
         }
 
         /**
@@ -464,13 +485,21 @@ public final class Tracing {
                 }
                 retransform(restore);
                 if (hook != null) hook.close();
-                finalResults = collect();
+                finalResults = collect(true);
             }
             AgentThreads.end(budgetWatcher, 2_000);  // outside the lock, which a removal round holds
             return finalResults;
         }
 
-        private Results collect() {
+        /**
+         * What the probes saw so far. With {@code release}, methods of classes that unloaded are
+         * in it one last time, then their slots are given back: a program that makes and drops
+         * classes all day keeps figures for the classes alive, its recording the rest.
+         */
+        private Results collect(boolean release) {
+            List<ProbeSlots.Method> gone = release ? slots.unloaded() : List.of();
+            Set<Integer> goneSlots = new HashSet<>();
+            for (ProbeSlots.Method m : gone) goneSlots.add(m.slot());
             List<ProbeSlots.Method> methods = slots.methods();
             int n = methods.size();
             // Time mode counts at the exits (in the time figures); the other modes count at entry.
@@ -478,6 +507,7 @@ public final class Tracing {
             long[] counts = times == null ? ProbeControl.counts(n) : null;
             List<Results.MethodResult> out = new ArrayList<>();
             for (ProbeSlots.Method m : methods) {
+                if (m == null) continue;
                 long calls;
                 Results.TimeStats time = null;
                 if (times == null) {
@@ -488,21 +518,31 @@ public final class Tracing {
                     time = new Results.TimeStats(t.totalNanos(), t.minNanos(), t.maxNanos(), t.histogram());
                 }
                 out.add(new Results.MethodResult(m.token(), m.humanName(), m.token().owner().binaryName(), m.token().name(),
-                        m.token().descriptor(), calls, time));
+                        m.token().descriptor(), calls, time, goneSlots.contains(m.slot())));
             }
             List<Results.TracedCall> traced = new ArrayList<>();
             if (options.mode() == TraceMode.TRACE) {
                 for (Call c : ProbeControl.tracedCalls()) {
                     ProbeSlots.Method m = methods.get(c.slot());
+                    if (m == null) continue;
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
                     traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
                             startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
                             Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW));
                 }
             }
-            return new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
+            Results r = new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
                     List.copyOf(classFailures), classesInstrumented.get(), ProbeControl.droppedCalls(), ProbeControl.failures(),
-                    List.copyOf(removed), options.overheadBudget(), options.mode() == TraceMode.TIME ? clock() : null);
+                    List.copyOf(removed), options.overheadBudget(), options.mode() == TraceMode.TIME ? clock() : null,
+                    unloadedMethods, unloadedCalls);
+            for (Results.MethodResult m : out) {
+                if (m.unloaded()) {
+                    unloadedMethods++;
+                    unloadedCalls += m.calls();
+                }
+            }
+            slots.release(gone);
+            return r;
         }
     }
 }
