@@ -59,6 +59,8 @@ public final class Registry implements AutoCloseable {
     private final long firstTag = GENERATIONS.incrementAndGet() << TAG_BITS;
     private final AtomicLong nextTag = new AtomicLong(firstTag);
     private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
+    /** Tags of the classes whose methods are all in the map ({@link #learnMethods}). */
+    private final dev.tiprobe.ids.LongMap<Boolean> methodsLearned = new dev.tiprobe.ids.LongMap<>();
     private final List<Events.Registration> registrations = new ArrayList<>();
     private final LinkedBlockingQueue<Class<?>> prepared = new LinkedBlockingQueue<>();
     private final AtomicLong registrationFailures = new AtomicLong();
@@ -139,16 +141,18 @@ public final class Registry implements AutoCloseable {
      */
     public int reconcile() {
         int added = 0;
-        for (Jvmti.ClassSnapshot s : jvmti.snapshotLoadedClasses()) {
-            if (s.methods() == null || s.type().isPrimitive() || s.type().isArray()) continue;
-            if (!mine(jvmti.getTag(s.type())) && register(s.type(), false) != null) added++;
+        for (Class<?> c : jvmti.loadedClasses()) {
+            if (c.isPrimitive() || c.isArray()) continue;
+            if (!mine(jvmti.getTag(c)) && register(c, false) != null) added++;
         }
         return added;
     }
 
     /**
-     * The class's entry, registering it (and all its methods) first if needed. Null for arrays,
-     * primitives and classes not prepared yet (they have no methods; ClassPrepare brings them).
+     * The class's entry, registering it first if needed. Null for arrays, primitives and classes
+     * not prepared yet (they have no methods; ClassPrepare brings them). Its methods are learned
+     * when first met ({@link #resolve}, {@link #methodNamed}): a JVM has tens of thousands of
+     * methods, and a profile names a few hundred of them.
      */
     public IdMap.ClassEntry register(Class<?> type) {
         return register(type, false);
@@ -164,12 +168,10 @@ public final class Registry implements AutoCloseable {
             long tag = jvmti.getTag(type);
             if (mine(tag)) return map.classByTag(tag);
             if (!jvmti.classStatus(type).prepared()) return null;
-            long[] methodIds = jvmti.classMethods(type);
             tag = nextTag.getAndIncrement();
             ClassToken token = classToken(type);
             map.addClass(tag, token);
             map.sourceFile(token, sourceFileName(type));
-            for (long id : methodIds) map.addMethod(id, tag, methodToken(token, id));
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
             ClassListener l = listener;
@@ -264,7 +266,8 @@ public final class Registry implements AutoCloseable {
      * The live method a frame names by class, method and descriptor (JFR's stack traces name
      * frames so): among live classes of that binary name, those of the loader given when several
      * loaders define it. Null when no registered class has it (not registered yet, or unloaded
-     * since the frame was taken). Reads the map only: nothing is loaded or asked of the VM.
+     * since the frame was taken). Nothing is loaded; the class's methods are learned from the VM
+     * the first time one of them is asked for.
      */
     public IdMap.MethodEntry methodNamed(String binaryName, LoaderRef loader, String name, String descriptor) {
         List<IdMap.ClassEntry> named = map.classesNamed(ClassToken.stableName(binaryName));
@@ -274,9 +277,29 @@ public final class Registry implements AutoCloseable {
         }
         for (IdMap.ClassEntry c : named) {
             IdMap.MethodEntry m = map.methodNamed(c, name, descriptor);
+            if (m == null && learnMethods(c)) m = map.methodNamed(c, name, descriptor);
             if (m != null) return m;
         }
         return null;
+    }
+
+    /**
+     * Adds every method of a registered class to the map, once: what naming a frame by class,
+     * method and descriptor needs. GetClassMethods on a class that is live (held here meanwhile,
+     * so it cannot unload); nothing is loaded. Returns whether methods were added now.
+     */
+    private boolean learnMethods(IdMap.ClassEntry c) {
+        return map.pinned(() -> {
+            synchronized (this) {
+                Class<?> type = classOfTag(c.tag());
+                if (type == null || methodsLearned.get(c.tag()) != null || map.classByTag(c.tag()) == null) return false;
+                for (long id : jvmti.classMethods(type)) {
+                    if (map.method(id) == null) map.addMethod(id, c.tag(), methodToken(c.token(), id));
+                }
+                methodsLearned.put(c.tag(), Boolean.TRUE);
+                return true;
+            }
+        });
     }
 
     /** The same loader, as far as a name tells: class and name alike (the ordinal is tiprobe's own). */
@@ -397,6 +420,7 @@ public final class Registry implements AutoCloseable {
             if (gone != null && l != null) l.changed(false, gone.token());
             map.unloadClass(tag);
             classesByTag.remove(tag);
+            methodsLearned.remove(tag);
         }
     }
 
