@@ -31,6 +31,8 @@ public final class AgentMain {
      */
     private static AgentSession session;
     private static Thread shutdownHook;
+    /** The session's {@link #keep keeper}; null between sessions. */
+    private static Thread keeper;
     /** Where the tiprobe command reaches the session; null when it could not be opened (then it loads the agent again). */
     private static ControlChannel channel;
     /** Why the channel of the running session could not be opened; null when it is open. */
@@ -53,7 +55,7 @@ public final class AgentMain {
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
             Recorder r = Recorder.create(recording, new IdMap());
-            AgentSession started = begin(new AgentSession(t, null, r, options, pid));
+            AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, 0);
             if (options.profiling()) {
                 jvmti.thenAccept(j -> {
                     try {
@@ -104,14 +106,16 @@ public final class AgentMain {
         try {
             String command = "start";
             Path progress = null;
+            long owner = 0;
             StringBuilder rest = new StringBuilder();
             for (String option : (args == null ? "" : args).split(",")) {
                 if (option.startsWith("command=")) command = option.substring("command=".length()).trim();
                 else if (option.startsWith("reply=")) reply = Path.of(option.substring("reply=".length()).trim());
                 else if (option.startsWith("progress=")) progress = Path.of(option.substring("progress=".length()).trim());
+                else if (option.startsWith("owner=")) owner = Long.parseLong(option.substring("owner=".length()).trim());
                 else if (!option.isBlank()) rest.append(rest.isEmpty() ? "" : ",").append(option);
             }
-            answer = command.equals("start") ? start(rest.toString(), progress) : answer(command);
+            answer = command.equals("start") ? start(rest.toString(), progress, owner) : answer(command);
         } catch (Throwable t) {
             answer = "error: " + message(t);
         }
@@ -133,7 +137,7 @@ public final class AgentMain {
      */
     static String inProcess(String command, String options) {
         try {
-            return command.equals("start") ? start(options, null) : answer(command);
+            return command.equals("start") ? start(options, null, 0) : answer(command);
         } catch (Throwable t) {
             return "error: " + message(t);
         }
@@ -144,7 +148,7 @@ public final class AgentMain {
         return session != null && !session.closed();
     }
 
-    private static synchronized String start(String args, Path progress) throws IOException {
+    private static synchronized String start(String args, Path progress, long owner) throws IOException {
         if (running()) return "error: a session is already running; stop it first";
         AgentOptions options = AgentOptions.parse(args);
         long pid = ProcessHandle.current().pid();
@@ -161,35 +165,46 @@ public final class AgentMain {
             if (r != null) r.close();
             throw e;
         }
-        AgentSession started = begin(new AgentSession(t, s, r, options, pid));
-        if (progress != null) reportProgress(started, progress);
+        AgentSession started = begin(new AgentSession(t, s, r, options, pid), progress, owner);
         String unreachable = channelProblem == null ? "" : "; no control socket (" + channelProblem
                 + "): status will say idle, and dump and stop load the agent again";
         return "ok started:" + started.started() + unreachable;
     }
 
     /**
-     * Writes the status line to {@code file} every second while the session runs: how
-     * {@code tiprobe collect} shows progress without loading the agent again (each load makes
-     * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading).
+     * Once a second while {@code kept} is the session: writes the status line to {@code progress}
+     * (how {@code tiprobe collect} shows progress without loading the agent again, which makes
+     * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading),
+     * stops the session when the process {@code owner} (the {@code collect} that started it) is
+     * gone, so a killed command leaves no session behind, and lets the session write what it
+     * holds ({@link AgentSession#keep()}).
      */
-    private static void reportProgress(AgentSession reported, Path file) {
-        Thread t = new Thread(() -> {
+    private static Thread keep(AgentSession kept, Path progress, long owner) {
+        // A command the target cannot see (another pid namespace) is not watched.
+        ProcessHandle command = owner > 0 ? ProcessHandle.of(owner).orElse(null) : null;
+        return Thread.ofPlatform().daemon().name("tiprobe-session").start(() -> {
             try {
                 while (true) {
                     synchronized (AgentMain.class) {
-                        if (session != reported || !running()) return;
+                        if (session != kept || !running()) return;
+                        if (command != null && !command.isAlive()) {
+                            stop();
+                            return;
+                        }
+                        kept.keep();
                     }
-                    String line = status();
-                    PrivateFiles.replace(file, w -> w.write(line + "\n"));
+                    if (progress != null) {
+                        String line = status();
+                        PrivateFiles.replace(progress, w -> w.write(line + "\n"));
+                    }
                     Thread.sleep(1000);
                 }
-            } catch (Throwable ignored) {
-                // progress is a courtesy; the session goes on without it
+            } catch (InterruptedException ended) {
+                // the session ended
+            } catch (Throwable t) {
+                System.err.println("tiprobe: the session's keeper stopped: " + message(t));
             }
-        }, "tiprobe-progress");
-        t.setDaemon(true);
-        t.start();
+        });
     }
 
     private static synchronized String status() {
@@ -213,9 +228,13 @@ public final class AgentMain {
                 : "error: " + String.join("; ", ending.problems());
     }
 
-    /** Makes {@code started} the session, finished at exit unless stopped first, and opens its control channel. */
-    private static synchronized AgentSession begin(AgentSession started) {
+    /**
+     * Makes {@code started} the session, finished at exit unless stopped first, opens its control
+     * channel and starts its {@link #keep keeper}.
+     */
+    private static synchronized AgentSession begin(AgentSession started, Path progress, long owner) {
         session = started;
+        keeper = keep(started, progress, owner);
         shutdownHook = new Thread(() -> finish(started), "tiprobe-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
@@ -247,6 +266,8 @@ public final class AgentMain {
     private static synchronized void end() {
         if (channel != null) channel.close();
         channel = null;
+        if (keeper != null && keeper != Thread.currentThread()) keeper.interrupt();
+        keeper = null;
         if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);

@@ -74,7 +74,7 @@ final class AgentSession {
         StringBuilder b = new StringBuilder();
         if (tracing != null) {
             Results now = tracing.snapshot();
-            b.append(' ').append(now.methods().size()).append(" methods instrumented, mode ").append(mode(now))
+            b.append(' ').append(now.methodCount()).append(" methods instrumented, mode ").append(mode(now))
                     .append(leftUnchanged(now)).append(broad(now, options.tracing()));
         }
         if (profiling != null) b.append(tracing != null ? ";" : "").append(' ').append(Profiling.describe(options));
@@ -86,20 +86,39 @@ final class AgentSession {
         if (tracing != null) {
             Results now = tracing.snapshot();
             b.append(" mode ").append(mode(now)).append(", filter ").append(now.filter()).append(", ")
-                    .append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls so far");
+                    .append(now.methodCount()).append(" methods, ").append(calls(now)).append(" calls so far");
         }
         Profiling p = profiling;
-        if (p != null) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far");
+        if (p != null) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far; ").append(p.idMap());
         return b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping()).toString();
+    }
+
+    /** When tracing's figures were last written to the recording, by {@link System#nanoTime()}. */
+    private long lastTraceWrite = System.nanoTime();
+
+    /**
+     * Called once a second under the agent's lock: tracing's figures go to the recording when
+     * classes with probes have unloaded (their slots are given back once their last figures are
+     * written, so memory follows the classes alive) and at least once a minute (a target that
+     * dies keeps them).
+     */
+    void keep() throws IOException {
+        if (tracing == null || closed) return;
+        long now = System.nanoTime();
+        if (tracing.anyUnloaded() || now - lastTraceWrite > 60_000_000_000L) {
+            recorder.trace(tracing.drain(), false);
+            lastTraceWrite = now;
+        }
     }
 
     /** Writes what the session has so far into the recording and goes on. */
     String dump() throws IOException {
         StringBuilder b = new StringBuilder();
         if (tracing != null) {
-            Results now = tracing.snapshot();
+            Results now = tracing.drain();
             recorder.trace(now, false);
-            b.append(' ').append(now.methods().size()).append(" methods, ").append(calls(now)).append(" calls")
+            lastTraceWrite = System.nanoTime();
+            b.append(' ').append(now.methodCount()).append(" methods, ").append(calls(now)).append(" calls")
                     .append(removed(now));
         }
         Profiling p = profiling;
@@ -135,9 +154,9 @@ final class AgentSession {
             try {
                 Results last = tracing.stop();
                 recorder.trace(last, true);
-                b.append(' ').append(last.methods().size()).append(" methods, ").append(calls(last)).append(" calls")
+                b.append(' ').append(last.methodCount()).append(" methods, ").append(calls(last)).append(" calls")
                         .append("; classes restored").append(leftUnchanged(last)).append(removed(last));
-                if (last.methods().isEmpty()) unmatched = last.filter();
+                if (last.methodCount() == 0) unmatched = last.filter();
             } catch (Throwable e) {
                 problems.add("could not finish tracing: " + message(e));
             }
@@ -164,8 +183,8 @@ final class AgentSession {
 
     /** {@code ; the filter matches 8268 methods: ...} for a broad filter, else empty. */
     private static String broad(Results r, AgentOptions.Tracing options) {
-        if (r.methods().size() <= BROAD) return "";
-        return "; the filter matches " + r.methods().size() + " methods: " + (options.overheadBudget() > 0
+        if (r.methodCount() <= BROAD) return "";
+        return "; the filter matches " + r.methodCount() + " methods: " + (options.overheadBudget() > 0
                 ? "probes come out of the hottest if they cost over " + Results.percent(options.overheadBudget())
                         + " % of the program's CPU (--overhead to change)"
                 : "with no overhead limit, the program may slow down many times");
@@ -191,6 +210,6 @@ final class AgentSession {
     }
 
     private static long calls(Results r) {
-        return r.methods().stream().mapToLong(Results.MethodResult::calls).sum();
+        return r.totalCalls();
     }
 }

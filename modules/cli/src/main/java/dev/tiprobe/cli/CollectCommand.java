@@ -62,7 +62,8 @@ final class CollectCommand extends SessionCommand {
         Agent.jar();  // a missing agent jar fails before the target is touched
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
-            String started = startSession(target, options + ",progress=" + progress);
+            // owner: the session stops itself if this command is killed (SIGKILL runs no Ctrl-C hook).
+            String started = startSession(target, options + ",progress=" + progress + ",owner=" + ProcessHandle.current().pid());
             err.println("tiprobe collect: " + started);
             warnIfNothingMatched(started);
             // Ctrl-C runs this hook; it waits (a while) for the stop, the report and the summary below.
