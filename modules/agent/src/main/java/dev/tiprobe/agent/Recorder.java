@@ -224,6 +224,7 @@ public final class Recorder implements AutoCloseable {
         for (Results.MethodResult m : r.methods()) {
             int id = names.internMethodToken(m.token());
             Long before = m.unloaded() ? callsAtLastWrite.remove(id) : callsAtLastWrite.put(id, m.calls());
+            if (m.unloaded()) names.retireLater(id);
             if (before == null) writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
             else if (before == m.calls()) continue;
             Results.TimeStats t = m.time();

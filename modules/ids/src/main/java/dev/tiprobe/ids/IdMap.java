@@ -112,20 +112,65 @@ public final class IdMap {
                 dropFromNames(c);
                 long[] ids = methodsOfClass.remove(tag);
                 int removed = 0;
+                int[] tokens = new int[ids == null ? 0 : ids.length];
                 for (long id : ids == null ? new long[0] : ids) {
                     MethodEntry m = methods.get(id);
                     // The ID may already have been reused by a newer class: leave that one alone.
                     if (m != null && m.classTag() == tag) {
                         methods.remove(id);
                         dropFromReverse(m);
-                        removed++;
+                        tokens[removed++] = m.tokenId();
                     }
                 }
+                retiring.add(new Retiring(System.nanoTime(), c.tokenId(), java.util.Arrays.copyOf(tokens, removed)));
                 return removed;
             }
         } finally {
             unloads.writeLock().unlock();
         }
+    }
+
+    /** Tokens of a class that unloaded at {@code atNanos} ({@link System#nanoTime()}), for {@link #retireUnloaded}. */
+    private record Retiring(long atNanos, int classTokenId, int[] methodTokenIds) {}
+
+    /** Unloaded classes' tokens, oldest first, and tokens given to {@link #retireLater}. Guarded by this. */
+    private final java.util.ArrayDeque<Retiring> retiring = new java.util.ArrayDeque<>();
+
+    /**
+     * Marks a method token that no live class holds (a frame named after its class unloaded, a
+     * traced method's last figures) to be retired with the classes unloading now.
+     */
+    public synchronized void retireLater(int methodTokenId) {
+        retiring.add(new Retiring(System.nanoTime(), 0, new int[] {methodTokenId}));
+    }
+
+    /**
+     * Forgets the tokens of classes that unloaded before {@code beforeNanos} (by
+     * {@link System#nanoTime()}), with their names and source files, unless a live class holds
+     * an equal token again: what keeps a JVM that makes and drops classes all day from growing
+     * the map without end. Their ints then answer null: call it once everything that could still
+     * name them (a recording's events of that moment) has been written. Returns how many retired.
+     */
+    public synchronized int retireUnloaded(long beforeNanos) {
+        int n = 0;
+        for (Retiring r; (r = retiring.peek()) != null && r.atNanos() - beforeNanos < 0; ) {
+            retiring.poll();
+            for (int id : r.methodTokenIds()) {
+                MethodToken token = methodTokens.get(id);
+                if (token == null || liveByToken.containsKey(token)) continue;
+                methodTokens.retire(id);
+                if (id < humanNames.length) humanNames[id] = null;
+                n++;
+            }
+            ClassToken cls = classTokens.get(r.classTokenId());
+            if (cls != null && classFor(cls) == null) {
+                classTokens.retire(r.classTokenId());
+                sourceFiles.remove(cls);
+                n++;
+            }
+        }
+        humanNames = humanNames;  // publishes the cleared names
+        return n;
     }
 
     private void dropFromNames(ClassEntry c) {
@@ -188,7 +233,19 @@ public final class IdMap {
         return methodTokens.intern(token);
     }
 
-    /** The method token behind an int, also after its class unloaded; null for an int never handed out. */
+    /**
+     * As {@link #internMethodToken}, for a token no live class holds (a frame named after its
+     * class unloaded): a token interned now is retired with the classes unloading now.
+     */
+    public synchronized int internTransient(MethodToken token) {
+        int known = methodTokens.find(token);
+        if (known != 0) return known;
+        int id = methodTokens.intern(token);
+        retireLater(id);
+        return id;
+    }
+
+    /** The method token behind an int, also after its class unloaded until it is retired; null for an int never handed out. */
     public MethodToken methodToken(int tokenId) {
         return methodTokens.get(tokenId);
     }

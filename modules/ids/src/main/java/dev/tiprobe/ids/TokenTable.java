@@ -6,10 +6,11 @@ import java.util.Map;
 /**
  * Interns tokens to compact ints, for a recording to carry instead of names.
  *
- * <p>Equal tokens get the same int, for the life of the table: an int handed out stays valid after
- * its class unloads (deferred symbolic lookup, names resolved late). Because equal tokens share an
- * int, and {@link LoaderRef} reuses loader ordinals, reloading the same classes again and again
- * adds nothing. Interning takes a lock; looking an int up does not.
+ * <p>Equal tokens get the same int: an int handed out stays valid after its class unloads (deferred
+ * symbolic lookup, names resolved late) until its owner {@link #retire}s it, once nothing can ask
+ * for it any more. Because equal tokens share an int, and {@link LoaderRef} reuses loader
+ * ordinals, reloading the same classes again and again adds nothing. Ints are never handed out
+ * twice. Interning takes a lock; looking an int up does not.
  *
  * @param <T> {@link ClassToken} or {@link MethodToken}
  */
@@ -17,6 +18,7 @@ public final class TokenTable<T> {
     private final Map<T, Integer> ids = new HashMap<>();
     private volatile Object[] byId = new Object[256];
     private int next = 1;
+    private int retired;
 
     /** An empty table. */
     public TokenTable() {
@@ -48,13 +50,28 @@ public final class TokenTable<T> {
         return id > 0 && id < table.length ? (T) table[id] : null;
     }
 
+    /**
+     * Forgets the token of {@code id}: {@link #get} answers null from now on, and the token, if
+     * interned again, gets a new int. Returns the token forgotten, or null.
+     */
+    public synchronized T retire(int id) {
+        Object[] table = byId;
+        if (id <= 0 || id >= table.length || table[id] == null) return null;
+        @SuppressWarnings("unchecked") T token = (T) table[id];
+        table[id] = null;
+        byId = table;
+        ids.remove(token);
+        retired++;
+        return token;
+    }
+
     /** The int of {@code token} if it was interned, else 0. */
     public synchronized int find(T token) {
         return ids.getOrDefault(token, 0);
     }
 
-    /** How many tokens the table holds. */
+    /** How many tokens the table holds (those retired not counted). */
     public synchronized int size() {
-        return next - 1;
+        return next - 1 - retired;
     }
 }

@@ -27,7 +27,8 @@ public final class RecordingWriter implements AutoCloseable {
     private final OutputStream out;
     private final IntFunction<String> methodNames;
     private final IntFunction<String> sourcePaths;
-    private final Set<Integer> methodsWritten = new HashSet<>();
+    /** Method ids named in this file: a bit each (ids grow with every class a long session meets). */
+    private final java.util.BitSet methodsWritten = new java.util.BitSet();
     private final Set<Long> threadsWritten = new HashSet<>();
     private final Map<String, Integer> typesWritten = new HashMap<>();
     private final ByteArrayOutputStream chunk = new ByteArrayOutputStream();
@@ -405,7 +406,8 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     private void method(int id) {
-        if (id != 0 && methodsWritten.add(id)) {
+        if (id > 0 && !methodsWritten.get(id)) {
+            methodsWritten.set(id);
             chunk.write(RecordingFormat.METHOD);
             varlong(id);
             string(String.valueOf(methodNames.apply(id)));

@@ -80,7 +80,7 @@ public final class JfrFrames {
                             m.getModifiers(), new int[0]);
             Registry.FrameOwner owner = Registry.frameOwner(token);
             if (owner == Registry.FrameOwner.LOADING_THE_AGENT || owner == Registry.FrameOwner.TIPROBE && !keepProbes) return null;
-            ids[i] = known != null ? known.tokenId() : registry.map().internMethodToken(token);
+            ids[i] = known != null ? known.tokenId() : registry.map().internTransient(token);
             lines[i] = Math.max(0, f.getLineNumber());
         }
         return new CallbackStacks.Resolved(ids, lines, n, trace != null && trace.isTruncated() || frames.size() > n);
