@@ -86,7 +86,8 @@ final class AgentSession {
         if (tracing != null) {
             Results now = tracing.snapshot();
             b.append(" mode ").append(mode(now)).append(", filter ").append(now.filter()).append(", ")
-                    .append(now.methodCount()).append(" methods, ").append(calls(now)).append(" calls so far");
+                    .append(now.methodCount()).append(" methods (").append(tracing.slotUse()).append("), ").append(calls(now))
+                    .append(" calls so far");
         }
         Profiling p = profiling;
         if (p != null) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far; ").append(p.idMap());
@@ -100,16 +101,23 @@ final class AgentSession {
      * Called once a second under the agent's lock: tracing's figures go to the recording when
      * classes with probes have unloaded (their slots are given back once their last figures are
      * written, so memory follows the classes alive) and at least once a minute (a target that
-     * dies keeps them).
+     * dies keeps them); the ID map forgets the tokens of classes unloaded ten seconds ago.
      */
     void keep() throws IOException {
-        if (tracing == null || closed) return;
+        if (closed) return;
         long now = System.nanoTime();
-        if (tracing.anyUnloaded() || now - lastTraceWrite > 60_000_000_000L) {
+        if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > 60_000_000_000L)) {
             recorder.trace(tracing.drain(), false);
             lastTraceWrite = now;
         }
+        recorder.names().retireUnloaded(now - TOKEN_GRACE_NANOS);
     }
+
+    /**
+     * How long the tokens of an unloaded class stay after it went: events of its methods still
+     * on their way (JFR hands its events over a second or more late) are named all the same.
+     */
+    private static final long TOKEN_GRACE_NANOS = 10_000_000_000L;
 
     /** Writes what the session has so far into the recording and goes on. */
     String dump() throws IOException {

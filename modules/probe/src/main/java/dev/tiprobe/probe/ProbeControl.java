@@ -223,6 +223,27 @@ public final class ProbeControl {
         }
     }
 
+    /**
+     * What the probes' figures take in the heap, in bytes: every thread's chunks, those kept
+     * for ended threads, and the shared ones of virtual threads. For the agent's footprint.
+     */
+    public static long footprintBytes() {
+        long bytes = 0;
+        synchronized (Probe.LOCK) {
+            for (int i = 0; i < Probe.platformStateCount; i++) {
+                bytes += bytes(Probe.platformStates[i].counts) + bytes(Probe.platformStates[i].times);
+            }
+            bytes += bytes(Probe.sharedCounts) + bytes(Probe.sharedTimes);
+        }
+        return bytes;
+    }
+
+    private static long bytes(long[][] chunks) {
+        long bytes = 16L + 4L * chunks.length;
+        for (long[] c : chunks) if (c != null) bytes += 16L + 8L * c.length;
+        return bytes;
+    }
+
     /** The traced calls recorded so far, in the order they started. */
     public static Call[] tracedCalls() {
         java.util.Set<Call> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());

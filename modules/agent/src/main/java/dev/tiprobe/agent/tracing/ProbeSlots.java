@@ -135,9 +135,11 @@ final class ProbeSlots implements Instrumenter.Slots {
         if (gone.isEmpty()) return;
         ProbeControl.release(gone.stream().mapToInt(Method::slot).toArray());
         for (Method m : gone) {
+            map.retireLater(m.tokenId());
             methods.set(m.slot(), null);
             free.set(m.slot());
         }
+        map.retireUnloaded(System.nanoTime() + 1);  // the slots were all that named these tokens
     }
 
     private byte[] lastClassFile;
@@ -164,6 +166,11 @@ final class ProbeSlots implements Instrumenter.Slots {
     /** One more than the highest slot handed out. */
     synchronized int size() {
         return methods.size();
+    }
+
+    /** Slots that stand for a method now. */
+    synchronized int inUse() {
+        return methods.size() - free.cardinality();
     }
 
     /** By slot, null where a slot is free. */

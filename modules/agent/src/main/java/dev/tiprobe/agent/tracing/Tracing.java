@@ -460,6 +460,11 @@ public final class Tracing {
             }
         }
 
+        /** Slots in use (methods of loaded classes) and the highest slot handed out plus one: what the probes' figures take. */
+        public String slotUse() {
+            return slots.inUse() + " of " + slots.size() + " slots in use, their figures " + (ProbeControl.footprintBytes() >> 10) + " KiB";
+        }
+
         /** Whether methods of classes that unloaded wait for {@link #drain()}. */
         public boolean anyUnloaded() {
             return slots.anyUnloaded();
