@@ -28,7 +28,11 @@ trap 'kill $alone $profiled 2>/dev/null || true' EXIT
 until grep -q ready "$out/alone.log" && grep -q ready "$out/profiled.log"; do sleep 0.2; done
 eval "$tiprobe start $flags -f $out/profiled.json $profiled"
 
+# Two full GCs a second apart: the first unloads classes, and what the agent releases once it
+# learns of that (within a second) is garbage for the second.
 used_after_gc() {
+    "$jcmd" "$1" GC.run >/dev/null
+    sleep 1.5
     "$jcmd" "$1" GC.run >/dev/null
     "$jcmd" "$1" GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?$/, "", v); print int(v / 1024); exit } }'
 }

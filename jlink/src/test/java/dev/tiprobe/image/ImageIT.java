@@ -374,6 +374,45 @@ class ImageIT {
     }
 
     /**
+     * A collect killed with SIGKILL (no Ctrl-C hook runs) leaves no session behind: the session
+     * notices its command is gone and stops itself, its recording finished; a session begun with
+     * {@code start} has no command to outlive and goes on.
+     */
+    @Test
+    void aKilledCollectLeavesNoSessionButAStartedOneGoesOn() throws Exception {
+        Process target = startReady(busyTarget(), "orphan.out");
+        String pid = Long.toString(target.pid());
+        Path err = dir.resolve("orphan.err");
+        Path recording = dir.resolve("orphan.tpr");
+        Process collect = new ProcessBuilder(TIPROBE.toString(), "-d", "60s", "--sample", "10ms", "-f",
+                dir.resolve("orphan.json").toString(), pid).redirectOutput(dir.resolve("orphan-collect.out").toFile())
+                .redirectError(err.toFile()).start();
+        targets.add(collect);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(err).contains("1 s elapsed")) {
+            assertTrue(collect.isAlive() && System.nanoTime() < deadline, "the session started: " + Files.readString(err));
+            Thread.sleep(20);
+        }
+        collect.destroyForcibly();
+        assertTrue(collect.waitFor(10, TimeUnit.SECONDS));
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        String status;
+        while (!(status = tiprobe("status", pid).out().strip()).equals("idle")) {
+            assertTrue(System.nanoTime() < deadline, "no session 10 s after its collect was killed: " + status);
+            Thread.sleep(250);
+        }
+        Path json = dir.resolve("orphan-report.json");
+        assertEquals(0, tiprobe("report", recording.toString(), "-f", json.toString()).exit());
+        assertTrue(Files.readString(json).contains("\"ended\": \"yes\""), "the session finished its recording");
+
+        Run start = tiprobe("start", "--sample", "10ms", "-f", dir.resolve("kept.json").toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        Thread.sleep(3_000);
+        assertTrue(tiprobe("status", pid).out().startsWith("running"), "a started session outlives the command that started it");
+        assertEquals(0, tiprobe("stop", pid).exit());
+    }
+
+    /**
      * A pprof profile, read back by Go's own pprof: the same total and the same hottest function,
      * with the same count, as tiprobe's text report of the same recording; the sample types named
      * with units, and each sample labelled with its thread.
