@@ -69,6 +69,37 @@ class IdMapTest {
     }
 
     @Test
+    void tokensOfAnUnloadedClassStayReadableUntilRetiredAndAreKeptWhileALiveClassHoldsThemAgain() {
+        IdMap map = new IdMap();
+        ClassToken gone = cls("com.foo.Gone", PLUGIN1);
+        ClassToken back = cls("com.foo.Back", PLUGIN1);
+        map.addClass(1, gone);
+        map.sourceFile(gone, "Gone.java");
+        int run = map.addMethod(0x10, 1, method(gone, "run")).tokenId();
+        map.addClass(2, back);
+        int again = map.addMethod(0x20, 2, method(back, "go")).tokenId();
+        assertTrue(map.humanName(run).contains("com.foo.Gone.run("), map.humanName(run));
+        long before = System.nanoTime();
+        map.unloadClass(1);
+        map.unloadClass(2);
+        map.addClass(3, back);  // the same class in a loader given the same ordinal: an equal token, live again
+        map.addMethod(0x30, 3, method(back, "go"));
+
+        assertEquals(0, map.retireUnloaded(before), "nothing unloaded before that moment");
+        assertEquals("run", map.methodToken(run).name(), "an unloaded class's tokens stay readable until retired");
+        assertEquals(2, map.retireUnloaded(System.nanoTime() + 1), "Gone's method and class");
+        assertNull(map.methodToken(run));
+        assertNull(map.humanName(run));
+        assertNull(map.sourcePath(run));
+        assertEquals("go", map.methodToken(again).name(), "a token a live class holds again stays");
+        int transientFrame = map.internTransient(method(gone, "run"));
+        assertTrue(transientFrame != run, "a retired token interned again gets a new int");
+        assertEquals(transientFrame, map.internTransient(method(gone, "run")));
+        assertEquals(1, map.retireUnloaded(System.nanoTime() + 1));
+        assertNull(map.methodToken(transientFrame));
+    }
+
+    @Test
     void unloadingAClassLeavesAnIdAlreadyReusedByANewerClassAlone() {
         IdMap map = new IdMap();
         ClassToken a = cls("com.foo.A", PLUGIN1);

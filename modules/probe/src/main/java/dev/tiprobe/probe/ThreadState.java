@@ -60,13 +60,6 @@ final class ThreadState {
         return t != null ? t : (times[k] = new long[SLOTS * Probe.TIME_STRIDE]);
     }
 
-    /** The calls of {@code slot} counted at entry. */
-    long count(int slot) {
-        int k = slot >>> SHIFT;
-        long[] c = k < counts.length ? counts[k] : null;
-        return c == null ? 0 : c[slot & MASK];
-    }
-
     /** The chunk of time figures holding {@code slot}, or null when none of its slots ran here. */
     long[] timesIfAny(int slot) {
         int k = slot >>> SHIFT;

@@ -44,6 +44,31 @@ class ProbeTest {
         assertArrayEquals(new long[4], ProbeControl.counts(4), "a new session starts from zero");
     }
 
+    /**
+     * A program that starts a thread per task: the threads' figures stay exact after they end,
+     * what they took is folded into one set, and a released slot starts again from zero.
+     */
+    @Test
+    void endedThreadsFiguresStayExactInOneSetAndAReleasedSlotStartsFromZero() throws Exception {
+        int slot = 5_000;  // a high slot: a thread that runs it alone keeps one chunk, not 5,000 slots' worth
+        ProbeControl.reserve(slot + 1);
+        for (int t = 0; t < 200; t++) {
+            Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 10; i++) {
+                    Probe.count(slot);
+                    Probe.exit(slot, Probe.enter(slot));
+                }
+            }).join();
+        }
+        long figures = ProbeControl.footprintBytes();
+        assertEquals(2_000, ProbeControl.counts(slot + 1)[slot]);
+        assertEquals(2_000, ProbeControl.timeFigures(slot + 1)[slot].calls());
+        assertTrue(figures < 4_000_000, "200 ended threads' figures take one set, not 200: " + figures + " bytes");
+        ProbeControl.release(new int[] {slot});
+        assertEquals(0, ProbeControl.counts(slot + 1)[slot], "a released slot is zeroed for the method it goes to next");
+        assertEquals(0, ProbeControl.timeFigures(slot + 1)[slot].calls());
+    }
+
     @Test
     void timesKeepCountTotalMinMaxAndHistogram() {
         long start = Probe.enter(3);
