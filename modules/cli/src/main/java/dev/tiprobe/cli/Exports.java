@@ -21,12 +21,12 @@ final class Exports {
     /** The names {@code -f} takes, for messages. */
     static final String FORMATS = ".json, .txt, .html, .collapsed, .pb.gz (pprof) or .tpr (the recording itself)";
 
-    /** Reads a recording; a damaged one gives its whole chunks and a warning on stderr. */
+    /** Reads a recording; a damaged one gives its whole chunks (before and after the damage) and a warning on stderr. */
     static Recording read(Path file, PrintWriter err) throws CliException {
         try {
             Recording r = RecordingReader.read(file);
             if (r.damage() != null) {
-                err.println("tiprobe: " + file + " is damaged (" + r.damage() + "); using the " + r.chunks() + " whole chunks before it");
+                err.println("tiprobe: " + file + " is damaged (" + r.damage() + "); using its " + r.chunks() + " whole chunks");
             }
             return r;
         } catch (RecordingReader.NotARecordingException e) {

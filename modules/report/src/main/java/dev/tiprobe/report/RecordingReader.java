@@ -21,7 +21,8 @@ import java.util.zip.CRC32;
 /**
  * Reads a recording, validating everything: the header, every chunk's length against the file
  * and {@link RecordingFormat#MAX_CHUNK_BYTES}, its checksum, and every field against the chunk's
- * end. A damaged file gives the complete chunks before the damage and says where it is; no input
+ * end. A damaged file gives every whole chunk, before the damage and after it (the reader finds
+ * the next chunk whose length and checksum hold), and says where each damage is; no input
  * makes the reader loop, allocate beyond the file's size, or throw anything but IOException for
  * a file it cannot open.
  */
@@ -76,38 +77,29 @@ public final class RecordingReader {
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
         int chunks = 0;
-        String damage = null;
+        List<String> damage = new ArrayList<>();
         int at = RecordingFormat.HEADER_BYTES;
         while (at < bytes.length) {
-            if (bytes.length - at < 8) {
-                damage = "chunk " + (chunks + 1) + " at offset " + at + ": truncated header";
-                break;
+            String wrong = wrongWithChunkAt(bytes, at);
+            if (wrong != null) {
+                // Resynchronise on the next whole chunk: one bad byte loses its chunk, not every later one.
+                int next = nextWholeChunk(bytes, at + 1);
+                damage.add("chunk " + (chunks + 1) + " at offset " + at + ": " + wrong
+                        + (next < 0 ? "" : "; skipped " + (next - at) + " bytes to the next whole chunk at offset " + next));
+                if (next < 0) break;
+                at = next;
+                continue;
             }
-            ByteBuffer head = ByteBuffer.wrap(bytes, at, 8);
-            int length = head.getInt();
-            int crc = head.getInt();
-            if (length < 16 || length > RecordingFormat.MAX_CHUNK_BYTES) {
-                damage = "chunk " + (chunks + 1) + " at offset " + at + ": impossible length " + length;
-                break;
-            }
-            if (length > bytes.length - at - 8) {
-                damage = "chunk " + (chunks + 1) + " at offset " + at + ": truncated (" + (bytes.length - at - 8) + " of "
-                        + length + " bytes)";
-                break;
-            }
-            CRC32 check = new CRC32();
-            check.update(bytes, at + 8, length);
-            if ((int) check.getValue() != crc) {
-                damage = "chunk " + (chunks + 1) + " at offset " + at + ": checksum mismatch";
-                break;
-            }
+            int length = ByteBuffer.wrap(bytes, at, 4).getInt();
             // Decode into scratch collections; keep them only if the whole chunk decodes.
             Chunk chunk = new Chunk(version);
             try {
                 chunk.decode(ByteBuffer.wrap(bytes, at + 8, length).slice());
             } catch (Malformed | BufferUnderflowException e) {
-                damage = "chunk " + (chunks + 1) + " at offset " + at + ": " + (e instanceof Malformed m ? m.getMessage() : "a field runs past the chunk");
-                break;
+                damage.add("chunk " + (chunks + 1) + " at offset " + at + ": "
+                        + (e instanceof Malformed m ? m.getMessage() : "a field runs past the chunk") + "; skipped");
+                at += 8 + length;
+                continue;
             }
             info.putAll(chunk.info);
             methods.putAll(chunk.methods);
@@ -140,7 +132,32 @@ public final class RecordingReader {
                 List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls),
                 new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
                 new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks)),
-                damage);
+                damage.isEmpty() ? null : String.join("; ", damage));
+    }
+
+    /** Why no whole chunk starts at {@code at} (its header, its length, its checksum), or null when one does. */
+    private static String wrongWithChunkAt(byte[] bytes, int at) {
+        if (bytes.length - at < 8) return "truncated header";
+        ByteBuffer head = ByteBuffer.wrap(bytes, at, 8);
+        int length = head.getInt();
+        int crc = head.getInt();
+        if (length < 16 || length > RecordingFormat.MAX_CHUNK_BYTES) return "impossible length " + length;
+        if (length > bytes.length - at - 8) return "truncated (" + (bytes.length - at - 8) + " of " + length + " bytes)";
+        CRC32 check = new CRC32();
+        check.update(bytes, at + 8, length);
+        return (int) check.getValue() != crc ? "checksum mismatch" : null;
+    }
+
+    /**
+     * Where the next whole chunk starts at or after {@code from}, or -1: a plausible length that
+     * fits and a checksum that matches (a false match has odds of one in four billion).
+     */
+    private static int nextWholeChunk(byte[] bytes, int from) {
+        for (int at = from; at <= bytes.length - 8 - 16; at++) {
+            int length = ByteBuffer.wrap(bytes, at, 4).getInt();
+            if (length >= 16 && length <= bytes.length - at - 8 && wrongWithChunkAt(bytes, at) == null) return at;
+        }
+        return -1;
     }
 
     /**

@@ -138,7 +138,7 @@ class RecordingTest {
     }
 
     @Test
-    void aCutOrDamagedFileGivesTheWholeChunksBeforeTheDamage() throws IOException {
+    void aCutFileGivesTheChunksBeforeTheCutAndADamagedOneEveryChunkButTheDamagedOne() throws IOException {
         byte[] whole = Files.readAllBytes(write());
         int[] chunkEnds = chunkEnds(whole);
         SplittableRandom random = new SplittableRandom(7);
@@ -155,7 +155,7 @@ class RecordingTest {
                 bytes = whole.clone();
                 int at = RecordingFormat.HEADER_BYTES + random.nextInt(whole.length - RecordingFormat.HEADER_BYTES);
                 bytes[at] ^= (byte) (1 << random.nextInt(8));
-                intact = (int) Arrays.stream(chunkEnds).filter(e -> e <= at).count();
+                intact = chunkEnds.length - 1;  // the reader resynchronises on the chunk after the damaged one
             }
             Recording r = RecordingReader.read(bytes);
             assertEquals(intact, r.chunks(), "case " + n);
