@@ -284,7 +284,7 @@ class ImageIT {
         Run damaged = tiprobe("report", truncated.toString(), "-f", dir.resolve("x.txt").toString());
         assertEquals(0, damaged.exit(), damaged.err());
         assertTrue(damaged.err().startsWith("tiprobe: " + truncated + " is damaged (chunk "), "the damage is named: " + damaged.err());
-        assertTrue(damaged.err().contains("; using the "), "and what is used: " + damaged.err());
+        assertTrue(damaged.err().contains("; using its "), "and what is used: " + damaged.err());
         assertTrue(Files.readString(dir.resolve("x.txt")).contains("Top methods by calls"), "what the whole chunks hold is reported");
         Run format = tiprobe("report", truncated.toString(), "-f", "x.svg");
         assertEquals(2, format.exit());

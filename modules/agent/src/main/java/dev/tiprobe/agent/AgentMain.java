@@ -55,7 +55,7 @@ public final class AgentMain {
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
             Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
             Recorder r = Recorder.create(recording, new IdMap());
-            AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, 0);
+            AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
             if (options.profiling()) {
                 jvmti.thenAccept(j -> {
                     try {
@@ -106,13 +106,13 @@ public final class AgentMain {
         try {
             String command = "start";
             Path progress = null;
-            long owner = 0;
+            String owner = null;
             StringBuilder rest = new StringBuilder();
             for (String option : (args == null ? "" : args).split(",")) {
                 if (option.startsWith("command=")) command = option.substring("command=".length()).trim();
                 else if (option.startsWith("reply=")) reply = Path.of(option.substring("reply=".length()).trim());
                 else if (option.startsWith("progress=")) progress = Path.of(option.substring("progress=".length()).trim());
-                else if (option.startsWith("owner=")) owner = Long.parseLong(option.substring("owner=".length()).trim());
+                else if (option.startsWith("owner=")) owner = option.substring("owner=".length()).trim();
                 else if (!option.isBlank()) rest.append(rest.isEmpty() ? "" : ",").append(option);
             }
             answer = command.equals("start") ? start(rest.toString(), progress, owner) : answer(command);
@@ -137,7 +137,7 @@ public final class AgentMain {
      */
     static String inProcess(String command, String options) {
         try {
-            return command.equals("start") ? start(options, null, 0) : answer(command);
+            return command.equals("start") ? start(options, null, null) : answer(command);
         } catch (Throwable t) {
             return "error: " + message(t);
         }
@@ -148,7 +148,7 @@ public final class AgentMain {
         return session != null && !session.closed();
     }
 
-    private static synchronized String start(String args, Path progress, long owner) throws IOException {
+    private static synchronized String start(String args, Path progress, String owner) throws IOException {
         if (running()) return "error: a session is already running; stop it first";
         AgentOptions options = AgentOptions.parse(args);
         long pid = ProcessHandle.current().pid();
@@ -179,12 +179,11 @@ public final class AgentMain {
      * gone, so a killed command leaves no session behind, and lets the session write what it
      * holds ({@link AgentSession#keep()}).
      */
-    private static Thread keep(AgentSession kept, Path progress, long owner) {
-        // A command the target cannot see (another pid namespace) is not watched.
-        ProcessHandle command = owner > 0 ? ProcessHandle.of(owner).orElse(null) : null;
+    private static Thread keep(AgentSession kept, Path progress, String owner) {
+        ProcessHandle command = owner == null ? null : commandProcess(owner);
         return Thread.ofPlatform().daemon().name("tiprobe-session").start(() -> {
-            try {
-                while (true) {
+            while (true) {
+                try {
                     synchronized (AgentMain.class) {
                         if (session != kept || !running()) return;
                         if (command != null && !command.isAlive()) {
@@ -198,13 +197,39 @@ public final class AgentMain {
                         PrivateFiles.replace(progress, w -> w.write(line + "\n"));
                     }
                     Thread.sleep(1000);
+                } catch (InterruptedException ended) {
+                    return;  // the session ended
+                } catch (Throwable t) {
+                    // One bad second must not end the watch: say so once the session still runs, and go on.
+                    synchronized (AgentMain.class) {
+                        if (session != kept || !running()) return;
+                    }
+                    System.err.println("tiprobe: the session's keeper: " + message(t));
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException ended) {
+                        return;
+                    }
                 }
-            } catch (InterruptedException ended) {
-                // the session ended
-            } catch (Throwable t) {
-                System.err.println("tiprobe: the session's keeper stopped: " + message(t));
             }
         });
+    }
+
+    /**
+     * The process of {@code owner} ({@code <pid>:<start, epoch ms>}), or null when the target
+     * cannot see it as the command saw itself: a command in another pid namespace, whose pid
+     * here is another process or none, is not watched.
+     */
+    private static ProcessHandle commandProcess(String owner) {
+        try {
+            String[] parts = owner.split(":");
+            ProcessHandle p = ProcessHandle.of(Long.parseLong(parts[0])).orElse(null);
+            long started = parts.length > 1 ? Long.parseLong(parts[1]) : -1;
+            long seen = p == null ? -1 : p.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
+            return p != null && started > 0 && seen > 0 && Math.abs(seen - started) < 1000 ? p : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private static synchronized String status() {
@@ -232,7 +257,7 @@ public final class AgentMain {
      * Makes {@code started} the session, finished at exit unless stopped first, opens its control
      * channel and starts its {@link #keep keeper}.
      */
-    private static synchronized AgentSession begin(AgentSession started, Path progress, long owner) {
+    private static synchronized AgentSession begin(AgentSession started, Path progress, String owner) {
         session = started;
         keeper = keep(started, progress, owner);
         shutdownHook = new Thread(() -> finish(started), "tiprobe-shutdown");

@@ -43,6 +43,8 @@ public final class Recorder implements AutoCloseable {
     private Set<CallKey> callsWritten = new HashSet<>();
     /** Calls of each traced method (by token int) when its figures were last written; entries go with their classes. */
     private final Map<Integer, Long> callsAtLastWrite = new HashMap<>();
+    /** The last figures of traced methods whose classes unloaded, by token int, until the ID map retires the int. */
+    private final Map<Integer, Results.MethodResult> departed = new HashMap<>();
     private final int[] written = new int[Account.values().length];
     private boolean closed;
 
@@ -219,12 +221,27 @@ public final class Recorder implements AutoCloseable {
         }
         for (String f : newSince(r.classFailures(), Account.CLASS_FAILURES)) writer.classFailure(now, f);
         for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) writer.removed(now, m.method(), m.callsPerSecond());
-        // Only what changed: a method's figures replace those written before, and a method whose
-        // class unloaded is written a last time and forgotten.
+        // Only what changed: a method's figures replace those written before. Methods with equal
+        // tokens (a class reloaded under the same name by a loader given the same ordinal) share
+        // an id, so their figures are added up, with those of such methods already unloaded.
+        departed.keySet().removeIf(id -> names.methodToken(id) == null);  // retired: never met again
+        Map<Integer, Results.MethodResult> byId = new LinkedHashMap<>();
+        Map<Integer, Boolean> allUnloaded = new HashMap<>();
         for (Results.MethodResult m : r.methods()) {
             int id = names.internMethodToken(m.token());
-            Long before = m.unloaded() ? callsAtLastWrite.remove(id) : callsAtLastWrite.put(id, m.calls());
-            if (m.unloaded()) names.retireLater(id);
+            Results.MethodResult known = byId.get(id);
+            byId.put(id, known == null ? m.plus(departed.get(id)) : known.plus(m));
+            allUnloaded.merge(id, m.unloaded(), Boolean::logicalAnd);
+        }
+        for (Map.Entry<Integer, Results.MethodResult> e : byId.entrySet()) {
+            int id = e.getKey();
+            Results.MethodResult m = e.getValue();
+            boolean gone = allUnloaded.get(id);
+            Long before = gone ? callsAtLastWrite.remove(id) : callsAtLastWrite.put(id, m.calls());
+            if (gone) {
+                departed.put(id, m);  // until the id is retired, in case an equal class comes back
+                names.retireLater(id);
+            }
             if (before == null) writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
             else if (before == m.calls()) continue;
             Results.TimeStats t = m.time();

@@ -63,7 +63,9 @@ final class CollectCommand extends SessionCommand {
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
             // owner: the session stops itself if this command is killed (SIGKILL runs no Ctrl-C hook).
-            String started = startSession(target, options + ",progress=" + progress + ",owner=" + ProcessHandle.current().pid());
+            ProcessHandle me = ProcessHandle.current();
+            String owner = me.pid() + ":" + me.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+            String started = startSession(target, options + ",progress=" + progress + ",owner=" + owner);
             err.println("tiprobe collect: " + started);
             warnIfNothingMatched(started);
             // Ctrl-C runs this hook; it waits (a while) for the stop, the report and the summary below.

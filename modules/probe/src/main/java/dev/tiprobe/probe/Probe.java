@@ -412,13 +412,18 @@ public final class Probe {
         int kept = 1;
         for (int i = 1; i < platformStateCount; i++) {
             ThreadState s = platformStates[i];
-            if (s.ended()) {
-                ENDED.absorb(s);
-                int at = (int) s.threadId & (BY_THREAD_ID.length - 1);
-                if (BY_THREAD_ID[at] == s) BY_THREAD_ID[at] = null;
-            } else {
-                platformStates[kept++] = s;
+            boolean folded = false;
+            try {
+                if (s.ended()) {
+                    ENDED.absorb(s);  // chunk by chunk: one that fails midway keeps what it did not move
+                    folded = true;
+                    int at = (int) s.threadId & (BY_THREAD_ID.length - 1);
+                    if (BY_THREAD_ID[at] == s) BY_THREAD_ID[at] = null;
+                }
+            } catch (Throwable t) {
+                // out of memory, say: the state stays, and the next fold moves the rest
             }
+            if (!folded) platformStates[kept++] = s;
         }
         java.util.Arrays.fill(platformStates, kept, platformStateCount, null);
         platformStateCount = kept;

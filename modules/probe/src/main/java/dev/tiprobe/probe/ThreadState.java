@@ -1,8 +1,9 @@
 package dev.tiprobe.probe;
 
 /**
- * One thread's counters and trace bookkeeping. Only the owning thread writes it (plain stores);
- * the agent reads it for totals, racing with the owner only while probes still run.
+ * One thread's counters and trace bookkeeping. Only the owning thread writes its figures (plain
+ * stores), but for the agent zeroing a released slot (no code of it runs) and moving an ended
+ * thread's figures; the agent reads it for totals, racing with the owner only while probes run.
  */
 final class ThreadState {
     /** The thread, for {@link #ended()}; null for the one that keeps ended threads' figures, and for virtual threads. */
@@ -83,12 +84,14 @@ final class ThreadState {
             if (c == null) continue;
             long[] into = countsOf(k << SHIFT);
             for (int i = 0; i < SLOTS; i++) into[i] += c[i];
+            ended.counts[k] = null;
         }
         for (int k = 0; k < ended.times.length; k++) {
             long[] t = ended.times[k];
             if (t == null) continue;
             long[] into = timesOf(k << SHIFT);
             for (int i = 0; i < t.length; i += Probe.TIME_STRIDE) add(into, i, t, i);
+            ended.times[k] = null;
         }
         dropped += ended.dropped;
         ended.counts = new long[0][];

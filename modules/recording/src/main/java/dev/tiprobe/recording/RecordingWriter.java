@@ -410,7 +410,8 @@ public final class RecordingWriter implements AutoCloseable {
             methodsWritten.set(id);
             chunk.write(RecordingFormat.METHOD);
             varlong(id);
-            string(String.valueOf(methodNames.apply(id)));
+            String name = methodNames.apply(id);
+            string(name != null ? name : "[unloaded method]");  // named after its class's tokens were retired
             String source = sourcePaths.apply(id);
             if (source != null) {
                 chunk.write(RecordingFormat.SOURCE);

@@ -155,7 +155,11 @@ public final class RecordingReader {
     private static int nextWholeChunk(byte[] bytes, int from) {
         for (int at = from; at <= bytes.length - 8 - 16; at++) {
             int length = ByteBuffer.wrap(bytes, at, 4).getInt();
-            if (length >= 16 && length <= bytes.length - at - 8 && wrongWithChunkAt(bytes, at) == null) return at;
+            if (length < 16 || length > bytes.length - at - 8) continue;
+            int after = at + 8 + length;  // the file's end, or another chunk's plausible length: then the checksum
+            boolean followed = after == bytes.length || bytes.length - after >= 8
+                    && ByteBuffer.wrap(bytes, after, 4).getInt() >= 16 && ByteBuffer.wrap(bytes, after, 4).getInt() <= RecordingFormat.MAX_CHUNK_BYTES;
+            if (followed && wrongWithChunkAt(bytes, at) == null) return at;
         }
         return -1;
     }

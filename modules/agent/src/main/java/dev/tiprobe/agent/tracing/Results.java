@@ -64,14 +64,29 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
     public record Skipped(String binaryName, String method, String descriptor, String reason) {}
 
     /** Inclusive wall-clock time of a method's calls; bucket b of the histogram holds [2^b, 2^(b+1)) ns. */
-    public record TimeStats(long totalNanos, long minNanos, long maxNanos, long[] histogram) {}
+    public record TimeStats(long totalNanos, long minNanos, long maxNanos, long[] histogram) {
+        /** These figures (of {@code calls} calls) and {@code other}'s (of {@code otherCalls}) together. */
+        TimeStats plus(TimeStats other, long calls, long otherCalls) {
+            long[] h = java.util.Arrays.copyOf(histogram, Math.max(histogram.length, other.histogram().length));
+            for (int i = 0; i < other.histogram().length; i++) h[i] += other.histogram()[i];
+            long min = calls == 0 ? other.minNanos() : otherCalls == 0 ? minNanos : Math.min(minNanos, other.minNanos());
+            return new TimeStats(totalNanos + other.totalNanos(), min, Math.max(maxNanos, other.maxNanos()), h);
+        }
+    }
 
     /**
      * An instrumented method and its token (what names it in a recording); {@code unloaded}: its
      * class has unloaded, so these figures are its last and later results leave it out.
      */
     public record MethodResult(MethodToken token, String name, String className, String method, String descriptor, long calls,
-                               TimeStats time, boolean unloaded) {}
+                               TimeStats time, boolean unloaded) {
+        /** This method's figures with those of {@code other} (an equal method of another class instance) added; null adds nothing. */
+        public MethodResult plus(MethodResult other) {
+            if (other == null) return this;
+            TimeStats t = time == null ? other.time() : other.time() == null ? time : time.plus(other.time(), calls, other.calls());
+            return new MethodResult(token, name, className, method, descriptor, calls + other.calls(), t, unloaded && other.unloaded());
+        }
+    }
 
     /**
      * One traced call; {@code durationNanos} is -1 while it still runs. Arguments and result as

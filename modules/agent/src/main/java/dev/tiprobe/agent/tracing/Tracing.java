@@ -302,8 +302,9 @@ public final class Tracing {
             budgetWatcher = Thread.ofPlatform().daemon().name("tiprobe-budget").start(() -> {
                 try {
                     while (active) {
+                        List<ProbeSlots.Method> looked = slots.methods();
                         List<OverheadBudget.Removal> chosen = budget.look(System.nanoTime(), callsBySlot(), AgentThreads.processCpuNanos());
-                        if (!chosen.isEmpty()) removeProbes(chosen);
+                        if (!chosen.isEmpty()) removeProbes(chosen, looked);
                         Thread.sleep(500);
                     }
                 } catch (InterruptedException e) {
@@ -320,15 +321,19 @@ public final class Tracing {
             return options.mode() == TraceMode.TIME ? ProbeControl.timedCalls(n) : ProbeControl.counts(n);
         }
 
-        /** Retransforms the chosen methods' classes without their probes; their counts so far stay. */
-        private void removeProbes(List<OverheadBudget.Removal> chosen) {
+        /**
+         * Retransforms the chosen methods' classes without their probes; their counts so far stay.
+         * {@code looked}: the slots when the rates were read; a slot given to another method since
+         * is left alone.
+         */
+        private void removeProbes(List<OverheadBudget.Removal> chosen, List<ProbeSlots.Method> looked) {
             synchronized (LOCK) {
                 if (!active) return;
                 List<ProbeSlots.Method> methods = slots.methods();
                 Set<String> classes = new HashSet<>();
                 for (OverheadBudget.Removal r : chosen) {
                     ProbeSlots.Method m = methods.get(r.slot());
-                    if (m == null) continue;  // its class unloaded since the look
+                    if (m == null || r.slot() >= looked.size() || m != looked.get(r.slot())) continue;  // unloaded since the look
                     String owner = m.token().owner().binaryName();
                     instrumenter.remove(owner, m.token().name(), m.token().descriptor());
                     classes.add(owner);
@@ -528,7 +533,8 @@ public final class Tracing {
             List<Results.TracedCall> traced = new ArrayList<>();
             if (options.mode() == TraceMode.TRACE) {
                 for (Call c : ProbeControl.tracedCalls()) {
-                    ProbeSlots.Method m = methods.get(c.slot());
+                    // A method given its slot after the look at the slots waits for the next collection.
+                    ProbeSlots.Method m = c.slot() < methods.size() ? methods.get(c.slot()) : null;
                     if (m == null) continue;
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
                     traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
