@@ -181,8 +181,8 @@ public final class Recorder implements AutoCloseable {
     }
 
     /**
-     * The tracing session's figures so far: every method's statistics (replacing those written
-     * before), and what was not written yet of the traced calls, the skipped methods, the classes
+     * The tracing session's figures so far: the statistics of every method whose calls changed
+     * since they were last written (replacing those), and what was not written yet of the traced calls, the skipped methods, the classes
      * left unchanged and the probes removed. A call still running is left for a later write
      * unless {@code last}, when it is written as running.
      */

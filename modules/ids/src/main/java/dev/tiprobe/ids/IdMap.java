@@ -17,7 +17,8 @@ import java.util.function.Supplier;
  * in. A jmethodID can be handed out again after its class unloads (JDK 25 and earlier reuse the
  * slots of freed method blocks); whoever kept an ID keeps its generation too, and
  * {@link #method(long, int)} answers only while the entry is the one that ID meant. Better still,
- * recorders keep the method's token int, which stays valid forever.
+ * recorders keep the method's token int, which stays valid after the unload until the map is
+ * asked to retire the tokens of classes unloaded before some moment ({@link #retireUnloaded}).
  *
  * <h2>The unload protocol</h2>
  * One thread must never pass an ID to JVMTI while another processes that ID's unload: the JVM may
@@ -97,7 +98,8 @@ public final class IdMap {
 
     /**
      * Forgets a class that unloaded, and every method it had, in a new generation. Waits for
-     * pinned sections to finish first. The tokens stay readable through their ints.
+     * pinned sections to finish first. The tokens stay readable through their ints until
+     * {@link #retireUnloaded} retires them.
      *
      * @return the number of methods that went with it, or -1 if the tag was unknown
      */
@@ -250,7 +252,7 @@ public final class IdMap {
         return methodTokens.get(tokenId);
     }
 
-    /** The class token behind an int, also after its class unloaded. */
+    /** The class token behind an int, also after its class unloaded until it is retired. */
     public ClassToken classToken(int tokenId) {
         return classTokens.get(tokenId);
     }

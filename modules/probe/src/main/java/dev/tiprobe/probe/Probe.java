@@ -22,7 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Rules that keep the program unchanged: nothing here throws (every entry point catches
  * Throwable and counts it in {@link ProbeControl#failures()}), the count and time paths neither lock nor
- * allocate once a thread has its state, nothing initializes a class of the program, and probe
+ * allocate once a thread has its state and the chunk of the slot, nothing initializes a class of the program, and probe
  * code never re-enters itself: what a captured argument's {@code toString()} calls is not
  * recorded. The agent never instruments the {@code java.lang} classes this class uses.
  *

@@ -201,7 +201,8 @@ public final class Registry implements AutoCloseable {
      * GetMethodDeclaringClass (inside {@link IdMap#pinned}, so no unload runs meanwhile). Null
      * when the ID's class has unloaded (JVMTI answers INVALID_METHODID).
      *
-     * <p>A registered class can still show an ID it did not list: the old version of a method
+     * <p>A class's methods join the map as they are met; one whose methods were all learned can
+     * still show an ID GetClassMethods did not list: the old version of a method
      * that was running when its class was retransformed (by tiprobe's own tracing, say) keeps
      * running under an ID of its own. That ID joins the class with its own token, named like the
      * method.

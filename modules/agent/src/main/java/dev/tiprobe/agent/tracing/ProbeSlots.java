@@ -26,13 +26,15 @@ import java.util.function.BiFunction;
 /**
  * The compact ints that enter probes carry: one per instrumented method, given at transform time,
  * stable while its class is loaded (a class retransformed again gets the same ones). Each slot's
- * method token is interned in the ID map, so recordings share one symbol table.
+ * method token is interned in the tracing session's own ID map (the recorder names methods by
+ * token in its own).
  *
  * <p>Slots are given back when their classes unload: a program that compiles and drops scripts
  * all day would otherwise need ever higher slots, and every thread's figures grow with the highest
  * slot it ran. A class loader that is collected has no class left, so its slots are
  * {@link #unloaded()}; their figures are read one last time, then {@link #release}d and handed to
- * new methods. Classes of the boot, platform and application loaders never unload.
+ * new methods. Slots of the boot, platform and application loaders are kept for the session
+ * (their classes do not unload; their hidden classes can, and keep their slots).
  */
 final class ProbeSlots implements Instrumenter.Slots {
     /** What a slot stands for. */
