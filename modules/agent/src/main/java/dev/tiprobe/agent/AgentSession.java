@@ -86,7 +86,7 @@ final class AgentSession {
         if (tracing != null) {
             Results now = tracing.snapshot();
             b.append(" mode ").append(mode(now)).append(", filter ").append(now.filter()).append(", ")
-                    .append(now.methodCount()).append(" methods (").append(tracing.slotUse()).append("), ").append(calls(now))
+                    .append(now.methodCount()).append(" methods (").append(tracing.slotUse()).append("), ").append(now.totalCalls())
                     .append(" calls so far");
         }
         Profiling p = profiling;
@@ -106,11 +106,16 @@ final class AgentSession {
     void keep() throws IOException {
         if (closed) return;
         long now = System.nanoTime();
-        if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > 60_000_000_000L)) {
-            recorder.trace(tracing.drain(), false);
-            lastTraceWrite = now;
-        }
+        if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > 60_000_000_000L)) writeTracing();
         recorder.names().retireUnloaded(now - TOKEN_GRACE_NANOS);
+    }
+
+    /** Writes tracing's figures so far to the recording (methods of unloaded classes a last time); returns them. */
+    private Results writeTracing() throws IOException {
+        Results now = tracing.drain();
+        recorder.trace(now, false);
+        lastTraceWrite = System.nanoTime();
+        return now;
     }
 
     /**
@@ -123,10 +128,8 @@ final class AgentSession {
     String dump() throws IOException {
         StringBuilder b = new StringBuilder();
         if (tracing != null) {
-            Results now = tracing.drain();
-            recorder.trace(now, false);
-            lastTraceWrite = System.nanoTime();
-            b.append(' ').append(now.methodCount()).append(" methods, ").append(calls(now)).append(" calls")
+            Results now = writeTracing();
+            b.append(' ').append(now.methodCount()).append(" methods, ").append(now.totalCalls()).append(" calls")
                     .append(removed(now));
         }
         Profiling p = profiling;
@@ -162,7 +165,7 @@ final class AgentSession {
             try {
                 Results last = tracing.stop();
                 recorder.trace(last, true);
-                b.append(' ').append(last.methodCount()).append(" methods, ").append(calls(last)).append(" calls")
+                b.append(' ').append(last.methodCount()).append(" methods, ").append(last.totalCalls()).append(" calls")
                         .append("; classes restored").append(leftUnchanged(last)).append(removed(last));
                 if (last.methodCount() == 0) unmatched = last.filter();
             } catch (Throwable e) {
@@ -215,9 +218,5 @@ final class AgentSession {
     private static String mode(Results r) {
         String mode = r.mode().name().toLowerCase();
         return r.clock() == null ? mode : mode + " (clock: " + r.clock() + ")";
-    }
-
-    private static long calls(Results r) {
-        return r.totalCalls();
     }
 }
