@@ -34,7 +34,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * moment, so the page shows who held the lock, not only who waited. Those two calls stop threads
  * briefly, so they are made once per long wait only. Knowing the contentions in progress takes
  * JVMTI's contended events, so with JFR they are on only while contentions that long are happening
- * (the <em>owner watch</em>: on at the first one JFR reports, off after {@link #WATCH_IDLE_NANOS}
+ * (the <em>owner watch</em>: on from the session's start, because JFR may take seconds to report
+ * its first wait, and again at each long one JFR reports; off after {@link #WATCH_IDLE_NANOS}
  * without); the owners it names join JFR's waits by thread and end time. A long wait JFR reports
  * while the watch is off names the thread that released the monitor to the waiter (JFR's previous
  * owner), without its stack.
@@ -108,6 +109,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         try {
             try {
                 p.jfr = JfrWaits.start(registry, options.threshold(), depth, p::reported);
+                p.lastLongContentionNanos = System.nanoTime();  // the watch is on until JFR has had time to report
+                p.watch(true);
                 recorder.info(RecordingFormat.INFO_LOCK_SOURCE, RecordingFormat.LOCK_SOURCE_JFR);
             } catch (RuntimeException | LinkageError e) {
                 p.useJvmti(e);
