@@ -95,18 +95,27 @@ public final class ProbeControl {
         synchronized (Probe.LOCK) {
             Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) {
-                long[][] chunks = own.apply(Probe.platformStates[i]);
-                for (int k = 0; k < chunks.length; k++) {
-                    long[] c = chunks[k];
-                    int first = k << ThreadState.SHIFT;
-                    for (int j = 0; c != null && j < ThreadState.SLOTS && first + j < slots; j++) sum[first + j] += c[j * stride + at];
-                }
+                eachSlot(own.apply(Probe.platformStates[i]), slots, stride, (slot, c, j) -> sum[slot] += c[j + at]);
             }
             for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
                 sum[s] += (long) Probe.LONGS.getVolatile(shared[s / Probe.CHUNK], (s % Probe.CHUNK) * stride + at);
             }
         }
         return sum;
+    }
+
+    /** What {@link #eachSlot} hands over: a slot, its thread's chunk, and where in it the slot's longs begin. */
+    private interface SlotVisitor {
+        void visit(int slot, long[] chunk, int index);
+    }
+
+    /** Visits each slot below {@code slots} that one thread's chunks ({@code stride} longs a slot) hold. */
+    private static void eachSlot(long[][] chunks, int slots, int stride, SlotVisitor visitor) {
+        for (int k = 0; k < chunks.length; k++) {
+            long[] c = chunks[k];
+            int first = k << ThreadState.SHIFT;
+            for (int j = 0; c != null && j < ThreadState.SLOTS && first + j < slots; j++) visitor.visit(first + j, c, j * stride);
+        }
     }
 
     /** Each slot's time figures, merged over all threads, for slots below {@code slots}. */
@@ -157,14 +166,8 @@ public final class ProbeControl {
         synchronized (Probe.LOCK) {
             Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) {
-                long[][] chunks = Probe.platformStates[i].times;
-                for (int k = 0; k < chunks.length; k++) {
-                    long[] t = chunks[k];
-                    int first = k << ThreadState.SHIFT;
-                    for (int j = 0; t != null && j < ThreadState.SLOTS && first + j < slots; j++) {
-                        merge(sum, (first + j) * Probe.TIME_STRIDE, t, j * Probe.TIME_STRIDE, false);
-                    }
-                }
+                eachSlot(Probe.platformStates[i].times, slots, Probe.TIME_STRIDE,
+                        (slot, t, j) -> merge(sum, slot * Probe.TIME_STRIDE, t, j, false));
             }
             long[][] shared = Probe.sharedTimes;
             for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {

@@ -48,7 +48,7 @@ final class ThreadState {
     /** The chunk of counts holding {@code slot}, made if needed. */
     long[] countsOf(int slot) {
         int k = slot >>> SHIFT;
-        if (k >= counts.length) counts = java.util.Arrays.copyOf(counts, Math.max(k + 1, counts.length * 2));
+        if (k >= counts.length) counts = roomFor(counts, k);
         long[] c = counts[k];
         return c != null ? c : (counts[k] = new long[SLOTS]);
     }
@@ -56,9 +56,14 @@ final class ThreadState {
     /** The chunk of time figures holding {@code slot}, made if needed. */
     long[] timesOf(int slot) {
         int k = slot >>> SHIFT;
-        if (k >= times.length) times = java.util.Arrays.copyOf(times, Math.max(k + 1, times.length * 2));
+        if (k >= times.length) times = roomFor(times, k);
         long[] t = times[k];
         return t != null ? t : (times[k] = new long[SLOTS * Probe.TIME_STRIDE]);
+    }
+
+    /** {@code chunks} grown to hold chunk {@code k}, doubling so that growth stays rare. */
+    private static long[][] roomFor(long[][] chunks, int k) {
+        return java.util.Arrays.copyOf(chunks, Math.max(k + 1, chunks.length * 2));
     }
 
     /** The chunk of time figures holding {@code slot}, or null when none of its slots ran here. */
