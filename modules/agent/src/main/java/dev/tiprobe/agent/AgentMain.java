@@ -40,7 +40,7 @@ public final class AgentMain {
 
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
     public static void premain(String args, Instrumentation inst) {
-        Tracing.openPackagesWith(inst);
+        ModuleAccess.use(inst);
         try {
             AgentOptions options = AgentOptions.parse(args);
             long pid = ProcessHandle.current().pid();
@@ -95,7 +95,7 @@ public final class AgentMain {
      * status line is written to every second.
      */
     public static void agentmain(String args, Instrumentation inst) {
-        Tracing.openPackagesWith(inst);
+        ModuleAccess.use(inst);
         agentmain(args);
     }
 

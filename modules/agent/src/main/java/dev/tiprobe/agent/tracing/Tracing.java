@@ -1,6 +1,7 @@
 package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.AgentThreads;
+import dev.tiprobe.agent.ModuleAccess;
 import dev.tiprobe.agent.registry.Loaders;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
@@ -61,16 +62,6 @@ public final class Tracing {
     private static final Object LOCK = new Object();
 
     /**
-     * The JDK's Instrumentation when the agent was given one (premain, agentmain): how trace mode
-     * opens a package a named module keeps closed, to read an argument's fields. Null in process.
-     */
-    private static volatile Instrumentation packageOpener;
-
-    public static void openPackagesWith(Instrumentation inst) {
-        packageOpener = inst;
-    }
-
-    /**
      * Time mode's clock: the CPU's time-stamp counter where it is invariant and readable, else
      * null for {@code System.nanoTime()}; {@code -Dtiprobe.clock=nanotime} in the target asks for
      * the latter (to compare the two, as EnterPathBench does).
@@ -95,12 +86,7 @@ public final class Tracing {
      * object of {@code c}; the program's own access is unchanged. Called by the probe.
      */
     private static void openToProbe(Class<?> c) {
-        Instrumentation inst = packageOpener;
-        Module module = c.getModule();
-        Module probe = Probe.class.getModule();
-        String pkg = c.getPackageName();
-        if (inst == null || !module.isNamed() || module.isOpen(pkg, probe) || !inst.isModifiableModule(module)) return;
-        inst.redefineModule(module, Set.of(), Map.of(), Map.of(pkg, Set.of(probe)), Set.of(), Map.of());
+        ModuleAccess.openTo(c, Probe.class.getModule());
     }
     private static Session current;
     private static boolean probeInBootLoader;
