@@ -159,4 +159,34 @@ class SamplingAccuracyIT {
         assertTrue(hashing >= 0.75, figures);
         assertTrue(mounting < 0.05, figures);
     }
+
+    /**
+     * 1,000 virtual threads, 700 asleep and 300 waiting on a queue, beside one busy platform
+     * thread: the wall view shows where the virtual threads wait, by how many wait there (70 and
+     * 30 % of their time, 10 points allowed), weighing about 1,000 threads' worth of wall time,
+     * which neither async-profiler nor JFR shows.
+     */
+    @Test
+    void virtualThreadsWaitsAreInTheWallViewByHowManyWait() throws Exception {
+        Process p = program("waits.out", "example.known.VirtualWaits", "60");
+        Path collapsed = dir.resolve("waits.collapsed");
+        Command.Run run = tiprobe("collect", "-d", "3s", "--sample", "10ms", "--sample-mode", "wall", "-f", collapsed.toString(),
+                Long.toString(p.pid()));
+        assertEquals(0, run.exit(), run.err());
+        long nap = 0;
+        long await = 0;
+        for (String line : Files.readAllLines(collapsed)) {
+            long w = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            if (line.contains("example.known.VirtualWaits.nap")) nap += w;
+            if (line.contains("example.known.VirtualWaits.await")) await += w;
+        }
+        double napShare = (double) nap / Math.max(1, nap + await);
+        double threads = (nap + await) / 300.0;  // 3 s of 10 ms ticks
+        String figures = String.format("nap %.1f %% of the virtual threads' waits, %.0f threads' worth of wall time", 100 * napShare, threads);
+        System.out.println("VirtualWaits: " + figures);
+        assertTrue(napShare > 0.6 && napShare < 0.8, figures);
+        assertTrue(threads > 500 && threads < 1300, figures);
+        Command.Run report = tiprobe("report", collapsed.toString() + ".tpr", "-f", "-");
+        assertTrue(report.out().contains("waiting virtual threads too"), report.out());
+    }
 }

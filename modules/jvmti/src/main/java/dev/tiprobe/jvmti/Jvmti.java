@@ -656,7 +656,20 @@ public final class Jvmti {
         }
     }
 
-    /** The stacks of the given threads, up to {@code maxFrames} each. */
+    /**
+     * {@code thread}'s stack and state, up to {@code maxFrames} frames, from a handshake with that
+     * thread alone (none for an unmounted virtual thread, which needs can_support_virtual_threads):
+     * HotSpot answers {@link #threadListStackTraces} of more than one thread at a safepoint, which
+     * stops every thread. Frames empty when the thread has ended.
+     */
+    public ThreadStack threadStack(Thread thread, int maxFrames) {
+        return threadListStackTraces(List.of(thread), maxFrames).getFirst();
+    }
+
+    /**
+     * The stacks of the given threads, up to {@code maxFrames} each; for more than one thread,
+     * HotSpot takes them at a safepoint.
+     */
     public List<ThreadStack> threadListStackTraces(List<Thread> threads, int maxFrames) {
         ensureOpen();
         if (threads.isEmpty()) return List.of();

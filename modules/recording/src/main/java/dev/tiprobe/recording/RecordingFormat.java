@@ -199,6 +199,14 @@ public final class RecordingFormat {
     public static final String SAMPLE_SOURCE_JFR = "jfr";
     public static final String SAMPLE_SOURCE_JVMTI = "jvmti: ";
     /**
+     * Wall mode: whether virtual threads were sampled where they wait ({@code sampled}, under the
+     * thread {@code [virtual threads]}, each sample weighing for as many as it stands for) or
+     * not, and why ({@code not sampled: …}).
+     */
+    public static final String INFO_WAITING_VIRTUAL_THREADS = "waitingVirtualThreads";
+    public static final String WAITING_VIRTUAL_THREADS_SAMPLED = "sampled";
+    public static final String WAITING_VIRTUAL_THREADS_NOT = "not sampled: ";
+    /**
      * How long the JVM had run (nanoseconds) when sampling made HotSpot keep inlined methods'
      * debug information: code compiled before then names only what runs at safepoint polls.
      */

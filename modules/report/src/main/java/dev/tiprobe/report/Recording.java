@@ -181,6 +181,11 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " methods inlined into a loop is credited to the loop, and a virtual thread's work to its carrier's"
                     + " VirtualThread.mount, as " + sampleSource.substring(RecordingFormat.SAMPLE_SOURCE_JVMTI.length()) + ".");
         }
+        String virtual = info.getOrDefault(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, "");
+        if (virtual.startsWith(RecordingFormat.WAITING_VIRTUAL_THREADS_NOT)) {
+            out.add("Virtual threads that wait are not in the wall view: "
+                    + virtual.substring(RecordingFormat.WAITING_VIRTUAL_THREADS_NOT.length()) + ".");
+        }
         long compiledBefore = infoNumber(RecordingFormat.INFO_COMPILED_BEFORE_NANOS);
         if (compiledBefore > LATE_START_NANOS && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)) {
             out.add(String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
@@ -198,7 +203,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     public String samplesNote() {
         if (RecordingFormat.SAMPLE_SOURCE_JFR.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
             return "Threads running Java code are sampled by JFR where they are (virtual threads with their own frames);"
-                    + " in the wall view the others are taken where they wait.";
+                    + " in the wall view the others are taken where they wait"
+                    + (RecordingFormat.WAITING_VIRTUAL_THREADS_SAMPLED.equals(info.get(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS))
+                    ? ", waiting virtual threads too, a few a tick, each sample weighing for as many as it stands for." : ".");
         }
         return "Stacks are taken at safepoints: a thread shows where it next reached one, not where it was when the sample was due.";
     }

@@ -112,8 +112,16 @@ final class JfrSamples implements AutoCloseable {
 
     /** A thread's name; a virtual thread has none unless the program gave it one: {@code virtual#42}. */
     private static String threadName(RecordedThread t) {
-        String name = t.getJavaName();
-        return name == null || name.isEmpty() ? (t.isVirtual() ? "virtual#" : "thread#") + t.getJavaThreadId() : name;
+        return threadName(t.getJavaName(), t.isVirtual(), t.getJavaThreadId());
+    }
+
+    /** As above, for a live thread. */
+    static String threadName(Thread t) {
+        return threadName(t.getName(), t.isVirtual(), t.threadId());
+    }
+
+    private static String threadName(String name, boolean virtual, long id) {
+        return name == null || name.isEmpty() ? (virtual ? "virtual#" : "thread#") + id : name;
     }
 
     /** Stops JFR's sampler and hands over what JFR still holds. */

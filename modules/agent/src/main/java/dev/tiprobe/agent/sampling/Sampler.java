@@ -59,9 +59,11 @@ import java.util.function.Predicate;
  *
  * <p>In the fallback JVMTI takes stacks at a safepoint: in wall mode every sample pauses all threads briefly, and
  * a thread is seen only where it reaches one (safepoint bias). cpu mode walks all threads once a
- * second and, in between, only the threads that used CPU, in one GetThreadListStackTraces (a
- * handshake with those threads only). Virtual threads are not sampled: GetAllStackTraces
- * covers platform threads (a carrier shows what its mounted virtual thread runs).
+ * second and, in between, only the threads that used CPU, each by a handshake with it alone
+ * (HotSpot answers GetThreadListStackTraces of several threads at a safepoint). GetAllStackTraces
+ * covers platform threads: a carrier shows only {@code VirtualThread.mount}, so the fallback's cpu
+ * view misses virtual threads' work. In wall mode, either way, waiting virtual threads are sampled
+ * a few a tick ({@link VirtualThreads}).
  */
 public final class Sampler implements AutoCloseable {
     // JVMTI thread state bits (jvmti.h; the generated constants are the facade's alone).
@@ -108,6 +110,14 @@ public final class Sampler implements AutoCloseable {
     /** The threads of the last full walk, and when the next one is due. Sampler thread only. */
     private List<Thread> known = List.of();
     private long nextFullWalk;
+    /** Wall mode: where virtual threads are found, null when they cannot be (or in cpu mode). */
+    private VirtualThreads virtualThreads;
+    /** Wall mode: the virtual threads picked for this second, walked in turn; how many were alive; what each sample weighs. Sampler thread only. */
+    private List<Thread> virtualInTurn = List.of();
+    private int nextVirtual;
+    private double virtualTicksPerSample;
+    private double virtualTicksOwed;
+    private long nextVirtualPick;
 
     private Sampler(Jvmti jvmti, Registry registry, Sampling options, Recorder recorder) {
         this.jvmti = jvmti;
@@ -133,6 +143,7 @@ public final class Sampler implements AutoCloseable {
         registry.listen((loaded, token) -> s.classEvents.add(new Object[] {recorder.now(), loaded, token.binaryName()}));
         try {
             s.startJfr();
+            if (options.mode() == SampleMode.WALL) s.findVirtualThreads();
         } catch (IOException | RuntimeException e) {
             s.stopJfr();
             registry.listen(null);
@@ -164,6 +175,16 @@ public final class Sampler implements AutoCloseable {
             recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JFR);
         } catch (RuntimeException | LinkageError e) {
             useJvmti(e);
+        }
+    }
+
+    /** Wall mode: reaches the virtual threads to sample where they wait, or says in the recording why not. */
+    private void findVirtualThreads() throws IOException {
+        try {
+            virtualThreads = VirtualThreads.find(jvmti);
+            recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_SAMPLED);
+        } catch (RuntimeException e) {
+            recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_NOT + e.getMessage());
         }
     }
 
@@ -213,6 +234,7 @@ public final class Sampler implements AutoCloseable {
                 } else if (options.mode() == SampleMode.WALL) {
                     sampleNotRunning(frames);
                 }
+                if (virtualThreads != null) sampleWaitingVirtualThreads(frames);
                 if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
                     recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
@@ -233,8 +255,9 @@ public final class Sampler implements AutoCloseable {
      * Wall mode beside JFR: the threads not running Java code (waiting, blocked, in native code),
      * where they are; JFR samples the others. Once a second a walk of every thread (one
      * safepoint) finds the threads and samples them all; in between, at most
-     * {@link #WALL_THREADS_PER_TICK} of them a tick, in turn, walked together by a handshake with
-     * those threads only, so 5,000 parked threads cost a tick what 16 do. A sample stands for the
+     * {@link #WALL_THREADS_PER_TICK} of them a tick, in turn, each by a handshake with that thread
+     * alone (HotSpot walks a list of threads at a safepoint, which would stop every thread each
+     * tick), so 5,000 parked threads cost a tick what 16 do. A sample stands for the
      * intervals since its thread was last looked at (by the clock, so a slow tick does not lose
      * time), which keeps each thread's share of the wall view.
      */
@@ -257,16 +280,56 @@ public final class Sampler implements AutoCloseable {
         List<Thread> batch = new ArrayList<>(n);
         for (int i = 0; i < n; i++) batch.add(known.get((nextInTurn + i) % known.size()));
         nextInTurn = (nextInTurn + n) % known.size();
-        List<Jvmti.ThreadStack> stacks;
-        try {
-            stacks = jvmti.threadListStackTraces(batch, options.depth() + 1);
-        } catch (RuntimeException e) {
-            return;  // e.g. the facade closed; the next full walk tries again
-        }
-        for (int i = 0; i < stacks.size(); i++) {
-            if (!stacks.get(i).frames().isEmpty()) writeNotRunning(batch.get(i), stacks.get(i), frames);  // empty: it ended
+        for (Thread t : batch) {
+            Jvmti.ThreadStack ts = stackOf(t);
+            if (ts != null) writeNotRunning(t, ts, frames);
         }
     }
+
+    /** {@code t}'s stack by a handshake with it alone; null when it has ended (or the facade closed). */
+    private Jvmti.ThreadStack stackOf(Thread t) {
+        try {
+            Jvmti.ThreadStack ts = jvmti.threadStack(t, options.depth() + 1);
+            return ts.frames().isEmpty() ? null : ts;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Wall mode: virtual threads where they wait (parked, sleeping, blocked), weighted by how many
+     * wait there: once a second a fair pick of the virtual threads alive, then at most
+     * {@link #WALL_THREADS_PER_TICK} of them a tick, each stack taken without stopping any other
+     * thread. With {@code n} alive, each sample stands for {@code n / 16} ticks of one thread, so
+     * 10,000 virtual threads asleep in one method weigh what 10,000 platform threads would. Those
+     * running Java code are JFR's (or their carrier's, without JFR).
+     */
+    private void sampleWaitingVirtualThreads(Frames frames) throws IOException {
+        long now = System.nanoTime();
+        if (now >= nextVirtualPick) {
+            long ticksPerSecond = Math.max(1, 1_000_000_000L / options.interval().toNanos());
+            VirtualThreads.Pick pick = virtualThreads.pick((int) Math.min(MAX_VIRTUAL_PICKED, WALL_THREADS_PER_TICK * ticksPerSecond));
+            virtualInTurn = pick.threads();
+            nextVirtual = 0;
+            virtualTicksPerSample = (double) pick.alive() / Math.min(WALL_THREADS_PER_TICK, Math.max(1, pick.alive()));
+            nextVirtualPick = now + 1_000_000_000L;
+        }
+        for (int i = 0; i < Math.min(WALL_THREADS_PER_TICK, virtualInTurn.size()); i++) {
+            Thread v = virtualInTurn.get(nextVirtual);
+            nextVirtual = (nextVirtual + 1) % virtualInTurn.size();
+            virtualTicksOwed += virtualTicksPerSample;
+            long ticks = (long) virtualTicksOwed;
+            virtualTicksOwed -= ticks;
+            String name = JfrSamples.threadName(v);
+            if (ticks == 0 || EventEngine.machinery(name) || threads != null && !threads.test(name)) continue;
+            Jvmti.ThreadStack ts = stackOf(v);
+            if (ts == null || runningJava(ts.state(), ts.frames().getFirst())) continue;
+            write(recorder.now(), JfrSamples.VIRTUAL_THREADS_ID, JfrSamples.VIRTUAL_THREADS, state(ts.state()), 0, ticks, ts.frames(), frames);
+        }
+    }
+
+    /** Virtual threads picked a second at most, however many ticks a second the interval makes. */
+    private static final int MAX_VIRTUAL_PICKED = 4096;
 
     /**
      * Writes {@code ts} of {@code t} for the intervals since {@code t} was last looked at (one for
@@ -277,7 +340,7 @@ public final class Sampler implements AutoCloseable {
         Long last = lastLook.put(t.threadId(), now);
         if (runningJava(ts.state(), ts.frames().getFirst())) return;
         long ticks = last == null ? 1 : Math.max(1, Math.round((double) (now - last) / options.interval().toNanos()));
-        write(recorder.now(), t, state(ts.state()), 0, ticks, ts.frames(), frames);
+        write(recorder.now(), t.threadId(), t.getName(), state(ts.state()), 0, ticks, ts.frames(), frames);
     }
 
     private void sampleOnce(Frames frames) throws IOException {
@@ -305,8 +368,8 @@ public final class Sampler implements AutoCloseable {
 
     /**
      * cpu mode between full walks (one a second, which also finds new threads): only the threads
-     * that used CPU since the last look, walked together (GetThreadListStackTraces, a handshake
-     * with those threads), so the other threads never stop for a sample.
+     * that used CPU since the last look, each by a handshake with it alone, so the other threads
+     * never stop for a sample.
      */
     private void sampleBusyThreads(Frames frames) throws IOException {
         List<Thread> busy = new ArrayList<>();
@@ -318,17 +381,10 @@ public final class Sampler implements AutoCloseable {
             busy.add(t);
             cpuNow.add(cpu);
         }
-        if (busy.isEmpty()) return;
-        List<Jvmti.ThreadStack> stacks;
-        try {
-            stacks = jvmti.threadListStackTraces(busy, options.depth() + 1);
-        } catch (RuntimeException e) {
-            return;  // e.g. the facade closed; the next full walk tries again
-        }
         long time = recorder.now();
-        for (int i = 0; i < stacks.size(); i++) {
-            Jvmti.ThreadStack ts = stacks.get(i);
-            if (ts.frames().isEmpty()) continue;  // the thread ended meanwhile
+        for (int i = 0; i < busy.size(); i++) {
+            Jvmti.ThreadStack ts = stackOf(busy.get(i));
+            if (ts == null) continue;  // the thread ended meanwhile
             long cpu = credit(busy.get(i), cpuNow.get(i), ts.state(), ts.frames().getFirst());
             if (cpu > 0) write(time, busy.get(i), RecordingFormat.STATE_RUNNABLE, cpu, ts.frames(), frames);
         }
@@ -426,13 +482,16 @@ public final class Sampler implements AutoCloseable {
      */
     private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, Frames frames)
             throws IOException {
-        write(time, t, state, cpuNanos, 1, stack, frames);
+        write(time, t.threadId(), t.getName(), state, cpuNanos, 1, stack, frames);
     }
 
-    /** As above, the sample standing for {@code ticks} sampling intervals of {@code t}'s wall time. */
-    private void write(long time, Thread t, byte state, long cpuNanos, long ticks, List<Jvmti.StackFrame> stack, Frames frames)
-            throws IOException {
-        if (carrying(stack.getFirst())) return;  // the carrier's frames, not the virtual thread's work
+    /**
+     * As above, for the thread {@code threadId} named {@code name} (all virtual threads are one),
+     * the sample standing for {@code ticks} sampling intervals of its wall time.
+     */
+    private void write(long time, long threadId, String name, byte state, long cpuNanos, long ticks, List<Jvmti.StackFrame> stack,
+                       Frames frames) throws IOException {
+        if (threadId != JfrSamples.VIRTUAL_THREADS_ID && carrying(stack.getFirst())) return;  // the carrier's frames, not the virtual thread's work
         int n = Math.min(stack.size(), frames.methods().length);  // the walk asked for one frame more
         for (int i = 0; i < n; i++) {
             Jvmti.StackFrame f = stack.get(i);
@@ -440,7 +499,7 @@ public final class Sampler implements AutoCloseable {
                 return;  // tiprobe's work, not the application's (a thread in a tracing probe, though, is the application's)
             }
         }
-        recorder.sample(time, t.threadId(), t.getName(), state, cpuNanos, ticks, frames.methods(), frames.lines(), n, stack.size() > n);
+        recorder.sample(time, threadId, name, state, cpuNanos, ticks, frames.methods(), frames.lines(), n, stack.size() > n);
         samples.incrementAndGet();
     }
 
