@@ -105,9 +105,13 @@ public final class JfrStream implements AutoCloseable {
         return failure;
     }
 
-    /** Whether JFR records for this stream by now: its set-up takes from a tenth of a second to seconds in a JVM where JFR has not run. */
+    /**
+     * Whether JFR records for this stream by now: its set-up takes from a tenth of a second to
+     * seconds in a JVM where JFR has not run. A recording the JVM started records from its first
+     * moment, however late the stream opens: its events up to now come all the same.
+     */
     public boolean recording() {
-        return recording;
+        return recording || jvmRecording != null;
     }
 
     /** Whether JFR has handed over everything recorded up to {@code nanoTime} (a flush since). */
