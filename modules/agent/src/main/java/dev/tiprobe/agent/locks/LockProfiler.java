@@ -34,8 +34,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * moment, so the page shows who held the lock, not only who waited. Those two calls stop threads
  * briefly, so they are made once per long wait only. Knowing the contentions in progress takes
  * JVMTI's contended events, so with JFR they are on only while contentions that long are happening
- * (the <em>owner watch</em>: on from the session's start, because JFR may take seconds to report
- * its first wait, and again at each long one JFR reports; off after {@link #WATCH_IDLE_NANOS}
+ * (the <em>owner watch</em>: on from the session's start until JFR has handed over its events of
+ * the session's first second, which on a busy machine takes seconds, so the first long waits get
+ * their owners too; then on at each long one JFR reports, off after {@link #WATCH_IDLE_NANOS}
  * without); the owners it names join JFR's waits by thread and end time. A long wait JFR reports
  * while the watch is off names the thread that released the monitor to the waiter (JFR's previous
  * owner), without its stack.
@@ -89,6 +90,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private final ConcurrentLinkedQueue<Named> named = new ConcurrentLinkedQueue<>();
     /** When JFR last reported a contention long enough for the watch; 0: never. */
     private volatile long lastLongContentionNanos;
+    /** The session's start: until JFR has handed over its events of the second after it, the owner watch is on. */
+    private final long startNanos = System.nanoTime();
 
     private LockProfiler(Jvmti jvmti, CallbackStacks stacks, Locks options, Recorder recorder) {
         super("tiprobe-locks", recorder);
@@ -109,8 +112,6 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         try {
             try {
                 p.jfr = JfrWaits.start(registry, options.threshold(), depth, p::reported);
-                p.lastLongContentionNanos = System.nanoTime();  // the watch is on until JFR has had time to report
-                p.watch(true);
                 recorder.info(RecordingFormat.INFO_LOCK_SOURCE, RecordingFormat.LOCK_SOURCE_JFR);
             } catch (RuntimeException | LinkageError e) {
                 p.useJvmti(e);
@@ -231,7 +232,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             }
         } else if (j != null) {
             long last = lastLongContentionNanos;
-            watch(last != 0 && now - last < WATCH_IDLE_NANOS);
+            boolean jfrCaughtUp = j.deliveredUpTo(startNanos + 1_000_000_000L);
+            watch(!jfrCaughtUp || last != 0 && now - last < WATCH_IDLE_NANOS);
             named.removeIf(n -> now - n.seenNanos() > NAMED_KEPT_NANOS);
         }
         for (Pending p : contended.values()) {
