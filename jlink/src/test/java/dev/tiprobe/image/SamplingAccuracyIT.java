@@ -119,6 +119,38 @@ class SamplingAccuracyIT {
     }
 
     /**
+     * Attached to a JVM that ran 10 s, with {@code --recompile}: after its first 200 samples
+     * tiprobe has HotSpot compile the loop again, by retransforming the class of the methods it
+     * inlined and never the loop's own, and from then on (the 6 s from 4 s on) the three
+     * methods get their shares within 5 points (14, 29 and 57 %), the loop next to nothing, where
+     * a session without it (and async-profiler or JFR attached late) gives the loop everything.
+     */
+    @Test
+    void attachedLateRecompileGivesInlinedMethodsTheirShare() throws Exception {
+        Process p = program("recompiled.out", "example.known.InlinedAcross");
+        Thread.sleep(10_000);
+        Path collapsed = dir.resolve("recompiled.collapsed");
+        Command.Run run = tiprobe("collect", "-d", "10s", "--sample", "10ms", "--sample-mode", "cpu", "--recompile", "-f",
+                collapsed.toString(), Long.toString(p.pid()));
+        assertEquals(0, run.exit(), run.err());
+        Path after = dir.resolve("after.collapsed");
+        Path recording = dir.resolve("recompiled.collapsed.tpr");
+        assertEquals(0, tiprobe("report", recording.toString(), "--from", "4", "-f", after.toString()).exit());
+        Map<String, Double> shares = selfShares(after);
+        String figures = "self shares from 4 s on: " + shares;
+        System.out.println("InlinedAcross attached after 10 s, --recompile: " + figures);
+        String steps = "example.known.InlinedAcross.Steps.";
+        assertTrue(Math.abs(shares.getOrDefault(steps + "one", 0.0) - 1 / 7.0) < 0.05, figures);
+        assertTrue(Math.abs(shares.getOrDefault(steps + "two", 0.0) - 2 / 7.0) < 0.05, figures);
+        assertTrue(Math.abs(shares.getOrDefault(steps + "four", 0.0) - 4 / 7.0) < 0.05, figures);
+        assertTrue(shares.getOrDefault("example.known.InlinedAcross.main", 0.0) < 0.05, figures);
+        String report = tiprobe("report", recording.toString(), "-f", "-").out();
+        assertTrue(report.matches("(?s).*s in, --recompile had HotSpot compile the hottest code again by retransforming [^:]*"
+                + "example\\.known\\.InlinedAcross\\$Steps.*Left as compiled: example\\.known\\.InlinedAcross \\(it holds the hot loop\\).*"),
+                report);
+    }
+
+    /**
      * A runtime without JFR (jlinked with {@code java.base} and {@code java.instrument} only):
      * {@code run} starts it without JFR's flags, which it would refuse, the stack walks of JVMTI
      * sample instead, and the report says so and what it means.

@@ -6,10 +6,11 @@ import java.util.Set;
 
 /**
  * The JDK's Instrumentation, when the agent was given one (premain, agentmain): how the agent
- * reaches a package a named module keeps to itself, for its own code only (the program's access
- * is unchanged). Tracing opens an argument's package to the probe to read its fields; sampling
- * reads the JDK's thread containers to find virtual threads. In process (tests) there is none,
- * and what needs it is skipped.
+ * reaches a package a named module keeps to itself. Tracing opens an argument's package to the
+ * probe's module to read its fields. The grant goes to a whole module: when the receiving code
+ * sits in an unnamed module, every class of that module gains the access too, which is why what
+ * only needs to call a method of the JDK does so through JNI instead ({@code Jvmti.call}). In
+ * process (tests) there is no Instrumentation, and what needs it is skipped.
  */
 public final class ModuleAccess {
     private static volatile Instrumentation instrumentation;
@@ -22,20 +23,12 @@ public final class ModuleAccess {
 
     /** Opens {@code type}'s package to {@code to} for deep reflection; false when it cannot be. */
     public static boolean openTo(Class<?> type, Module to) {
-        return grant(type.getModule(), type.getPackageName(), to, true);
-    }
-
-    /** Exports package {@code pkg} of {@code module} to {@code to}; false when it cannot be. */
-    public static boolean exportTo(Module module, String pkg, Module to) {
-        return grant(module, pkg, to, false);
-    }
-
-    private static boolean grant(Module module, String pkg, Module to, boolean open) {
-        if (!module.isNamed() || (open ? module.isOpen(pkg, to) : module.isExported(pkg, to))) return true;
+        Module module = type.getModule();
+        String pkg = type.getPackageName();
+        if (!module.isNamed() || module.isOpen(pkg, to)) return true;
         Instrumentation inst = instrumentation;
         if (inst == null || !inst.isModifiableModule(module)) return false;
-        Map<String, Set<Module>> grant = Map.of(pkg, Set.of(to));
-        inst.redefineModule(module, Set.of(), open ? Map.of() : grant, open ? grant : Map.of(), Set.of(), Map.of());
+        inst.redefineModule(module, Set.of(), Map.of(), Map.of(pkg, Set.of(to)), Set.of(), Map.of());
         return true;
     }
 }

@@ -63,6 +63,10 @@ final class TraceOptions {
             description = "Sample only threads whose names match: globs separated by ';', e.g. 'worker-*;main'.")
     String sampleThreads;
 
+    @Option(names = "--recompile", description = "With --sample, attached to a JVM that ran a while: have HotSpot compile the hottest classes again,"
+            + " so samples name the methods inlined into their loops (a loop of theirs running at that moment finishes interpreted).")
+    boolean recompile;
+
     @Option(names = "--alloc", paramLabel = "<bytes>",
             description = "Profile allocations: a sample about every <bytes> a thread allocates (512k, 1m), with its class, size and stack.")
     String alloc;
@@ -135,6 +139,7 @@ final class TraceOptions {
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
+        if (sample == null && recompile) throw new UsageException("--recompile names inlined methods in samples: it needs --sample <interval>");
         if (!profiling && Exports.drawnFromSamples(file)) {
             throw new CliException("-f " + file + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
@@ -149,7 +154,7 @@ final class TraceOptions {
                 tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), mode(), traceLimits(), budget);
             }
             Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration("--sample", sample.strip().toLowerCase(Locale.ROOT)),
-                    sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads);
+                    sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
             AgentOptions.Allocations allocations = alloc == null ? null
                     : new AgentOptions.Allocations(AgentOptions.bytes("--alloc", alloc.strip()), live, allocOverhead == null
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));

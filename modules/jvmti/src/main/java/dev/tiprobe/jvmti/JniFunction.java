@@ -12,11 +12,15 @@ import static dev.tiprobe.jvmti.Native.C_POINTER;
  * pointer's place in the JNIEnv's function table and how to link its downcall ahead of time.
  */
 enum JniFunction {
+    CallObjectMethodA(JNINativeInterface_.CallObjectMethodA$offset(), JNINativeInterface_.CallObjectMethodA::descriptor),
+    CallStaticObjectMethodA(JNINativeInterface_.CallStaticObjectMethodA$offset(), JNINativeInterface_.CallStaticObjectMethodA::descriptor),
     DefineClass(JNINativeInterface_.DefineClass$offset(), JNINativeInterface_.DefineClass::descriptor),
     ExceptionCheck(JNINativeInterface_.ExceptionCheck$offset(), JNINativeInterface_.ExceptionCheck::descriptor),
     ExceptionClear(JNINativeInterface_.ExceptionClear$offset(), JNINativeInterface_.ExceptionClear::descriptor),
+    GetMethodID(JNINativeInterface_.GetMethodID$offset(), JNINativeInterface_.GetMethodID::descriptor),
     GetObjectArrayElement(JNINativeInterface_.GetObjectArrayElement$offset(), JNINativeInterface_.GetObjectArrayElement::descriptor),
     GetStaticFieldID(JNINativeInterface_.GetStaticFieldID$offset(), JNINativeInterface_.GetStaticFieldID::descriptor),
+    GetStaticMethodID(JNINativeInterface_.GetStaticMethodID$offset(), JNINativeInterface_.GetStaticMethodID::descriptor),
     GetStaticObjectField(JNINativeInterface_.GetStaticObjectField$offset(), JNINativeInterface_.GetStaticObjectField::descriptor),
     NewGlobalRef(JNINativeInterface_.NewGlobalRef$offset(), JNINativeInterface_.NewGlobalRef::descriptor),
     PopLocalFrame(JNINativeInterface_.PopLocalFrame$offset(), JNINativeInterface_.PopLocalFrame::descriptor),

@@ -432,6 +432,65 @@ public final class Jvmti {
         }
     }
 
+    /** The bytecodes of {@code methodId}, as in its class file (indices into {@link #constantPool}). Adds can_get_bytecodes. */
+    public byte[] bytecodes(long methodId) {
+        ensureOpen();
+        ensureCapability(Capability.CAN_GET_BYTECODES);
+        try (Scratch s = Scratch.open()) {
+            MemorySegment count = s.alloc(4);
+            MemorySegment out = s.alloc(C_POINTER.byteSize());
+            check("GetBytecodes", jvmtiInterface_1_.GetBytecodes.invoke(n.fn(JvmtiFunction.GetBytecodes), n.env,
+                    MemorySegment.ofAddress(methodId), count, out));
+            return takeBytes(out, count.get(JAVA_INT, 0));
+        }
+    }
+
+    /**
+     * Calls the no-argument method {@code name} ({@code descriptor}, returning an object) that
+     * {@code declaring} declares, on {@code target}, or the static one when {@code target} is null:
+     * through JNI, which checks no module's access, so the agent can read what the JDK keeps in a
+     * package it exports to nobody without exporting it to every class of the agent's unnamed
+     * module (the application's class path among them). Nothing is loaded: the caller has the class.
+     *
+     * @throws JvmtiException when there is no such method, or it throws
+     */
+    public Object call(Class<?> declaring, Object target, String name, String descriptor) {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined(); Refs refs = Refs.open(n)) {
+            MemorySegment klass = refs.of(declaring);
+            MemorySegment self = refs.of(target);
+            MemorySegment result = n.callObjectMethod(refs.jniEnv, klass, self, arena.allocateFrom(name), arena.allocateFrom(descriptor));
+            refs.keep();
+            return refs.java(result);
+        }
+    }
+
+    /** {@code type}'s constant pool in class-file form: its entry count, and the entries' bytes. */
+    public record ConstantPool(int count, byte[] bytes) {}
+
+    /** {@code type}'s constant pool, numbered as {@link #bytecodes} refer to it. Adds can_get_constant_pool. */
+    public ConstantPool constantPool(Class<?> type) {
+        ensureOpen();
+        ensureCapability(Capability.CAN_GET_CONSTANT_POOL);
+        try (Scratch s = Scratch.open()) {
+            MemorySegment count = s.alloc(4);
+            MemorySegment size = s.alloc(4);
+            MemorySegment out = s.alloc(C_POINTER.byteSize());
+            check("GetConstantPool", withRef(type, ref -> jvmtiInterface_1_.GetConstantPool.invoke(
+                    n.fn(JvmtiFunction.GetConstantPool), n.env, ref, count, size, out)));
+            return new ConstantPool(count.get(JAVA_INT, 0), takeBytes(out, size.get(JAVA_INT, 0)));
+        }
+    }
+
+    private byte[] takeBytes(MemorySegment out, int size) {
+        MemorySegment array = Native.array(out.get(C_POINTER, 0), size, 1);
+        try {
+            return array.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        } finally {
+            n.deallocate(array);
+        }
+    }
+
     private long[] takeLongArray(MemorySegment out, int size) {
         MemorySegment array = Native.array(out.get(C_POINTER, 0), size, JAVA_LONG.byteSize());
         try {
@@ -660,7 +719,7 @@ public final class Jvmti {
      * {@code thread}'s stack and state, up to {@code maxFrames} frames, from a handshake with that
      * thread alone (none for an unmounted virtual thread, which needs can_support_virtual_threads):
      * HotSpot answers {@link #threadListStackTraces} of more than one thread at a safepoint, which
-     * stops every thread. Frames empty when the thread has ended.
+     * stops every thread. Throws, or gives no frames, when the thread has ended.
      */
     public ThreadStack threadStack(Thread thread, int maxFrames) {
         return threadListStackTraces(List.of(thread), maxFrames).getFirst();

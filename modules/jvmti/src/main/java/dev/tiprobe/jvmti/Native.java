@@ -296,6 +296,24 @@ final class Native {
         return JNINativeInterface_.GetStaticObjectField.invoke(jni(JniFunction.GetStaticObjectField), jniEnv, klass, field);
     }
 
+    /**
+     * Calls the no-argument method {@code name}/{@code descriptor} (C strings) of {@code klass} on
+     * {@code target}, or the static one when {@code target} is NULL; the result is a local reference.
+     */
+    MemorySegment callObjectMethod(MemorySegment jniEnv, MemorySegment klass, MemorySegment target, MemorySegment name,
+                                   MemorySegment descriptor) {
+        boolean statik = target.equals(NULL);
+        MemorySegment method = statik
+                ? JNINativeInterface_.GetStaticMethodID.invoke(jni(JniFunction.GetStaticMethodID), jniEnv, klass, name, descriptor)
+                : JNINativeInterface_.GetMethodID.invoke(jni(JniFunction.GetMethodID), jniEnv, klass, name, descriptor);
+        clearPendingException(jniEnv, statik ? "GetStaticMethodID" : "GetMethodID");
+        MemorySegment result = statik
+                ? JNINativeInterface_.CallStaticObjectMethodA.invoke(jni(JniFunction.CallStaticObjectMethodA), jniEnv, klass, method, NULL)
+                : JNINativeInterface_.CallObjectMethodA.invoke(jni(JniFunction.CallObjectMethodA), jniEnv, target, method, NULL);
+        clearPendingException(jniEnv, "a call through JNI");
+        return result;
+    }
+
     private void clearPendingException(MemorySegment jniEnv, String function) {
         if (JNINativeInterface_.ExceptionCheck.invoke(jni(JniFunction.ExceptionCheck), jniEnv) != 0) {
             JNINativeInterface_.ExceptionClear.invoke(jni(JniFunction.ExceptionClear), jniEnv);

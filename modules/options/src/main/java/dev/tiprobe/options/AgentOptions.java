@@ -102,9 +102,11 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     /**
      * What to sample: every {@code interval}, up to {@code depth} frames (a deeper stack is kept
      * leaf first and marked truncated), the threads whose names match {@code threads} (globs
-     * separated by {@code ;}; null: all).
+     * separated by {@code ;}; null: all); with {@code recompile}, in a JVM that ran a while before
+     * the session, the hottest classes are retransformed once so that HotSpot compiles their code
+     * again with inlined methods' positions (the agent's {@code Recompiler} says what that costs).
      */
-    public record Sampling(Duration interval, SampleMode mode, int depth, String threads) {
+    public record Sampling(Duration interval, SampleMode mode, int depth, String threads, boolean recompile) {
         /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
         public static final int DEFAULT_DEPTH = 2048;
 
@@ -119,6 +121,11 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         public Sampling {
             if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
             if (depth < 1) throw new IllegalArgumentException("depth must be at least 1: " + depth);
+        }
+
+        /** Without recompiling. */
+        public Sampling(Duration interval, SampleMode mode, int depth, String threads) {
+            this(interval, mode, depth, threads, false);
         }
 
         /**
@@ -262,6 +269,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         SampleMode sampleMode = SampleMode.WALL;
         int depth = Sampling.DEFAULT_DEPTH;
         String threads = null;
+        boolean recompile = false;
         String recording = null;
         Duration loop = null;
         int keep = Loop.DEFAULT_KEEP;
@@ -290,6 +298,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "samplemode" -> sampleMode = choice(SampleMode.class, key, value, "wall or cpu");
                 case "depth" -> depth = (int) number(key, value);
                 case "threads" -> threads = value;
+                case "recompile" -> recompile = value.isEmpty() || Boolean.parseBoolean(value);
                 case "recording" -> recording = value;
                 case "loop" -> loop = duration(key, value);
                 case "keep" -> keep = (int) number(key, value);
@@ -302,7 +311,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
         Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
                 new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields), overhead);
-        Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads);
+        Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
         if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
         return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
                 alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock));
@@ -333,6 +342,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (sampling.mode() != SampleMode.WALL) b.append(",samplemode=").append(name(sampling.mode()));
             if (sampling.depth() != Sampling.DEFAULT_DEPTH) b.append(",depth=").append(sampling.depth());
             if (sampling.threads() != null) b.append(",threads=").append(sampling.threads());
+            if (sampling.recompile()) b.append(",recompile");
         }
         if (allocations != null) {
             b.append(",alloc=").append(allocations.intervalBytes());

@@ -211,6 +211,12 @@ public final class RecordingFormat {
      * debug information: code compiled before then names only what runs at safepoint polls.
      */
     public static final String INFO_COMPILED_BEFORE_NANOS = "compiledBeforeSessionNanos";
+    /**
+     * With {@code --recompile}: when (epoch nanoseconds), a tab, and which classes (comma and space
+     * between) were retransformed so that HotSpot compiled their code again with inlined methods'
+     * positions.
+     */
+    public static final String INFO_RECOMPILED = "recompiled";
     /** A sentence naming the methods whose probes the overhead budget took out, the hottest first. */
     public static final String INFO_REMOVED_FOR_OVERHEAD = "removedForOverhead";
 }

@@ -187,7 +187,19 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + virtual.substring(RecordingFormat.WAITING_VIRTUAL_THREADS_NOT.length()) + ".");
         }
         long compiledBefore = infoNumber(RecordingFormat.INFO_COMPILED_BEFORE_NANOS);
-        if (compiledBefore > LATE_START_NANOS && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)) {
+        String recompiled = info.getOrDefault(RecordingFormat.INFO_RECOMPILED, "");
+        int tab = recompiled.indexOf('\t');
+        if (compiledBefore > LATE_START_NANOS && tab > 0 && recompiled.substring(0, tab).matches("\\d{1,19}")) {
+            double at = (Long.parseLong(recompiled.substring(0, tab)) - startEpochNanos) / 1e9;
+            String[] parts = recompiled.substring(tab + 1).split("\t", -1);
+            String classes = parts[0];
+            String left = parts.length > 1 ? parts[1] : "";
+            out.add(String.format("The JVM had run %.0f s before sampling began; %.1f s in, --recompile had HotSpot compile"
+                    + " the hottest code again by retransforming %s: code depending on them names its inlined methods from then on;"
+                    + " before, and in code compiled before the session otherwise, their work is credited to the method they were"
+                    + " inlined into.%s", compiledBefore / 1e9, at, classes.isEmpty() ? "no class" : classes,
+                    left.isEmpty() ? "" : " Left as compiled: " + left + "."));
+        } else if (compiledBefore > LATE_START_NANOS && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)) {
             out.add(String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
                     + " of inlined methods is credited to the method they were inlined into; code compiled since names them."
                     + " Started with tiprobe run, or with -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, every"

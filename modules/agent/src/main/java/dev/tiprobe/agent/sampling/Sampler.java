@@ -102,6 +102,10 @@ public final class Sampler implements AutoCloseable {
     private volatile long walkedUntil = Long.MIN_VALUE;
     /** Keeps compiled code naming its inlined methods at every pc, for JFR's samples; null without JFR. */
     private InlinedFrames inlinedFrames;
+    /** With {@code recompile}, attached late: counts JFR's first samples, then recompiles the hottest classes once; null otherwise or once done. */
+    private volatile Recompiler recompiler;
+    /** A JVM that ran this long before the session has compiled its hot code without inlined methods' positions (the report's rule too). */
+    private static final long LATE_NANOS = 3_000_000_000L;
     /** Waiting threads walked a tick at most in wall mode beside JFR (async-profiler's wall clock takes 16 a tick too). */
     static final int WALL_THREADS_PER_TICK = 16;
     /** Wall mode beside JFR: when each thread was last looked at (nanoTime), the next thread in turn. Sampler thread only. */
@@ -112,11 +116,13 @@ public final class Sampler implements AutoCloseable {
     private long nextFullWalk;
     /** Wall mode: where virtual threads are found, null when they cannot be (or in cpu mode). */
     private VirtualThreads virtualThreads;
-    /** Wall mode: the virtual threads picked for this second, walked in turn; how many were alive; what each sample weighs. Sampler thread only. */
+    /** Wall mode: the virtual threads picked for this second, in random order, walked in turn, and how many were alive. Sampler thread only. */
     private List<Thread> virtualInTurn = List.of();
     private int nextVirtual;
-    private double virtualTicksPerSample;
+    private int virtualAlive;
+    /** Ticks of virtual threads' wall time not yet written (a fraction), and when they were last walked. */
     private double virtualTicksOwed;
+    private long lastVirtualWalk;
     private long nextVirtualPick;
 
     private Sampler(Jvmti jvmti, Registry registry, Sampling options, Recorder recorder) {
@@ -161,6 +167,7 @@ public final class Sampler implements AutoCloseable {
         try {
             inlinedFrames = InlinedFrames.start(jvmti);
             recorder.info(RecordingFormat.INFO_COMPILED_BEFORE_NANOS, Long.toString(inlinedFrames.jvmAgeNanos()));
+            if (options.recompile() && inlinedFrames.jvmAgeNanos() > LATE_NANOS) recompiler = new Recompiler(jvmti, registry);
         } catch (RuntimeException refused) {
             inlinedFrames = null;  // inlined methods then show only where code was compiled with -XX:+DebugNonSafepoints
         }
@@ -169,6 +176,8 @@ public final class Sampler implements AutoCloseable {
             jfr = JfrSamples.start(registry, options.interval(), options.depth(), threads,
                     (time, threadId, name, stack) -> {
                         if (time <= walkedUntil) return;
+                        Recompiler r = recompiler;
+                        if (r != null) r.saw(stack);
                         recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, interval, stack);
                         samples.incrementAndGet();
                     });
@@ -181,7 +190,7 @@ public final class Sampler implements AutoCloseable {
     /** Wall mode: reaches the virtual threads to sample where they wait, or says in the recording why not. */
     private void findVirtualThreads() throws IOException {
         try {
-            virtualThreads = VirtualThreads.find(jvmti);
+            virtualThreads = VirtualThreads.start(jvmti);
             recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_SAMPLED);
         } catch (RuntimeException e) {
             recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_NOT + e.getMessage());
@@ -235,6 +244,7 @@ public final class Sampler implements AutoCloseable {
                     sampleNotRunning(frames);
                 }
                 if (virtualThreads != null) sampleWaitingVirtualThreads(frames);
+                recompileWhenReady();
                 if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
                     recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
@@ -297,12 +307,15 @@ public final class Sampler implements AutoCloseable {
     }
 
     /**
-     * Wall mode: virtual threads where they wait (parked, sleeping, blocked), weighted by how many
-     * wait there: once a second a fair pick of the virtual threads alive, then at most
-     * {@link #WALL_THREADS_PER_TICK} of them a tick, each stack taken without stopping any other
-     * thread. With {@code n} alive, each sample stands for {@code n / 16} ticks of one thread, so
-     * 10,000 virtual threads asleep in one method weigh what 10,000 platform threads would. Those
-     * running Java code are JFR's (or their carrier's, without JFR).
+     * Wall mode: virtual threads where they wait (parked, sleeping, blocked, or ready to run but
+     * not mounted), weighted by how many wait there: once a second a fair pick of the virtual
+     * threads alive in random order, then at most {@link #WALL_THREADS_PER_TICK} of them a tick,
+     * each stack taken without stopping any other thread. With {@code n} alive, a tick's samples
+     * stand for {@code n} threads' wall time since the last tick (by the clock, so a slow tick
+     * loses nothing), each for {@code n / 16}: 10,000 virtual threads asleep in one method weigh
+     * what 10,000 platform threads would. A picked thread that ended, or that runs Java code on a
+     * carrier (JFR samples it; without JFR nothing does), takes its share with it. Threads that
+     * live less than a second are mostly gone by their turn, so their waits are under-counted.
      */
     private void sampleWaitingVirtualThreads(Frames frames) throws IOException {
         long now = System.nanoTime();
@@ -310,22 +323,41 @@ public final class Sampler implements AutoCloseable {
             long ticksPerSecond = Math.max(1, 1_000_000_000L / options.interval().toNanos());
             VirtualThreads.Pick pick = virtualThreads.pick((int) Math.min(MAX_VIRTUAL_PICKED, WALL_THREADS_PER_TICK * ticksPerSecond));
             virtualInTurn = pick.threads();
+            virtualAlive = pick.alive();
             nextVirtual = 0;
-            virtualTicksPerSample = (double) pick.alive() / Math.min(WALL_THREADS_PER_TICK, Math.max(1, pick.alive()));
             nextVirtualPick = now + 1_000_000_000L;
         }
-        for (int i = 0; i < Math.min(WALL_THREADS_PER_TICK, virtualInTurn.size()); i++) {
+        double elapsedTicks = lastVirtualWalk == 0 ? 1 : (double) (now - lastVirtualWalk) / options.interval().toNanos();
+        lastVirtualWalk = now;
+        int n = Math.min(WALL_THREADS_PER_TICK, virtualInTurn.size());
+        for (int i = 0; i < n; i++) {
             Thread v = virtualInTurn.get(nextVirtual);
             nextVirtual = (nextVirtual + 1) % virtualInTurn.size();
-            virtualTicksOwed += virtualTicksPerSample;
+            virtualTicksOwed += elapsedTicks * virtualAlive / n;
             long ticks = (long) virtualTicksOwed;
             virtualTicksOwed -= ticks;
             String name = JfrSamples.threadName(v);
             if (ticks == 0 || EventEngine.machinery(name) || threads != null && !threads.test(name)) continue;
             Jvmti.ThreadStack ts = stackOf(v);
-            if (ts == null || runningJava(ts.state(), ts.frames().getFirst())) continue;
+            if (ts == null || runningJava(ts.state(), ts.frames().getFirst()) && !unmounted(ts.frames().getFirst())) continue;
             write(recorder.now(), JfrSamples.VIRTUAL_THREADS_ID, JfrSamples.VIRTUAL_THREADS, state(ts.state()), 0, ticks, ts.frames(), frames);
         }
+    }
+
+    /** Whether a virtual thread's top frame shows it off its carrier: it yielded (to park, or to wait for a carrier). */
+    private boolean unmounted(Jvmti.StackFrame top) {
+        IdMap.MethodEntry m = registry.resolve(top.methodId());
+        return m != null && m.token().owner().binaryName().equals(VIRTUAL_THREAD) && m.token().name().equals("yieldContinuation");
+    }
+
+    /** Once the recompiler has counted enough samples: the hottest classes recompiled, and the recording told when and which. */
+    private void recompileWhenReady() throws IOException, InterruptedException {
+        Recompiler r = recompiler;
+        Recompiler.Outcome done = r == null ? null : r.recompileWhenReady();
+        if (done == null) return;
+        recompiler = null;
+        recorder.info(RecordingFormat.INFO_RECOMPILED, recorder.now() + "\t" + String.join(", ", done.recompiled())
+                + "\t" + String.join(", ", done.left()));
     }
 
     /** Virtual threads picked a second at most, however many ticks a second the interval makes. */
@@ -539,6 +571,7 @@ public final class Sampler implements AutoCloseable {
         if (j != null) j.close();  // hands over its last samples
         if (inlinedFrames != null) inlinedFrames.close();
         registry.listen(null);
+        virtualInTurn = List.of();  // the stopped session stays referenced until the next: no threads kept with it
         drainClassEvents();
         if (!thread.isAlive() && j == null) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
         recorder.flush();

@@ -1,0 +1,192 @@
+package dev.tiprobe.agent.sampling;
+
+import dev.tiprobe.agent.registry.CallbackStacks;
+import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.jvmti.Jvmti;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Has HotSpot compile the hottest code again, when the user asks ({@code --recompile}) and the
+ * JVM ran a while before the session: code compiled before then records only safepoint debug
+ * information, so a sample in it names the method holding the nearest safepoint poll (a loop)
+ * instead of the methods inlined into it ({@link InlinedFrames}).
+ *
+ * <p>Retransforming a class, bytes unchanged, makes HotSpot drop the compiled code that depends on
+ * it (its own methods', and every method that inlined one of them) and compile it again, now with
+ * the CompiledMethodLoad event on, so with every instruction's inlined method. But an activation of
+ * the retransformed class's methods running at that moment goes on in the old version of its
+ * method, interpreted, which HotSpot never compiles again: retransforming the class of a loop that
+ * never returns (a main loop, an event loop) would leave that loop interpreted for good (measured:
+ * a 1 : 2 : 4 kernel's loop then took 57 % of the CPU in the interpreter). So:
+ *
+ * <ul>
+ *   <li>it counts the method on top of JFR's first {@link #SAMPLES} samples: in old code, the
+ *       method holding the safepoint poll, a loop (the methods inlined into it have none);</li>
+ *   <li>those methods' own classes are never retransformed (their loops may be running); the
+ *       candidates are the other classes whose methods their bytecode calls ({@link Callees}):
+ *       what the JIT may have inlined into them, loop-free code whose activations end soon;</li>
+ *   <li>a candidate is left alone all the same when it looks as if one of its methods runs
+ *       throughout: two walks of every thread {@link #PERSISTS_MILLIS} apart find it with the same
+ *       frames below it down to the thread's first (a method called again from the same place
+ *       looks the same, which only makes this careful);</li>
+ *   <li>the others are retransformed, at most {@link #MOST_CLASSES}: the hot code, depending on the
+ *       methods it inlined, is dropped and compiled again (a running loop by on-stack
+ *       replacement), its own method untouched, so never left interpreted.</li>
+ * </ul>
+ *
+ * A hot loop that calls only methods of its own class therefore stays as compiled, and the report
+ * says so. The cost is the recompilation, a burst of JIT work, and a safepoint of a few
+ * milliseconds per class.
+ */
+final class Recompiler {
+    /** Samples counted before choosing: two seconds of a busy thread at 10 ms. */
+    static final int SAMPLES = 200;
+    /** Classes retransformed at most. */
+    static final int MOST_CLASSES = 16;
+    /** The hot methods are those on top of this share of the samples, the hottest first (at most {@link #MOST_CLASSES}). */
+    static final double SHARE = 0.8;
+    /** Two walks this far apart that find an activation in both say it runs throughout. */
+    static final long PERSISTS_MILLIS = 300;
+    /** Frames walked to compare activations from the bottom of each thread. */
+    private static final int DEPTH = 2048;
+
+    /** What was done: the classes retransformed, and those left as compiled, each with why. */
+    record Outcome(List<String> recompiled, List<String> left) {}
+
+    private final Jvmti jvmti;
+    private final Registry registry;
+    private final Map<Integer, AtomicInteger> tops = new ConcurrentHashMap<>();
+    private final AtomicInteger counted = new AtomicInteger();
+    private volatile boolean done;
+
+    Recompiler(Jvmti jvmti, Registry registry) {
+        this.jvmti = jvmti;
+        this.registry = registry;
+    }
+
+    /** Counts a sample's top method (on JFR's thread), until the classes were chosen. */
+    void saw(CallbackStacks.Resolved stack) {
+        if (done || stack.depth() == 0 || counted.get() >= SAMPLES) return;
+        tops.computeIfAbsent(stack.frames()[0], id -> new AtomicInteger()).incrementAndGet();
+        counted.incrementAndGet();
+    }
+
+    /** Once enough samples came, recompiles what it safely can (on the sampler's thread); null before, and after it ran. */
+    Outcome recompileWhenReady() throws InterruptedException {
+        if (done || counted.get() < SAMPLES) return null;
+        done = true;
+        Set<Class<?>> holders = new LinkedHashSet<>();
+        Set<Class<?>> candidates = candidates(hotMethods(), holders);
+        tops.clear();
+        List<String> left = new ArrayList<>();
+        for (Class<?> c : holders) left.add(c.getName() + " (it holds the hot loop)");
+        Set<Class<?>> running = runningThroughout(candidates);
+        List<String> recompiled = new ArrayList<>();
+        for (Class<?> c : candidates) {
+            if (running.contains(c)) {
+                left.add(c.getName() + " (a method of it ran throughout)");
+            } else if (recompiled.size() >= MOST_CLASSES) {
+                left.add(c.getName() + " (more than " + MOST_CLASSES + " classes)");
+            } else {
+                try {
+                    jvmti.retransformClasses(c);
+                    recompiled.add(c.getName());
+                } catch (RuntimeException e) {
+                    left.add(c.getName() + " (" + e.getMessage() + ")");
+                }
+            }
+        }
+        return new Outcome(recompiled, left);
+    }
+
+    /** The live methods on top of {@link #SHARE} of the counted samples, hottest first. */
+    private List<IdMap.MethodEntry> hotMethods() {
+        List<Map.Entry<Integer, AtomicInteger>> byCount = new ArrayList<>(tops.entrySet());
+        byCount.sort(Comparator.comparingInt((Map.Entry<Integer, AtomicInteger> e) -> e.getValue().get()).reversed());
+        List<IdMap.MethodEntry> hot = new ArrayList<>();
+        int covered = 0;
+        for (Map.Entry<Integer, AtomicInteger> e : byCount) {
+            if (covered >= SHARE * counted.get() || hot.size() >= MOST_CLASSES) break;
+            covered += e.getValue().get();
+            MethodToken token = registry.map().methodToken(e.getKey());
+            if (token == null || Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) continue;
+            List<IdMap.MethodEntry> live = registry.map().methodsFor(token);
+            if (!live.isEmpty()) hot.add(live.getFirst());
+        }
+        return hot;
+    }
+
+    /**
+     * The classes whose methods the hot methods' bytecode calls, where they can be retransformed,
+     * but for the hot methods' own classes, which go into {@code holders}.
+     */
+    private Set<Class<?>> candidates(List<IdMap.MethodEntry> hot, Set<Class<?>> holders) {
+        Set<Class<?>> classes = new LinkedHashSet<>();
+        for (IdMap.MethodEntry m : hot) {
+            try {
+                Class<?> owner = jvmti.methodDeclaringClass(m.methodId());
+                holders.add(owner);
+                Jvmti.ConstantPool pool = jvmti.constantPool(owner);
+                Set<String> callees = Callees.of(jvmti.bytecodes(m.methodId()), pool.count(), pool.bytes());
+                if (callees.isEmpty()) continue;
+                for (Class<?> c : jvmti.classLoaderClasses(owner.getClassLoader())) {
+                    if (callees.contains(c.getName())) addIfModifiable(c, classes);
+                }
+            } catch (RuntimeException e) {
+                // unloaded meanwhile, native, or bytes not as the format says: that method's callees are skipped
+            }
+        }
+        classes.removeAll(holders);
+        return classes;
+    }
+
+    private void addIfModifiable(Class<?> c, Set<Class<?>> into) {
+        if (c != null && !c.isHidden() && jvmti.isModifiableClass(c)) into.add(c);
+    }
+
+    /**
+     * Those of {@code classes} with an activation in two walks of every thread, {@link #PERSISTS_MILLIS}
+     * apart: a frame of one of their methods with the same frames below it down to the thread's
+     * first. In a thread too deep to walk whole, every frame of theirs counts.
+     */
+    private Set<Class<?>> runningThroughout(Set<Class<?>> classes) throws InterruptedException {
+        Map<Long, Class<?>> owners = new HashMap<>();
+        for (Class<?> c : classes) {
+            for (long id : jvmti.classMethods(c)) owners.put(id, c);
+        }
+        Map<Thread, List<Jvmti.StackFrame>> before = new HashMap<>();
+        for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) before.put(ts.thread(), ts.frames());
+        Thread.sleep(PERSISTS_MILLIS);
+        Set<Class<?>> running = new HashSet<>();
+        for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
+            List<Jvmti.StackFrame> was = before.get(ts.thread());
+            if (was == null) continue;
+            List<Jvmti.StackFrame> now = ts.frames();
+            if (was.size() >= DEPTH || now.size() >= DEPTH) {  // cut: its bottom frames are unknown
+                for (Jvmti.StackFrame f : now) if (owners.containsKey(f.methodId())) running.add(owners.get(f.methodId()));
+                continue;
+            }
+            for (int fromBottom = 0; fromBottom < Math.min(was.size(), now.size()); fromBottom++) {
+                Jvmti.StackFrame a = was.get(was.size() - 1 - fromBottom);
+                Jvmti.StackFrame b = now.get(now.size() - 1 - fromBottom);
+                if (a.methodId() != b.methodId()) break;
+                Class<?> owner = owners.get(a.methodId());
+                if (owner != null) running.add(owner);
+                if (a.location() != b.location()) break;  // the frames above it are not the same activations
+            }
+        }
+        return running;
+    }
+}
