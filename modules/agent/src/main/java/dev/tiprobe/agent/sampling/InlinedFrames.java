@@ -18,13 +18,10 @@ import java.util.List;
  * does the latter, with an empty callback, for the session's length (the events arrive on the
  * Service Thread, a few per compilation). Only code compiled from then on has it.
  *
- * <p>Code compiled before the session is not recompiled on purpose. Retransforming a hot class,
- * bytes unchanged, does make HotSpot drop the compiled code depending on it, but the activations
- * of that class's methods running at that moment go on in the old method version, which HotSpot
- * never compiles again: a loop that never returns (a main loop, an event loop) then runs
- * interpreted for good, measured on a 1 : 2 : 4 kernel loop that ran several times slower. So the
- * recording says how long the JVM ran before sampling began ({@link #jvmAgeNanos()}), and the
- * report says what that means.
+ * <p>Code compiled before the session keeps safepoint-only information until HotSpot compiles it
+ * again: the recording says how long the JVM ran before sampling began ({@link #jvmAgeNanos()}),
+ * and the report says what that means. Getting it compiled again is {@link Recompiler}'s, when
+ * asked for: retransforming a class can leave a running loop interpreted for good.
  */
 final class InlinedFrames implements AutoCloseable {
     private final Events.Registration event;  // null when the JVM runs with DebugNonSafepoints

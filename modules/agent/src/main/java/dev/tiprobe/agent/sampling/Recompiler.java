@@ -33,22 +33,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <ul>
  *   <li>it counts the method on top of JFR's first {@link #SAMPLES} samples: in old code, the
- *       method holding the safepoint poll, a loop (the methods inlined into it have none);</li>
- *   <li>those methods' own classes are never retransformed (their loops may be running); the
- *       candidates are the other classes whose methods their bytecode calls ({@link Callees}):
- *       what the JIT may have inlined into them, loop-free code whose activations end soon;</li>
- *   <li>a candidate is left alone all the same when it looks as if one of its methods runs
- *       throughout: two walks of every thread {@link #PERSISTS_MILLIS} apart find it with the same
- *       frames below it down to the thread's first (a method called again from the same place
- *       looks the same, which only makes this careful);</li>
- *   <li>the others are retransformed, at most {@link #MOST_CLASSES}: the hot code, depending on the
- *       methods it inlined, is dropped and compiled again (a running loop by on-stack
- *       replacement), its own method untouched, so never left interpreted.</li>
+ *       method holding the safepoint poll (a loop, or a method's return), as the methods inlined
+ *       into it show none;</li>
+ *   <li>the candidates are those methods' classes, then the classes whose methods their bytecode
+ *       calls ({@link Callees}): what the JIT may have inlined into them;</li>
+ *   <li>a candidate is left alone when one of its methods runs throughout: two walks of every
+ *       thread {@link #PERSISTS_MILLIS} apart find it with the same frames below it, down to the
+ *       thread's first. A running activation cannot change the frames below it, so a loop that
+ *       runs on is always found; a method called again from the same place looks the same, which
+ *       only makes this more careful;</li>
+ *   <li>the others are retransformed, at most {@link #MOST_CLASSES}: code depending on them is
+ *       dropped and compiled again; a running loop of a class left alone is compiled again by
+ *       on-stack replacement when a class it inlined was retransformed, its own method untouched.</li>
  * </ul>
  *
- * A hot loop that calls only methods of its own class therefore stays as compiled, and the report
- * says so. The cost is the recompilation, a burst of JIT work, and a safepoint of a few
- * milliseconds per class.
+ * A never-returning loop that calls only methods of its own class therefore stays as compiled,
+ * and the report says so. The cost is the recompilation, a burst of JIT work, and a safepoint of
+ * a few milliseconds per class; a loop entered between the two walks and running on afterwards
+ * would finish interpreted.
  */
 final class Recompiler {
     /** Samples counted before choosing: two seconds of a busy thread at 10 ms. */
@@ -87,11 +89,9 @@ final class Recompiler {
     Outcome recompileWhenReady() throws InterruptedException {
         if (done || counted.get() < SAMPLES) return null;
         done = true;
-        Set<Class<?>> holders = new LinkedHashSet<>();
-        Set<Class<?>> candidates = candidates(hotMethods(), holders);
+        Set<Class<?>> candidates = candidates(hotMethods());
         tops.clear();
         List<String> left = new ArrayList<>();
-        for (Class<?> c : holders) left.add(c.getName() + " (it holds the hot loop)");
         Set<Class<?>> running = runningThroughout(candidates);
         List<String> recompiled = new ArrayList<>();
         for (Class<?> c : candidates) {
@@ -128,16 +128,14 @@ final class Recompiler {
         return hot;
     }
 
-    /**
-     * The classes whose methods the hot methods' bytecode calls, where they can be retransformed,
-     * but for the hot methods' own classes, which go into {@code holders}.
-     */
-    private Set<Class<?>> candidates(List<IdMap.MethodEntry> hot, Set<Class<?>> holders) {
+    /** The hot methods' classes, then the classes whose methods their bytecode calls, where they can be retransformed. */
+    private Set<Class<?>> candidates(List<IdMap.MethodEntry> hot) {
+        Set<Class<?>> owners = new LinkedHashSet<>();
         Set<Class<?>> classes = new LinkedHashSet<>();
         for (IdMap.MethodEntry m : hot) {
             try {
                 Class<?> owner = jvmti.methodDeclaringClass(m.methodId());
-                holders.add(owner);
+                addIfModifiable(owner, owners);
                 Jvmti.ConstantPool pool = jvmti.constantPool(owner);
                 Set<String> callees = Callees.of(jvmti.bytecodes(m.methodId()), pool.count(), pool.bytes());
                 if (callees.isEmpty()) continue;
@@ -148,12 +146,13 @@ final class Recompiler {
                 // unloaded meanwhile, native, or bytes not as the format says: that method's callees are skipped
             }
         }
-        classes.removeAll(holders);
-        return classes;
+        owners.addAll(classes);
+        return owners;
     }
 
+    /** Adds {@code c} when it is prepared (it has methods to have been inlined) and can be retransformed. */
     private void addIfModifiable(Class<?> c, Set<Class<?>> into) {
-        if (c != null && !c.isHidden() && jvmti.isModifiableClass(c)) into.add(c);
+        if (c != null && !c.isHidden() && jvmti.classStatus(c).prepared() && jvmti.isModifiableClass(c)) into.add(c);
     }
 
     /**
@@ -164,7 +163,11 @@ final class Recompiler {
     private Set<Class<?>> runningThroughout(Set<Class<?>> classes) throws InterruptedException {
         Map<Long, Class<?>> owners = new HashMap<>();
         for (Class<?> c : classes) {
-            for (long id : jvmti.classMethods(c)) owners.put(id, c);
+            try {
+                for (long id : jvmti.classMethods(c)) owners.put(id, c);
+            } catch (RuntimeException unloaded) {
+                // no methods to run
+            }
         }
         Map<Thread, List<Jvmti.StackFrame>> before = new HashMap<>();
         for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) before.put(ts.thread(), ts.frames());

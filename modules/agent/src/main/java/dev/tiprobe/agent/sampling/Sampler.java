@@ -353,7 +353,12 @@ public final class Sampler implements AutoCloseable {
     /** Once the recompiler has counted enough samples: the hottest classes recompiled, and the recording told when and which. */
     private void recompileWhenReady() throws IOException, InterruptedException {
         Recompiler r = recompiler;
-        Recompiler.Outcome done = r == null ? null : r.recompileWhenReady();
+        Recompiler.Outcome done;
+        try {
+            done = r == null ? null : r.recompileWhenReady();
+        } catch (RuntimeException e) {  // the stack walks failed (the facade closing): sampling goes on, code stays as compiled
+            done = new Recompiler.Outcome(List.of(), List.of("every class (" + e.getMessage() + ")"));
+        }
         if (done == null) return;
         recompiler = null;
         recorder.info(RecordingFormat.INFO_RECOMPILED, recorder.now() + "\t" + String.join(", ", done.recompiled())
