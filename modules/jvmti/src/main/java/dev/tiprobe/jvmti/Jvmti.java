@@ -452,6 +452,9 @@ public final class Jvmti {
      * package it exports to nobody without exporting it to every class of the agent's unnamed
      * module (the application's class path among them). Nothing is loaded: the caller has the class.
      *
+     * (A {@code target} of another class than {@code declaring}, or a method that returns no
+     * object, is the caller's error, which JNI does not check.)
+     *
      * @throws JvmtiException when there is no such method, or it throws
      */
     public Object call(Class<?> declaring, Object target, String name, String descriptor) {
@@ -460,7 +463,8 @@ public final class Jvmti {
             MemorySegment klass = refs.of(declaring);
             MemorySegment self = refs.of(target);
             MemorySegment result = n.callObjectMethod(refs.jniEnv, klass, self, arena.allocateFrom(name), arena.allocateFrom(descriptor));
-            refs.keep();
+            refs.keep();  // before any other downcall: the result is a local reference
+            n.checkException(refs.jniEnv, name);
             return refs.java(result);
         }
     }

@@ -298,7 +298,10 @@ final class Native {
 
     /**
      * Calls the no-argument method {@code name}/{@code descriptor} (C strings) of {@code klass} on
-     * {@code target}, or the static one when {@code target} is NULL; the result is a local reference.
+     * {@code target}, or the static one when {@code target} is NULL; the result is a local
+     * reference, and an exception the method threw stays pending: the caller protects the
+     * reference first (a local frame may be pushed with one pending), then calls
+     * {@link #checkException}.
      */
     MemorySegment callObjectMethod(MemorySegment jniEnv, MemorySegment klass, MemorySegment target, MemorySegment name,
                                    MemorySegment descriptor) {
@@ -310,8 +313,12 @@ final class Native {
         MemorySegment result = statik
                 ? JNINativeInterface_.CallStaticObjectMethodA.invoke(jni(JniFunction.CallStaticObjectMethodA), jniEnv, klass, method, NULL)
                 : JNINativeInterface_.CallObjectMethodA.invoke(jni(JniFunction.CallObjectMethodA), jniEnv, target, method, NULL);
-        clearPendingException(jniEnv, "a call through JNI");
         return result;
+    }
+
+    /** Throws, clearing it, when a Java exception is pending after {@code function}. */
+    void checkException(MemorySegment jniEnv, String function) {
+        clearPendingException(jniEnv, function);
     }
 
     private void clearPendingException(MemorySegment jniEnv, String function) {

@@ -313,6 +313,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields), overhead);
         Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
         if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
+        if (recompile && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
         return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
                 alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock));
     }

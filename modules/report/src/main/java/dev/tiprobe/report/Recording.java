@@ -194,10 +194,13 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             String[] parts = recompiled.substring(tab + 1).split("\t", -1);
             String classes = parts[0];
             String left = parts.length > 1 ? parts[1] : "";
-            out.add(String.format("The JVM had run %.0f s before sampling began; %.1f s in, --recompile had HotSpot compile"
-                    + " the hottest code again by retransforming %s: code depending on them names its inlined methods from then on;"
-                    + " before, and in code compiled before the session otherwise, their work is credited to the method they were"
-                    + " inlined into.%s", compiledBefore / 1e9, at, classes.isEmpty() ? "no class" : classes,
+            String done = classes.isEmpty()
+                    ? String.format("%.1f s in, --recompile found no class it could safely retransform: in code compiled before"
+                    + " then, the work of inlined methods is credited to the method they were inlined into.", at)
+                    : String.format("%.1f s in, --recompile had HotSpot compile the hottest code again by retransforming %s: code"
+                    + " depending on them names its inlined methods from then on; before, and in code compiled before the session"
+                    + " otherwise, their work is credited to the method they were inlined into.", at, classes);
+            out.add(String.format("The JVM had run %.0f s before sampling began; %s%s", compiledBefore / 1e9, done,
                     left.isEmpty() ? "" : " Left as compiled: " + left + "."));
         } else if (compiledBefore > LATE_START_NANOS && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)) {
             out.add(String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"

@@ -19,6 +19,7 @@ final class Callees {
      * special, static and interface calls), in the order first met.
      *
      * @throws IllegalArgumentException when the bytes are not what the class-file format says
+     * @throws IndexOutOfBoundsException where they point outside themselves
      */
     static Set<String> of(byte[] code, int poolCount, byte[] pool) {
         int[] offsets = entryOffsets(poolCount, pool);
@@ -31,7 +32,7 @@ final class Callees {
                 String owner = ownerOf(ref, offsets, pool);
                 if (owner != null && !owner.startsWith("[")) owners.add(owner.replace('/', '.'));
             }
-            pc += length(code, pc);
+            pc += checkedLength(code, pc);
         }
         return owners;
     }
@@ -82,6 +83,13 @@ final class Callees {
         if (op == 0xc4) return (code[pc + 1] & 0xff) == 0x84 ? 6 : 4;  // wide iinc, or wide load/store/ret
         int n = LENGTHS[op];
         if (n == 0) throw new IllegalArgumentException("opcode " + op + " at " + pc);
+        return n;
+    }
+
+    /** As {@link #length}, refusing a switch whose bounds make no instruction (which would walk in place). */
+    private static int checkedLength(byte[] code, int pc) {
+        int n = length(code, pc);
+        if (n <= 0 || pc + n > code.length) throw new IllegalArgumentException("instruction at " + pc + " runs past the code");
         return n;
     }
 

@@ -38,10 +38,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>the candidates are those methods' classes, then the classes whose methods their bytecode
  *       calls ({@link Callees}): what the JIT may have inlined into them;</li>
  *   <li>a candidate is left alone when one of its methods runs throughout: two walks of every
- *       thread {@link #PERSISTS_MILLIS} apart find it with the same frames below it, down to the
- *       thread's first. A running activation cannot change the frames below it, so a loop that
- *       runs on is always found; a method called again from the same place looks the same, which
- *       only makes this more careful;</li>
+ *       platform thread {@link #PERSISTS_MILLIS} apart find it with the same frames below it, down
+ *       to the thread's first. A running activation cannot change the frames below it, so a loop
+ *       that runs on is found; a method called again from the same place looks the same, which
+ *       only makes this more careful. Those walks do not see virtual threads, so a hot method
+ *       sampled in a virtual thread keeps its class as compiled too, and a thread too deep to walk
+ *       whole keeps every candidate so;</li>
+ *   <li>the JDK's classes (boot and platform loaders) are candidates only as hot methods' own,
+ *       tiprobe's never;</li>
  *   <li>the others are retransformed, at most {@link #MOST_CLASSES}: code depending on them is
  *       dropped and compiled again; a running loop of a class left alone is compiled again by
  *       on-stack replacement when a class it inlined was retransformed, its own method untouched.</li>
@@ -49,8 +53,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * A never-returning loop that calls only methods of its own class therefore stays as compiled,
  * and the report says so. The cost is the recompilation, a burst of JIT work, and a safepoint of
- * a few milliseconds per class; a loop entered between the two walks and running on afterwards
- * would finish interpreted.
+ * a few milliseconds per class; a loop entered after the first walk, and still running when its
+ * class is retransformed a moment later, would finish interpreted.
  */
 final class Recompiler {
     /** Samples counted before choosing: two seconds of a busy thread at 10 ms. */
@@ -70,6 +74,8 @@ final class Recompiler {
     private final Jvmti jvmti;
     private final Registry registry;
     private final Map<Integer, AtomicInteger> tops = new ConcurrentHashMap<>();
+    /** Methods on top of a virtual thread's sample: their loops are where the walks cannot look. */
+    private final Set<Integer> inVirtualThreads = ConcurrentHashMap.newKeySet();
     private final AtomicInteger counted = new AtomicInteger();
     private volatile boolean done;
 
@@ -79,9 +85,10 @@ final class Recompiler {
     }
 
     /** Counts a sample's top method (on JFR's thread), until the classes were chosen. */
-    void saw(CallbackStacks.Resolved stack) {
+    void saw(CallbackStacks.Resolved stack, boolean virtualThread) {
         if (done || stack.depth() == 0 || counted.get() >= SAMPLES) return;
         tops.computeIfAbsent(stack.frames()[0], id -> new AtomicInteger()).incrementAndGet();
+        if (virtualThread) inVirtualThreads.add(stack.frames()[0]);
         counted.incrementAndGet();
     }
 
@@ -89,13 +96,16 @@ final class Recompiler {
     Outcome recompileWhenReady() throws InterruptedException {
         if (done || counted.get() < SAMPLES) return null;
         done = true;
-        Set<Class<?>> candidates = candidates(hotMethods());
+        Set<Class<?>> virtual = new HashSet<>();
+        Set<Class<?>> candidates = candidates(hotMethods(), virtual);
         tops.clear();
         List<String> left = new ArrayList<>();
         Set<Class<?>> running = runningThroughout(candidates);
         List<String> recompiled = new ArrayList<>();
         for (Class<?> c : candidates) {
-            if (running.contains(c)) {
+            if (virtual.contains(c)) {
+                left.add(c.getName() + " (hot in a virtual thread, where a running loop cannot be seen)");
+            } else if (running.contains(c)) {
                 left.add(c.getName() + " (a method of it ran throughout)");
             } else if (recompiled.size() >= MOST_CLASSES) {
                 left.add(c.getName() + " (more than " + MOST_CLASSES + " classes)");
@@ -111,11 +121,14 @@ final class Recompiler {
         return new Outcome(recompiled, left);
     }
 
+    /** A hot method, and whether a virtual thread ran it. */
+    private record Hot(IdMap.MethodEntry method, boolean inVirtualThread) {}
+
     /** The live methods on top of {@link #SHARE} of the counted samples, hottest first. */
-    private List<IdMap.MethodEntry> hotMethods() {
+    private List<Hot> hotMethods() {
         List<Map.Entry<Integer, AtomicInteger>> byCount = new ArrayList<>(tops.entrySet());
         byCount.sort(Comparator.comparingInt((Map.Entry<Integer, AtomicInteger> e) -> e.getValue().get()).reversed());
-        List<IdMap.MethodEntry> hot = new ArrayList<>();
+        List<Hot> hot = new ArrayList<>();
         int covered = 0;
         for (Map.Entry<Integer, AtomicInteger> e : byCount) {
             if (covered >= SHARE * counted.get() || hot.size() >= MOST_CLASSES) break;
@@ -123,24 +136,32 @@ final class Recompiler {
             MethodToken token = registry.map().methodToken(e.getKey());
             if (token == null || Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) continue;
             List<IdMap.MethodEntry> live = registry.map().methodsFor(token);
-            if (!live.isEmpty()) hot.add(live.getFirst());
+            if (!live.isEmpty()) hot.add(new Hot(live.getFirst(), inVirtualThreads.contains(e.getKey())));
         }
         return hot;
     }
 
-    /** The hot methods' classes, then the classes whose methods their bytecode calls, where they can be retransformed. */
-    private Set<Class<?>> candidates(List<IdMap.MethodEntry> hot) {
+    /**
+     * The hot methods' classes, then the classes outside the JDK whose methods their bytecode
+     * calls, where they can be retransformed; the classes of methods hot in virtual threads also
+     * go into {@code virtual}.
+     */
+    private Set<Class<?>> candidates(List<Hot> hot, Set<Class<?>> virtual) {
         Set<Class<?>> owners = new LinkedHashSet<>();
         Set<Class<?>> classes = new LinkedHashSet<>();
-        for (IdMap.MethodEntry m : hot) {
+        ClassLoader platform = ClassLoader.getPlatformClassLoader();
+        for (Hot h : hot) {
+            IdMap.MethodEntry m = h.method();
             try {
                 Class<?> owner = jvmti.methodDeclaringClass(m.methodId());
                 addIfModifiable(owner, owners);
+                if (h.inVirtualThread()) virtual.add(owner);
                 Jvmti.ConstantPool pool = jvmti.constantPool(owner);
                 Set<String> callees = Callees.of(jvmti.bytecodes(m.methodId()), pool.count(), pool.bytes());
                 if (callees.isEmpty()) continue;
                 for (Class<?> c : jvmti.classLoaderClasses(owner.getClassLoader())) {
-                    if (callees.contains(c.getName())) addIfModifiable(c, classes);
+                    ClassLoader loader = c.getClassLoader();
+                    if (loader != null && loader != platform && callees.contains(c.getName())) addIfModifiable(c, classes);
                 }
             } catch (RuntimeException e) {
                 // unloaded meanwhile, native, or bytes not as the format says: that method's callees are skipped
@@ -152,13 +173,18 @@ final class Recompiler {
 
     /** Adds {@code c} when it is prepared (it has methods to have been inlined) and can be retransformed. */
     private void addIfModifiable(Class<?> c, Set<Class<?>> into) {
-        if (c != null && !c.isHidden() && jvmti.classStatus(c).prepared() && jvmti.isModifiableClass(c)) into.add(c);
+        if (c != null && !c.isHidden() && !c.getName().startsWith(TIPROBE) && jvmti.classStatus(c).prepared()
+                && jvmti.isModifiableClass(c)) {
+            into.add(c);
+        }
     }
+
+    private static final String TIPROBE = "dev.tiprobe.";
 
     /**
      * Those of {@code classes} with an activation in two walks of every thread, {@link #PERSISTS_MILLIS}
      * apart: a frame of one of their methods with the same frames below it down to the thread's
-     * first. In a thread too deep to walk whole, every frame of theirs counts.
+     * first. A thread too deep to walk whole keeps them all.
      */
     private Set<Class<?>> runningThroughout(Set<Class<?>> classes) throws InterruptedException {
         Map<Long, Class<?>> owners = new HashMap<>();
@@ -177,9 +203,9 @@ final class Recompiler {
             List<Jvmti.StackFrame> was = before.get(ts.thread());
             if (was == null) continue;
             List<Jvmti.StackFrame> now = ts.frames();
-            if (was.size() >= DEPTH || now.size() >= DEPTH) {  // cut: its bottom frames are unknown
-                for (Jvmti.StackFrame f : now) if (owners.containsKey(f.methodId())) running.add(owners.get(f.methodId()));
-                continue;
+            if (was.size() >= DEPTH || now.size() >= DEPTH) {  // cut: a loop below the frames walked cannot be seen
+                running.addAll(classes);
+                break;
             }
             for (int fromBottom = 0; fromBottom < Math.min(was.size(), now.size()); fromBottom++) {
                 Jvmti.StackFrame a = was.get(was.size() - 1 - fromBottom);

@@ -177,7 +177,7 @@ public final class Sampler implements AutoCloseable {
                     (time, threadId, name, stack) -> {
                         if (time <= walkedUntil) return;
                         Recompiler r = recompiler;
-                        if (r != null) r.saw(stack);
+                        if (r != null) r.saw(stack, threadId == JfrSamples.VIRTUAL_THREADS_ID);
                         recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, interval, stack);
                         samples.incrementAndGet();
                     });

@@ -64,11 +64,11 @@ final class VirtualThreads {
      * millions, and a second of wall sampling looks at a few hundred. Sampler thread only.
      */
     Pick pick(int most) {
-        if (!found()) return NONE;
         List<Thread> picked = new ArrayList<>(Math.min(most, 1024));
         int[] alive = {0};
         ThreadLocalRandom random = ThreadLocalRandom.current();
         try {
+            if (!found()) return NONE;
             List<Object> todo = new ArrayList<>();
             todo.add(jvmti.call(containers, null, "root", "()" + CONTAINER));
             while (!todo.isEmpty()) {
