@@ -413,6 +413,108 @@ class ImageIT {
     }
 
     /**
+     * Ten sessions with every engine, started and stopped one after another in one JVM (with
+     * virtual threads, for the wall view's walks of them): from the second on, the target's
+     * threads and open files are where they were and its heap after a full GC does not climb.
+     * What the first session leaves for the next (the agent's classes, its threads that wait for
+     * a command, the ID map of the JVM's classes) stays once.
+     */
+    @Test
+    void startAndStopTenTimesLeaveNoThreadsFilesOrHeapBehind() throws Exception {
+        Process target = targets.startJava(CLASSES, "cycles.out", "example.known.VirtualWaits", "600");
+        String pid = Long.toString(target.pid());
+        Footprint second = null;
+        for (int i = 1; i <= 10; i++) {
+            Run start = tiprobe("start", "--sample", "10ms", "--alloc", "512k", "--lock", "5ms", "--trace", "example.known.VirtualWaits::*",
+                    "--mode", "time", "-f", dir.resolve("cycle" + i + ".collapsed").toString(), pid);
+            assertEquals(0, start.exit(), "session " + i + ": " + start.err());
+            Run stop = tiprobe("stop", pid);
+            assertEquals(0, stop.exit(), "session " + i + ": " + stop.err());
+            if (i == 2) second = Footprint.of(target);
+        }
+        Footprint tenth = Footprint.of(target);
+        String figures = "after the second session " + second + ", after the tenth " + tenth;
+        System.out.println("start/stop cycles: " + figures);
+        assertTrue(tenth.threads() <= second.threads() + 2, figures);
+        assertTrue(tenth.files() <= second.files() + 2, figures);
+        assertTrue(tenth.heapKiB() < second.heapKiB() + 8 * 1024, figures);
+    }
+
+    /**
+     * Two {@code start}s at once on one JVM where no agent ran yet, then two {@code stop}s: one of
+     * each wins, the other is told why in one line and exits 1, and one session ran.
+     */
+    @Test
+    void twoCommandsRacingOnOnePidOneWinsTheOtherIsTold() throws Exception {
+        Process target = startReady(busyTarget(), "race.out");
+        String pid = Long.toString(target.pid());
+        List<Run> starts = race(() -> tiprobe("start", "--sample", "10ms", "-f", dir.resolve("race-" + System.nanoTime() + ".collapsed").toString(), pid));
+        assertEquals(List.of(0, 1), starts.stream().map(Run::exit).sorted().toList(), "starts: " + starts);
+        Run lost = starts.stream().filter(r -> r.exit() == 1).findFirst().orElseThrow();
+        assertEquals("tiprobe start: a session is already running; stop it first", lost.err().strip());
+        List<Run> stops = race(() -> tiprobe("stop", pid));
+        assertEquals(List.of(0, 1), stops.stream().map(Run::exit).sorted().toList(), "stops: " + stops);
+        assertEquals("tiprobe stop: no session is running", stops.stream().filter(r -> r.exit() == 1).findFirst().orElseThrow().err().strip());
+        assertEquals("idle", tiprobe("status", pid).out().strip());
+    }
+
+    /**
+     * The recording's directory removed while a session writes into it: within seconds the
+     * session stops itself (what it would write has nowhere to go), the target runs on, and
+     * {@code stop} says in one line why no session runs.
+     */
+    @Test
+    void aRemovedRecordingStopsTheSessionAndStopSaysWhy() throws Exception {
+        Process target = startReady(busyTarget(), "removed.out");
+        String pid = Long.toString(target.pid());
+        Path gone = Files.createDirectories(dir.resolve("gone"));
+        Run start = tiprobe("start", "--sample", "10ms", "-f", gone.resolve("x.collapsed").toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        Thread.sleep(1_000);
+        try (var files = Files.list(gone)) {
+            for (Path f : files.toList()) Files.delete(f);
+        }
+        Files.delete(gone);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!tiprobe("status", pid).out().strip().equals("idle")) {
+            assertTrue(System.nanoTime() < deadline, "the session stopped itself");
+            Thread.sleep(250);
+        }
+        Run stop = tiprobe("stop", pid);
+        assertEquals(1, stop.exit());
+        assertEquals("tiprobe stop: no session is running (the last session stopped itself: its recording "
+                + gone.resolve("x.collapsed.tpr").toAbsolutePath() + " was removed)", stop.err().strip());
+        assertTrue(target.isAlive(), "the target runs on");
+    }
+
+    /** Runs {@code command} twice at the same moment; both results. */
+    private static List<Run> race(java.util.concurrent.Callable<Run> command) throws Exception {
+        try (var both = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+            var first = both.submit(command);
+            var second = both.submit(command);
+            return List.of(first.get(120, TimeUnit.SECONDS), second.get(120, TimeUnit.SECONDS));
+        }
+    }
+
+    /** A target's threads and open files (from /proc) and its heap used after a full GC (jcmd). */
+    record Footprint(int threads, int files, long heapKiB) {
+        static Footprint of(Process p) throws Exception {
+            String pid = Long.toString(p.pid());
+            String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+            assertEquals(0, Command.run(List.of(jcmd, pid, "GC.run")).exit());
+            Matcher used = Pattern.compile("used (\\d+)K").matcher(Command.run(List.of(jcmd, pid, "GC.heap_info")).out());
+            assertTrue(used.find(), "GC.heap_info");
+            Matcher threads = Pattern.compile("Threads:\\s+(\\d+)").matcher(Files.readString(Path.of("/proc", pid, "status")));
+            assertTrue(threads.find(), "/proc status");
+            int files;
+            try (var fds = Files.list(Path.of("/proc", pid, "fd"))) {
+                files = (int) fds.count();
+            }
+            return new Footprint(Integer.parseInt(threads.group(1)), files, Long.parseLong(used.group(1)));
+        }
+    }
+
+    /**
      * A pprof profile, read back by Go's own pprof: the same total and the same hottest function,
      * with the same count, as tiprobe's text report of the same recording; the sample types named
      * with units, and each sample labelled with its thread.

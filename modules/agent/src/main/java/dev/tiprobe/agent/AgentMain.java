@@ -37,6 +37,8 @@ public final class AgentMain {
     private static ControlChannel channel;
     /** Why the channel of the running session could not be opened; null when it is open. */
     private static String channelProblem;
+    /** Why the last session stopped by itself (its recording removed), until the next begins; else null. */
+    private static String stoppedItself;
 
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
     public static void premain(String args, Instrumentation inst) {
@@ -176,8 +178,9 @@ public final class AgentMain {
      * (how {@code tiprobe collect} shows progress without loading the agent again, which makes
      * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading),
      * stops the session when the process {@code owner} (the {@code collect} that started it) is
-     * gone, so a killed command leaves no session behind, and lets the session write what it
-     * holds ({@link AgentSession#keep()}).
+     * gone, so a killed command leaves no session behind, stops it too when its recording's file
+     * was removed (what it would write is lost; status and stop then say why no session runs),
+     * and lets the session write what it holds ({@link AgentSession#keep()}).
      */
     private static Thread keep(AgentSession kept, Path progress, String owner) {
         ProcessHandle command = owner == null ? null : commandProcess(owner);
@@ -188,6 +191,12 @@ public final class AgentMain {
                         if (session != kept || !running()) return;
                         if (command != null && !command.isAlive()) {
                             stop();
+                            return;
+                        }
+                        Path removed = kept.recordingRemoved();
+                        if (removed != null) {
+                            stop();
+                            stoppedItself = "its recording " + removed + " was removed";
                             return;
                         }
                         kept.keep();
@@ -233,7 +242,12 @@ public final class AgentMain {
     }
 
     private static synchronized String status() {
-        return running() ? "ok running:" + session.status() : "ok idle";
+        return running() ? "ok running:" + session.status() : "ok idle" + whyIdle();
+    }
+
+    /** Why the last session ended by itself, for status and stop: {@code " (the last session stopped itself: …)"}, or nothing. */
+    private static String whyIdle() {
+        return stoppedItself == null ? "" : " (the last session stopped itself: " + stoppedItself + ")";
     }
 
     private static synchronized String dump() throws IOException {
@@ -241,7 +255,7 @@ public final class AgentMain {
     }
 
     private static synchronized String stop() {
-        if (!running()) return "error: no session is running";
+        if (!running()) return "error: no session is running" + whyIdle();
         AgentSession.Ending ending;
         String files = session.files();
         try {
@@ -258,6 +272,7 @@ public final class AgentMain {
      * channel and starts its {@link #keep keeper}.
      */
     private static synchronized AgentSession begin(AgentSession started, Path progress, String owner) {
+        stoppedItself = null;
         session = started;
         keeper = keep(started, progress, owner);
         shutdownHook = new Thread(() -> finish(started), "tiprobe-shutdown");

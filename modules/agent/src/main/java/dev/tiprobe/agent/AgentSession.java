@@ -58,6 +58,12 @@ final class AgentSession {
         return recording + "\t" + output;
     }
 
+    /** The recording being written, when its file (or its directory) was removed since: what it still gets is lost. */
+    Path recordingRemoved() {
+        Path recording = recorder.file().toAbsolutePath();
+        return java.nio.file.Files.exists(recording) ? null : recording;
+    }
+
     /** Profiling has started (at once, or in premain once the VM is up); with it the loop, if asked for. */
     void profilingStarted(Profiling p) {
         profiling = p;
