@@ -10,17 +10,8 @@
 #
 # Needs the image and async-profiler's library, as one-window.sh does.
 # Usage: scripts/compare/late-attach.sh <warm-up seconds> <window seconds> <out dir> -- java <args>
-set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-. "$root/scripts/jdk25.sh"
-warm=$1 window=$2 out=$3
-shift 3
-[ "$1" = "--" ] && shift
-lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
-tiprobe="$root/jlink/target/tiprobe/bin/tiprobe"
-jcmd="$JAVA_HOME/bin/jcmd"
-mkdir -p "$out"
+. "$here/window.sh"
 java=$1
 shift
 

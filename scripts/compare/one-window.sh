@@ -7,17 +7,8 @@
 # Needs the image (./mvnw25 -pl jlink -am package -DskipTests) and async-profiler's library
 # (./mvnw25 -pl jmh -am package -DskipTests unpacks it from Maven Central into jmh/target).
 # Usage: scripts/compare/one-window.sh <warm-up seconds> <window seconds> <out dir> -- java <args>
-set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-. "$root/scripts/jdk25.sh"
-warm=$1 window=$2 out=$3
-shift 3
-[ "$1" = "--" ] && shift
-lib="$root/jmh/target/async-profiler/linux-x64/libasyncProfiler.so"
-tiprobe="$root/jlink/target/tiprobe/bin/tiprobe"
-jcmd="$JAVA_HOME/bin/jcmd"
-mkdir -p "$out"
+. "$here/window.sh"
 "$@" > "$out/target.out" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
