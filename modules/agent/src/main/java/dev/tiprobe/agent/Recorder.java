@@ -43,8 +43,6 @@ public final class Recorder implements AutoCloseable {
     private Set<CallKey> callsWritten = new HashSet<>();
     /** Calls of each traced method (by token int) when its figures were last written; entries go with their classes. */
     private final Map<Integer, Long> callsAtLastWrite = new HashMap<>();
-    /** The last figures of traced methods whose classes unloaded, by token int, until the ID map retires the int. */
-    private final Map<Integer, Results.MethodResult> departed = new HashMap<>();
     private final int[] written = new int[Account.values().length];
     private boolean closed;
 
@@ -223,32 +221,40 @@ public final class Recorder implements AutoCloseable {
         for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) writer.removed(now, m.method(), m.callsPerSecond());
         // Only what changed: a method's figures replace those written before. Methods with equal
         // tokens (a class reloaded under the same name by a loader given the same ordinal) share
-        // an id, so their figures are added up, with those of such methods already unloaded.
-        departed.keySet().removeIf(id -> names.methodToken(id) == null);  // retired: never met again
-        Map<Integer, Results.MethodResult> byId = new LinkedHashMap<>();
-        Map<Integer, Boolean> allUnloaded = new HashMap<>();
+        // an id: the last figures of those unloaded are written settled (the reader adds them to
+        // what the id counts later) and forgotten here, so memory follows the classes alive.
+        Map<Integer, Results.MethodResult> live = new LinkedHashMap<>();
+        Map<Integer, Results.MethodResult> gone = new LinkedHashMap<>();
         for (Results.MethodResult m : r.methods()) {
-            int id = names.internMethodToken(m.token());
-            Results.MethodResult known = byId.get(id);
-            byId.put(id, known == null ? m.plus(departed.get(id)) : known.plus(m));
-            allUnloaded.merge(id, m.unloaded(), Boolean::logicalAnd);
+            (m.unloaded() ? gone : live).merge(names.internMethodToken(m.token()), m, Results.MethodResult::plus);
         }
-        for (Map.Entry<Integer, Results.MethodResult> e : byId.entrySet()) {
+        for (Map.Entry<Integer, Results.MethodResult> e : gone.entrySet()) {
+            int id = e.getKey();
+            if (callsAtLastWrite.remove(id) == null) traced(now, id, e.getValue());
+            stats(now, id, e.getValue(), true);
+            // A settled STATS takes the place of the id's figures so far: a live equal method's follow.
+            if (live.containsKey(id)) callsAtLastWrite.put(id, -1L);
+            names.retireLater(id);
+        }
+        for (Map.Entry<Integer, Results.MethodResult> e : live.entrySet()) {
             int id = e.getKey();
             Results.MethodResult m = e.getValue();
-            boolean gone = allUnloaded.get(id);
-            Long before = gone ? callsAtLastWrite.remove(id) : callsAtLastWrite.put(id, m.calls());
-            if (gone) {
-                departed.put(id, m);  // until the id is retired, in case an equal class comes back
-                names.retireLater(id);
-            }
-            if (before == null) writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
+            Long before = callsAtLastWrite.put(id, m.calls());
+            if (before == null) traced(now, id, m);
             else if (before == m.calls()) continue;
-            Results.TimeStats t = m.time();
-            if (t == null) writer.stats(now, id, m.calls(), false, 0, 0, 0, new long[0]);
-            else writer.stats(now, id, m.calls(), true, t.totalNanos(), m.calls() == 0 ? 0 : t.minNanos(), t.maxNanos(), t.histogram());
+            stats(now, id, m, false);
         }
         writer.flush();
+    }
+
+    private void traced(long now, int id, Results.MethodResult m) throws IOException {
+        writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
+    }
+
+    private void stats(long now, int id, Results.MethodResult m, boolean settled) throws IOException {
+        Results.TimeStats t = m.time();
+        if (t == null) writer.stats(now, id, m.calls(), settled, false, 0, 0, 0, new long[0]);
+        else writer.stats(now, id, m.calls(), settled, true, t.totalNanos(), m.calls() == 0 ? 0 : t.minNanos(), t.maxNanos(), t.histogram());
     }
 
     private void call(Results.TracedCall c, int id) throws IOException {

@@ -20,11 +20,13 @@ package dev.tiprobe.recording;
  *   4 CLASS_LOAD    varlong:nanosAfterStart string:className
  *   5 CLASS_UNLOAD  varlong:nanosAfterStart string:className
  *   6 INFO          string:key string:value               a fact about the session (mode, interval, ...)
- *   7 STATS         varint:methodId varlong:calls u8:timed [varlong:totalNanos varlong:minNanos varlong:maxNanos
+ *   7 STATS         varint:methodId varlong:calls u8:flags [varlong:totalNanos varlong:minNanos varlong:maxNanos
  *                   varint:buckets (u8:bucket varlong:count) * buckets]
- *                   a traced method's statistics so far (when timed = 1, its inclusive wall-clock times and
+ *                   a traced method's statistics so far (flag 1, timed: its inclusive wall-clock times and
  *                   their histogram: bucket b counts calls of [2^b, 2^(b+1)) ns); a later STATS of the same
- *                   method replaces an earlier one
+ *                   method replaces an earlier one. Flag 2 (version 8 on), settled: the method's class has
+ *                   unloaded and these are its last figures; they replace what was written before and are
+ *                   added to the figures of an equal class that comes back under the same id
  *  10 TRACED        varint:methodId string:className string:methodName string:descriptor string:displayName
  *                   a traced method as the filter chose it, written before its first STATS; its display
  *                   name has the parameters' names where the class file keeps them
@@ -76,8 +78,11 @@ public final class RecordingFormat {
     private RecordingFormat() {}
 
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};
-    /** 7: a SAMPLE may carry how many sampling intervals of wall time it stands for ({@link #STATE_WEIGHTED}). */
-    public static final int VERSION = 7;
+    /**
+     * 7: a SAMPLE may carry how many sampling intervals of wall time it stands for ({@link #STATE_WEIGHTED}).
+     * 8: a STATS may be settled ({@link #STATS_SETTLED}).
+     */
+    public static final int VERSION = 8;
     /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
     public static final int VALUES_SINCE = 4;
     /** The oldest version this tiprobe reads (it has no SOURCE records). */
@@ -95,6 +100,13 @@ public final class RecordingFormat {
     public static final int CLASS_UNLOAD = 5;
     public static final int INFO = 6;
     public static final int STATS = 7;
+    /** A STATS flag: times and a histogram follow. */
+    public static final int STATS_TIMED = 1;
+    /**
+     * A STATS flag: the last figures of a method whose class unloaded, to be added to those of an
+     * equal class loaded later; the agent then forgets them, so its memory follows the classes alive.
+     */
+    public static final int STATS_SETTLED = 2;
     public static final int CALL = 8;
     public static final int SOURCE = 9;
     public static final int TRACED = 10;

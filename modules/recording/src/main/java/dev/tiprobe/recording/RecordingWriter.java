@@ -198,16 +198,17 @@ public final class RecordingWriter implements AutoCloseable {
 
     /**
      * A traced method's statistics as of {@code epochNanos}; times only when {@code timed}, with
-     * their histogram ({@code histogram[b]} calls of [2^b, 2^(b+1)) ns; may be empty).
+     * their histogram ({@code histogram[b]} calls of [2^b, 2^(b+1)) ns; may be empty). {@code settled}:
+     * its class unloaded and these are its last figures ({@link RecordingFormat#STATS_SETTLED}).
      */
-    public void stats(long epochNanos, int methodId, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos,
-                      long[] histogram) throws IOException {
+    public void stats(long epochNanos, int methodId, long calls, boolean settled, boolean timed, long totalNanos, long minNanos,
+                      long maxNanos, long[] histogram) throws IOException {
         begin(epochNanos);
         method(methodId);
         chunk.write(RecordingFormat.STATS);
         varlong(methodId);
         varlong(Math.max(0, calls));
-        chunk.write(timed ? 1 : 0);
+        chunk.write((timed ? RecordingFormat.STATS_TIMED : 0) | (settled ? RecordingFormat.STATS_SETTLED : 0));
         if (timed) {
             varlong(Math.max(0, totalNanos));
             varlong(Math.max(0, minNanos));

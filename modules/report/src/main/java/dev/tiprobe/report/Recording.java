@@ -76,7 +76,18 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      * their histogram: {@code histogram[b]} calls took [2^b, 2^(b+1)) ns (empty before version 4).
      */
     public record MethodStats(int methodId, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos,
-                              long[] histogram) {}
+                              long[] histogram) {
+        /** These figures and {@code other}'s (of an equal method of another class instance) together. */
+        public MethodStats plus(MethodStats other) {
+            long[] h = java.util.Arrays.copyOf(histogram, Math.max(histogram.length, other.histogram.length));
+            for (int i = 0; i < other.histogram.length; i++) h[i] += other.histogram[i];
+            long min = calls == 0 ? other.minNanos : other.calls == 0 ? minNanos : Math.min(minNanos, other.minNanos);
+            boolean bothTimed = timed && other.timed;
+            return new MethodStats(methodId, calls + other.calls, timed || other.timed,
+                    bothTimed ? totalNanos + other.totalNanos : timed ? totalNanos : other.totalNanos,
+                    min, Math.max(maxNanos, other.maxNanos), h);
+        }
+    }
 
     /**
      * A traced call. {@code durationNanos} is -1 for a call still running when it was written;

@@ -63,6 +63,7 @@ public final class RecordingReader {
         List<Recording.Sample> samples = new ArrayList<>();
         List<Recording.ClassEvent> events = new ArrayList<>();
         Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+        Map<Integer, Recording.MethodStats> settled = new HashMap<>();
         List<Recording.Call> calls = new ArrayList<>();
         Map<Integer, Recording.Signature> signatures = new HashMap<>();
         List<Recording.Skipped> skipped = new ArrayList<>();
@@ -107,6 +108,10 @@ public final class RecordingReader {
             threads.putAll(chunk.threads);
             samples.addAll(chunk.samples);
             events.addAll(chunk.events);
+            chunk.settled.forEach((id, last) -> {
+                stats.remove(id);  // what an earlier chunk had of that class instance
+                settled.merge(id, last, Recording.MethodStats::plus);
+            });
             stats.putAll(chunk.stats);
             calls.addAll(chunk.calls);
             signatures.putAll(chunk.signatures);
@@ -128,6 +133,7 @@ public final class RecordingReader {
             end = 0;
         }
         withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
+        settled.forEach((id, last) -> stats.merge(id, last, Recording.MethodStats::plus));
         return new Recording(chunks, start, end, Map.copyOf(info), Map.copyOf(methods), Map.copyOf(sources), Map.copyOf(threads),
                 List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls),
                 new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
@@ -199,6 +205,8 @@ public final class RecordingReader {
         final List<Recording.Sample> samples = new ArrayList<>();
         final List<Recording.ClassEvent> events = new ArrayList<>();
         final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+        /** The last figures of methods whose classes unloaded, summed by id (equal classes loaded again share it). */
+        final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
         final List<Recording.Call> calls = new ArrayList<>();
         final Map<Integer, Recording.Signature> signatures = new HashMap<>();
         final List<Recording.Skipped> skipped = new ArrayList<>();
@@ -274,12 +282,22 @@ public final class RecordingReader {
                     case RecordingFormat.STATS -> {
                         int method = methodId(b);
                         long count = varlong(b);
-                        boolean timed = flag(b);
+                        int flags = b.get();
+                        if ((flags & ~(RecordingFormat.STATS_TIMED | RecordingFormat.STATS_SETTLED)) != 0) {
+                            throw new Malformed("bad statistics flags " + flags);
+                        }
+                        boolean timed = (flags & RecordingFormat.STATS_TIMED) != 0;
                         long total = timed ? varlong(b) : -1;
                         long min = timed ? varlong(b) : -1;
                         long max = timed ? varlong(b) : -1;
                         long[] histogram = timed && values ? histogram(b) : new long[0];
-                        stats.put(method, new Recording.MethodStats(method, count, timed, total, min, max, histogram));
+                        Recording.MethodStats figures = new Recording.MethodStats(method, count, timed, total, min, max, histogram);
+                        if ((flags & RecordingFormat.STATS_SETTLED) == 0) {
+                            stats.put(method, figures);
+                        } else {
+                            stats.remove(method);
+                            settled.merge(method, figures, Recording.MethodStats::plus);
+                        }
                     }
                     case RecordingFormat.CALL -> calls.add(call(b));
                     case RecordingFormat.TRACED -> signatures.put(methodId(b), new Recording.Signature(string(b), string(b), string(b), string(b)));

@@ -52,7 +52,7 @@ class RecordingTest {
                 if (chunk == 0) w.traced(t, 6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void");
                 long[] histogram = new long[64];
                 histogram[10] = chunk + 1;  // [1024, 2048) ns
-                w.stats(t, 6, chunk + 1, true, 2_000L * (chunk + 1), 2_000, 2_000, histogram);
+                w.stats(t, 6, chunk + 1, false, true, 2_000L * (chunk + 1), 2_000, 2_000, histogram);
                 w.flush();
             }
             assertEquals(3, w.chunks());
@@ -119,6 +119,43 @@ class RecordingTest {
                 TracedText.call(r, r.calls().get(1)).replace("app.jar!com.foo.", ""));
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(dir.resolve("r.tpr"))));
+    }
+
+    /**
+     * A script class compiled again and again under one name gets one method id: each instance's
+     * last figures come settled once it unloads (the agent forgets them then), and the reader adds
+     * them up with the figures of the instance alive, which replace their own earlier ones.
+     */
+    @Test
+    void settledFiguresOfUnloadedClassesAddUpWithTheLiveOnes() throws IOException {
+        Path file = dir.resolve("settled.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "Script.run()")) {
+            long t = 1_000_000_000L;
+            w.traced(t, 7, "Script", "run", "()V", "Script.run() : void");
+            w.stats(t, 7, 4, false, true, 4_000, 500, 2_000, bucket(10, 4));  // first instance, so far
+            w.flush();
+            w.stats(t += 1_000, 7, 5, true, true, 5_000, 500, 2_000, bucket(10, 5));  // it unloaded: its last figures
+            w.stats(t, 7, 2, false, true, 600, 300, 300, bucket(8, 2));  // the second instance, so far
+            w.flush();
+            w.stats(t += 1_000, 7, 3, false, true, 900, 300, 300, bucket(8, 3));  // replaces its own earlier figures
+            w.stats(t, 8, 9, true, false, 0, 0, 0, new long[0]);  // an untimed method that only ever settled
+            w.flush();
+        }
+        Recording r = RecordingReader.read(file);
+        Recording.MethodStats run = r.stats().get(7);
+        assertEquals(8, run.calls(), "5 settled + 3 alive, the first instance's 4 so far replaced by its 5");
+        assertEquals(5_900, run.totalNanos());
+        assertEquals(300, run.minNanos());
+        assertEquals(2_000, run.maxNanos());
+        assertEquals(5, run.histogram()[10]);
+        assertEquals(3, run.histogram()[8]);
+        assertEquals(9, r.stats().get(8).calls());
+    }
+
+    private static long[] bucket(int b, long count) {
+        long[] h = new long[40];
+        h[b] = count;
+        return h;
     }
 
     @Test
