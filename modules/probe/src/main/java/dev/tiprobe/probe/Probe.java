@@ -49,6 +49,8 @@ public final class Probe {
 
     static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     static final VarHandle CALLS = MethodHandles.arrayElementVarHandle(Call[].class);
+    /** The shared arrays' chunks, made by the first virtual thread that runs one of their slots. */
+    static final VarHandle CHUNKS = MethodHandles.arrayElementVarHandle(long[][].class);
     static final VarHandle FAILURES;
     static final VarHandle NEXT_CALL;
     static final VarHandle DROPPED;
@@ -429,9 +431,18 @@ public final class Probe {
         platformStateCount = kept;
     }
 
+    /**
+     * The shared chunk holding {@code slot}, made on first use: a program without virtual threads
+     * keeps none, however many methods have slots. Null for a slot not reserved.
+     */
     private static long[] sharedChunk(long[][] chunks, int slot, int stride) {
         int c = slot / CHUNK;
-        return c < chunks.length ? chunks[c] : null;
+        if (c >= chunks.length) return null;
+        long[] chunk = (long[]) CHUNKS.getAcquire(chunks, c);
+        if (chunk != null) return chunk;
+        long[] made = new long[CHUNK * stride];
+        long[] witness = (long[]) CHUNKS.compareAndExchange(chunks, c, null, made);
+        return witness != null ? witness : made;
     }
 
     private static void failed() {

@@ -128,6 +128,17 @@ final class ThreadState {
         if (t != null) java.util.Arrays.fill(t, i, i + Probe.TIME_STRIDE, 0L);
     }
 
+    /**
+     * Drops the chunks of {@code freeChunks} (chunks none of whose slots stands for a method): no
+     * code of theirs runs, and a slot handed out again later gets a fresh chunk when it first runs.
+     */
+    void drop(java.util.BitSet freeChunks) {
+        for (int k = freeChunks.nextSetBit(0); k >= 0 && k < Math.max(counts.length, times.length); k = freeChunks.nextSetBit(k + 1)) {
+            if (k < counts.length) counts[k] = null;
+            if (k < times.length) times[k] = null;
+        }
+    }
+
     /** Zeroes the totals for a new session (the owner may race; a session starts before probes run). */
     void clear() {
         counts = new long[0][];

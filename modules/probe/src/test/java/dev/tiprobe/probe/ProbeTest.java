@@ -69,6 +69,32 @@ class ProbeTest {
         assertEquals(0, ProbeControl.timeFigures(slot + 1)[slot].calls());
     }
 
+    /**
+     * A burst of methods whose classes unload later: once their slots are free, the threads'
+     * chunks of figures for them go, those of slots still in use stay whole, and a slot handed out
+     * again counts from zero in a fresh chunk.
+     */
+    @Test
+    void chunksWhoseSlotsAreAllFreeAreDroppedAndTheOthersKeepTheirFigures() throws InterruptedException {
+        int kept = 3;
+        int burst = 6_000;  // slots 640..6,639: a hundred chunks of their own
+        ProbeControl.reserve(burst + 640);
+        long reserved = ProbeControl.footprintBytes();
+        assertTrue(reserved < 100_000, "reserving slots makes no figures before a thread runs them: " + reserved + " bytes");
+        Probe.exit(kept, Probe.enter(kept));
+        for (int slot = 640; slot < burst + 640; slot++) Probe.exit(slot, Probe.enter(slot));
+        Thread.ofVirtual().start(() -> Probe.exit(5_000, Probe.enter(5_000))).join();  // a shared chunk too
+        assertEquals(2, ProbeControl.timeFigures(5_001)[5_000].calls(), "a platform and a virtual thread's call");
+        long withBurst = ProbeControl.footprintBytes();
+        ProbeControl.release(java.util.stream.IntStream.range(640, burst + 640).toArray());
+        ProbeControl.dropFreeChunks(burst + 640, slot -> slot == kept);
+        long after = ProbeControl.footprintBytes();
+        assertTrue(after < withBurst / 10, "the burst's chunks went: " + withBurst + " -> " + after + " bytes");
+        assertEquals(1, ProbeControl.timeFigures(kept + 1)[kept].calls(), "a slot in use keeps its figures");
+        Probe.exit(700, Probe.enter(700));
+        assertEquals(1, ProbeControl.timeFigures(701)[700].calls(), "a slot handed out again gets a fresh chunk");
+    }
+
     @Test
     void timesKeepCountTotalMinMaxAndHistogram() {
         long start = Probe.enter(3);

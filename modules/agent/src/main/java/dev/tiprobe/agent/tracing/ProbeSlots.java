@@ -141,6 +141,7 @@ final class ProbeSlots implements Instrumenter.Slots {
             methods.set(m.slot(), null);
             free.set(m.slot());
         }
+        ProbeControl.dropFreeChunks(methods.size(), slot -> !free.get(slot));
         map.retireUnloaded(System.nanoTime() + 1);  // the slots were all that named these tokens
     }
 
