@@ -2,8 +2,8 @@
 # The agent's footprint in the application's heap, measured beside the application alone.
 #
 # Starts the same Java program twice, attaches tiprobe (with the flags given) to the second, and
-# every <every> seconds runs a full GC in both and prints the heap used after it, the difference,
-# and the agent's resident memory as /proc sees it. At the end: tiprobe stop, and both programs'
+# every <every> seconds runs full GCs in both and prints the bytes of live objects after them (a
+# class histogram's total), the difference, and both resident sets as /proc sees them. At the end: tiprobe stop, and both programs'
 # last lines (the same checksum means tiprobe changed nothing).
 #
 #   scripts/soak/heap-beside.sh <seconds> <every> '<tiprobe start flags>' -- java -Xmx512m -cp … Main args
@@ -28,13 +28,13 @@ trap 'kill $alone $profiled 2>/dev/null || true' EXIT
 until grep -q ready "$out/alone.log" && grep -q ready "$out/profiled.log"; do sleep 0.2; done
 eval "$tiprobe start $flags -f $out/profiled.json $profiled"
 
-# Two full GCs a second apart: the first unloads classes, and what the agent releases once it
-# learns of that (within a second) is garbage for the second.
+# Two full GCs a second and a half apart: the first unloads classes, and what the agent releases
+# once it learns of that (within a second) is garbage for the second, which the class histogram
+# makes. Its total counts objects only, not the regions' slack that GC.heap_info's "used" adds.
 used_after_gc() {
     "$jcmd" "$1" GC.run >/dev/null
     sleep 1.5
-    "$jcmd" "$1" GC.run >/dev/null
-    "$jcmd" "$1" GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?$/, "", v); print int(v / 1024); exit } }'
+    "$jcmd" "$1" GC.class_histogram | awk '/^Total/ { print int($3 / 1048576) }'
 }
 rss() { awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$1/status"; }
 

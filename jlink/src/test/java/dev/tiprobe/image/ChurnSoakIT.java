@@ -83,17 +83,18 @@ class ChurnSoakIT {
     }
 
     /**
-     * Heap used in MB after two full GCs a second and a half apart: the first unloads classes, and
-     * what the agent lets go once it learns of that is garbage for the second.
+     * The bytes of live objects in MB, counted by a class histogram after two full GCs a second
+     * and a half apart (the first unloads classes, and what the agent lets go once it learns of
+     * that is garbage for the second, which the histogram makes): objects only, not the heap
+     * regions' slack that {@code GC.heap_info} adds, which differs between two runs of a program.
      */
     private static long usedAfterGc(Process p) throws Exception {
         String pid = Long.toString(p.pid());
         assertEquals(0, Command.run(List.of(JCMD, pid, "GC.run")).exit());
         Thread.sleep(1_500);
-        assertEquals(0, Command.run(List.of(JCMD, pid, "GC.run")).exit());
-        Command.Run info = Command.run(List.of(JCMD, pid, "GC.heap_info"));
-        Matcher used = Pattern.compile("used (\\d+)K").matcher(info.out());
-        assertTrue(used.find(), info.out());
-        return Long.parseLong(used.group(1)) / 1024;
+        Command.Run histogram = Command.run(List.of(JCMD, pid, "GC.class_histogram"));
+        Matcher total = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)").matcher(histogram.out());
+        assertTrue(total.find(), histogram.out());
+        return Long.parseLong(total.group(1)) >> 20;
     }
 }
