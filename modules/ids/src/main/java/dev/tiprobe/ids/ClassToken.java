@@ -6,6 +6,10 @@ import java.util.Objects;
  * The JVM's counterpart of a CLR mdTypeDef: what identifies a class independently of the run.
  * Stable while the class file and the way it is loaded do not change.
  *
+ * <p>Its strings are interned ({@link String#intern()}: the JVM's table, which lets a string go
+ * once nothing else holds it): the same class met by sampling and by tracing, a class loaded
+ * again under its name, and every class of one jar share one copy of each.
+ *
  * @param binaryName    {@code com.foo.Outer$Inner}; a hidden class keeps its {@code /0x..} suffix
  * @param loader        the defining loader
  * @param module        the module name, or null for an unnamed module
@@ -18,6 +22,10 @@ public record ClassToken(String binaryName, LoaderRef loader, String module, Str
         Objects.requireNonNull(binaryName, "binaryName");
         Objects.requireNonNull(loader, "loader");
         if (binaryName.isEmpty()) throw new IllegalArgumentException("empty binary name");
+        binaryName = binaryName.intern();
+        module = module == null ? null : module.intern();
+        moduleVersion = moduleVersion == null ? null : moduleVersion.intern();
+        codeSource = codeSource == null ? null : codeSource.intern();
     }
 
     /**

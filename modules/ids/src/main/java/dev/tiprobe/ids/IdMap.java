@@ -51,7 +51,7 @@ public final class IdMap {
     /** Reentrant, so pinned sections may nest (a stack walk that resolves a frame). */
     private final ReentrantReadWriteLock unloads = new ReentrantReadWriteLock();
     private volatile int generation = 1;
-    private volatile String[] humanNames = new String[256];
+    private final IdPages<String> humanNames = new IdPages<>();
     /** Source file names by class token, where the class names one: metadata, not part of a token's identity. */
     private final Map<ClassToken, String> sourceFiles = new ConcurrentHashMap<>();
     private long unloadedClasses;
@@ -161,7 +161,7 @@ public final class IdMap {
                 MethodToken token = methodTokens.get(id);
                 if (token == null || liveByToken.containsKey(token)) continue;
                 methodTokens.retire(id);
-                if (id < humanNames.length) humanNames[id] = null;
+                humanNames.set(id, null);
                 n++;
             }
             ClassToken cls = classTokens.get(r.classTokenId());
@@ -171,7 +171,6 @@ public final class IdMap {
                 n++;
             }
         }
-        humanNames = humanNames;  // publishes the cleared names
         return n;
     }
 
@@ -262,17 +261,13 @@ public final class IdMap {
      * cached: names are resolved late, once per token, however many times a recording meets it.
      */
     public String humanName(int methodTokenId) {
-        String[] cache = humanNames;
-        if (methodTokenId > 0 && methodTokenId < cache.length && cache[methodTokenId] != null) return cache[methodTokenId];
+        String cached = humanNames.get(methodTokenId);
+        if (cached != null) return cached;
         MethodToken token = methodTokens.get(methodTokenId);
         if (token == null) return null;
         String name = HumanNames.method(token);
         synchronized (this) {
-            if (methodTokenId >= humanNames.length) {
-                humanNames = java.util.Arrays.copyOf(humanNames, Math.max(methodTokenId + 1, humanNames.length * 2));
-            }
-            humanNames[methodTokenId] = name;
-            humanNames = humanNames;  // volatile write publishes the element
+            if (methodTokens.get(methodTokenId) != null) humanNames.set(methodTokenId, name);  // not one retired meanwhile
         }
         return name;
     }

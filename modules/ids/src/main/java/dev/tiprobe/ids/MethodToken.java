@@ -26,17 +26,21 @@ public final class MethodToken {
     public MethodToken(ClassToken owner, String name, String descriptor, String genericSignature, int modifiers,
                        int[] lines) {
         this.owner = Objects.requireNonNull(owner, "owner");
-        this.name = Objects.requireNonNull(name, "name");
-        this.descriptor = Objects.requireNonNull(descriptor, "descriptor");
+        // Interned, as ClassToken's: names and descriptors repeat across classes and across the ID maps.
+        this.name = Objects.requireNonNull(name, "name").intern();
+        this.descriptor = Objects.requireNonNull(descriptor, "descriptor").intern();
         Descriptors.checkMethodDescriptor(descriptor);
-        this.genericSignature = genericSignature;
+        this.genericSignature = genericSignature == null ? null : genericSignature.intern();
         this.modifiers = modifiers;
         this.lines = sortedPairs(lines);
     }
 
+    private static final int[] NO_LINES = new int[0];
+
     /** The (bci, line) pairs ordered by bci, as {@link #lineAt} reads them. */
     private static int[] sortedPairs(int[] lines) {
         if (lines.length % 2 != 0) throw new IllegalArgumentException("line table needs (bci, line) pairs");
+        if (lines.length == 0) return NO_LINES;
         long[] packed = new long[lines.length / 2];
         for (int i = 0; i < packed.length; i++) packed[i] = ((long) lines[2 * i] << 32) | (lines[2 * i + 1] & 0xFFFFFFFFL);
         Arrays.sort(packed);

@@ -16,7 +16,8 @@ import java.util.Map;
  */
 public final class TokenTable<T> {
     private final Map<T, Integer> ids = new HashMap<>();
-    private volatile Object[] byId = new Object[256];
+    /** Tokens by int: pages that go once their ints are all retired, since ints are never handed out again. */
+    private final IdPages<T> byId = new IdPages<>();
     private int next = 1;
     private int retired;
 
@@ -30,24 +31,14 @@ public final class TokenTable<T> {
         Integer id = ids.get(token);
         if (id != null) return id;
         int assigned = next++;
-        Object[] table = byId;
-        if (assigned == table.length) {
-            Object[] grown = java.util.Arrays.copyOf(table, table.length * 2);
-            grown[assigned] = token;
-            byId = grown;
-        } else {
-            table[assigned] = token;
-            byId = table;  // volatile write publishes the new element
-        }
+        byId.set(assigned, token);
         ids.put(token, assigned);
         return assigned;
     }
 
     /** The token of {@code id}, or null for an int this table never handed out. Lock-free. */
-    @SuppressWarnings("unchecked")
     public T get(int id) {
-        Object[] table = byId;
-        return id > 0 && id < table.length ? (T) table[id] : null;
+        return id > 0 ? byId.get(id) : null;
     }
 
     /**
@@ -55,11 +46,9 @@ public final class TokenTable<T> {
      * interned again, gets a new int. Returns the token forgotten, or null.
      */
     public synchronized T retire(int id) {
-        Object[] table = byId;
-        if (id <= 0 || id >= table.length || table[id] == null) return null;
-        @SuppressWarnings("unchecked") T token = (T) table[id];
-        table[id] = null;
-        byId = table;
+        T token = get(id);
+        if (token == null) return null;
+        byId.set(id, null);
         ids.remove(token);
         retired++;
         return token;
