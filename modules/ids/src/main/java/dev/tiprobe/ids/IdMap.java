@@ -51,7 +51,6 @@ public final class IdMap {
     /** Reentrant, so pinned sections may nest (a stack walk that resolves a frame). */
     private final ReentrantReadWriteLock unloads = new ReentrantReadWriteLock();
     private volatile int generation = 1;
-    private final IdPages<String> humanNames = new IdPages<>();
     /** Source file names by class token, where the class names one: metadata, not part of a token's identity. */
     private final Map<ClassToken, String> sourceFiles = new ConcurrentHashMap<>();
     private long unloadedClasses;
@@ -161,7 +160,6 @@ public final class IdMap {
                 MethodToken token = methodTokens.get(id);
                 if (token == null || liveByToken.containsKey(token)) continue;
                 methodTokens.retire(id);
-                humanNames.set(id, null);
                 n++;
             }
             ClassToken cls = classTokens.get(r.classTokenId());
@@ -257,19 +255,14 @@ public final class IdMap {
     }
 
     /**
-     * The human name of a method token ({@link HumanNames#method}), built on first request and
-     * cached: names are resolved late, once per token, however many times a recording meets it.
+     * The human name of a method token ({@link HumanNames#method}), or null for an int retired or
+     * never handed out. Built when asked, never kept: names are resolved late, and a recording
+     * asks once per token (its first event naming it); kept, they took more of the heap than the
+     * tokens themselves under class churn.
      */
     public String humanName(int methodTokenId) {
-        String cached = humanNames.get(methodTokenId);
-        if (cached != null) return cached;
         MethodToken token = methodTokens.get(methodTokenId);
-        if (token == null) return null;
-        String name = HumanNames.method(token);
-        synchronized (this) {
-            if (methodTokens.get(methodTokenId) != null) humanNames.set(methodTokenId, name);  // not one retired meanwhile
-        }
-        return name;
+        return token == null ? null : HumanNames.method(token);
     }
 
     /** Records the source file a class names ({@code Bar.java}, its SourceFile attribute); null is ignored. */
