@@ -321,7 +321,14 @@ public final class Sampler implements AutoCloseable {
         long now = System.nanoTime();
         if (now >= nextVirtualPick) {
             long ticksPerSecond = Math.max(1, 1_000_000_000L / options.interval().toNanos());
-            VirtualThreads.Pick pick = virtualThreads.pick((int) Math.min(MAX_VIRTUAL_PICKED, WALL_THREADS_PER_TICK * ticksPerSecond));
+            VirtualThreads.Pick pick;
+            try {
+                pick = virtualThreads.pick((int) Math.min(MAX_VIRTUAL_PICKED, WALL_THREADS_PER_TICK * ticksPerSecond));
+            } catch (UnsupportedOperationException refused) {
+                virtualThreads = null;
+                recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_NOT + refused.getMessage());
+                return;
+            }
             virtualInTurn = pick.threads();
             virtualAlive = pick.alive();
             nextVirtual = 0;

@@ -23,7 +23,9 @@ import java.util.stream.Stream;
  * virtual thread to find.
  *
  * <p>Their stacks need JVMTI's {@code can_support_virtual_threads}, which makes the JDK tell JVMTI
- * of every mount and unmount from then on, a small cost per switch that stays for the JVM's life.
+ * of every mount and unmount from then on, a small cost per switch that stays for the JVM's life:
+ * so it is added once the first virtual thread is found, and a program that never starts one
+ * never pays it.
  */
 final class VirtualThreads {
     private static final String PACKAGE = "jdk.internal.vm";
@@ -35,13 +37,15 @@ final class VirtualThreads {
     private Class<?> containers;  // null until the JDK has loaded them
     private Class<?> container;
     private long lookedAt;
+    private boolean capable;
 
     private VirtualThreads(Jvmti jvmti) {
         this.jvmti = jvmti;
     }
 
     /**
-     * Adds can_support_virtual_threads, for walking unmounted virtual threads.
+     * Virtual threads' finder, where JVMTI could walk them (can_support_virtual_threads, added
+     * once the first one is found).
      *
      * @throws UnsupportedOperationException saying why virtual threads cannot be walked here
      */
@@ -49,7 +53,6 @@ final class VirtualThreads {
         if (!jvmti.potentialCapabilities().contains(Capability.CAN_SUPPORT_VIRTUAL_THREADS)) {
             throw new UnsupportedOperationException("JVMTI cannot walk virtual threads here");
         }
-        jvmti.addCapabilities(Capability.CAN_SUPPORT_VIRTUAL_THREADS);
         return new VirtualThreads(jvmti);
     }
 
@@ -62,6 +65,8 @@ final class VirtualThreads {
      * Up to {@code most} of the virtual threads alive now, each as likely as any other to be
      * picked (reservoir sampling over the containers' tree) and in random order: a program may run
      * millions, and a second of wall sampling looks at a few hundred. Sampler thread only.
+     *
+     * @throws UnsupportedOperationException when JVMTI refuses to walk virtual threads after all
      */
     Pick pick(int most) {
         List<Thread> picked = new ArrayList<>(Math.min(most, 1024));
@@ -87,6 +92,14 @@ final class VirtualThreads {
             }
         } catch (RuntimeException e) {
             // a container changed under the walk (threads start and end): what was found stands
+        }
+        if (!picked.isEmpty() && !capable) {
+            try {
+                jvmti.addCapabilities(Capability.CAN_SUPPORT_VIRTUAL_THREADS);  // before the first walk of one
+            } catch (RuntimeException refused) {
+                throw new UnsupportedOperationException("JVMTI refused to walk virtual threads: " + refused.getMessage(), refused);
+            }
+            capable = true;
         }
         Collections.shuffle(picked, random);
         return new Pick(picked, alive[0]);
