@@ -1,5 +1,6 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.options.AgentOptions;
@@ -107,13 +108,15 @@ final class AgentSession {
      * Called once a second under the agent's lock: tracing's figures go to the recording when
      * classes with probes have unloaded (their slots are given back once their last figures are
      * written, so memory follows the classes alive) and at least once a minute (a target that
-     * dies keeps them); the ID map forgets the tokens of classes unloaded ten seconds ago.
+     * dies keeps them); the ID map forgets the tokens of classes unloaded ten seconds ago; JFR is
+     * asked for a new chunk now and then, so that the streams tiprobe reads let go of old constants.
      */
     void keep() throws IOException {
         if (closed) return;
         long now = System.nanoTime();
         if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > 60_000_000_000L)) writeTracing();
-        recorder.names().retireUnloaded(now - TOKEN_GRACE_NANOS);
+        recorder.retireUnloaded(now - TOKEN_GRACE_NANOS);
+        JfrStream.newChunkWhenDue();
     }
 
     /** Writes tracing's figures so far to the recording (methods of unloaded classes a last time); returns them. */

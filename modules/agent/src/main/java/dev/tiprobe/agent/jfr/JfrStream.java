@@ -26,13 +26,18 @@ import java.util.function.Consumer;
  * <p>A stream's parser keeps every constant (stack trace, frame, method, class) of the chunk it
  * reads until the next chunk begins, and JFR begins one only every 12 MB of events: under class
  * churn, where every new class brings new stacks, that took 9 MB of the application's heap in a
- * minute of sampling. So the streams have JFR begin a new chunk every {@link #CHUNK_PERIOD}.
+ * minute of sampling. So the session asks JFR for a new chunk every {@link #CHUNK_PERIOD}
+ * ({@link #newChunkWhenDue()}).
  */
 public final class JfrStream implements AutoCloseable {
     /** How often the streams have JFR begin a new chunk, which lets their parsers drop the last one's constants. */
     static final Duration CHUNK_PERIOD = Duration.ofSeconds(15);
     /** When a new chunk was last asked for, by {@link System#nanoTime()}; shared by every stream. */
     private static final AtomicLong lastChunkAsked = new AtomicLong(System.nanoTime());
+    /** The streams recording now: new chunks are asked for only while one is. */
+    private static final java.util.Set<JfrStream> recordingNow = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Never run: added and removed again to learn whether the JVM has begun to exit. */
+    private static final Thread EXIT_PROBE = new Thread(() -> {});
 
     private EventStream stream;      // guarded by this; null until made
     /** The JVM's own recording this stream reads, stopped at close so that its last samples are written; or null. */
@@ -91,10 +96,7 @@ public final class JfrStream implements AutoCloseable {
         EventStream made = null;
         try {
             made = open.call();
-            made.onFlush(() -> {
-                lastFlushNanos = System.nanoTime();
-                newChunkWhenDue();
-            });
+            made.onFlush(() -> lastFlushNanos = System.nanoTime());
             synchronized (this) {
                 if (closed) {
                     made.close();
@@ -103,29 +105,46 @@ public final class JfrStream implements AutoCloseable {
                 stream = made;
             }
             recording = true;  // start() begins the recording at once (a JVM's own one runs already)
+            recordingNow.add(this);
             made.start();  // returns when the recording stops; at the JVM's exit JFR's own hook may stop it first
         } catch (Throwable t) {
             failure = t;
             if (made != null) made.close();
+        } finally {
+            recordingNow.remove(this);
         }
     }
 
     /**
-     * Has JFR begin a new chunk once {@link #CHUNK_PERIOD} has passed since the last one asked for:
-     * starting a recording while another records to disk is the public way to do it. The empty
-     * recording asks for no event and is gone at once; a recording of the user's own that runs
-     * meanwhile gets two more chunk boundaries, which its files and dumps show nowhere.
+     * Has JFR begin a new chunk once {@link #CHUNK_PERIOD} has passed since the last one asked
+     * for, while a stream of tiprobe's records and the JVM is not exiting. A snapshot of what JFR
+     * holds, closed at once, is the public way: with a recording to disk running, JFR rotates its
+     * chunk for it (as it does itself every 12 MB) and never begins a recording; asked as JFR
+     * stops at exit, beginning one hung the JVM, so this runs on the session's keeper, never on
+     * JFR's own threads. A recording of the user's own that runs meanwhile gets a chunk every
+     * {@link #CHUNK_PERIOD}, each repeating the constants its events use, and its old-object
+     * samples, if it takes them, are written at each as at a dump.
      */
-    private static void newChunkWhenDue() {
+    public static void newChunkWhenDue() {
         long last = lastChunkAsked.get();
         long now = System.nanoTime();
-        if (now - last < CHUNK_PERIOD.toNanos() || !lastChunkAsked.compareAndSet(last, now)) return;
-        try (Recording empty = new Recording()) {
-            empty.setName("tiprobe: a new chunk");
-            empty.start();
-            empty.stop();
+        if (recordingNow.isEmpty() || now - last < CHUNK_PERIOD.toNanos() || exiting()) return;
+        if (!lastChunkAsked.compareAndSet(last, now)) return;
+        try {
+            FlightRecorder.getFlightRecorder().takeSnapshot().close();  // taking it was the point: JFR began a new chunk
         } catch (Throwable t) {
-            // JFR stopping at exit, or refusing: the old chunk goes on; nothing the application would notice.
+            // JFR refusing: the old chunk goes on; nothing the application would notice
+        }
+    }
+
+    /** Whether the JVM has begun to exit (a shutdown hook can no longer be added). */
+    private static boolean exiting() {
+        try {
+            Runtime.getRuntime().addShutdownHook(EXIT_PROBE);
+            Runtime.getRuntime().removeShutdownHook(EXIT_PROBE);
+            return false;
+        } catch (IllegalStateException exitBegun) {
+            return true;
         }
     }
 
@@ -171,6 +190,7 @@ public final class JfrStream implements AutoCloseable {
     /** Stops the recording, hands over what JFR still holds, and ends the stream (two seconds at most when JFR stopped first). */
     @Override
     public void close() {
+        recordingNow.remove(this);  // no new chunk asked for on its behalf from now on
         long asked = System.nanoTime();  // before stopping: JFR's own shutdown hook may have flushed the last events already
         EventStream s;
         synchronized (this) {
