@@ -41,7 +41,10 @@ public final class Recorder implements AutoCloseable {
     private final long nanoAtStart = System.nanoTime();
     /** The traced calls written that the tracing session still keeps: those it dropped never come back. */
     private Set<CallKey> callsWritten = new HashSet<>();
-    /** Calls of each traced method (by token int) when its figures were last written; entries go with their classes. */
+    /**
+     * Calls of each traced method (by token int) when its figures were last written, for the
+     * methods of classes alive; -1 where settled figures were just written and the live ones must follow.
+     */
     private final Map<Integer, Long> callsAtLastWrite = new HashMap<>();
     private final int[] written = new int[Account.values().length];
     private boolean closed;
@@ -180,7 +183,8 @@ public final class Recorder implements AutoCloseable {
 
     /**
      * The tracing session's figures so far: the statistics of every method whose calls changed
-     * since they were last written (replacing those), and what was not written yet of the traced calls, the skipped methods, the classes
+     * since they were last written (replacing those; those of a method whose class unloaded come
+     * settled, and the reader adds them to an equal class's later ones), and what was not written yet of the traced calls, the skipped methods, the classes
      * left unchanged and the probes removed. A call still running is left for a later write
      * unless {@code last}, when it is written as running.
      */
@@ -234,7 +238,7 @@ public final class Recorder implements AutoCloseable {
             stats(now, id, e.getValue(), true);
             // A settled STATS takes the place of the id's figures so far: a live equal method's follow.
             if (live.containsKey(id)) callsAtLastWrite.put(id, -1L);
-            names.retireLater(id);
+            else names.retireLater(id);
         }
         for (Map.Entry<Integer, Results.MethodResult> e : live.entrySet()) {
             int id = e.getKey();
@@ -278,6 +282,15 @@ public final class Recorder implements AutoCloseable {
         int from = Math.min(written[account.ordinal()], all.size());
         written[account.ordinal()] = all.size();
         return all.subList(from, all.size());
+    }
+
+    /**
+     * Forgets the tokens of classes unloaded before {@code beforeNanos} ({@link IdMap#retireUnloaded}),
+     * but for those of traced methods whose figures it still writes: an equal class loaded again
+     * soon after keeps the id its figures were written under.
+     */
+    public synchronized void retireUnloaded(long beforeNanos) {
+        names.retireUnloaded(beforeNanos, callsAtLastWrite::containsKey);
     }
 
     /** Writes what is gathered as a chunk: a target that dies later keeps it. */

@@ -152,13 +152,22 @@ public final class IdMap {
      * the map without end. Their ints then answer null: call it once everything that could still
      * name them (a recording's events of that moment) has been written. Returns how many retired.
      */
-    public synchronized int retireUnloaded(long beforeNanos) {
+    public int retireUnloaded(long beforeNanos) {
+        return retireUnloaded(beforeNanos, id -> false);
+    }
+
+    /**
+     * As {@link #retireUnloaded(long)}, but for the method tokens {@code stillNamed} says something
+     * goes on naming (a traced method's figures written under that int): those stay, and are
+     * retired once given to {@link #retireLater} again.
+     */
+    public synchronized int retireUnloaded(long beforeNanos, java.util.function.IntPredicate stillNamed) {
         int n = 0;
         for (Retiring r; (r = retiring.peek()) != null && r.atNanos() - beforeNanos < 0; ) {
             retiring.poll();
             for (int id : r.methodTokenIds()) {
                 MethodToken token = methodTokens.get(id);
-                if (token == null || liveByToken.containsKey(token)) continue;
+                if (token == null || liveByToken.containsKey(token) || stillNamed.test(id)) continue;
                 methodTokens.retire(id);
                 n++;
             }

@@ -1,0 +1,58 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.agent.tracing.Results;
+import dev.tiprobe.ids.ClassToken;
+import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.LoaderRef;
+import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.RecordingReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class RecorderTest {
+    private static final MethodToken RUN = new MethodToken(
+            new ClassToken("Script", new LoaderRef("groovy.lang.GroovyClassLoader", null, 1), null, null, null), "run", "()V", null, 0,
+            new int[0]);
+
+    @TempDir
+    Path dir;
+
+    /**
+     * A script compiled again under its name by a fresh loader: its first instance unloads while
+     * the second runs. Each instance's calls count once, under one method, however long the
+     * session keeps the second and however often it forgets unloaded classes' tokens meanwhile;
+     * the agent keeps no figures of the first once they are written.
+     */
+    @Test
+    void aClassLoadedAgainUnderItsNameAddsItsCallsToTheFirstOnesOnce() throws Exception {
+        Path file = dir.resolve("r.tpr");
+        try (Recorder recorder = Recorder.create(file, new IdMap())) {
+            recorder.trace(results(method(4, false)), false);
+            recorder.trace(results(method(5, true), method(2, false)), false);  // the first unloaded, its last 5 calls
+            recorder.retireUnloaded(System.nanoTime() + 60_000_000_000L);  // long after: the second still runs
+            recorder.trace(results(method(3, false)), false);
+            recorder.trace(results(method(7, false)), true);
+        }
+        Recording r = RecordingReader.read(file);
+        assertEquals(1, r.stats().size(), "one method: " + r.stats());
+        assertEquals(12, r.stats().values().iterator().next().calls(), "5 of the first instance and 7 of the second");
+        assertEquals(1, r.tracing().signatures().size());
+    }
+
+    private static Results.MethodResult method(long calls, boolean unloaded) {
+        return new Results.MethodResult(RUN, "Script.run() : void", "Script", "run", "()V", calls,
+                new Results.TimeStats(calls * 100, 100, 100, new long[40]), unloaded);
+    }
+
+    private static Results results(Results.MethodResult... methods) {
+        return new Results(TraceMode.TIME, "Script::run", List.of(methods), List.of(), List.of(), List.of(), 1, 0, 0, List.of(),
+                0.05, "test clock", 0, 0);
+    }
+}
