@@ -77,7 +77,10 @@ public final class Probe {
     /** Every live platform thread's state and {@link #ENDED}, for the totals. Guarded by LOCK. */
     static ThreadState[] platformStates = {ENDED, null, null, null, null, null, null, null};
     static int platformStateCount = 1;
-    /** Virtual threads' counts and times: chunks of CHUNK slots, created by {@link #reserve}. */
+    /**
+     * Virtual threads' counts and times: chunks of CHUNK slots, as many as {@code ProbeControl.reserve}
+     * made room for; each made under LOCK when a virtual thread first runs one of its slots.
+     */
     static volatile long[][] sharedCounts = new long[0][];
     static volatile long[][] sharedTimes = new long[0][];
 
@@ -433,16 +436,24 @@ public final class Probe {
 
     /**
      * The shared chunk holding {@code slot}, made on first use: a program without virtual threads
-     * keeps none, however many methods have slots. Null for a slot not reserved.
+     * keeps none, however many methods have slots. Null for a slot not reserved. Made under LOCK,
+     * in the arrays current then, so that growing them ({@code reserve}) never leaves one behind.
      */
     private static long[] sharedChunk(long[][] chunks, int slot, int stride) {
         int c = slot / CHUNK;
         if (c >= chunks.length) return null;
         long[] chunk = (long[]) CHUNKS.getAcquire(chunks, c);
         if (chunk != null) return chunk;
-        long[] made = new long[CHUNK * stride];
-        long[] witness = (long[]) CHUNKS.compareAndExchange(chunks, c, null, made);
-        return witness != null ? witness : made;
+        synchronized (LOCK) {
+            long[][] current = stride == 1 ? sharedCounts : sharedTimes;
+            if (c >= current.length) return null;
+            chunk = current[c];
+            if (chunk == null) {
+                chunk = new long[CHUNK * stride];
+                CHUNKS.setRelease(current, c, chunk);
+            }
+            return chunk;
+        }
     }
 
     private static void failed() {

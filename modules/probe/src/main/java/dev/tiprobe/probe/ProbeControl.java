@@ -43,17 +43,9 @@ public final class ProbeControl {
         synchronized (Probe.LOCK) {
             int chunks = (slots + Probe.CHUNK - 1) / Probe.CHUNK;
             if (chunks <= Probe.sharedCounts.length) return;
-            long[][] oldCounts = Probe.sharedCounts;
-            long[][] oldTimes = Probe.sharedTimes;
-            long[][] counts = java.util.Arrays.copyOf(oldCounts, chunks);
-            long[][] times = java.util.Arrays.copyOf(oldTimes, chunks);
-            Probe.sharedTimes = times;
-            Probe.sharedCounts = counts;
-            // A chunk a virtual thread made in the old arrays while they were copied goes along.
-            for (int i = 0; i < oldCounts.length; i++) {
-                Probe.CHUNKS.compareAndSet(counts, i, null, Probe.CHUNKS.getAcquire(oldCounts, i));
-                Probe.CHUNKS.compareAndSet(times, i, null, Probe.CHUNKS.getAcquire(oldTimes, i));
-            }
+            // Chunks are made under the same lock, so none is made in the old arrays meanwhile.
+            Probe.sharedTimes = java.util.Arrays.copyOf(Probe.sharedTimes, chunks);
+            Probe.sharedCounts = java.util.Arrays.copyOf(Probe.sharedCounts, chunks);
         }
     }
 

@@ -2,8 +2,9 @@ package dev.tiprobe.probe;
 
 /**
  * One thread's counters and trace bookkeeping. Only the owning thread writes its figures (plain
- * stores), but for the agent zeroing a released slot (no code of it runs) and moving an ended
- * thread's figures; the agent reads it for totals, racing with the owner only while probes run.
+ * stores), but for the agent zeroing a released slot or dropping a chunk of free slots (no code
+ * of theirs runs) and moving an ended thread's figures; the agent reads it for totals, racing
+ * with the owner only while probes run.
  */
 final class ThreadState {
     /** The thread, for {@link #ended()}; null for the one that keeps ended threads' figures, and for virtual threads. */
@@ -15,7 +16,7 @@ final class ThreadState {
      * Calls per slot, in chunks of {@link #SLOTS} slots made when a slot of theirs first runs:
      * a thread that runs a few methods keeps a few chunks, however many methods have slots (a
      * program that starts a thread per task would otherwise give each one arrays as long as
-     * the highest slot). Grown by the owner only.
+     * the highest slot). Grown by the owner only; chunks of free slots dropped by the agent ({@link #drop}).
      */
     long[][] counts = new long[0][];
     /** {@link Probe#TIME_STRIDE} longs per slot, in chunks as {@link #counts}. Grown by the owner only. */
