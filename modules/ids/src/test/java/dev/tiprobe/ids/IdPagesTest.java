@@ -18,6 +18,7 @@ class IdPagesTest {
             if (id > 100) pages.set(id - 100, null);  // retired a hundred ids later
             if (id == 5) pages.set(5, "m5");          // a second write of a held id changes no count
         }
+        assertEquals(1, pages.pagesHeld(), "only the page the last hundred ids fall in");
         pages.set(1, "kept");  // the first page comes back for a value set again
         assertEquals(2, pages.pagesHeld(), "the first page, and the one the last hundred ids (199,901 to 200,000) fall in");
         assertEquals("kept", pages.get(1));

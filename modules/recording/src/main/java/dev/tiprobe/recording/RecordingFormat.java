@@ -26,7 +26,9 @@ package dev.tiprobe.recording;
  *                   their histogram: bucket b counts calls of [2^b, 2^(b+1)) ns); a later STATS of the same
  *                   method replaces an earlier one. Flag 2 (version 8 on), settled: the method's class has
  *                   unloaded and these are its last figures; they replace what was written before and are
- *                   added to the figures of an equal class that comes back under the same id
+ *                   added to the figures of an equal class that comes back under the same id. The agent
+ *                   writes an id's settled STATS before the live figures that follow them. A settled STATS
+ *                   is written once: a chunk skipped as damaged loses those figures for good
  *  10 TRACED        varint:methodId string:className string:methodName string:descriptor string:displayName
  *                   a traced method as the filter chose it, written before its first STATS; its display
  *                   name has the parameters' names where the class file keeps them
@@ -83,6 +85,8 @@ public final class RecordingFormat {
      * 8: a STATS may be settled ({@link #STATS_SETTLED}).
      */
     public static final int VERSION = 8;
+    /** The first version whose STATS may be settled ({@link #STATS_SETTLED}). */
+    public static final int SETTLED_SINCE = 8;
     /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
     public static final int VALUES_SINCE = 4;
     /** The oldest version this tiprobe reads (it has no SOURCE records). */

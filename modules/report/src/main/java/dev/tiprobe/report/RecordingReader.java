@@ -219,11 +219,14 @@ public final class RecordingReader {
         final Map<Long, Long> intervals = new HashMap<>();
         /** Version 4 on: values (not text) in calls, histograms in statistics. */
         final boolean values;
+        /** Version 8 on: statistics may be settled. */
+        final boolean settles;
         long start;
         long end;
 
         Chunk(int version) {
             this.values = version >= RecordingFormat.VALUES_SINCE;
+            this.settles = version >= RecordingFormat.SETTLED_SINCE;
         }
 
         void decode(ByteBuffer b) throws Malformed {
@@ -283,7 +286,8 @@ public final class RecordingReader {
                         int method = methodId(b);
                         long count = varlong(b);
                         int flags = b.get();
-                        if ((flags & ~(RecordingFormat.STATS_TIMED | RecordingFormat.STATS_SETTLED)) != 0) {
+                        int known = RecordingFormat.STATS_TIMED | (settles ? RecordingFormat.STATS_SETTLED : 0);
+                        if ((flags & ~known) != 0) {
                             throw new Malformed("bad statistics flags " + flags);
                         }
                         boolean timed = (flags & RecordingFormat.STATS_TIMED) != 0;

@@ -139,6 +139,12 @@ class RecordingTest {
             w.flush();
             w.stats(t += 1_000, 7, 3, false, true, 900, 300, 300, bucket(8, 3));  // replaces its own earlier figures
             w.stats(t, 8, 9, true, false, 0, 0, 0, new long[0]);  // an untimed method that only ever settled
+            w.stats(t, 9, 4, false, true, 400, 100, 100, bucket(6, 4));  // so far, then in this very chunk
+            w.stats(t, 9, 6, true, true, 600, 100, 100, bucket(6, 6));  // its class unloaded: these replace them
+            w.flush();
+            w.stats(t, 10, 2, false, true, 200, 100, 100, bucket(6, 2));  // so far, in one chunk
+            w.flush();
+            w.stats(t, 10, 5, true, true, 500, 100, 100, bucket(6, 5));  // settled in the next: these alone count
             w.flush();
         }
         Recording r = RecordingReader.read(file);
@@ -150,6 +156,10 @@ class RecordingTest {
         assertEquals(5, run.histogram()[10]);
         assertEquals(3, run.histogram()[8]);
         assertEquals(9, r.stats().get(8).calls());
+        assertEquals(6, r.stats().get(9).calls(), "settled figures replace the same instance's earlier ones in their chunk");
+        assertEquals(6, r.stats().get(9).histogram()[6]);
+        assertEquals(5, r.stats().get(10).calls(), "and those of an earlier chunk");
+        assertEquals(500, r.stats().get(10).totalNanos());
     }
 
     private static long[] bucket(int b, long count) {
