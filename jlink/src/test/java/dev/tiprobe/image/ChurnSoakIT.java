@@ -64,11 +64,11 @@ class ChurnSoakIT {
         assertEquals(0, tiprobe("dump", pid).exit(), "a dump succeeds");
         Command.Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
-        // Measured on two cores: 28 to 36 MB of live objects above the program alone, not growing
-        // (the first version of this test: 40 to 100 MB by GC.heap_info; before that +79 MB at 30 s,
-        // +206 at 120 s, then "Java heap space").
-        for (long mb : above) assertTrue(mb < 70, "the agent's heap beside the program alone, MB at each look: " + above + "; " + status);
-        assertTrue(above.getLast() < above.getFirst() + 30, "not climbing look after look: " + above + "; " + status);
+        // Measured on two cores: 24 MB of live objects above the program alone at each look (by hand,
+        // 20 to 30 over ten minutes; the first version of this test: 40 to 100 MB by GC.heap_info;
+        // before that +79 MB at 30 s, +206 at 120 s, then "Java heap space").
+        for (long mb : above) assertTrue(mb < 50, "the agent's heap beside the program alone, MB at each look: " + above + "; " + status);
+        assertTrue(above.getLast() < above.getFirst() + 20, "not climbing look after look: " + above + "; " + status);
         Matcher scripts = Pattern.compile("\"class\": \"Order\\d+\", [^}]*\"calls\": [1-9]").matcher(Files.readString(results));
         int orders = 0;
         while (scripts.find()) orders++;
