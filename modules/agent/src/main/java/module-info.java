@@ -11,6 +11,7 @@ module dev.tiprobe.agent {
     requires transitive dev.tiprobe.recording;
     requires transitive dev.tiprobe.options;
     requires transitive java.instrument;
+    requires static java.management;  // the heap watch, where the target's runtime has it
     requires jdk.jfr;  // lock profiling reads JFR's monitor events; where the target lacks JFR it falls back to JVMTI's
     exports dev.tiprobe.agent;
     exports dev.tiprobe.agent.registry;

@@ -487,6 +487,72 @@ class ImageIT {
         assertTrue(target.isAlive(), "the target runs on");
     }
 
+    /**
+     * A target whose heap is full: tiprobe does not start there, and a session started before the
+     * heap filled stops itself within seconds, its recording finished and readable; every command
+     * answers in one line, and the target works on, its heap left to itself.
+     */
+    @Test
+    void aFullHeapIsLeftToTheApplication() throws Exception {
+        Process full = startReady(heapFull(0), "full.out");
+        String pid = Long.toString(full.pid());
+        awaitOutput(dir.resolve("full.out"), "full");
+        Run refused = tiprobe("start", "--sample", "10ms", "--alloc", "512k", "-f", dir.resolve("never.json").toString(), pid);
+        assertEquals(1, refused.exit(), refused.err());
+        assertTrue(refused.err().strip().matches("(?s).*tiprobe start: the target's heap is \\d+ % full after its last collection \\(of \\d+ MB\\):"
+                + " tiprobe does not start where its tables could bring an OutOfMemoryError"), refused.err());
+        assertEquals("idle", tiprobe("status", pid).out().strip());
+        full.destroyForcibly();
+
+        Process filling = startReady(heapFull(3), "filling.out");
+        pid = Long.toString(filling.pid());
+        Path recording = dir.resolve("filling.tpr");
+        Run start = tiprobe("start", "--sample", "10ms", "--alloc", "512k", "--lock", "1ms", "--trace", "example.known.HeapFull::work",
+                "--mode", "time", "-f", recording.toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        awaitOutput(dir.resolve("filling.out"), "full");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        Run status;
+        while (!(status = tiprobe("status", pid)).out().strip().equals("idle")) {
+            assertTrue(status.exit() == 0 || status.err().startsWith("tiprobe status: "), "one line: " + status.err());
+            assertTrue(System.nanoTime() < deadline, "the session stopped itself: " + status.out() + status.err());
+            Thread.sleep(500);
+        }
+        Run stop = tiprobe("stop", pid);
+        assertEquals(1, stop.exit());
+        assertTrue(stop.err().startsWith("tiprobe stop: no session is running (the last session stopped itself: the target's heap is "),
+                stop.err());
+        Run report = tiprobe("report", recording.toString(), "-f", "-");
+        assertEquals(0, report.exit(), report.err());
+        assertEquals("", report.err(), "the recording was finished");
+        assertTrue(report.out().contains("HeapFull.work"), report.out());
+        String before = Files.readString(dir.resolve("filling.out"));
+        awaitOutput(dir.resolve("filling.out"), before.lines().filter(l -> l.startsWith("rounds")).count() + 1, "rounds");
+        assertFalse(Files.readString(dir.resolve("filling.out")).contains("tiprobe"), "nothing of tiprobe's in the target's output");
+    }
+
+    /** {@code HeapFull} in a 64 MB heap, filling it {@code seconds} after its start. */
+    private static List<String> heapFull(int seconds) {
+        List<String> command = new ArrayList<>(List.of(JAVA, "-Xmx64m"));
+        command.addAll(QUIET);
+        command.addAll(List.of("-cp", CLASSES, "example.known.HeapFull", Integer.toString(seconds)));
+        return command;
+    }
+
+    /** Waits up to a minute for {@code log} to hold a line starting with {@code prefix}. */
+    private static void awaitOutput(Path log, String prefix) throws Exception {
+        awaitOutput(log, 1, prefix);
+    }
+
+    /** Waits up to a minute for {@code log} to hold {@code count} lines starting with {@code prefix}. */
+    private static void awaitOutput(Path log, long count, String prefix) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Files.readString(log).lines().filter(l -> l.startsWith(prefix)).count() < count) {
+            assertTrue(System.nanoTime() < deadline, "no line '" + prefix + "' in " + log + ": " + Files.readString(log));
+            Thread.sleep(50);
+        }
+    }
+
     /** Runs {@code command} twice at the same moment; both results. */
     private static List<Run> race(java.util.concurrent.Callable<Run> command) throws Exception {
         try (var both = java.util.concurrent.Executors.newFixedThreadPool(2)) {

@@ -51,7 +51,7 @@ public final class AgentMain {
             // Sampling from the program's first moments: link JVMTI now, before main, not after it;
             // the callbacks' stubs meanwhile on another thread (the machine has a core to spare).
             if (options.profiling()) {
-                Thread.ofPlatform().daemon().name("tiprobe-prelink").start(AgentMain::prelinkCallbacks);
+                AgentThreads.daemon("tiprobe-prelink").start(AgentMain::prelinkCallbacks);
                 Jvmti.prelink();
             }
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
@@ -153,6 +153,8 @@ public final class AgentMain {
     private static synchronized String start(String args, Path progress, String owner) throws IOException {
         if (running()) return "error: a session is already running; stop it first";
         AgentOptions options = AgentOptions.parse(args);
+        String full = HeapWatch.nearlyFull();
+        if (full != null) return "error: " + full + ": tiprobe does not start where its tables could bring an OutOfMemoryError";
         long pid = ProcessHandle.current().pid();
         Path recording = options.recordingFile(pid);
         checkWritable(recording);
@@ -184,7 +186,8 @@ public final class AgentMain {
      */
     private static Thread keep(AgentSession kept, Path progress, String owner) {
         ProcessHandle command = owner == null ? null : commandProcess(owner);
-        return Thread.ofPlatform().daemon().name("tiprobe-session").start(() -> {
+        HeapWatch heap = new HeapWatch();
+        return AgentThreads.daemon("tiprobe-session").start(() -> {
             while (true) {
                 try {
                     synchronized (AgentMain.class) {
@@ -197,6 +200,13 @@ public final class AgentMain {
                         if (removed != null) {
                             stop();
                             stoppedItself = "its recording " + removed + " was removed";
+                            return;
+                        }
+                        String full = heap.look();
+                        if (full != null) {
+                            ControlChannel.giveBackReserve();  // what finishing the recording needs, from what was held back
+                            stop();
+                            stoppedItself = full + "; its recording holds what came before";
                             return;
                         }
                         kept.keep();
@@ -213,7 +223,7 @@ public final class AgentMain {
                     synchronized (AgentMain.class) {
                         if (session != kept || !running()) return;
                     }
-                    System.err.println("tiprobe: the session's keeper: " + message(t));
+                    if (!(t instanceof OutOfMemoryError)) System.err.println("tiprobe: the session's keeper: " + message(t));
                     try {
                         Thread.sleep(1000);
                     } catch (InterruptedException ended) {

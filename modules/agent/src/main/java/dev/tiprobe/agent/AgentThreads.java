@@ -9,6 +9,18 @@ public final class AgentThreads {
     }
 
     /**
+     * A daemon thread of the agent's, named {@code name}, not started. Every such thread catches
+     * what it can; what escapes anyway (an {@link OutOfMemoryError} in a full heap, thrown again in
+     * the thread's own catch block) ends it silently: the JVM's default handler would print a
+     * stack trace into the application's stderr, and throw again there in a full heap.
+     */
+    public static Thread.Builder.OfPlatform daemon(String name) {
+        return Thread.ofPlatform().daemon().name(name).uncaughtExceptionHandler(SILENT);
+    }
+
+    private static final Thread.UncaughtExceptionHandler SILENT = (thread, thrown) -> { };
+
+    /**
      * Wakes {@code thread} from any sleep or wait and waits for it to end, at most
      * {@code millis}; a thread that ends itself is not waited on. Keeps the caller's interrupt.
      */

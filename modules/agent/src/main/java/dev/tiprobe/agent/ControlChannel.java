@@ -23,18 +23,24 @@ import java.util.function.UnaryOperator;
 final class ControlChannel implements AutoCloseable {
     /** A command line longer than this is not tiprobe's. */
     private static final int MAX_REQUEST = 4096;
+    /** Heap held back for answering when the application's heap is full: given back at the first OutOfMemoryError. */
+    private static final int RESERVE_BYTES = 1 << 20;
 
     private final Path socket;
     private final ServerSocketChannel server;
     private final UnaryOperator<String> answers;
     private final Thread thread;
     private volatile boolean closing;
+    /** Made once: reading a request allocates nothing. */
+    private final ByteBuffer request = ByteBuffer.allocateDirect(MAX_REQUEST);
+    /** Static: one channel listens at a time, and the session's keeper gives it back before stopping in a full heap. */
+    private static volatile byte[] reserve;
 
     private ControlChannel(Path socket, ServerSocketChannel server, UnaryOperator<String> answers) {
         this.socket = socket;
         this.server = server;
         this.answers = answers;
-        this.thread = Thread.ofPlatform().daemon().name("tiprobe-control").unstarted(this::serve);
+        this.thread = AgentThreads.daemon("tiprobe-control").unstarted(this::serve);
     }
 
     /** Listens at {@code socket}; each request line goes to {@code answers}, whose answer goes back. */
@@ -49,38 +55,70 @@ final class ControlChannel implements AutoCloseable {
             throw e;
         }
         ControlChannel c = new ControlChannel(socket, server, answers);
+        holdReserve();
         c.thread.start();
         return c;
     }
 
+    /**
+     * Answers one client at a time until closed. An {@link OutOfMemoryError} (the application's
+     * heap full) ends neither the thread nor the session: the reserve goes back to the heap, the
+     * client gets the error if it can be sent, and the next command is answered; a thread that
+     * died here left a socket that accepted and never answered, and {@code status} waited forever.
+     */
     private void serve() {
         while (!closing) {
             try (SocketChannel client = server.accept()) {
-                String request = readLine(client);
-                String answer;
-                try {
-                    answer = answers.apply(request);
-                } catch (Throwable t) {
-                    answer = "error: " + t;
-                }
-                client.write(ByteBuffer.wrap((answer + "\n").getBytes(StandardCharsets.UTF_8)));
+                answer(client);
             } catch (IOException e) {
                 if (closing || !server.isOpen()) return;  // closed by stop, or at exit
+            } catch (OutOfMemoryError e) {
+                reserve = null;  // the heap is full: what was held back helps the next answer through
             } catch (Throwable t) {
-                return;  // never let the channel take the target down
+                // never let the channel take the target down, nor leave it deaf
             }
         }
     }
 
-    private static String readLine(SocketChannel client) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(MAX_REQUEST);
-        while (buffer.hasRemaining()) {
-            int n = client.read(buffer);
-            if (n < 0) break;
-            int end = buffer.position();
-            if (end > 0 && buffer.get(end - 1) == '\n') break;
+    private void answer(SocketChannel client) throws IOException {
+        String answer;
+        try {
+            answer = answers.apply(readLine(client));
+        } catch (OutOfMemoryError e) {
+            reserve = null;
+            answer = "error: the target's heap is full (" + e.getMessage() + ")";
+        } catch (Throwable t) {
+            answer = "error: " + t;
         }
-        return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).strip();
+        client.write(ByteBuffer.wrap((answer + "\n").getBytes(StandardCharsets.UTF_8)));
+        if (!closing) holdReserve();  // again, once the heap has room
+    }
+
+    private static void holdReserve() {
+        if (reserve != null) return;
+        try {
+            reserve = new byte[RESERVE_BYTES];
+        } catch (OutOfMemoryError stillFull) {
+            // next time
+        }
+    }
+
+    /** Gives the held-back heap to the application (at stop, or so that a stop in a full heap can finish). */
+    static void giveBackReserve() {
+        reserve = null;
+    }
+
+    private String readLine(SocketChannel client) throws IOException {
+        request.clear();
+        while (request.hasRemaining()) {
+            int n = client.read(request);
+            if (n < 0) break;
+            int end = request.position();
+            if (end > 0 && request.get(end - 1) == '\n') break;
+        }
+        byte[] line = new byte[request.flip().remaining()];
+        request.get(line);
+        return new String(line, StandardCharsets.UTF_8).strip();
     }
 
     /**
@@ -90,6 +128,7 @@ final class ControlChannel implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        giveBackReserve();
         try {
             server.close();
         } catch (IOException ignored) {

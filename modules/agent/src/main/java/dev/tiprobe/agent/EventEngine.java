@@ -40,7 +40,7 @@ public abstract class EventEngine<E> implements AutoCloseable {
 
     /** Starts the engine's thread; call once, before the events are enabled. */
     protected final synchronized void startWriting() {
-        thread = Thread.ofPlatform().daemon().name(threadName).start(this::run);
+        thread = AgentThreads.daemon(threadName).start(this::run);
     }
 
     /** Queues an event from a callback; counts it as dropped when the queue is full. */

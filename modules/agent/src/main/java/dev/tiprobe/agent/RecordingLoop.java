@@ -32,7 +32,7 @@ final class RecordingLoop implements AutoCloseable {
         this.catchUp = catchUp;
         this.options = options;
         this.pid = pid;
-        this.thread = Thread.ofPlatform().daemon().name("tiprobe-loop").unstarted(this::run);
+        this.thread = AgentThreads.daemon("tiprobe-loop").unstarted(this::run);
     }
 
     /**

@@ -15,6 +15,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -71,7 +72,11 @@ final class Target implements AutoCloseable {
             return new Target(pid, vm, vm.getAgentProperties(), socket);
         } catch (IOException e) {
             detach(vm);
-            throw new CliException("process " + pid + " went away while tiprobe attached: " + e.getMessage(), e);
+            if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                throw new CliException("process " + pid + " went away while tiprobe attached", e);
+            }
+            String full = String.valueOf(e.getMessage()).contains("OutOfMemoryError") ? " (its heap is full)" : "";
+            throw new CliException("process " + pid + " could not answer tiprobe's attach: " + e.getMessage() + full, e);
         } catch (CliException e) {
             detach(vm);
             throw e;
@@ -155,15 +160,41 @@ final class Target implements AutoCloseable {
     String ask(String command) throws CliException {
         if (!Files.exists(controlSocket)) return null;
         String answer;
+        Duration patience = command.equals("status") ? STATUS_PATIENCE : PATIENCE;
         try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(controlSocket))) {
-            channel.write(ByteBuffer.wrap((command + "\n").getBytes(StandardCharsets.UTF_8)));
-            channel.shutdownOutput();
-            answer = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8).strip();
+            Thread watchdog = closeAfter(channel, patience);
+            try {
+                channel.write(ByteBuffer.wrap((command + "\n").getBytes(StandardCharsets.UTF_8)));
+                channel.shutdownOutput();
+                answer = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8).strip();
+            } catch (java.nio.channels.AsynchronousCloseException e) {
+                throw new CliException("the agent in " + pid + " did not answer " + command + " within " + patience.toSeconds()
+                        + " s (is its heap full? jcmd " + pid + " GC.heap_info)", e);
+            } finally {
+                watchdog.interrupt();
+            }
         } catch (IOException e) {
             return null;  // a socket file nobody listens on: the JVM that made it is gone
         }
+        if (answer.isEmpty() && !Files.exists(controlSocket)) return null;  // the session ended as it was asked
         return okOrThrow(answer);
     }
+
+    /** A blocking channel has no read timeout: closing it from another thread ends the read. Interrupt the thread once answered. */
+    private static Thread closeAfter(SocketChannel channel, Duration patience) {
+        return Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(patience);
+                channel.close();
+            } catch (InterruptedException | IOException answered) {
+                // answered in time, or closed already
+            }
+        });
+    }
+
+    /** How long status waits for the session's answer; dump and stop, which write the recording, wait longer. */
+    static final Duration STATUS_PATIENCE = Duration.ofSeconds(15);
+    static final Duration PATIENCE = Duration.ofMinutes(2);
 
     private String okOrThrow(String answer) throws CliException {
         if (answer.isEmpty()) throw new CliException("the agent in " + pid + " did not answer");

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent.jfr;
 
+import dev.tiprobe.agent.AgentThreads;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
@@ -61,7 +62,7 @@ public final class JfrStream implements AutoCloseable {
      */
     public static JfrStream start(String threadName, Consumer<RecordingStream> setup) {
         JfrStream s = new JfrStream(null);
-        s.thread = Thread.ofPlatform().daemon().name(threadName).start(() -> s.run(() -> {
+        s.thread = AgentThreads.daemon(threadName).start(() -> s.run(() -> {
             RecordingStream made = new RecordingStream();
             setup.accept(made);
             made.setMaxAge(Duration.ofMinutes(1));  // at most a minute of chunks stays on disk
@@ -77,7 +78,7 @@ public final class JfrStream implements AutoCloseable {
      */
     public static JfrStream read(Recording recording, String threadName, Consumer<EventStream> handlers) {
         JfrStream s = new JfrStream(recording);
-        s.thread = Thread.ofPlatform().daemon().name(threadName).start(() -> s.run(() -> {
+        s.thread = AgentThreads.daemon(threadName).start(() -> s.run(() -> {
             EventStream made = EventStream.openRepository();
             made.setStartTime(recording.getStartTime());
             handlers.accept(made);

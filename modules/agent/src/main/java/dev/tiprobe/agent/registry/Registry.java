@@ -73,7 +73,7 @@ public final class Registry implements AutoCloseable {
         this.jvmti = jvmti;
         this.map = map;
         this.backfilled = new CountDownLatch(backfillOnRegistrar ? 1 : 0);
-        this.registrar = Thread.ofPlatform().daemon().name("tiprobe-registry").unstarted(() -> {
+        this.registrar = AgentThreads.daemon("tiprobe-registry").unstarted(() -> {
             if (backfillOnRegistrar) {
                 backfillQuietly();
                 backfilled.countDown();

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent.sampling;
 
+import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.FlushRequest;
 import dev.tiprobe.agent.Recorder;
@@ -132,7 +133,7 @@ public final class Sampler implements AutoCloseable {
         this.threads = options.threads() == null ? null : Arrays.stream(options.threads().split(";"))
                 .map(String::strip).filter(g -> !g.isEmpty()).map(Globs::glob).reduce(Predicate::or).orElse(n -> false);
         this.recorder = recorder;
-        this.thread = Thread.ofPlatform().daemon().name("tiprobe-sampler").unstarted(this::run);
+        this.thread = AgentThreads.daemon("tiprobe-sampler").unstarted(this::run);
     }
 
     /**

@@ -285,7 +285,7 @@ public final class Tracing {
         private void keepUnderBudget() {
             if (!(options.overheadBudget() > 0)) return;
             OverheadBudget budget = new OverheadBudget(options.overheadBudget(), OverheadBudget.nanosPerCall(options.mode()));
-            budgetWatcher = Thread.ofPlatform().daemon().name("tiprobe-budget").start(() -> {
+            budgetWatcher = AgentThreads.daemon("tiprobe-budget").start(() -> {
                 try {
                     while (active) {
                         List<ProbeSlots.Method> looked = slots.methods();

@@ -1,0 +1,61 @@
+package dev.tiprobe.agent;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+
+/**
+ * Whether the application's heap is nearly full, so that tiprobe does not take the last of it:
+ * a session does not start in such a heap, and a running one stops itself once the heap has
+ * stayed that full for {@link #LOOKS} looks in a row (its recording finished, classes restored).
+ * What the agent keeps lives in the application's heap; in a heap that full it is what would
+ * bring the {@link OutOfMemoryError}.
+ *
+ * <p>Nearly full means at least {@link #FULL} of the maximum heap in use both after the last
+ * collection that measured it (the heap pools' collection usage: what stayed alive, possibly
+ * since an old collection) and now (live objects and garbage, which a stale figure cannot
+ * hide). G1, the default collector, keeps a tenth of the heap in reserve and throws
+ * {@code OutOfMemoryError} with 86 % of a 64 MB heap in use after a full collection (measured
+ * on JDK 25), so the line is drawn below that.
+ */
+final class HeapWatch {
+    /** The share of the maximum heap in use, after a collection and now, that counts as nearly full. */
+    static final double FULL = 0.85;
+    /** Looks (one a second) in a row that find the heap nearly full before a running session stops. */
+    static final int LOOKS = 3;
+
+    private int fullLooks;
+
+    /** The share of the maximum heap in use after the last collections, or 0 where the JVM does not say. */
+    static double afterCollection() {
+        try {
+            long max = Runtime.getRuntime().maxMemory();
+            if (max <= 0 || max == Long.MAX_VALUE) return 0;
+            long used = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                MemoryUsage after = pool.getType() == MemoryType.HEAP ? pool.getCollectionUsage() : null;
+                if (after != null) used += after.getUsed();
+            }
+            Runtime runtime = Runtime.getRuntime();
+            long now = runtime.totalMemory() - runtime.freeMemory();
+            return Math.min(used, now) / (double) max;
+        } catch (LinkageError | RuntimeException e) {
+            return 0;  // a runtime without java.management: no watch
+        }
+    }
+
+    /** Whether the heap is nearly full at this look; null when it is not, else why, in words. */
+    static String nearlyFull() {
+        double share = afterCollection();
+        return share < FULL ? null : "the target's heap is " + Math.round(share * 100) + " % full after its last collection (of "
+                + (Runtime.getRuntime().maxMemory() >> 20) + " MB)";
+    }
+
+    /** One look a second: why the session should stop, once the heap has been nearly full {@link #LOOKS} looks in a row; else null. */
+    String look() {
+        String full = nearlyFull();
+        fullLooks = full == null ? 0 : fullLooks + 1;
+        return fullLooks >= LOOKS ? full : null;
+    }
+}
