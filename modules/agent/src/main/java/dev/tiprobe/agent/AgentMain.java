@@ -6,6 +6,7 @@ import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.ControlSocket;
 import dev.tiprobe.recording.PrivateFiles;
+import dev.tiprobe.recording.Reply;
 
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
@@ -91,10 +92,9 @@ public final class AgentMain {
     /**
      * Dynamic attach, also how the {@code tiprobe} command reaches a running session: options
      * {@code command=start|status|dump|stop} (default start) and {@code reply=<path>}, a file the
-     * answer goes to, one line starting with {@code ok} or {@code error} (dump's and stop's end with
-     * a tab, the recording's path, a tab and the output asked for). Without a reply file,
-     * errors go to the target's stderr. {@code progress=<path>} (with start) names a file the
-     * status line is written to every second.
+     * answer goes to, a {@link Reply} (the recording's path and the output asked for are among its
+     * facts). Without a reply file, errors go to the target's stderr. {@code progress=<path>} (with
+     * start) names a file the status reply is written to every second.
      */
     public static void agentmain(String args, Instrumentation inst) {
         ModuleAccess.use(inst);
@@ -104,7 +104,7 @@ public final class AgentMain {
     /** As {@link #agentmain(String, Instrumentation)}, without the JDK's Instrumentation (fields in closed packages stay unread). */
     public static void agentmain(String args) {
         Path reply = null;
-        String answer;
+        Reply answer;
         try {
             String command = "start";
             Path progress = null;
@@ -119,14 +119,14 @@ public final class AgentMain {
             }
             answer = command.equals("start") ? start(rest.toString(), progress, owner) : answer(command);
         } catch (Throwable t) {
-            answer = "error: " + message(t);
+            answer = Reply.error(message(t));
         }
         if (reply == null) {
-            if (answer.startsWith("error")) System.err.println("tiprobe: " + answer.substring("error: ".length()) + " (the application runs untraced)");
+            if (!answer.ok()) System.err.println("tiprobe: " + answer.text() + " (the application runs untraced)");
             return;
         }
         try {
-            String line = answer;
+            String line = answer.encode();
             PrivateFiles.replace(reply, w -> w.write(line + "\n"));
         } catch (Throwable t) {
             System.err.println("tiprobe: cannot answer through " + reply + ": " + message(t));
@@ -135,13 +135,13 @@ public final class AgentMain {
 
     /**
      * For {@link Profiler}: {@code start} (with the agent's options), {@code status}, {@code dump}
-     * or {@code stop}, answered as the command is answered ({@code ok ...} or {@code error: ...}).
+     * or {@code stop}, answered as the command is answered.
      */
-    static String inProcess(String command, String options) {
+    static Reply inProcess(String command, String options) {
         try {
             return command.equals("start") ? start(options, null, null) : answer(command);
         } catch (Throwable t) {
-            return "error: " + message(t);
+            return Reply.error(message(t));
         }
     }
 
@@ -150,11 +150,11 @@ public final class AgentMain {
         return session != null && !session.closed();
     }
 
-    private static synchronized String start(String args, Path progress, String owner) throws IOException {
-        if (running()) return "error: a session is already running; stop it first";
+    private static synchronized Reply start(String args, Path progress, String owner) throws IOException {
+        if (running()) return Reply.error("a session is already running; stop it first");
         AgentOptions options = AgentOptions.parse(args);
         String full = HeapWatch.nearlyFull();
-        if (full != null) return "error: " + full + ": tiprobe does not start where its tables could bring an OutOfMemoryError";
+        if (full != null) return Reply.error(full + ": tiprobe does not start where its tables could bring an OutOfMemoryError");
         long pid = ProcessHandle.current().pid();
         Path recording = options.recordingFile(pid);
         checkWritable(recording);
@@ -172,7 +172,7 @@ public final class AgentMain {
         AgentSession started = begin(new AgentSession(t, s, r, options, pid), progress, owner);
         String unreachable = channelProblem == null ? "" : "; no control socket (" + channelProblem
                 + "): status will say idle, and dump and stop load the agent again";
-        return "ok started:" + started.started() + unreachable;
+        return started.started().append(unreachable);
     }
 
     /**
@@ -212,7 +212,7 @@ public final class AgentMain {
                         kept.keep();
                     }
                     if (progress != null) {
-                        String line = status();
+                        String line = status().encode();
                         PrivateFiles.replace(progress, w -> w.write(line + "\n"));
                     }
                     Thread.sleep(1000);
@@ -251,8 +251,8 @@ public final class AgentMain {
         }
     }
 
-    private static synchronized String status() {
-        return running() ? "ok running:" + session.status() : "ok idle" + whyIdle();
+    private static synchronized Reply status() {
+        return running() ? session.status() : Reply.ok(Reply.IDLE, "idle" + whyIdle());
     }
 
     /** Why the last session ended by itself, for status and stop: {@code " (the last session stopped itself: …)"}, or nothing. */
@@ -260,21 +260,17 @@ public final class AgentMain {
         return stoppedItself == null ? "" : " (the last session stopped itself: " + stoppedItself + ")";
     }
 
-    private static synchronized String dump() throws IOException {
-        return running() ? "ok dumped:" + session.dump() + "\t" + session.files() : "error: no session is running";
+    private static synchronized Reply dump() throws IOException {
+        return running() ? session.dump() : Reply.error("no session is running");
     }
 
-    private static synchronized String stop() {
-        if (!running()) return "error: no session is running" + whyIdle();
-        AgentSession.Ending ending;
-        String files = session.files();
+    private static synchronized Reply stop() {
+        if (!running()) return Reply.error("no session is running" + whyIdle());
         try {
-            ending = session.close();
+            return session.close().reply();
         } finally {
             end();
         }
-        return ending.problems().isEmpty() ? "ok stopped:" + ending.summary() + "\t" + files
-                : "error: " + String.join("; ", ending.problems());
     }
 
     /**
@@ -289,7 +285,7 @@ public final class AgentMain {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             channel = ControlChannel.open(ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")),
-                    System.getProperty("user.name"), ProcessHandle.current().pid()), AgentMain::answer);
+                    System.getProperty("user.name"), ProcessHandle.current().pid()), command -> answer(command).encode());
             channelProblem = null;
         } catch (IOException | RuntimeException e) {
             channel = null;  // the command then reaches the session by loading the agent again
@@ -299,16 +295,16 @@ public final class AgentMain {
     }
 
     /** The answer to {@code status}, {@code dump} or {@code stop}, through the control channel or a load of the agent. */
-    private static String answer(String command) {
+    private static Reply answer(String command) {
         try {
             return switch (command) {
                 case "status" -> status();
                 case "dump" -> dump();
                 case "stop" -> stop();
-                default -> "error: unknown command '" + command + "': use start, status, dump or stop";
+                default -> Reply.error("unknown command '" + command + "': use start, status, dump or stop");
             };
         } catch (Throwable t) {
-            return "error: " + message(t);
+            return Reply.error(message(t));
         }
     }
 

@@ -4,6 +4,7 @@ import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.Reply;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ final class AgentSession {
      * What closing did: the summary for {@code stop}, what went wrong, and the filter when it
      * matched no method (null otherwise), which is worth a line at exit.
      */
-    record Ending(String summary, List<String> problems, String unmatchedFilter) {}
+    record Ending(Reply reply, List<String> problems, String unmatchedFilter) {}
 
     AgentSession(Tracing.Session tracing, Profiling profiling, Recorder recorder, AgentOptions options, long pid) {
         this.tracing = tracing;
@@ -53,10 +54,10 @@ final class AgentSession {
      * {@code dump} convert, and into what, without the command keeping any state of its own. In a
      * loop, the recording being written and the output named for its period.
      */
-    String files() {
+    Reply withFiles(Reply reply) {
         Path recording = recorder.file().toAbsolutePath();
         Path output = loop == null ? requested.toAbsolutePath() : AgentOptions.outputBeside(recording, options.file());
-        return recording + "\t" + output;
+        return reply.with(Reply.RECORDING, recording).with(Reply.OUTPUT, output);
     }
 
     /** The recording being written, when its file (or its directory) was removed since: what it still gets is lost. */
@@ -76,29 +77,36 @@ final class AgentSession {
         return closed;
     }
 
-    /** {@code 120 methods instrumented, mode count, ...; sampling every 10 ms (cpu); recording to ...}. */
-    String started() {
-        StringBuilder b = new StringBuilder();
+    /** {@code started: 120 methods instrumented, mode count, ...; sampling every 10 ms (cpu); recording to ...}, and the methods instrumented. */
+    Reply started() {
+        StringBuilder b = new StringBuilder("started:");
+        Long methods = null;
         if (tracing != null) {
             Results now = tracing.snapshot();
+            methods = now.methodCount();
             b.append(' ').append(now.methodCount()).append(" methods instrumented, mode ").append(mode(now))
                     .append(leftUnchanged(now)).append(broad(now, options.tracing()));
         }
         if (profiling != null) b.append(tracing != null ? ";" : "").append(' ').append(Profiling.describe(options));
-        return b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping()).toString();
+        b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping());
+        return Reply.ok(Reply.STARTED, b.toString()).with(Reply.METHODS, methods).with(Reply.RECORDING, recorder.file().toAbsolutePath());
     }
 
-    String status() {
-        StringBuilder b = new StringBuilder();
-        if (tracing != null) {
-            Results now = tracing.snapshot();
+    /** {@code running: ...}, with every engine's counts so far. */
+    Reply status() {
+        StringBuilder b = new StringBuilder("running:");
+        Results now = tracing == null ? null : tracing.snapshot();
+        if (now != null) {
             b.append(" mode ").append(mode(now)).append(", filter ").append(now.filter()).append(", ")
                     .append(now.methodCount()).append(" methods (").append(tracing.slotUse()).append("), ").append(now.totalCalls())
                     .append(" calls so far");
         }
         Profiling p = profiling;
         if (p != null) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far; ").append(p.idMap());
-        return b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping()).toString();
+        b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping());
+        Reply reply = Reply.ok(Reply.RUNNING, b.toString()).with(Reply.RECORDING, recorder.file().toAbsolutePath());
+        if (now != null) reply = reply.with(Reply.METHODS, now.methodCount()).with(Reply.CALLS, now.totalCalls());
+        return p == null ? reply : p.counted(reply);
     }
 
     /** When tracing's figures were last written to the recording, by {@link System#nanoTime()}. */
@@ -133,9 +141,9 @@ final class AgentSession {
      */
     private static final long TOKEN_GRACE_NANOS = 10_000_000_000L;
 
-    /** Writes what the session has so far into the recording and goes on. */
-    String dump() throws IOException {
-        StringBuilder b = new StringBuilder();
+    /** Writes what the session has so far into the recording and goes on; says what it wrote, where, and the output asked for. */
+    Reply dump() throws IOException {
+        StringBuilder b = new StringBuilder("dumped:");
         if (tracing != null) {
             Results now = writeTracing();
             b.append(' ').append(now.methodCount()).append(" methods, ").append(now.totalCalls()).append(" calls")
@@ -146,7 +154,7 @@ final class AgentSession {
             p.flush();
             b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
         }
-        return b.append("; recording in ").append(recorder.file().toAbsolutePath()).toString();
+        return withFiles(Reply.ok(Reply.DUMPED, b.toString()));
     }
 
     /**
@@ -157,7 +165,7 @@ final class AgentSession {
     Ending close() {
         closed = true;
         recorder.stopping();
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder("stopped:");
         List<String> problems = new ArrayList<>();
         String unmatched = null;
         RecordingLoop l = loop;
@@ -188,7 +196,8 @@ final class AgentSession {
         } catch (Throwable e) {
             problems.add("could not finish the recording: " + message(e));
         }
-        return new Ending(b.append("; recording in ").append(recorder.file().toAbsolutePath()).toString(), problems, unmatched);
+        Reply reply = problems.isEmpty() ? withFiles(Reply.ok(Reply.STOPPED, b.toString())) : Reply.error(String.join("; ", problems));
+        return new Ending(reply, problems, unmatched);
     }
 
     /** {@code , a recording every 60 s, ...} for a loop, else empty. */

@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.recording.ControlSocket;
+import dev.tiprobe.recording.Reply;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -86,9 +87,9 @@ final class ControlChannel implements AutoCloseable {
             answer = answers.apply(readLine(client));
         } catch (OutOfMemoryError e) {
             reserve = null;
-            answer = "error: the target's heap is full (" + e.getMessage() + ")";
+            answer = Reply.error("the target's heap is full (" + e.getMessage() + ")").encode();
         } catch (Throwable t) {
-            answer = "error: " + t;
+            answer = Reply.error(t.toString()).encode();
         }
         client.write(ByteBuffer.wrap((answer + "\n").getBytes(StandardCharsets.UTF_8)));
         if (!closing) holdReserve();  // again, once the heap has room

@@ -1,5 +1,7 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.recording.Reply;
+
 import java.nio.file.Path;
 
 /**
@@ -27,27 +29,21 @@ public final class Profiler {
      * @throws IllegalStateException naming the reason, for bad options or a session already running
      */
     public static String start(String options) {
-        return ok(AgentMain.inProcess("start", options)).substring("ok started:".length()).strip();
+        return ok(AgentMain.inProcess("start", options)).text().substring("started:".length()).strip();
     }
 
     /** Writes what the session has so far into its recording and goes on; returns the recording. */
     public static Path dump() {
-        return recording(ok(AgentMain.inProcess("dump", null)));
+        return ok(AgentMain.inProcess("dump", null)).path(Reply.RECORDING);
     }
 
     /** Ends the session (sampling and events off, traced classes restored) and returns the finished recording. */
     public static Path stop() {
-        return recording(ok(AgentMain.inProcess("stop", null)));
+        return ok(AgentMain.inProcess("stop", null)).path(Reply.RECORDING);
     }
 
-    private static String ok(String answer) {
-        if (answer.startsWith("error: ")) throw new IllegalStateException(answer.substring("error: ".length()));
+    private static Reply ok(Reply answer) {
+        if (!answer.ok()) throw new IllegalStateException(answer.text());
         return answer;
-    }
-
-    /** {@code ok ...\t<recording>\t<output asked for>}: the recording. */
-    private static Path recording(String answer) {
-        String[] parts = answer.split("\t");
-        return Path.of(parts[1]);
     }
 }

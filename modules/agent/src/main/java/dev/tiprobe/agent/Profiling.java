@@ -8,6 +8,7 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.agent.sampling.Sampler;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.Reply;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -57,6 +58,14 @@ final class Profiling implements AutoCloseable {
         }
         if (locks != null) parts.add(locks.written() + " waits");
         return String.join(", ", parts);
+    }
+
+    /** {@code reply} with the counts so far of the engines that run. */
+    Reply counted(Reply reply) {
+        if (sampler != null) reply = reply.with(Reply.SAMPLES, sampler.samples());
+        if (allocations != null) reply = reply.with(Reply.ALLOCATIONS, allocations.written());
+        if (locks != null) reply = reply.with(Reply.WAITS, locks.written());
+        return reply;
     }
 
     /** What the session's ID map holds: {@code ID map: 5804 classes and 48120 methods live, 61230 tokens, 2210 classes unloaded}. */

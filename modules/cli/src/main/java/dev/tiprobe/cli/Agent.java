@@ -1,5 +1,7 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.recording.Reply;
+
 import dev.tiprobe.options.AgentOptions;
 
 import java.io.IOException;
@@ -51,13 +53,12 @@ final class Agent {
         }
     }
 
-    /** The text the agent left in {@code file}, without "ok"; empty when there is none yet. */
-    static String read(Path file) {
+    /** The reply the agent left in {@code file}; null when there is none yet (or not a whole one). */
+    static Reply read(Path file) {
         try {
-            String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-            return text.startsWith("ok") ? text.substring(2).strip() : text;
-        } catch (IOException e) {
-            return "";
+            return Reply.decode(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
         }
     }
 

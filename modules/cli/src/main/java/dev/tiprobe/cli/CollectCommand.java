@@ -1,6 +1,7 @@
 package dev.tiprobe.cli;
 
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.Reply;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
 
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeUnit;
         "  tiprobe collect -d 1h --sample 10ms --loop 60s --keep 30 -f 'profiles/cpu-%%t.pb.gz' 4242"})
 final class CollectCommand extends SessionCommand {
     @Option(names = {"-d", "--duration"}, required = true, paramLabel = "<duration>", converter = DurationConverter.class,
-            description = "How long: 10s, 500ms, 2m, 1h (a plain number is seconds).")
+            description = "How long: 10s, 500ms, 2m, 1h (a plain number is seconds, as asprof's -d).")
     Duration duration;
 
     @Mixin
@@ -65,8 +66,8 @@ final class CollectCommand extends SessionCommand {
             // owner: the session stops itself if this command is killed (SIGKILL runs no Ctrl-C hook).
             ProcessHandle me = ProcessHandle.current();
             String owner = me.pid() + ":" + me.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
-            String started = startSession(target, options + ",progress=" + progress + ",owner=" + owner);
-            err.println("tiprobe collect: " + started);
+            Reply started = startSession(target, options + ",progress=" + progress + ",owner=" + owner);
+            err.println("tiprobe collect: " + started.text());
             warnIfNothingMatched(started);
             // Ctrl-C runs this hook; it waits (a while) for the stop, the report and the summary below.
             CountDownLatch done = new CountDownLatch(1);
@@ -94,9 +95,8 @@ final class CollectCommand extends SessionCommand {
                         err.println("tiprobe collect: wrote " + f);
                     });
                     long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
-                    String status = Agent.read(progress);
-                    err.printf("\rtiprobe collect: %d s elapsed, %d s left, %s   ", elapsed,
-                            Math.max(0, duration.toSeconds() - elapsed), progress(status));
+                    err.printf("\rtiprobe collect: %d s elapsed, %d s left%s   ", elapsed,
+                            Math.max(0, duration.toSeconds() - elapsed), progress(Agent.read(progress)));
                     err.flush();
                 }
                 err.println();
@@ -121,16 +121,16 @@ final class CollectCommand extends SessionCommand {
 
     /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
     private void finish(Target target) throws CliException {
-        Answer stopped = Answer.of(reach(target, "stop"));
-        String text = stopped.text();
+        Reply stopped = reach(target, "stop");
+        Path recording = stopped.path(Reply.RECORDING);
+        String where = "recording in " + recording;
         if (loopExports != null) {
             loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
-            // the last period's recording is a profile now, like the others: say where they all are
-            if (stopped.recording() != null) text = text.replace("recording in " + stopped.recording(), "profiles in " + output.getParent());
+            where = "profiles in " + output.getParent();  // the last period's recording is a profile now, like the others
         } else {
-            written(stopped.recording() != null ? Report.convert(stopped.recording(), output) : Report.convert(output));
+            written(recording != null ? Report.convert(recording, output) : Report.convert(output));
         }
-        spec.commandLine().getOut().println(text);
+        spec.commandLine().getOut().println(finishedText(stopped, where));
     }
 
     /**
@@ -162,30 +162,30 @@ final class CollectCommand extends SessionCommand {
         }
     }
 
-    /** "123 calls, 456 samples" out of a status line. */
-    private static String progress(String status) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) (calls|samples) so far").matcher(status);
+    /** {@code , 123 calls, 456 samples, 7 allocation samples, 2 waits}: every engine's count in the last status, or nothing before the first. */
+    static String progress(Reply status) {
+        if (status == null) return "";
         StringBuilder b = new StringBuilder();
-        while (m.find()) b.append(b.isEmpty() ? "" : ", ").append(m.group(1)).append(' ').append(m.group(2));
-        return b.isEmpty() ? status : b.toString();
+        for (String[] count : new String[][] {{Reply.CALLS, "calls"}, {Reply.SAMPLES, "samples"}, {Reply.ALLOCATIONS, "allocation samples"},
+                {Reply.WAITS, "waits"}}) {
+            long n = status.count(count[0]);
+            if (n >= 0) b.append(", ").append(n).append(' ').append(count[1]);
+        }
+        return b.toString();
     }
 
-    /** Durations as users type them. */
+    /**
+     * {@code -d} in the options' one duration grammar ({@link AgentOptions#duration}), where a plain
+     * number is seconds as well: {@code -d 30} is asprof's most typed flag.
+     */
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            String v = value.strip().toLowerCase();
             try {
-                Duration d;
-                if (v.endsWith("ms")) d = Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-                else if (v.endsWith("s")) d = Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
-                else if (v.endsWith("m")) d = Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
-                else if (v.endsWith("h")) d = Duration.ofHours(Long.parseLong(v.substring(0, v.length() - 1)));
-                else d = Duration.ofSeconds(Long.parseLong(v));
-                if (d.isNegative() || d.isZero()) throw new CommandLine.TypeConversionException("the duration must be positive: '" + value + "'");
-                return d;
-            } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("not a duration: '" + value + "' (use 10s, 500ms, 2m or 1h)");
+                String v = value.strip();
+                return AgentOptions.duration("-d", !v.isEmpty() && v.chars().allMatch(Character::isDigit) ? v + "s" : v);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
         }
     }

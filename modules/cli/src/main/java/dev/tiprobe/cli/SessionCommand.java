@@ -1,5 +1,7 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.recording.Reply;
+
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -33,24 +35,22 @@ abstract class SessionCommand implements Callable<Integer> {
     public Integer call() throws CliException {
         String options = agentOptions();  // options that do not go together fail before the target is touched
         try (Target target = Target.attach(pid)) {
-            Answer answer = Answer.of(answer(target, options));
-            spec.commandLine().getOut().println(answer.text());
-            warnIfNothingMatched(answer.text());
-            if (answer.recording() != null) written(Report.convert(answer.recording(), answer.requested()));
+            Reply answer = answer(target, options);
+            spec.commandLine().getOut().println(finishedText(answer, "recording in " + answer.fact(Reply.RECORDING)));
+            warnIfNothingMatched(answer);
+            if (finished(answer)) written(Report.convert(answer.path(Reply.RECORDING), answer.path(Reply.OUTPUT)));
         }
         return Main.OK;
     }
 
-    /**
-     * What the agent answered: the text for the user and, for dump and stop, the recording and the
-     * output the session was started for, which the command makes from it.
-     */
-    record Answer(String text, Path recording, Path requested) {
-        static Answer of(String answer) {
-            String[] parts = answer.split("\t");
-            if (parts.length != 3) return new Answer(answer, null, null);
-            return new Answer(parts[0], Path.of(parts[1]), Path.of(parts[2]));
-        }
+    /** Whether {@code answer} is a dump's or a stop's, with a recording the command makes the output from. */
+    static boolean finished(Reply answer) {
+        return (answer.kind().equals(Reply.DUMPED) || answer.kind().equals(Reply.STOPPED)) && answer.fact(Reply.RECORDING) != null;
+    }
+
+    /** The answer's text, and for a dump or a stop where it was written ({@code where}). */
+    static String finishedText(Reply answer, String where) {
+        return finished(answer) ? answer.text() + "; " + where : answer.text();
     }
 
     /** Says on stderr which file the command wrote from the recording (nothing when the recording was what was asked for). */
@@ -63,12 +63,12 @@ abstract class SessionCommand implements Callable<Integer> {
      * running session through its control socket, and load the agent only where no session listens
      * (a session that could not open its socket), except status, for which that means idle.
      */
-    private String answer(Target target, String options) throws CliException {
+    private Reply answer(Target target, String options) throws CliException {
         String command = command();
         if (command.equals("start")) return startSession(target, options);
         if (command.equals("status")) {
-            String answer = target.ask(command);
-            return answer != null ? answer : "idle";
+            Reply answer = target.ask(command);
+            return answer != null ? answer : Reply.ok(Reply.IDLE, "idle");
         }
         return reach(target, command);
     }
@@ -77,21 +77,21 @@ abstract class SessionCommand implements Callable<Integer> {
      * Asks the running session {@code command} (dump or stop) through its control socket or, where
      * none listens (a session that could not open one), by loading the agent again.
      */
-    static String reach(Target target, String command) throws CliException {
-        String answer = target.ask(command);
+    static Reply reach(Target target, String command) throws CliException {
+        Reply answer = target.ask(command);
         return answer != null ? answer : target.send(Agent.jar(), "command=" + command);
     }
 
     /** Loads the agent to start a session, once none is found running (asking costs the target nothing). */
-    String startSession(Target target, String options) throws CliException {
+    Reply startSession(Target target, String options) throws CliException {
         if (target.ask("status") != null) throw new CliException("a session is already running; stop it first");
         warnAboutFlags(target);
         return target.send(Agent.jar(), options);
     }
 
     /** A start that instrumented nothing says so at once: the filter may be wrong, or its classes not loaded yet. */
-    void warnIfNothingMatched(String answer) {
-        if (answer.startsWith("started: 0 methods instrumented")) {
+    void warnIfNothingMatched(Reply answer) {
+        if (answer.kind().equals(Reply.STARTED) && answer.count(Reply.METHODS) == 0) {
             spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the filter matches no method of the classes loaded"
                     + " so far; classes that load later are traced as they load (check the filter: tiprobe " + spec.name() + " --help)");
         }

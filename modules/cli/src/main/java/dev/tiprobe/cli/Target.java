@@ -6,6 +6,7 @@ import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
 import dev.tiprobe.recording.ControlSocket;
+import dev.tiprobe.recording.Reply;
 
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
@@ -135,7 +136,7 @@ final class Target implements AutoCloseable {
      *
      * @throws CliException with the agent's own message when it answers {@code error}
      */
-    String send(Path agentJar, String options) throws CliException {
+    Reply send(Path agentJar, String options) throws CliException {
         Path reply = Agent.tempFile("tiprobe-reply-");
         try {
             vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
@@ -157,7 +158,7 @@ final class Target implements AutoCloseable {
      *
      * @throws CliException with the agent's own message when it answers {@code error}
      */
-    String ask(String command) throws CliException {
+    Reply ask(String command) throws CliException {
         if (!Files.exists(controlSocket)) return null;
         String answer;
         Duration patience = command.equals("status") ? STATUS_PATIENCE : PATIENCE;
@@ -196,10 +197,16 @@ final class Target implements AutoCloseable {
     static final Duration STATUS_PATIENCE = Duration.ofSeconds(15);
     static final Duration PATIENCE = Duration.ofMinutes(2);
 
-    private String okOrThrow(String answer) throws CliException {
+    private Reply okOrThrow(String answer) throws CliException {
         if (answer.isEmpty()) throw new CliException("the agent in " + pid + " did not answer");
-        if (answer.startsWith("ok")) return answer.substring(2).strip();
-        throw new CliException(answer.startsWith("error: ") ? answer.substring("error: ".length()) : answer);
+        Reply reply;
+        try {
+            reply = Reply.decode(answer);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage(), e);
+        }
+        if (!reply.ok()) throw new CliException(reply.text());
+        return reply;
     }
 
     @Override

@@ -13,8 +13,8 @@ import java.nio.file.attribute.PosixFilePermissions;
  * {@code <java.io.tmpdir of the target>/.tiprobe-<user>/<pid>.sock} ({@code /tmp} when that path is
  * too long for a socket). Both sides compute the same
  * path; the command reads the target's temporary directory through the attach API, which loads
- * nothing into the target. The protocol is one line in (a command) and one line out (the answer,
- * starting with {@code ok} or {@code error}); no network port is opened.
+ * nothing into the target. The protocol is one line in (a command) and one line out (a
+ * {@link Reply}); no network port is opened.
  */
 public final class ControlSocket {
     private ControlSocket() {}
