@@ -4,7 +4,6 @@ import dev.tiprobe.options.AgentOptions;
 
 import picocli.CommandLine.Option;
 
-import java.util.Locale;
 
 /** {@code --loop} and {@code --keep}: continuous profiling, for {@code collect} and {@code start}. */
 final class LoopOptions {
@@ -30,7 +29,7 @@ final class LoopOptions {
             throw new UsageException("--loop writes a file per period: put %t in -f's name, e.g. -f 'profiles/cpu-%t.pb.gz'");
         }
         try {
-            return new AgentOptions.Loop(AgentOptions.duration("--loop", period.strip().toLowerCase(Locale.ROOT)),
+            return new AgentOptions.Loop(AgentOptions.duration("--loop", period),
                     keep == null ? AgentOptions.Loop.DEFAULT_KEEP : keep);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--loop: " + e.getMessage());

@@ -9,7 +9,6 @@ import dev.tiprobe.options.AgentOptions.TraceMode;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.util.Locale;
 
 /** What to trace, shared by collect, start and run. */
 final class TraceOptions {
@@ -153,13 +152,13 @@ final class TraceOptions {
                 double budget = overhead == null ? AgentOptions.Tracing.DEFAULT_BUDGET : AgentOptions.percent("--overhead", overhead.strip());
                 tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), mode(), traceLimits(), budget);
             }
-            Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration("--sample", sample.strip().toLowerCase(Locale.ROOT)),
+            Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration("--sample", sample),
                     sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
             AgentOptions.Allocations allocations = alloc == null ? null
                     : new AgentOptions.Allocations(AgentOptions.bytes("--alloc", alloc.strip()), live, allocOverhead == null
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));
             AgentOptions.Locks locks = lock == null ? null
-                    : new AgentOptions.Locks(AgentOptions.threshold("--lock", lock.strip().toLowerCase(Locale.ROOT)));
+                    : new AgentOptions.Locks(AgentOptions.threshold("--lock", lock));
             return new AgentOptions(tracing, sampling, output.toString(), null, loop, allocations, locks);
         } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration, size or percentage
             throw new UsageException(e.getMessage());

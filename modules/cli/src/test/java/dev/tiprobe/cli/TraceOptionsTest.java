@@ -55,7 +55,7 @@ class TraceOptionsTest {
 
     @Test
     void badFlagsAreUsageErrorsThatNameTheFlag() {
-        assertEquals("--sample must be a positive duration such as 10ms, not '0ms'", usage("--sample", "0ms"));
+        assertEquals("--sample must be a positive duration with its unit, such as 10ms, 5s or 5m, not '0ms'", usage("--sample", "0ms"));
         assertEquals("--overhead must be a percentage such as 5 (0: no limit), not 'lots'", usage("--trace", "a.*", "--overhead", "lots"));
         assertEquals("--one-in must be at least 1: 0", usage("--trace", "a.*", "--mode", "trace", "--one-in", "0"));
         assertEquals("--max-calls must not be negative: -1", usage("--trace", "a.*", "--mode", "trace", "--max-calls", "-1"));

@@ -408,19 +408,36 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     }
 
     /**
-     * {@code 10ms}, {@code 1s}, or a plain number of milliseconds, as the agent reads an interval;
-     * {@code name} is what the message calls the setting (the option key, or the command's flag).
+     * The one duration grammar of tiprobe's options and flags: a whole number and its unit,
+     * {@code ns}, {@code us}, {@code ms}, {@code s}, {@code m} or {@code h} ({@code 250us},
+     * {@code 10ms}, {@code 5s}, {@code 5m}, {@code 1h}), any case, positive. A plain number is
+     * refused: it meant milliseconds to the agent and seconds to {@code -d} before, and would
+     * mean one of them wrongly to someone ({@code -d} alone takes one as seconds, as asprof's
+     * {@code -d} does). {@code name} is what the message calls the setting
+     * (the option key, or the command's flag).
      */
     public static Duration duration(String name, String value) {
-        try {
-            Duration d = value.endsWith("ms") ? Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)))
-                    : value.endsWith("s") ? Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)))
-                    : Duration.ofMillis(Long.parseLong(value));
-            if (d.isNegative() || d.isZero()) throw new NumberFormatException();
-            return d;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a positive duration such as 10ms, not '" + value + "'");
+        Duration d = parseDuration(value.strip().toLowerCase(Locale.ROOT));
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be a positive duration with its unit, such as 10ms, 5s or 5m, not '" + value + "'");
         }
+        return d;
+    }
+
+    /** {@code value} as a duration, or null where it is not a number and a unit. */
+    private static Duration parseDuration(String value) {
+        String[][] units = {{"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}, {"m", "60000000000"}, {"h", "3600000000000"}};
+        for (String[] unit : units) {
+            if (!value.endsWith(unit[0])) continue;
+            String number = value.substring(0, value.length() - unit[0].length());
+            if (number.isEmpty() || !number.chars().allMatch(c -> c >= '0' && c <= '9')) continue;  // "5ms" also ends with "s"
+            try {
+                return Duration.ofNanos(Math.multiplyExact(Long.parseLong(number), Long.parseLong(unit[1])));
+            } catch (ArithmeticException | NumberFormatException tooLong) {
+                return null;
+            }
+        }
+        return null;
     }
 
     /** A share as the percentage {@link #percent} reads back: 0.05 as {@code 5}. */
@@ -455,24 +472,14 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
     }
 
-    /**
-     * A wait threshold: {@code 0}, {@code 10ms}, {@code 500us}, {@code 1s}, {@code 250ns} or a plain
-     * number of milliseconds; {@code name} is what the message calls it.
-     */
+    /** A wait threshold: a {@link #duration}, or {@code 0} for every wait; {@code name} is what the message calls it. */
     public static Duration threshold(String name, String value) {
+        if (value.strip().equals("0")) return Duration.ZERO;
         try {
-            if (value.equals("0")) return Duration.ZERO;
-            if (value.endsWith("ns")) return nonNegative(Duration.ofNanos(Long.parseLong(value.substring(0, value.length() - 2))));
-            if (value.endsWith("us")) return nonNegative(Duration.ofNanos(1000 * Long.parseLong(value.substring(0, value.length() - 2))));
             return duration(name, value);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(name + " must be a duration such as 10ms (0: every wait), not '" + value + "'");
+            throw new IllegalArgumentException(name + " must be a duration with its unit, such as 10ms (0: every wait), not '" + value + "'");
         }
-    }
-
-    private static Duration nonNegative(Duration d) {
-        if (d.isNegative()) throw new IllegalArgumentException();
-        return d;
     }
 
     private static long number(String key, String value) {

@@ -107,14 +107,32 @@ class AgentOptionsTest {
         assertTrue(AgentOptions.expandTime("a-%p-%t.json").matches("a-%p-\\d{8}-\\d{6}\\.json"), "the pid is left for the agent");
     }
 
+    /** One duration grammar for every key and flag: a number and its unit, ns to h. */
+    @Test
+    void everyDurationReadsTheSameUnits() {
+        assertEquals(Duration.ofNanos(250), AgentOptions.duration("x", "250ns"));
+        assertEquals(Duration.ofNanos(500_000), AgentOptions.duration("x", "500us"));
+        assertEquals(Duration.ofMillis(10), AgentOptions.duration("x", "10MS"));
+        assertEquals(Duration.ofSeconds(5), AgentOptions.duration("x", " 5s "));
+        assertEquals(Duration.ofMinutes(5), AgentOptions.parse("interval=10ms,loop=5m,file=/tmp/p-%t.tpr").loop().period(), "the advertised --loop 5m");
+        assertEquals(Duration.ofHours(1), AgentOptions.duration("x", "1h"));
+        assertEquals(Duration.ZERO, AgentOptions.threshold("x", "0"));
+        for (String bad : new String[] {"", "ms", "5", "5x", "1.5s", "-5s", "5 s", "s5"}) {
+            assertThrows(IllegalArgumentException.class, () -> AgentOptions.duration("x", bad), bad);
+        }
+    }
+
     @Test
     void badOptionsSayWhatIsWrong() {
         assertEquals("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)", message("mode=count"));
         assertEquals("alloc must be a size such as 512k (1 byte to 2g), not '512q'", message("alloc=512q"));
         assertEquals("alloc must be a size such as 512k (1 byte to 2g), not '4g'", message("alloc=4g"));
-        assertEquals("lock must be a duration such as 10ms (0: every wait), not '-1ms'", message("lock=-1ms"));
+        assertEquals("lock must be a duration with its unit, such as 10ms (0: every wait), not '-1ms'", message("lock=-1ms"));
         assertEquals("live keeps allocation samples: it needs alloc=<bytes>", message("interval=10ms,live"));
-        assertEquals("interval must be a positive duration such as 10ms, not '0ms'", message("interval=0ms"));
+        assertEquals("interval must be a positive duration with its unit, such as 10ms, 5s or 5m, not '0ms'", message("interval=0ms"));
+        assertEquals("interval must be a positive duration with its unit, such as 10ms, 5s or 5m, not '10'", message("interval=10"),
+                "a plain number meant ms here and s to -d: it needs its unit");
+        assertEquals("interval must be a positive duration with its unit, such as 10ms, 5s or 5m, not '99999999999h'", message("interval=99999999999h"));
         assertEquals("samplemode must be wall or cpu, not 'gpu'", message("interval=10ms,samplemode=gpu"));
         assertEquals("mode must be count, time or trace, not 'fast'", message("trace=a.*,mode=fast"));
         assertEquals("unknown option 'colour'", message("trace=a.*,colour=red"));
