@@ -342,7 +342,8 @@ class ImageIT {
                 Long.toString(interrupted.pid())).redirectOutput(dir.resolve("ctrl-c.out").toFile())
                 .redirectError(dir.resolve("ctrl-c.err").toFile()).start();
         targets.add(collect);
-        Thread.sleep(4_000);
+        awaitProgress(collect, dir.resolve("ctrl-c.err"));  // Ctrl-C once the session runs: before, it stops the command alone
+        Thread.sleep(2_000);
         assertEquals(0, Command.run(List.of("kill", "-INT", Long.toString(collect.pid()))).exit());
         assertTrue(collect.waitFor(60, TimeUnit.SECONDS), "collect ended after Ctrl-C");
         assertTrue(Files.readString(dir.resolve("ctrl-c.out")).startsWith("stopped:"), Files.readString(dir.resolve("ctrl-c.err")));
@@ -356,12 +357,7 @@ class ImageIT {
         Process killedCollect = new ProcessBuilder(TIPROBE.toString(), "-d", "60s", "--sample", "10ms", "-f", killedPage.toString(),
                 Long.toString(killed.pid())).redirectOutput(dir.resolve("killed-collect.out").toFile()).redirectError(killedErr.toFile()).start();
         targets.add(killedCollect);
-        // Killed once the session runs (its first progress line), not at a fixed time: starting takes 2 to 4 s on a loaded machine.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(killedErr).contains("1 s elapsed")) {
-            assertTrue(killedCollect.isAlive() && System.nanoTime() < deadline, "the session started: " + Files.readString(killedErr));
-            Thread.sleep(20);
-        }
+        awaitProgress(killedCollect, killedErr);
         Thread.sleep(1_500);
         killed.destroyForcibly();  // SIGKILL: no shutdown hook runs in the target
         assertTrue(killedCollect.waitFor(60, TimeUnit.SECONDS), "collect ended when the target died");
@@ -371,6 +367,18 @@ class ImageIT {
                 + " finish the recording \\(was it killed\\?\\): \\S+killed\\.html\\.tpr holds [1-9]\\d* samples, 0 allocation"
                 + " samples, 0 waits and 0 traced calls in [1-9]\\d* chunks, up to its last whole chunk; wrote \\S+killed\\.html from it.*"), run.err());
         assertTrue(Files.readString(killedPage).contains("Known.spin"), "the page from what the recording holds");
+    }
+
+    /**
+     * Waits for {@code collect}'s first progress line in {@code err}: the session runs. Not a fixed
+     * time: starting takes 2 to 4 s on a loaded machine.
+     */
+    private static void awaitProgress(Process collect, Path err) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(err).contains("1 s elapsed")) {
+            assertTrue(collect.isAlive() && System.nanoTime() < deadline, "the session started: " + Files.readString(err));
+            Thread.sleep(20);
+        }
     }
 
     /**
@@ -388,14 +396,10 @@ class ImageIT {
                 dir.resolve("orphan.json").toString(), pid).redirectOutput(dir.resolve("orphan-collect.out").toFile())
                 .redirectError(err.toFile()).start();
         targets.add(collect);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(err).contains("1 s elapsed")) {
-            assertTrue(collect.isAlive() && System.nanoTime() < deadline, "the session started: " + Files.readString(err));
-            Thread.sleep(20);
-        }
+        awaitProgress(collect, err);
         collect.destroyForcibly();
         assertTrue(collect.waitFor(10, TimeUnit.SECONDS));
-        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         String status;
         while (!(status = tiprobe("status", pid).out().strip()).equals("idle")) {
             assertTrue(System.nanoTime() < deadline, "no session 10 s after its collect was killed: " + status);
