@@ -45,8 +45,7 @@ public final class JfrStream implements AutoCloseable {
     private final Recording jvmRecording;
     private boolean closed;          // guarded by this
     private volatile long lastFlushNanos;
-    /** Set at the stream's first flush: JFR records and hands its events over. */
-    private volatile boolean delivering;
+    private volatile boolean recording;
     private volatile Throwable failure;
     private Thread thread;
 
@@ -98,10 +97,7 @@ public final class JfrStream implements AutoCloseable {
         EventStream made = null;
         try {
             made = open.call();
-            made.onFlush(() -> {
-                lastFlushNanos = System.nanoTime();
-                delivering = true;
-            });
+            made.onFlush(() -> lastFlushNanos = System.nanoTime());
             synchronized (this) {
                 if (closed) {
                     made.close();
@@ -109,6 +105,7 @@ public final class JfrStream implements AutoCloseable {
                 }
                 stream = made;
             }
+            recording = true;  // start() begins the recording at once (a JVM's own one runs already)
             recordingNow.add(this);
             made.start();  // returns when the recording stops; at the JVM's exit JFR's own hook may stop it first
         } catch (Throwable t) {
@@ -162,15 +159,12 @@ public final class JfrStream implements AutoCloseable {
     }
 
     /**
-     * Whether JFR records for this stream and hands its events over by now: from its first flush.
-     * Its set-up takes from a tenth of a second to seconds in a JVM where JFR has not run, and on
-     * a loaded machine its recording, once started, took over a second more to flush its first
-     * samples (a whole second-long period of a loop then held none). A recording the JVM started
-     * records from its first moment, however late the stream opens: its events up to now come all
-     * the same.
+     * Whether JFR records for this stream by now: its set-up takes from a tenth of a second to
+     * seconds in a JVM where JFR has not run. A recording the JVM started records from its first
+     * moment, however late the stream opens: its events up to now come all the same.
      */
-    public boolean delivering() {
-        return delivering || jvmRecording != null;
+    public boolean recording() {
+        return recording || jvmRecording != null;
     }
 
     /** Whether JFR has handed over everything recorded up to {@code nanoTime} (a flush since). */

@@ -74,9 +74,9 @@ final class JfrSamples implements AutoCloseable {
         return stream.failure();
     }
 
-    /** Whether JFR samples and has handed its first samples over (about a second after they were taken). */
+    /** Whether JFR samples by now (its samples are handed over about a second after they were taken). */
     boolean sampling() {
-        return stream.delivering();
+        return stream.recording();
     }
 
     /** Waits up to two seconds for JFR to hand over what it sampled up to now. */

@@ -30,8 +30,8 @@ import java.util.function.Predicate;
  *
  * <p><b>Where samples come from.</b> Threads running Java code are sampled by JFR's sampler
  * ({@link JfrSamples}: no safepoint bias, inlined methods named through {@link InlinedFrames}, virtual
- * threads' own frames), each sample standing for one interval of CPU. Until JFR has handed over
- * its first samples (a second to seconds into a session in a JVM where JFR has not run; with {@code tiprobe run},
+ * threads' own frames), each sample standing for one interval of CPU. Until JFR records (a tenth
+ * of a second to seconds into a session in a JVM where JFR has not run; with {@code tiprobe run},
  * from the JVM's first moment, as the JVM starts the recording) JVMTI walks bridge the gap as in
  * the fallback below, leaving out carrier threads' own frames. In wall mode the other
  * threads (waiting, blocked, in native code) are walked by JVMTI, at most
@@ -95,8 +95,8 @@ public final class Sampler implements AutoCloseable {
     /** JFR's samples of threads running Java code; null where JVMTI walks every thread. */
     private volatile JfrSamples jfr;
     /**
-     * Until JFR hands over its first samples (its set-up takes from a tenth of a second to seconds
-     * where it has not run yet, longer on a busy machine, and its first flush a second more), JVMTI walks every thread as without JFR, so a session has
+     * Until JFR records (its set-up takes from a tenth of a second to seconds where it has not run
+     * yet, longer on a busy machine), JVMTI walks every thread as without JFR, so a session has
      * samples from its start; the time of the last such walk, before which JFR's samples are left
      * out (the walks stood for that time).
      */
