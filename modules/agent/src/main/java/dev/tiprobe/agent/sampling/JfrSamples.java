@@ -79,9 +79,14 @@ final class JfrSamples implements AutoCloseable {
         return stream.recording();
     }
 
-    /** Waits up to two seconds for JFR to hand over what it sampled up to now. */
+    /**
+     * Waits up to five seconds for JFR to hand over what it sampled up to now. It flushes about
+     * once a second; a flush later than the wait (a loaded machine) lets a loop's period be cut
+     * before its running threads' samples come, and they go to the next (one CI run had a 1-s
+     * period with none; two seconds was the wait then).
+     */
     void awaitDelivery() {
-        stream.awaitDelivery(Duration.ofSeconds(2));
+        stream.awaitDelivery(Duration.ofSeconds(5));
     }
 
     private void deliver(RecordedEvent e) {
