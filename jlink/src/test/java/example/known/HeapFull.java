@@ -1,13 +1,16 @@
 package example.known;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A program that fills its heap: prints {@code ready}, waits the seconds its argument says, keeps
- * blocks until the heap runs out, gives back a few and prints {@code full}; then works on in what
- * is left, allocating short-lived arrays and catching the {@link OutOfMemoryError}s that come, and
- * prints {@code rounds N} now and then to show it still works. Run with a small {@code -Xmx}.
+ * A program that fills its heap: prints {@code ready}, waits until the file {@code <dir>/fill}
+ * exists (with {@code now}, it does not wait), keeps blocks until the heap runs out, gives back a
+ * few and prints {@code full}; then works on in what is left, allocating short-lived arrays and
+ * catching the {@link OutOfMemoryError}s that come, and prints {@code rounds N} now and then to
+ * show it still works. Run with a small {@code -Xmx}.
  */
 public class HeapFull {
     static final List<long[]> kept = new ArrayList<>();
@@ -28,7 +31,9 @@ public class HeapFull {
 
     public static void main(String[] args) throws Exception {
         System.out.println("ready");
-        Thread.sleep(Long.parseLong(args[0]) * 1000);
+        if (!args[0].equals("now")) {
+            while (!Files.exists(Path.of(args[0], "fill"))) Thread.sleep(10);
+        }
         try {
             while (true) kept.add(new long[16 * 1024]);
         } catch (OutOfMemoryError e) {
@@ -37,8 +42,12 @@ public class HeapFull {
         System.out.println("full");
         long sum = 0;
         for (int round = 1; ; round++) {
-            sum += work(round);
-            if (round % 2_000 == 0) System.out.println("rounds " + round + " " + (sum & 1));
+            try {
+                sum += work(round);
+                if (round % 2_000 == 0) System.out.println("rounds " + round + " " + (sum & 1));
+            } catch (OutOfMemoryError e) {
+                // even printing may find the heap full: the next round tries again
+            }
         }
     }
 }

@@ -37,12 +37,20 @@ final class Targets implements AutoCloseable {
         Path out = dir.resolve(log);
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         started.add(p);
+        await(out, p, text -> text.contains("ready"), "target did not start");
+        return p;
+    }
+
+    /**
+     * Waits up to a minute for the text of {@code log} to be {@code seen}, while {@code p} lives
+     * (null: whether or not); fails with {@code what} and the log's text.
+     */
+    static void await(Path log, Process p, java.util.function.Predicate<String> seen, String what) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(out).contains("ready")) {
-            assertTrue(p.isAlive() && System.nanoTime() < deadline, "target did not start: " + Files.readString(out));
+        while (!seen.test(Files.readString(log))) {
+            assertTrue((p == null || p.isAlive()) && System.nanoTime() < deadline, what + ": " + Files.readString(log));
             Thread.sleep(20);
         }
-        return p;
     }
 
     /**

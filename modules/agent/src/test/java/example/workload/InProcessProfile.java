@@ -27,7 +27,7 @@ public class InProcessProfile {
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
-        System.out.println("started " + Profiler.start("interval=10ms,alloc=64k,live,lock=1ms,file=" + dir.resolve("in.tpr")));
+        System.out.println(Profiler.start("interval=10ms,alloc=64k,live,lock=1ms,file=" + dir.resolve("in.tpr")));
         allocate();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 2; t++) {

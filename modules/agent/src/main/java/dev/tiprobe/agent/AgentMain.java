@@ -38,7 +38,7 @@ public final class AgentMain {
     private static ControlChannel channel;
     /** Why the channel of the running session could not be opened; null when it is open. */
     private static String channelProblem;
-    /** Why the last session stopped by itself (its recording removed), until the next begins; else null. */
+    /** Why the last session stopped by itself (its recording removed, the heap full), until the next begins; else null. */
     private static String stoppedItself;
 
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
@@ -181,8 +181,9 @@ public final class AgentMain {
      * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading),
      * stops the session when the process {@code owner} (the {@code collect} that started it) is
      * gone, so a killed command leaves no session behind, stops it too when its recording's file
-     * was removed (what it would write is lost; status and stop then say why no session runs),
-     * and lets the session write what it holds ({@link AgentSession#keep()}).
+     * was removed (what it would write is lost; status and stop then say why no session runs) or
+     * when the application's heap stays nearly full ({@link HeapWatch}), and lets the session
+     * write what it holds ({@link AgentSession#keep()}).
      */
     private static Thread keep(AgentSession kept, Path progress, String owner) {
         ProcessHandle command = owner == null ? null : commandProcess(owner);
@@ -197,16 +198,16 @@ public final class AgentMain {
                             return;
                         }
                         Path removed = kept.recordingRemoved();
-                        if (removed != null) {
-                            stop();
-                            stoppedItself = "its recording " + removed + " was removed";
-                            return;
-                        }
-                        String full = heap.look();
+                        String why = removed != null ? "its recording " + removed + " was removed" : null;
+                        String full = why == null ? heap.look() : null;
                         if (full != null) {
                             ControlChannel.giveBackReserve();  // what finishing the recording needs, from what was held back
+                            why = full + "; its recording holds what came before";
+                        }
+                        if (why != null) {
+                            stoppedItself = why;  // first: a stop that fails in a full heap still leaves the reason
                             stop();
-                            stoppedItself = full + "; its recording holds what came before";
+                            if (progress != null) PrivateFiles.replace(progress, w -> w.write(status().encode() + "\n"));  // collect ends early
                             return;
                         }
                         kept.keep();

@@ -50,7 +50,7 @@ final class AgentSession {
     }
 
     /**
-     * {@code <recording>\t<requested output>}, absolute: what {@code tiprobe stop} and
+     * {@code reply} with the recording and the requested output, absolute: what {@code tiprobe stop} and
      * {@code dump} convert, and into what, without the command keeping any state of its own. In a
      * loop, the recording being written and the output named for its period.
      */

@@ -34,8 +34,10 @@ final class ControlChannel implements AutoCloseable {
     private volatile boolean closing;
     /** Made once: reading a request allocates nothing. */
     private final ByteBuffer request = ByteBuffer.allocateDirect(MAX_REQUEST);
-    /** Static: one channel listens at a time, and the session's keeper gives it back before stopping in a full heap. */
-    private static volatile byte[] reserve;
+    /** Static: one channel listens at a time, and the session's keeper gives it back before stopping in a full heap. Guarded by the class. */
+    private static byte[] reserve;
+    /** Whether the reserve is to be held (from open until given back for good). Guarded by the class. */
+    private static boolean holding;
 
     private ControlChannel(Path socket, ServerSocketChannel server, UnaryOperator<String> answers) {
         this.socket = socket;
@@ -56,6 +58,9 @@ final class ControlChannel implements AutoCloseable {
             throw e;
         }
         ControlChannel c = new ControlChannel(socket, server, answers);
+        synchronized (ControlChannel.class) {
+            holding = true;
+        }
         holdReserve();
         c.thread.start();
         return c;
@@ -74,7 +79,7 @@ final class ControlChannel implements AutoCloseable {
             } catch (IOException e) {
                 if (closing || !server.isOpen()) return;  // closed by stop, or at exit
             } catch (OutOfMemoryError e) {
-                reserve = null;  // the heap is full: what was held back helps the next answer through
+                dropReserve();  // the heap is full: what was held back helps the next answer through
             } catch (Throwable t) {
                 // never let the channel take the target down, nor leave it deaf
             }
@@ -86,17 +91,17 @@ final class ControlChannel implements AutoCloseable {
         try {
             answer = answers.apply(readLine(client));
         } catch (OutOfMemoryError e) {
-            reserve = null;
+            dropReserve();
             answer = Reply.error("the target's heap is full (" + e.getMessage() + ")").encode();
         } catch (Throwable t) {
             answer = Reply.error(t.toString()).encode();
         }
         client.write(ByteBuffer.wrap((answer + "\n").getBytes(StandardCharsets.UTF_8)));
-        if (!closing) holdReserve();  // again, once the heap has room
+        holdReserve();  // again, once the heap has room
     }
 
-    private static void holdReserve() {
-        if (reserve != null) return;
+    private static synchronized void holdReserve() {
+        if (!holding || reserve != null) return;
         try {
             reserve = new byte[RESERVE_BYTES];
         } catch (OutOfMemoryError stillFull) {
@@ -104,8 +109,14 @@ final class ControlChannel implements AutoCloseable {
         }
     }
 
-    /** Gives the held-back heap to the application (at stop, or so that a stop in a full heap can finish). */
-    static void giveBackReserve() {
+    /** Lets the reserve go for now: it is held again after the next answer. */
+    private static synchronized void dropReserve() {
+        reserve = null;
+    }
+
+    /** Gives the held-back heap to the application for good (at stop, or so that a stop in a full heap can finish). */
+    static synchronized void giveBackReserve() {
+        holding = false;
         reserve = null;
     }
 

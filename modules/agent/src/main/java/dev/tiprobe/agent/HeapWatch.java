@@ -40,6 +40,8 @@ final class HeapWatch {
             Runtime runtime = Runtime.getRuntime();
             long now = runtime.totalMemory() - runtime.freeMemory();
             return Math.min(used, now) / (double) max;
+        } catch (OutOfMemoryError e) {
+            return 1;  // too full to ask: full
         } catch (LinkageError | RuntimeException e) {
             return 0;  // a runtime without java.management: no watch
         }
@@ -48,14 +50,22 @@ final class HeapWatch {
     /** Whether the heap is nearly full at this look; null when it is not, else why, in words. */
     static String nearlyFull() {
         double share = afterCollection();
-        return share < FULL ? null : "the target's heap is " + Math.round(share * 100) + " % full after its last collection (of "
+        return share < FULL ? null : why(share);
+    }
+
+    private static String why(double share) {
+        return "the target's heap is " + Math.round(share * 100) + " % full after its last collection (of "
                 + (Runtime.getRuntime().maxMemory() >> 20) + " MB)";
     }
 
-    /** One look a second: why the session should stop, once the heap has been nearly full {@link #LOOKS} looks in a row; else null. */
+    /**
+     * One look a second: why the session should stop, once the heap has been nearly full
+     * {@link #LOOKS} looks in a row; else null. The look is counted before the words are made
+     * (making them may fail in such a heap; the next look makes them again).
+     */
     String look() {
-        String full = nearlyFull();
-        fullLooks = full == null ? 0 : fullLooks + 1;
-        return fullLooks >= LOOKS ? full : null;
+        double share = afterCollection();
+        fullLooks = share < FULL ? 0 : fullLooks + 1;
+        return fullLooks >= LOOKS ? why(share) : null;
     }
 }

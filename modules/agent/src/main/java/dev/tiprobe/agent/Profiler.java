@@ -24,12 +24,13 @@ public final class Profiler {
     /**
      * Starts a session: {@code interval=} to sample stacks, {@code alloc=} (and {@code live}) for
      * allocations, {@code lock=} for monitor waits, {@code trace=} to trace methods, {@code file=}
-     * the recording ({@code .tpr}). Returns what the session does, as {@code tiprobe start} says it.
+     * the recording ({@code .tpr}). Returns what the session does, as {@code tiprobe start} says it
+     * ({@code started: sampling every 10 ms (wall); recording to /tmp/app.tpr}).
      *
      * @throws IllegalStateException naming the reason, for bad options or a session already running
      */
     public static String start(String options) {
-        return ok(AgentMain.inProcess("start", options)).text().substring("started:".length()).strip();
+        return ok(AgentMain.inProcess("start", options)).text();
     }
 
     /** Writes what the session has so far into its recording and goes on; returns the recording. */

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A JVM tiprobe attached to, after the checks that give a clear answer instead of the attach
@@ -132,7 +133,7 @@ final class Target implements AutoCloseable {
     }
 
     /**
-     * Loads the agent with {@code options} and returns its answer: the line after {@code ok}.
+     * Loads the agent with {@code options} and returns its answer, a success.
      *
      * @throws CliException with the agent's own message when it answers {@code error}
      */
@@ -162,19 +163,21 @@ final class Target implements AutoCloseable {
         if (!Files.exists(controlSocket)) return null;
         String answer;
         Duration patience = command.equals("status") ? STATUS_PATIENCE : PATIENCE;
+        AtomicBoolean timedOut = new AtomicBoolean();
         try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(controlSocket))) {
-            Thread watchdog = closeAfter(channel, patience);
+            Thread watchdog = closeAfter(channel, patience, timedOut);
             try {
                 channel.write(ByteBuffer.wrap((command + "\n").getBytes(StandardCharsets.UTF_8)));
                 channel.shutdownOutput();
                 answer = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8).strip();
-            } catch (java.nio.channels.AsynchronousCloseException e) {
-                throw new CliException("the agent in " + pid + " did not answer " + command + " within " + patience.toSeconds()
-                        + " s (is its heap full? jcmd " + pid + " GC.heap_info)", e);
             } finally {
                 watchdog.interrupt();
             }
         } catch (IOException e) {
+            if (timedOut.get()) {
+                throw new CliException("the agent in " + pid + " did not answer " + command + " within " + patience.toSeconds()
+                        + " s (is its heap full? jcmd " + pid + " GC.heap_info)", e);
+            }
             return null;  // a socket file nobody listens on: the JVM that made it is gone
         }
         if (answer.isEmpty() && !Files.exists(controlSocket)) return null;  // the session ended as it was asked
@@ -182,10 +185,11 @@ final class Target implements AutoCloseable {
     }
 
     /** A blocking channel has no read timeout: closing it from another thread ends the read. Interrupt the thread once answered. */
-    private static Thread closeAfter(SocketChannel channel, Duration patience) {
+    private static Thread closeAfter(SocketChannel channel, Duration patience, AtomicBoolean timedOut) {
         return Thread.ofVirtual().start(() -> {
             try {
                 Thread.sleep(patience);
+                timedOut.set(true);
                 channel.close();
             } catch (InterruptedException | IOException answered) {
                 // answered in time, or closed already

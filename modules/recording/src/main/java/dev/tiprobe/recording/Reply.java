@@ -103,7 +103,7 @@ public record Reply(boolean ok, String text, Map<String, String> facts) {
      * @throws IllegalArgumentException with a sentence for the user when the line is no reply of this version
      */
     public static Reply decode(String line) {
-        String[] fields = line.strip().split("\t", -1);
+        String[] fields = line.replaceFirst("[\r\n]+$", "").split("\t", -1);
         if (fields.length < 3 || !fields[0].equals(MAGIC) || !(fields[1].equals("ok") || fields[1].equals("error"))) {
             throw new IllegalArgumentException(line.startsWith("tiprobe-reply/") || line.startsWith("ok") || line.startsWith("error")
                     ? "the agent in the target answers as another release of tiprobe does: stop its session with that release"

@@ -399,8 +399,8 @@ public final class Registry implements AutoCloseable {
     private void registerQuietly(Class<?> c) {
         try {
             register(c, true);
-        } catch (RuntimeException e) {
-            registrationFailures.incrementAndGet();  // e.g. the facade shut down; reconcile() catches up
+        } catch (RuntimeException | OutOfMemoryError e) {
+            registrationFailures.incrementAndGet();  // e.g. the facade shut down, or a full heap; reconcile() catches up
         }
     }
 
