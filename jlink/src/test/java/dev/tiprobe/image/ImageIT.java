@@ -374,11 +374,7 @@ class ImageIT {
      * time: starting takes 2 to 4 s on a loaded machine.
      */
     private static void awaitProgress(Process collect, Path err) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(err).contains("1 s elapsed")) {
-            assertTrue(collect.isAlive() && System.nanoTime() < deadline, "the session started: " + Files.readString(err));
-            Thread.sleep(20);
-        }
+        Targets.await(err, collect, text -> text.contains("1 s elapsed"), "the session started");
     }
 
     /**
@@ -498,7 +494,7 @@ class ImageIT {
      */
     @Test
     void aFullHeapIsLeftToTheApplication() throws Exception {
-        Process full = startReady(heapFull(0), "full.out");
+        Process full = startReady(heapFull("now"), "full.out");
         String pid = Long.toString(full.pid());
         awaitOutput(dir.resolve("full.out"), "full");
         Run refused = tiprobe("start", "--sample", "10ms", "--alloc", "512k", "-f", dir.resolve("never.json").toString(), pid);
@@ -508,12 +504,13 @@ class ImageIT {
         assertEquals("idle", tiprobe("status", pid).out().strip());
         full.destroyForcibly();
 
-        Process filling = startReady(heapFull(3), "filling.out");
+        Process filling = startReady(heapFull(dir.toString()), "filling.out");
         pid = Long.toString(filling.pid());
         Path recording = dir.resolve("filling.tpr");
         Run start = tiprobe("start", "--sample", "10ms", "--alloc", "512k", "--lock", "1ms", "--trace", "example.known.HeapFull::work",
                 "--mode", "time", "-f", recording.toString(), pid);
         assertEquals(0, start.exit(), start.err());
+        Files.writeString(dir.resolve("fill"), "fill");
         awaitOutput(dir.resolve("filling.out"), "full");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         Run status;
@@ -535,11 +532,11 @@ class ImageIT {
         assertFalse(Files.readString(dir.resolve("filling.out")).contains("tiprobe"), "nothing of tiprobe's in the target's output");
     }
 
-    /** {@code HeapFull} in a 64 MB heap, filling it {@code seconds} after its start. */
-    private static List<String> heapFull(int seconds) {
+    /** {@code HeapFull} in a 64 MB heap, filling it {@code now} or once {@code <when>/fill} exists. */
+    private static List<String> heapFull(String when) {
         List<String> command = new ArrayList<>(List.of(JAVA, "-Xmx64m"));
         command.addAll(QUIET);
-        command.addAll(List.of("-cp", CLASSES, "example.known.HeapFull", Integer.toString(seconds)));
+        command.addAll(List.of("-cp", CLASSES, "example.known.HeapFull", when));
         return command;
     }
 
@@ -550,11 +547,7 @@ class ImageIT {
 
     /** Waits up to a minute for {@code log} to hold {@code count} lines starting with {@code prefix}. */
     private static void awaitOutput(Path log, long count, String prefix) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (Files.readString(log).lines().filter(l -> l.startsWith(prefix)).count() < count) {
-            assertTrue(System.nanoTime() < deadline, "no line '" + prefix + "' in " + log + ": " + Files.readString(log));
-            Thread.sleep(50);
-        }
+        Targets.await(log, null, text -> text.lines().filter(l -> l.startsWith(prefix)).count() >= count, "no line '" + prefix + "' in " + log);
     }
 
     /** Runs {@code command} twice at the same moment; both results. */
@@ -1004,9 +997,9 @@ class ImageIT {
         assertEquals("tiprobe run: /bin/echo is not a java launcher: tiprobe run starts a JVM, e.g. tiprobe run -- java -jar app.jar",
                 echo.err().lines().findFirst().orElseThrow());
         assertEquals("", echo.out(), "echo did not run");
-        Run usage = tiprobe("collect", "--trace", "a.*", "123");
+        Run usage = tiprobe("collect", "-e", "gpu", "123");
         assertEquals(2, usage.exit());
-        assertTrue(usage.err().startsWith("tiprobe collect: Missing required option: '--duration=<duration>'"), usage.err());
+        assertEquals("tiprobe collect: -e names cpu, wall, alloc or lock (several with ','), not 'gpu'", usage.err().lines().findFirst().orElseThrow());
 
         Process target = target(QUIET);
         Process untouched = startReady(List.of(JAVA, "-cp", CLASSES, "example.known.Known", Files.createDirectories(dir.resolve("u")).toString()),

@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
  * {@code tiprobe collect}: start, show progress on stderr, stop at the end or at Ctrl-C, and
  * write the results. The default action.
  */
-@Command(name = "collect", description = "Trace a running JVM for a while, then write the results (the default action).",
-        footerHeading = "%nExamples:%n", footer = {"  tiprobe collect -d 10s --trace 'com.foo.**' --mode time -f out.txt 4242", "  tiprobe collect -d 30s --sample 10ms --sample-mode cpu -f cpu.html 4242",
+@Command(name = "collect", description = "Profile or trace a running JVM for a while (60 s unless -d says), then print or write"
+        + " the results (the default action): with nothing named, a CPU profile whose top methods are printed, as asprof does.",
+        footerHeading = "%nExamples:%n", footer = {"  tiprobe collect -d 30 4242", "  tiprobe collect -d 30s -e cpu,alloc -i 5ms -f profile.html 4242",
+        "  tiprobe collect -d 10s --trace 'com.foo.**' --mode time -f out.txt 4242", "  tiprobe collect -d 30s --sample 10ms --sample-mode cpu -f cpu.html 4242",
         "  tiprobe collect -d 1h --sample 10ms --loop 60s --keep 30 -f 'profiles/cpu-%%t.pb.gz' 4242"})
 final class CollectCommand extends SessionCommand {
-    @Option(names = {"-d", "--duration"}, required = true, paramLabel = "<duration>", converter = DurationConverter.class,
-            description = "How long: 10s, 500ms, 2m, 1h (a plain number is seconds, as asprof's -d).")
+    @Option(names = {"-d", "--duration"}, defaultValue = "60s", paramLabel = "<duration>", converter = DurationConverter.class,
+            description = "How long: 10s, 500ms, 2m, 1h (a plain number is seconds, as asprof's -d). Default: ${DEFAULT-VALUE}, as asprof's.")
     Duration duration;
 
     @Mixin
@@ -38,6 +40,11 @@ final class CollectCommand extends SessionCommand {
     private Path output;
     /** With --loop: turns each finished recording into the output asked for. */
     private LoopExports loopExports;
+    /** No -f and no --trace: the top methods are printed, from a recording kept in the working directory. */
+    private boolean textToStdout;
+
+    /** Where the recording goes when the profile is printed: the working directory, for {@code tiprobe report} to draw other views from. */
+    static final String PRINTED_RECORDING = "tiprobe-%p-%t.tpr";
 
     @Override
     String command() {
@@ -48,10 +55,11 @@ final class CollectCommand extends SessionCommand {
     String sessionOptions() throws CliException {
         AgentOptions.Loop loop = looping.loop(trace);
         if (loop == null) {
-            output = Agent.output(trace.file, pid);
+            textToStdout = trace.textToStdout();
+            output = Agent.output(textToStdout ? PRINTED_RECORDING : trace.file(), pid);
             return trace.agentOptions(output);
         }
-        output = Agent.loopOutput(trace.file, pid);
+        output = Agent.loopOutput(trace.file(), pid);
         loopExports = new LoopExports(output, loop.keep());
         return trace.agentOptions(output, loop);
     }
@@ -95,8 +103,10 @@ final class CollectCommand extends SessionCommand {
                         err.println("tiprobe collect: wrote " + f);
                     });
                     long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
+                    Reply now = Agent.read(progress);
+                    if (now != null && now.kind().equals(Reply.IDLE)) break;  // the session stopped itself: stop says why
                     err.printf("\rtiprobe collect: %d s elapsed, %d s left%s   ", elapsed,
-                            Math.max(0, duration.toSeconds() - elapsed), progress(Agent.read(progress)));
+                            Math.max(0, duration.toSeconds() - elapsed), progress(now));
                     err.flush();
                 }
                 err.println();
@@ -127,6 +137,11 @@ final class CollectCommand extends SessionCommand {
         if (loopExports != null) {
             loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
             where = "profiles in " + output.getParent();  // the last period's recording is a profile now, like the others
+        } else if (textToStdout) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("tiprobe collect: " + finishedText(stopped, where));
+            TextReport.write(Exports.read(recording != null ? recording : output, err), null, spec.commandLine().getOut(), 20, 0);
+            return;
         } else {
             written(recording != null ? Report.convert(recording, output) : Report.convert(output));
         }
@@ -185,7 +200,8 @@ final class CollectCommand extends SessionCommand {
                 String v = value.strip();
                 return AgentOptions.duration("-d", !v.isEmpty() && v.chars().allMatch(Character::isDigit) ? v + "s" : v);
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
+                throw new CommandLine.TypeConversionException("-d must be a positive duration such as 30 (seconds), 500ms, 5m or 1h, not '"
+                        + value + "'");
             }
         }
     }

@@ -22,10 +22,8 @@ final class LoopOptions {
             if (keep != null) throw new UsageException("--keep needs --loop");
             return null;
         }
-        if ((trace.sample == null && trace.alloc == null && trace.lock == null) || trace.filter != null) {
-            throw new UsageException("--loop rotates profiles: it needs --sample, --alloc or --lock, and no --trace");
-        }
-        if (!trace.file.contains("%t")) {
+        if (trace.filter != null) throw new UsageException("--loop rotates profiles: it takes --sample, --alloc or --lock, and no --trace");
+        if (!trace.file().contains("%t")) {
             throw new UsageException("--loop writes a file per period: put %t in -f's name, e.g. -f 'profiles/cpu-%t.pb.gz'");
         }
         try {

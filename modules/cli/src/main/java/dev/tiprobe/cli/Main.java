@@ -14,18 +14,22 @@ import java.util.Set;
  * default action: {@code tiprobe -d 10s --trace 'com.foo.**' -f out.json 1234}.
  */
 @Command(name = "tiprobe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Method tracing for running JVMs (JDK 25+), pure Java on JVMTI.",
+        description = "Profiles and traces running JVMs (JDK 25+), pure Java on JVMTI and JFR: CPU and wall-clock flame graphs,"
+                + " allocations, locks, and method tracing with arguments.",
         subcommands = {ListCommand.class, CollectCommand.class, StartCommand.class, StatusCommand.class,
                 DumpCommand.class, StopCommand.class, RunCommand.class, ReportCommand.class, DemoCommand.class,
                 CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {
             "  tiprobe list",
+            "  tiprobe -d 30 4242                                   a CPU profile for 30 s: the top methods, printed",
+            "  tiprobe -d 30s --sample 10ms -f cpu.html 4242        a flame graph page (wall clock; --sample-mode cpu for CPU)",
+            "  tiprobe -d 30s --alloc 512k --lock 1ms -f mem.html 4242",
             "  tiprobe collect -d 10s --trace 'com.foo.**' --mode time -f out.json 4242",
             "  tiprobe start --trace 'com.foo.Bar::get*' --args -f calls-%%p-%%t.json 4242",
             "  tiprobe status 4242; tiprobe dump 4242; tiprobe stop 4242",
-            "  tiprobe run --trace 'app.**' -f out.json -- java -cp app.jar app.Main",
-            "  tiprobe report out.json -f out.txt",
+            "  tiprobe run --sample 10ms -f cpu.pb.gz -- java -cp app.jar app.Main",
+            "  tiprobe report cpu.html.tpr -f cpu.collapsed          any view of a recording (.tpr)",
             "  tiprobe demo",
             "",
             "Exit codes: 0 ok, 1 failure, 2 usage."})

@@ -25,11 +25,11 @@ final class StartCommand extends SessionCommand {
     @Override
     String sessionOptions() throws CliException {
         AgentOptions.Loop loop = looping.loop(trace);
-        if (loop == null) return trace.agentOptions(Agent.output(trace.file, pid));
-        if (!trace.file.endsWith(".tpr")) {
+        if (loop == null) return trace.agentOptions(Agent.output(trace.file(), pid));
+        if (!trace.file().endsWith(".tpr")) {
             throw new UsageException("start --loop writes recordings: name them .tpr (e.g. -f 'p-%t.tpr'); collect --loop"
                     + " makes .pb.gz, .html, ... of each as it finishes");
         }
-        return trace.agentOptions(Agent.loopOutput(trace.file, pid), loop);
+        return trace.agentOptions(Agent.loopOutput(trace.file(), pid), loop);
     }
 }

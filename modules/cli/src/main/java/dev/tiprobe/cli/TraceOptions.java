@@ -83,10 +83,89 @@ final class TraceOptions {
                     + " stack and, for a long contention, the owner's.")
     String lock;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "<file>", defaultValue = "tiprobe-%p-%t.json",
+    @Option(names = {"-e", "--event"}, paramLabel = "<events>",
+            description = "asprof's way to name what to collect: cpu or wall, alloc, lock, several with ',' (-e cpu,alloc);"
+                    + " the same as --sample 10ms --sample-mode cpu|wall, --alloc 512k, --lock 10ms.")
+    String events;
+
+    @Option(names = {"-i", "--interval"}, paramLabel = "<interval>",
+            description = "With -e: the first event's interval, as asprof's -i (10ms for cpu or wall, 1m for alloc, 5ms for lock).")
+    String interval;
+
+    @Option(names = {"-f", "--file"}, paramLabel = "<file>",
             description = "Output, by extension: .json, .txt, .html, .collapsed, .pb.gz (pprof) or .tpr; made from the recording"
-                    + " the agent writes beside it (x.tpr for x.json). %%p is the pid, %%t a timestamp. Default: ${DEFAULT-VALUE}.")
+                    + " the agent writes beside it (x.tpr for x.json). %%p is the pid, %%t a timestamp. Default: "
+                    + DEFAULT_FILE + "; collect without --trace prints the top methods instead, as asprof does.")
     String file;
+
+    static final String DEFAULT_FILE = "tiprobe-%p-%t.json";
+    /** What is collected where nothing is named, as asprof does: a CPU profile, a sample every 10 ms. */
+    static final String DEFAULT_SAMPLE = "10ms";
+
+    /** The output asked for with -f, or the default. */
+    String file() {
+        return file != null ? file : DEFAULT_FILE;
+    }
+
+    /** What -e's alloc and lock mean without -i: async-profiler's habits. */
+    static final String DEFAULT_ALLOC = "512k";
+    static final String DEFAULT_LOCK = "10ms";
+
+    /** Whether the flags name nothing to collect (then it is {@link #DEFAULT_SAMPLE}'s CPU profile). */
+    boolean nothingNamed() {
+        return filter == null && sample == null && alloc == null && lock == null && events == null;
+    }
+
+    /** What is profiled, from tiprobe's own flags or asprof's -e and -i; all null where nothing is. */
+    record Profiled(String sample, SampleMode mode, String alloc, String lock) {
+        boolean any() {
+            return sample != null || alloc != null || lock != null;
+        }
+    }
+
+    /** The profiling these flags ask for; a usage error where -e and -i do not make sense. */
+    Profiled profiled() throws CliException {
+        if (events == null) {
+            if (interval != null) throw new UsageException("-i sets the interval of -e's first event: it needs -e");
+            if (nothingNamed()) return new Profiled(DEFAULT_SAMPLE, sampleMode != null ? sampleMode : SampleMode.CPU, null, null);
+            return new Profiled(sample, sampleMode, alloc, lock);
+        }
+        if (sample != null || alloc != null || lock != null) {
+            throw new UsageException("-e names what to collect: use it or --sample, --alloc and --lock, not both");
+        }
+        String sampled = null;
+        String allocations = null;
+        String waits = null;
+        SampleMode mode = sampleMode;
+        String first = null;
+        for (String event : events.split(",")) {
+            String e = event.strip().toLowerCase(java.util.Locale.ROOT);
+            switch (e) {
+                case "cpu", "wall" -> {
+                    if (sampled != null) throw new UsageException("-e takes one of cpu and wall");
+                    sampled = DEFAULT_SAMPLE;
+                    mode = e.equals("cpu") ? SampleMode.CPU : SampleMode.WALL;
+                }
+                case "alloc" -> allocations = DEFAULT_ALLOC;
+                case "lock" -> waits = DEFAULT_LOCK;
+                default -> throw new UsageException("-e names cpu, wall, alloc or lock (several with ','), not '" + event.strip() + "'");
+            }
+            if (first == null) first = e;
+        }
+        if (interval != null) {
+            switch (first) {
+                case "alloc" -> allocations = interval;
+                case "lock" -> waits = interval;
+                default -> sampled = interval;
+            }
+        }
+        return new Profiled(sampled, mode, allocations, waits);
+    }
+
+    /** collect without -f and without --trace: the profile goes to stdout as text, as asprof prints a flat profile. */
+    boolean textToStdout() {
+        return file == null && filter == null;
+    }
 
     TraceMode mode() {
         return mode != null ? mode : args ? TraceMode.TRACE : TraceMode.COUNT;
@@ -129,18 +208,20 @@ final class TraceOptions {
 
     /** As {@link #settings(Path)}, looping as {@code loop} says (null: one recording). */
     AgentOptions settings(Path output, AgentOptions.Loop loop) throws CliException {
-        boolean profiling = sample != null || alloc != null || lock != null;
-        if (filter == null && !profiling) {
-            throw new CliException("say what to collect: --trace <filter>, --sample <interval>, --alloc <bytes>, --lock <duration>, or several");
-        }
+        Profiled profiled = profiled();
+        boolean profiling = profiled.any();
+        String sample = profiled.sample();
+        SampleMode sampleMode = profiled.mode();
+        String alloc = profiled.alloc();
+        String lock = profiled.lock();
         if (live && alloc == null) throw new UsageException("--live keeps allocation samples: it needs --alloc <bytes>");
         if (allocOverhead != null && alloc == null) throw new UsageException("--alloc-overhead limits allocation sampling: it needs --alloc <bytes>");
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
         if (sample == null && recompile) throw new UsageException("--recompile names inlined methods in samples: it needs --sample <interval>");
-        if (!profiling && Exports.drawnFromSamples(file)) {
-            throw new CliException("-f " + file + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
+        if (!profiling && Exports.drawnFromSamples(file())) {
+            throw new CliException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
         if (filter != null && filter.contains(",")) throw new UsageException("a filter cannot contain ',': separate patterns with ';'");
         if (sampleThreads != null && sampleThreads.contains(",")) {
@@ -152,13 +233,13 @@ final class TraceOptions {
                 double budget = overhead == null ? AgentOptions.Tracing.DEFAULT_BUDGET : AgentOptions.percent("--overhead", overhead.strip());
                 tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), mode(), traceLimits(), budget);
             }
-            Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration("--sample", sample),
+            Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration(events == null ? "--sample" : "-i", sample),
                     sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
             AgentOptions.Allocations allocations = alloc == null ? null
-                    : new AgentOptions.Allocations(AgentOptions.bytes("--alloc", alloc.strip()), live, allocOverhead == null
+                    : new AgentOptions.Allocations(AgentOptions.bytes(events == null ? "--alloc" : "-i", alloc.strip()), live, allocOverhead == null
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));
             AgentOptions.Locks locks = lock == null ? null
-                    : new AgentOptions.Locks(AgentOptions.threshold("--lock", lock));
+                    : new AgentOptions.Locks(AgentOptions.threshold(events == null ? "--lock" : "-i", lock));
             return new AgentOptions(tracing, sampling, output.toString(), null, loop, allocations, locks);
         } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration, size or percentage
             throw new UsageException(e.getMessage());

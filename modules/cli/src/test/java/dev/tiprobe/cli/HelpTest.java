@@ -50,6 +50,18 @@ class HelpTest {
         }
     }
 
+    /** {@code -d} reads the one duration grammar, and a plain number as seconds (asprof's {@code -d 30}). */
+    @Test
+    void collectsDurationIsAsprofsAndTheOptionsGrammar() {
+        CollectCommand.DurationConverter d = new CollectCommand.DurationConverter();
+        assertEquals(java.time.Duration.ofSeconds(30), d.convert("30"));
+        assertEquals(java.time.Duration.ofMinutes(2), d.convert("2m"));
+        assertEquals(java.time.Duration.ofMillis(500), d.convert("500ms"));
+        Result zero = tiprobe("collect", "-d", "0", "1");
+        assertEquals(2, zero.exit(), zero.err());
+        assertTrue(zero.err().contains("-d must be a positive duration such as 30 (seconds), 500ms, 5m or 1h, not '0'"), zero.err());
+    }
+
     @Test
     void aTraceLimitOutsideTraceModeIsAUsageError() {
         Result r = tiprobe("collect", "-d", "1s", "--trace", "a.**", "--max-calls", "5", "1");

@@ -14,6 +14,7 @@ import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The flags a user types become the settings the agent parses, unchanged; bad ones never leave the command. */
 class TraceOptionsTest {
@@ -51,6 +52,44 @@ class TraceOptionsTest {
         assertEquals(TraceMode.COUNT, plain.tracing().mode());
         assertEquals(AgentOptions.Tracing.DEFAULT_BUDGET, plain.tracing().overheadBudget());
         assertEquals(TraceMode.TRACE, flags("--trace", "a.*", "--args").settings(OUT).tracing().mode(), "--args means trace mode");
+    }
+
+    /** asprof's habit: nothing named is a CPU profile every 10 ms; a wait threshold of 0 and sub-ms intervals survive the trip to the agent. */
+    @Test
+    void nothingNamedIsACpuProfileAndEveryDurationArrivesAsTyped() throws CliException {
+        TraceOptions none = flags();
+        assertTrue(none.nothingNamed() && none.textToStdout(), "collect prints the top methods");
+        AgentOptions cpu = AgentOptions.parse(none.settings(OUT).format());
+        assertEquals(Duration.ofMillis(10), cpu.sampling().interval());
+        assertEquals(SampleMode.CPU, cpu.sampling().mode());
+        assertEquals(null, cpu.tracing());
+        assertEquals(SampleMode.WALL, flags("--sample", "10ms").settings(OUT).sampling().mode(), "named sampling keeps its default mode");
+        assertEquals(false, flags("--trace", "a.*").textToStdout(), "tracing writes its default file");
+
+        assertEquals(Duration.ZERO, AgentOptions.parse(flags("--lock", "0").settings(OUT).format()).locks().threshold());
+        assertEquals(Duration.ofNanos(1_500_000), AgentOptions.parse(flags("--sample", "1500us").settings(OUT).format()).sampling().interval());
+        assertEquals("the sampling interval must be at least 1ms, not 250000ns", usage("--sample", "250us"));
+    }
+
+    /** asprof's -e and -i mean what --sample, --alloc and --lock mean. */
+    @Test
+    void asprofsEventsAndIntervalAreTiprobesFlags() throws CliException {
+        AgentOptions cpuAlloc = AgentOptions.parse(flags("-e", "cpu,alloc", "-i", "5ms").settings(OUT).format());
+        assertEquals(Duration.ofMillis(5), cpuAlloc.sampling().interval(), "-i goes to the first event");
+        assertEquals(SampleMode.CPU, cpuAlloc.sampling().mode());
+        assertEquals(512 * 1024, cpuAlloc.allocations().intervalBytes());
+        assertEquals(null, cpuAlloc.locks());
+        AgentOptions lock = AgentOptions.parse(flags("-e", "lock,wall", "-i", "1ms").settings(OUT).format());
+        assertEquals(Duration.ofMillis(1), lock.locks().threshold());
+        assertEquals(SampleMode.WALL, lock.sampling().mode());
+        assertEquals(Duration.ofMillis(10), lock.sampling().interval());
+        assertEquals(1 << 20, flags("--event", "alloc", "--interval", "1m", "--live").settings(OUT).allocations().intervalBytes());
+
+        assertEquals("-e takes one of cpu and wall", usage("-e", "cpu,wall"));
+        assertEquals("-e names cpu, wall, alloc or lock (several with ','), not 'gpu'", usage("-e", "cpu,gpu"));
+        assertEquals("-e names what to collect: use it or --sample, --alloc and --lock, not both", usage("-e", "cpu", "--sample", "10ms"));
+        assertEquals("-i sets the interval of -e's first event: it needs -e", usage("-i", "5ms"));
+        assertEquals("-i must be a positive duration with its unit, such as 10ms, 5s or 5m, not '1000000'", usage("-e", "cpu", "-i", "1000000"));
     }
 
     @Test

@@ -115,11 +115,13 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
          * ({@link #jvmFlags}); the agent reads its samples instead of starting a recording of its own.
          */
         public static final String JVM_RECORDING = "tiprobe";
+        /** The shortest sampling interval: JFR's execution sampler takes no shorter period. */
+        public static final Duration MIN_INTERVAL = Duration.ofMillis(1);
         /** The deepest stacks JFR keeps ({@code stackdepth}'s maximum). */
         public static final int JFR_MAX_STACK_DEPTH = 2048;
 
         public Sampling {
-            if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("the sampling interval must be positive");
+            if (interval.compareTo(MIN_INTERVAL) < 0) throw new IllegalArgumentException("the sampling interval must be at least 1ms, not " + interval.toNanos() + "ns");
             if (depth < 1) throw new IllegalArgumentException("depth must be at least 1: " + depth);
         }
 
@@ -339,7 +341,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             }
         }
         if (sampling != null) {
-            b.append(",interval=").append(sampling.interval().toMillis()).append("ms");
+            b.append(",interval=").append(durationText(sampling.interval()));
             if (sampling.mode() != SampleMode.WALL) b.append(",samplemode=").append(name(sampling.mode()));
             if (sampling.depth() != Sampling.DEFAULT_DEPTH) b.append(",depth=").append(sampling.depth());
             if (sampling.threads() != null) b.append(",threads=").append(sampling.threads());
@@ -350,9 +352,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (allocations.live()) b.append(",live");
             if (allocations.overheadBudget() != Allocations.DEFAULT_BUDGET) b.append(",allocoverhead=").append(percentText(allocations.overheadBudget()));
         }
-        if (locks != null) b.append(",lock=").append(locks.threshold().toNanos()).append("ns");
+        if (locks != null) b.append(",lock=").append(locks.threshold().isZero() ? "0" : durationText(locks.threshold()));
         if (loop != null) {
-            b.append(",loop=").append(loop.period().toMillis()).append("ms");
+            b.append(",loop=").append(durationText(loop.period()));
             if (loop.keep() != Loop.DEFAULT_KEEP) b.append(",keep=").append(loop.keep());
         }
         return b.toString();
@@ -424,6 +426,15 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return d;
     }
 
+    /** {@code d} in {@link #duration}'s grammar, in the largest unit that keeps it whole: {@code 10ms}, {@code 1500us}, {@code 5m}. */
+    public static String durationText(Duration d) {
+        long nanos = d.toNanos();
+        String[] units = {"h", "m", "s", "ms", "us"};
+        long[] sizes = {3_600_000_000_000L, 60_000_000_000L, 1_000_000_000L, 1_000_000L, 1_000L};
+        for (int i = 0; i < units.length; i++) if (nanos % sizes[i] == 0) return nanos / sizes[i] + units[i];
+        return nanos + "ns";
+    }
+
     /** {@code value} as a duration, or null where it is not a number and a unit. */
     private static Duration parseDuration(String value) {
         String[][] units = {{"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}, {"m", "60000000000"}, {"h", "3600000000000"}};
@@ -472,9 +483,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
     }
 
-    /** A wait threshold: a {@link #duration}, or {@code 0} for every wait; {@code name} is what the message calls it. */
+    /** A wait threshold: a {@link #duration}, or zero ({@code 0}, {@code 0ns}, {@code 0ms}…) for every wait; {@code name} is what the message calls it. */
     public static Duration threshold(String name, String value) {
-        if (value.strip().equals("0")) return Duration.ZERO;
+        if (value.strip().equals("0") || Duration.ZERO.equals(parseDuration(value.strip().toLowerCase(Locale.ROOT)))) return Duration.ZERO;
         try {
             return duration(name, value);
         } catch (IllegalArgumentException e) {
