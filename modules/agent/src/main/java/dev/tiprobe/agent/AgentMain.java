@@ -253,7 +253,7 @@ public final class AgentMain {
     }
 
     private static synchronized Reply status() {
-        return running() ? session.status() : Reply.ok(Reply.IDLE, "idle" + whyIdle());
+        return running() ? session.status() : Reply.ok(Reply.IDLE, "idle" + whyIdle()).with(Reply.WHY, stoppedItself);
     }
 
     /** Why the last session ended by itself, for status and stop: {@code " (the last session stopped itself: …)"}, or nothing. */

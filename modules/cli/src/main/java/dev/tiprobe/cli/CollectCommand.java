@@ -104,7 +104,11 @@ final class CollectCommand extends SessionCommand {
                     });
                     long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
                     Reply now = Agent.read(progress);
-                    if (now != null && now.kind().equals(Reply.IDLE)) break;  // the session stopped itself: stop says why
+                    if (now != null && now.kind().equals(Reply.IDLE)) {  // the session stopped itself, its recording finished
+                        err.println();
+                        outputFromRecording(Report.recordingFor(output));
+                        throw new CliException("the session stopped itself: " + now.fact(Reply.WHY));
+                    }
                     err.printf("\rtiprobe collect: %d s elapsed, %d s left%s   ", elapsed,
                             Math.max(0, duration.toSeconds() - elapsed), progress(now));
                     err.flush();
@@ -138,14 +142,20 @@ final class CollectCommand extends SessionCommand {
             loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
             where = "profiles in " + output.getParent();  // the last period's recording is a profile now, like the others
         } else if (textToStdout) {
-            PrintWriter err = spec.commandLine().getErr();
-            err.println("tiprobe collect: " + finishedText(stopped, where));
-            TextReport.write(Exports.read(recording != null ? recording : output, err), null, spec.commandLine().getOut(), 20, 0);
+            spec.commandLine().getErr().println("tiprobe collect: " + finishedText(stopped, where));
+            outputFromRecording(recording != null ? recording : output);
             return;
         } else {
             written(recording != null ? Report.convert(recording, output) : Report.convert(output));
         }
         spec.commandLine().getOut().println(finishedText(stopped, where));
+    }
+
+    /** What was asked for, from the finished recording: the top methods printed, the output written, or the loop's profiles. */
+    private void outputFromRecording(Path recording) throws CliException {
+        if (loopExports != null) loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
+        else if (textToStdout) TextReport.write(Exports.read(recording, spec.commandLine().getErr()), null, spec.commandLine().getOut(), 20, 0);
+        else written(Report.convert(recording, output));
     }
 
     /**
@@ -168,6 +178,7 @@ final class CollectCommand extends SessionCommand {
                         + " %d waits and %d traced calls in %d chunks, up to %s", recording, r.samples().size(),
                         r.events().allocations().size(), r.events().locks().size(), r.calls().size(), r.chunks(),
                         r.chunks() == 0 ? "its start" : "its last whole chunk");
+        if (textToStdout) TextReport.write(r, null, spec.commandLine().getOut(), 20, 0);
         if (recording.equals(output)) return exited + held + ": " + recording;
         try {
             Exports.write(r, recording, output);

@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 final class LoopOptions {
     @Option(names = "--loop", paramLabel = "<period>",
             description = "Continuous profiling: finish the recording every <period> (60s, 5m) and begin the next, each complete"
-                    + " on its own; put %%t in -f's name. Needs --sample, without --trace.")
+                    + " on its own; put %%t in -f's name. Profiles only, no --trace.")
     String period;
 
     @Option(names = "--keep", paramLabel = "<n>", description = "With --loop: how many of the newest files stay (default: "

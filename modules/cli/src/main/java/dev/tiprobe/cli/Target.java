@@ -141,7 +141,7 @@ final class Target implements AutoCloseable {
         Path reply = Agent.tempFile("tiprobe-reply-");
         try {
             vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
-            return okOrThrow(Files.readString(reply, StandardCharsets.UTF_8).strip());
+            return okOrThrow(Files.readString(reply, StandardCharsets.UTF_8));
         } catch (AgentLoadException | AgentInitializationException e) {
             throw new CliException("the agent did not load in " + pid + ": " + e.getMessage(), e);
         } catch (IOException e) {
@@ -169,7 +169,7 @@ final class Target implements AutoCloseable {
             try {
                 channel.write(ByteBuffer.wrap((command + "\n").getBytes(StandardCharsets.UTF_8)));
                 channel.shutdownOutput();
-                answer = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8).strip();
+                answer = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
             } finally {
                 watchdog.interrupt();
             }
@@ -180,7 +180,7 @@ final class Target implements AutoCloseable {
             }
             return null;  // a socket file nobody listens on: the JVM that made it is gone
         }
-        if (answer.isEmpty() && !Files.exists(controlSocket)) return null;  // the session ended as it was asked
+        if (answer.isBlank() && !Files.exists(controlSocket)) return null;  // the session ended as it was asked
         return okOrThrow(answer);
     }
 
@@ -202,7 +202,7 @@ final class Target implements AutoCloseable {
     static final Duration PATIENCE = Duration.ofMinutes(2);
 
     private Reply okOrThrow(String answer) throws CliException {
-        if (answer.isEmpty()) throw new CliException("the agent in " + pid + " did not answer");
+        if (answer.isBlank()) throw new CliException("the agent in " + pid + " did not answer");
         Reply reply;
         try {
             reply = Reply.decode(answer);

@@ -85,17 +85,18 @@ final class TraceOptions {
 
     @Option(names = {"-e", "--event"}, paramLabel = "<events>",
             description = "asprof's way to name what to collect: cpu or wall, alloc, lock, several with ',' (-e cpu,alloc);"
-                    + " the same as --sample 10ms --sample-mode cpu|wall, --alloc 512k, --lock 10ms.")
+                    + " the same as --sample 10ms --sample-mode cpu|wall, --alloc 512k, --lock 10ms, which may come beside it.")
     String events;
 
     @Option(names = {"-i", "--interval"}, paramLabel = "<interval>",
-            description = "With -e: the first event's interval, as asprof's -i (10ms for cpu or wall, 1m for alloc, 5ms for lock).")
+            description = "The interval of -e's first event, or of the CPU profile when nothing is named, as asprof's -i"
+                    + " (defaults: 10ms for cpu or wall, 512k for alloc, 10ms for lock).")
     String interval;
 
     @Option(names = {"-f", "--file"}, paramLabel = "<file>",
             description = "Output, by extension: .json, .txt, .html, .collapsed, .pb.gz (pprof) or .tpr; made from the recording"
-                    + " the agent writes beside it (x.tpr for x.json). %%p is the pid, %%t a timestamp. Default: "
-                    + DEFAULT_FILE + "; collect without --trace prints the top methods instead, as asprof does.")
+                    + " the agent writes beside it (x.tpr for x.json). %%p is the pid, %%t a timestamp. Default:"
+                    + " tiprobe-%%p-%%t.json; collect without --trace prints the top methods instead, as asprof does.")
     String file;
 
     static final String DEFAULT_FILE = "tiprobe-%p-%t.json";
@@ -123,31 +124,45 @@ final class TraceOptions {
         }
     }
 
-    /** The profiling these flags ask for; a usage error where -e and -i do not make sense. */
+    /**
+     * The profiling these flags ask for: tiprobe's own flags, asprof's {@code -e} beside them (each
+     * thing named once), {@code -i} for the first event of {@code -e} or, with nothing named, for
+     * the CPU profile that is then taken; a usage error where they do not make sense.
+     */
     Profiled profiled() throws CliException {
+        if (filter == null && (mode != null || args || overhead != null)) {
+            throw new UsageException("--mode, --args and --overhead shape tracing: they need --trace <filter>");
+        }
+        if (nothingNamed()) return new Profiled(interval != null ? interval : DEFAULT_SAMPLE, sampleMode != null ? sampleMode : SampleMode.CPU, null, null);
         if (events == null) {
-            if (interval != null) throw new UsageException("-i sets the interval of -e's first event: it needs -e");
-            if (nothingNamed()) return new Profiled(DEFAULT_SAMPLE, sampleMode != null ? sampleMode : SampleMode.CPU, null, null);
+            if (interval != null) throw new UsageException("-i sets the interval of -e's first event, or of the CPU profile when nothing else is named");
             return new Profiled(sample, sampleMode, alloc, lock);
         }
-        if (sample != null || alloc != null || lock != null) {
-            throw new UsageException("-e names what to collect: use it or --sample, --alloc and --lock, not both");
-        }
-        String sampled = null;
-        String allocations = null;
-        String waits = null;
+        String sampled = sample;
+        String allocations = alloc;
+        String waits = lock;
         SampleMode mode = sampleMode;
         String first = null;
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (String event : events.split(",")) {
             String e = event.strip().toLowerCase(java.util.Locale.ROOT);
+            if (!seen.add(e)) throw new UsageException("-e names " + e + " twice");
             switch (e) {
                 case "cpu", "wall" -> {
+                    if (sample != null) throw new UsageException("-e " + e + " and --sample both name the stack sampling: name it once");
                     if (sampled != null) throw new UsageException("-e takes one of cpu and wall");
+                    if (sampleMode != null) throw new UsageException("-e " + e + " says the sampling mode: leave out --sample-mode");
                     sampled = DEFAULT_SAMPLE;
                     mode = e.equals("cpu") ? SampleMode.CPU : SampleMode.WALL;
                 }
-                case "alloc" -> allocations = DEFAULT_ALLOC;
-                case "lock" -> waits = DEFAULT_LOCK;
+                case "alloc" -> {
+                    if (alloc != null) throw new UsageException("-e alloc and --alloc both name allocation profiling: name it once");
+                    allocations = DEFAULT_ALLOC;
+                }
+                case "lock" -> {
+                    if (lock != null) throw new UsageException("-e lock and --lock both name lock profiling: name it once");
+                    waits = DEFAULT_LOCK;
+                }
                 default -> throw new UsageException("-e names cpu, wall, alloc or lock (several with ','), not '" + event.strip() + "'");
             }
             if (first == null) first = e;
@@ -214,12 +229,12 @@ final class TraceOptions {
         SampleMode sampleMode = profiled.mode();
         String alloc = profiled.alloc();
         String lock = profiled.lock();
-        if (live && alloc == null) throw new UsageException("--live keeps allocation samples: it needs --alloc <bytes>");
-        if (allocOverhead != null && alloc == null) throw new UsageException("--alloc-overhead limits allocation sampling: it needs --alloc <bytes>");
+        if (live && alloc == null) throw new UsageException("--live keeps allocation samples: it needs --alloc <bytes> or -e alloc");
+        if (allocOverhead != null && alloc == null) throw new UsageException("--alloc-overhead limits allocation sampling: it needs --alloc <bytes> or -e alloc");
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
-        if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs --sample");
-        if (sample == null && recompile) throw new UsageException("--recompile names inlined methods in samples: it needs --sample <interval>");
+        if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs stack sampling: --sample or -e cpu|wall");
+        if (sample == null && recompile) throw new UsageException("--recompile names inlined methods in samples: it needs --sample <interval> or -e cpu|wall");
         if (!profiling && Exports.drawnFromSamples(file())) {
             throw new CliException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
@@ -233,13 +248,13 @@ final class TraceOptions {
                 double budget = overhead == null ? AgentOptions.Tracing.DEFAULT_BUDGET : AgentOptions.percent("--overhead", overhead.strip());
                 tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), mode(), traceLimits(), budget);
             }
-            Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration(events == null ? "--sample" : "-i", sample),
+            Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration(sample.equals(interval) ? "-i" : "--sample", sample),
                     sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
             AgentOptions.Allocations allocations = alloc == null ? null
-                    : new AgentOptions.Allocations(AgentOptions.bytes(events == null ? "--alloc" : "-i", alloc.strip()), live, allocOverhead == null
+                    : new AgentOptions.Allocations(AgentOptions.bytes(alloc.equals(interval) ? "-i" : "--alloc", alloc.strip()), live, allocOverhead == null
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));
             AgentOptions.Locks locks = lock == null ? null
-                    : new AgentOptions.Locks(AgentOptions.threshold(events == null ? "--lock" : "-i", lock));
+                    : new AgentOptions.Locks(AgentOptions.threshold(lock.equals(interval) ? "-i" : "--lock", lock));
             return new AgentOptions(tracing, sampling, output.toString(), null, loop, allocations, locks);
         } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration, size or percentage
             throw new UsageException(e.getMessage());

@@ -87,8 +87,18 @@ class TraceOptionsTest {
 
         assertEquals("-e takes one of cpu and wall", usage("-e", "cpu,wall"));
         assertEquals("-e names cpu, wall, alloc or lock (several with ','), not 'gpu'", usage("-e", "cpu,gpu"));
-        assertEquals("-e names what to collect: use it or --sample, --alloc and --lock, not both", usage("-e", "cpu", "--sample", "10ms"));
-        assertEquals("-i sets the interval of -e's first event: it needs -e", usage("-i", "5ms"));
+        assertEquals("-e cpu and --sample both name the stack sampling: name it once", usage("-e", "cpu", "--sample", "10ms"));
+        assertEquals("-e wall says the sampling mode: leave out --sample-mode", usage("-e", "wall", "--sample-mode", "cpu"));
+        assertEquals("-e alloc and --alloc both name allocation profiling: name it once", usage("-e", "alloc", "--alloc", "1m"));
+        assertEquals("-i sets the interval of -e's first event, or of the CPU profile when nothing else is named",
+                usage("--alloc", "1m", "-i", "5ms"));
+        AgentOptions beside = flags("-e", "cpu", "--alloc", "2m").settings(OUT);
+        assertEquals(2 << 20, beside.allocations().intervalBytes(), "asprof's -e cpu --alloc 2m");
+        assertEquals(SampleMode.CPU, beside.sampling().mode());
+        AgentOptions fast = flags("-i", "1ms").settings(OUT);
+        assertEquals(Duration.ofMillis(1), fast.sampling().interval(), "asprof's -i alone: the CPU profile's interval");
+        assertEquals(SampleMode.CPU, fast.sampling().mode());
+        assertEquals("--mode, --args and --overhead shape tracing: they need --trace <filter>", usage("--mode", "time"));
         assertEquals("-i must be a positive duration with its unit, such as 10ms, 5s or 5m, not '1000000'", usage("-e", "cpu", "-i", "1000000"));
     }
 

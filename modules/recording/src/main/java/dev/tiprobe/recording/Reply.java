@@ -27,6 +27,8 @@ public record Reply(boolean ok, String text, Map<String, String> facts) {
     public static final String RECORDING = "recording";
     /** The output the session was started for ({@code -f}), made from the recording by the command. */
     public static final String OUTPUT = "output";
+    /** Why the last session stopped by itself (an idle reply's): its recording removed, the heap full. */
+    public static final String WHY = "why";
     /** Methods instrumented so far (tracing). */
     public static final String METHODS = "methods";
     /** Counts so far, where the engine runs: traced calls, stack samples, allocation samples, waits. */

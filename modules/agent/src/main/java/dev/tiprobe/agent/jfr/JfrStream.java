@@ -40,6 +40,9 @@ public final class JfrStream implements AutoCloseable {
     /** Never run: added and removed again to learn whether the JVM has begun to exit. */
     private static final Thread EXIT_PROBE = new Thread(() -> {});
 
+    /** How long closing waits for JFR's last events. */
+    private static final Duration LAST_DELIVERY = Duration.ofSeconds(5);
+
     private EventStream stream;      // guarded by this; null until made
     /** The JVM's own recording this stream reads, stopped at close so that its last samples are written; or null. */
     private final Recording jvmRecording;
@@ -188,7 +191,13 @@ public final class JfrStream implements AutoCloseable {
         }
     }
 
-    /** Stops the recording, hands over what JFR still holds, and ends the stream (two seconds at most when JFR stopped first). */
+    /**
+     * Stops the recording, hands over what JFR still holds, and ends the stream (at most
+     * {@link #LAST_DELIVERY} when JFR stopped first). A program of a second sampled from its start
+     * has most of its samples in that last delivery (a CI run's profile of such a program held
+     * none of its running thread once, with two seconds to wait; a late delivery is the likely
+     * cause, not confirmed).
+     */
     @Override
     public void close() {
         recordingNow.remove(this);  // no new chunk asked for on its behalf from now on
@@ -203,10 +212,10 @@ public final class JfrStream implements AutoCloseable {
                 own.stop();
             } else if (jvmRecording != null) {
                 jvmRecording.stop();  // writes its last chunk, which the stream then reads
-                if (s != null) awaitDelivery(asked, Duration.ofSeconds(2));
+                if (s != null) awaitDelivery(asked, LAST_DELIVERY);
             }
         } catch (IllegalStateException stoppedAlready) {
-            if (s != null) awaitDelivery(asked, Duration.ofSeconds(2));
+            if (s != null) awaitDelivery(asked, LAST_DELIVERY);
         } finally {
             if (s != null) s.close();  // else never made, or the thread closes it as it sees the flag
         }
