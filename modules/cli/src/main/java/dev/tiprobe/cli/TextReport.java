@@ -212,7 +212,7 @@ final class TextReport {
         }
         if (!t.removed().isEmpty()) {
             out.printf("%nProbes removed to keep the overhead budget (calls per second when removed)%n");
-            t.removed().forEach(m -> out.printf("  %s (%.1fM calls/s)%n", m.method(), m.callsPerSecond() / 1e6));
+            t.removed().forEach(m -> out.printf("  %s (%s)%n", m.method(), dev.tiprobe.recording.Rates.callsPerSecond(m.callsPerSecond())));
         }
     }
 

@@ -49,7 +49,7 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
                 .append(String.format(" probes removed to keep overhead under %s %%, e.g. ", percent(overheadBudget)));
         for (int i = 0; i < Math.min(3, removed.size()); i++) {
             Removed r = removed.get(i);
-            b.append(i > 0 ? ", " : "").append(r.method()).append(String.format(" (%.1fM calls/s)", r.callsPerSecond() / 1e6));
+            b.append(i > 0 ? ", " : "").append(r.method()).append(" (").append(dev.tiprobe.recording.Rates.callsPerSecond(r.callsPerSecond())).append(')');
         }
         return b.toString();
     }
