@@ -48,6 +48,8 @@ public final class JfrStream implements AutoCloseable {
     private final Recording jvmRecording;
     private boolean closed;          // guarded by this
     private volatile long lastFlushNanos;
+    /** Flushes handed over so far. */
+    private final AtomicLong flushes = new AtomicLong();
     private volatile boolean recording;
     private volatile Throwable failure;
     private Thread thread;
@@ -100,7 +102,10 @@ public final class JfrStream implements AutoCloseable {
         EventStream made = null;
         try {
             made = open.call();
-            made.onFlush(() -> lastFlushNanos = System.nanoTime());
+            made.onFlush(() -> {
+                lastFlushNanos = System.nanoTime();
+                flushes.incrementAndGet();
+            });
             synchronized (this) {
                 if (closed) {
                     made.close();
@@ -170,14 +175,19 @@ public final class JfrStream implements AutoCloseable {
         return recording || jvmRecording != null;
     }
 
+    /** Flushes JFR has handed over so far. */
+    public long flushes() {
+        return flushes.get();
+    }
+
+    /** Whether the stream still reads (its thread runs and has not failed). */
+    public boolean reading() {
+        return thread.isAlive() && failure == null;
+    }
+
     /** Whether JFR has handed over everything recorded up to {@code nanoTime} (a flush since). */
     public boolean deliveredUpTo(long nanoTime) {
         return lastFlushNanos - nanoTime > 0;
-    }
-
-    /** Waits up to {@code timeout} for JFR to hand over what it recorded up to now. */
-    public void awaitDelivery(Duration timeout) {
-        awaitDelivery(System.nanoTime(), timeout);
     }
 
     /** Waits up to {@code timeout} for JFR to hand over what it recorded up to {@code asked} (a nanoTime). */

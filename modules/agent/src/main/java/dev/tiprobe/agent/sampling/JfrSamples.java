@@ -80,17 +80,33 @@ final class JfrSamples implements AutoCloseable {
     }
 
     /**
-     * Waits up to five seconds for JFR to hand over what it sampled up to now. It flushes about
-     * once a second; a flush later than the wait (a loaded machine) lets a loop's period be cut
-     * before its running threads' samples come, and they go to the next (one CI run had a 1-s
-     * period with none; two seconds was the wait then).
+     * Waits, up to five seconds, until JFR has handed over a sample taken now or later, or two
+     * flushes have come (no thread runs Java code). One flush after now is not enough: a running
+     * thread's samples came a flush later (measured: the first 1-s period of a session held none
+     * of its busy thread's samples, which went into the second, in 4 runs of 7 here; one CI run
+     * failed on it).
      */
     void awaitDelivery() {
-        stream.awaitDelivery(Duration.ofSeconds(5));
+        long asked = JfrFrames.epochNanos(java.time.Instant.now());
+        long flushes = stream.flushes();
+        long deadline = System.nanoTime() + DELIVERY_WAIT.toNanos();
+        try {
+            while (newestSample < asked && stream.flushes() < flushes + 2 && stream.reading() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
+
+    private static final Duration DELIVERY_WAIT = Duration.ofSeconds(5);
+    /** When the newest sample handed over was taken (epoch ns), any thread's. */
+    private volatile long newestSample = Long.MIN_VALUE;
 
     private void deliver(RecordedEvent e) {
         try {
+            long taken = JfrFrames.epochNanos(e.getStartTime());
+            if (taken > newestSample) newestSample = taken;  // the stream's thread alone writes it
             RecordedThread t = e.getThread("sampledThread");
             if (JfrFrames.machinery(t)) return;
             String name = threadName(t);
