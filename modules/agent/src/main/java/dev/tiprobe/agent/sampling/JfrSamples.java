@@ -83,7 +83,7 @@ final class JfrSamples implements AutoCloseable {
      * Waits, up to five seconds, until JFR has handed over a sample taken now or later, or two
      * flushes have come (no thread runs Java code). One flush after now is not enough: a running
      * thread's samples came a flush later (measured: the first 1-s period of a session held none
-     * of its busy thread's samples, which went into the second, in 4 runs of 7 here; one CI run
+     * of its busy thread's samples, which went into the second, in 5 runs of 8 here; CI runs
      * failed on it).
      */
     void awaitDelivery() {
