@@ -207,15 +207,12 @@ public final class AgentMain {
                         if (why != null) {
                             stoppedItself = why;  // first: a stop that fails in a full heap still leaves the reason
                             stop();
-                            if (progress != null) PrivateFiles.replace(progress, w -> w.write(status().encode() + "\n"));  // collect ends early
+                            writeStatus(progress);  // idle: collect ends early
                             return;
                         }
                         kept.keep();
                     }
-                    if (progress != null) {
-                        String line = status().encode();
-                        PrivateFiles.replace(progress, w -> w.write(line + "\n"));
-                    }
+                    writeStatus(progress);
                     Thread.sleep(1000);
                 } catch (InterruptedException ended) {
                     return;  // the session ended
@@ -250,6 +247,13 @@ public final class AgentMain {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** The status reply into {@code progress}, the file collect reads each second; nothing without one. */
+    private static void writeStatus(Path progress) throws IOException {
+        if (progress == null) return;
+        String line = status().encode();
+        PrivateFiles.replace(progress, w -> w.write(line + "\n"));
     }
 
     private static synchronized Reply status() {

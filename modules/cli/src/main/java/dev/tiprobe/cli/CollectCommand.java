@@ -137,18 +137,11 @@ final class CollectCommand extends SessionCommand {
     private void finish(Target target) throws CliException {
         Reply stopped = reach(target, "stop");
         Path recording = stopped.path(Reply.RECORDING);
-        String where = "recording in " + recording;
-        if (loopExports != null) {
-            loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
-            where = "profiles in " + output.getParent();  // the last period's recording is a profile now, like the others
-        } else if (textToStdout) {
-            spec.commandLine().getErr().println("tiprobe collect: " + finishedText(stopped, where));
-            outputFromRecording(recording != null ? recording : output);
-            return;
-        } else {
-            written(recording != null ? Report.convert(recording, output) : Report.convert(output));
-        }
-        spec.commandLine().getOut().println(finishedText(stopped, where));
+        // a loop's last period's recording is a profile now, like the others: say where they all are
+        String finished = finishedText(stopped, loopExports != null ? "profiles in " + output.getParent() : "recording in " + recording);
+        if (textToStdout) spec.commandLine().getErr().println("tiprobe collect: " + finished);  // stdout is the profile's
+        outputFromRecording(recording != null ? recording : Report.recordingFor(output));
+        if (!textToStdout) spec.commandLine().getOut().println(finished);
     }
 
     /** What was asked for, from the finished recording: the top methods printed, the output written, or the loop's profiles. */

@@ -193,7 +193,7 @@ public final class JfrStream implements AutoCloseable {
     /** Waits up to {@code timeout} for JFR to hand over what it recorded up to {@code asked} (a nanoTime). */
     private void awaitDelivery(long asked, Duration timeout) {
         try {
-            while (!deliveredUpTo(asked) && thread.isAlive() && failure == null && System.nanoTime() - asked < timeout.toNanos()) {
+            while (!deliveredUpTo(asked) && reading() && System.nanoTime() - asked < timeout.toNanos()) {
                 Thread.sleep(10);
             }
         } catch (InterruptedException e) {
