@@ -130,10 +130,10 @@ public final class Event<H> {
     }
 
     public static final Event<VmDeathHandler> VM_DEATH = new Event<>("VMDeath", jvmti_h.JVMTI_EVENT_VM_DEATH(), null,
-            (table, arena) -> jvmtiEventCallbacks.VMDeath(table, warm(jvmtiEventVMDeath.allocate(Event::vmDeath, arena),
+            (table, arena) -> jvmtiEventCallbacks.VMDeath(table, warm(Upcalls.stub(jvmtiEventVMDeath.descriptor(), "vmDeath", arena),
                     s -> jvmtiEventVMDeath.invoke(s, NULL, NULL))));
 
-    private static void vmDeath(MemorySegment env, MemorySegment jni) {
+    private static void vmDeath(long env, long jni) {
         Events e = Upcalls.enter(env, VM_DEATH);
         if (e == null) return;
         try {
@@ -160,16 +160,22 @@ public final class Event<H> {
     }
 
     public static final Event<ThreadHandler> THREAD_START = new Event<>("ThreadStart", jvmti_h.JVMTI_EVENT_THREAD_START(), null,
-            (table, arena) -> jvmtiEventCallbacks.ThreadStart(table, warm(jvmtiEventThreadStart.allocate(
-                    (env, jni, thread) -> threadEvent(env, jni, thread, Event.THREAD_START), arena),
+            (table, arena) -> jvmtiEventCallbacks.ThreadStart(table, warm(Upcalls.stub(jvmtiEventThreadStart.descriptor(), "threadStart", arena),
                     s -> jvmtiEventThreadStart.invoke(s, NULL, NULL, NULL))));
 
     public static final Event<ThreadHandler> THREAD_END = new Event<>("ThreadEnd", jvmti_h.JVMTI_EVENT_THREAD_END(), null,
-            (table, arena) -> jvmtiEventCallbacks.ThreadEnd(table, warm(jvmtiEventThreadEnd.allocate(
-                    (env, jni, thread) -> threadEvent(env, jni, thread, Event.THREAD_END), arena),
+            (table, arena) -> jvmtiEventCallbacks.ThreadEnd(table, warm(Upcalls.stub(jvmtiEventThreadEnd.descriptor(), "threadEnd", arena),
                     s -> jvmtiEventThreadEnd.invoke(s, NULL, NULL, NULL))));
 
-    private static void threadEvent(MemorySegment env, MemorySegment jni, MemorySegment thread, Event<ThreadHandler> event) {
+    private static void threadStart(long env, long jni, long thread) {
+        threadEvent(env, jni, thread, THREAD_START);
+    }
+
+    private static void threadEnd(long env, long jni, long thread) {
+        threadEvent(env, jni, thread, THREAD_END);
+    }
+
+    private static void threadEvent(long env, long jni, long thread, Event<ThreadHandler> event) {
         Events e = Upcalls.enter(env, event);
         if (e == null) return;
         try {
@@ -205,15 +211,14 @@ public final class Event<H> {
     /** Also adds can_retransform_classes, so retransformed classes pass through the hook too. */
     public static final Event<ClassFileLoadHookHandler> CLASS_FILE_LOAD_HOOK = new Event<>("ClassFileLoadHook",
             jvmti_h.JVMTI_EVENT_CLASS_FILE_LOAD_HOOK(), Capability.CAN_RETRANSFORM_CLASSES,
-            (table, arena) -> jvmtiEventCallbacks.ClassFileLoadHook(table, warm(jvmtiEventClassFileLoadHook.allocate(
-                    Event::classFileLoadHook, arena),
+            (table, arena) -> jvmtiEventCallbacks.ClassFileLoadHook(table, warm(Upcalls.stub(
+                    jvmtiEventClassFileLoadHook.descriptor(), "classFileLoadHook", arena),
                     s -> jvmtiEventClassFileLoadHook.invoke(s, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL))));
 
     /** Chains the handlers (each sees the previous output) and hands JVMTI-allocated bytes back. */
-    private static void classFileLoadHook(MemorySegment env, MemorySegment jni, MemorySegment classBeingRedefined,
-                                          MemorySegment loader, MemorySegment name, MemorySegment protectionDomain,
-                                          int classDataLength, MemorySegment classData, MemorySegment newClassDataLength,
-                                          MemorySegment newClassData) {
+    private static void classFileLoadHook(long env, long jni, long classBeingRedefined, long loader, long name,
+                                          long protectionDomain, int classDataLength, long classData,
+                                          long newClassDataLength, long newClassData) {
         Event<ClassFileLoadHookHandler> event = CLASS_FILE_LOAD_HOOK;
         Events e = Upcalls.enter(env, event);
         if (e == null) return;
@@ -222,7 +227,7 @@ public final class Event<H> {
             Class<?> redefined = (Class<?>) e.toJava(jni, classBeingRedefined);
             ProtectionDomain pd = (ProtectionDomain) e.toJava(jni, protectionDomain);
             String internalName = Native.string(name);
-            byte[] bytes = classData.reinterpret(classDataLength).toArray(JAVA_BYTE);
+            byte[] bytes = MemorySegment.ofAddress(classData).reinterpret(classDataLength).toArray(JAVA_BYTE);
             boolean changed = false;
             for (Object h : e.handlers(event)) {
                 try {
@@ -240,8 +245,8 @@ public final class Event<H> {
                 try (Scratch s = Scratch.open()) {
                     MemorySegment copy = e.n().allocate(bytes.length, s);
                     MemorySegment.copy(bytes, 0, copy, JAVA_BYTE, 0, bytes.length);
-                    newClassDataLength.reinterpret(JAVA_INT.byteSize()).set(JAVA_INT, 0, bytes.length);
-                    newClassData.reinterpret(C_POINTER.byteSize()).set(C_POINTER, 0, copy);
+                    MemorySegment.ofAddress(newClassDataLength).reinterpret(JAVA_INT.byteSize()).set(JAVA_INT, 0, bytes.length);
+                    MemorySegment.ofAddress(newClassData).reinterpret(C_POINTER.byteSize()).set(C_POINTER, 0, copy);
                 }
             }
         } catch (Throwable ignored) {
@@ -266,18 +271,23 @@ public final class Event<H> {
     }
 
     public static final Event<ClassLoadHandler> CLASS_LOAD = new Event<>("ClassLoad", jvmti_h.JVMTI_EVENT_CLASS_LOAD(), null,
-            (table, arena) -> jvmtiEventCallbacks.ClassLoad(table, warm(jvmtiEventClassLoad.allocate(
-                    (env, jni, thread, klass) -> classEvent(env, jni, thread, klass, Event.CLASS_LOAD), arena),
+            (table, arena) -> jvmtiEventCallbacks.ClassLoad(table, warm(Upcalls.stub(jvmtiEventClassLoad.descriptor(), "classLoad", arena),
                     s -> jvmtiEventClassLoad.invoke(s, NULL, NULL, NULL, NULL))));
 
     public static final Event<ClassPrepareHandler> CLASS_PREPARE = new Event<>("ClassPrepare", jvmti_h.JVMTI_EVENT_CLASS_PREPARE(), null,
-            (table, arena) -> jvmtiEventCallbacks.ClassPrepare(table, warm(jvmtiEventClassPrepare.allocate(
-                    (env, jni, thread, klass) -> classEvent(env, jni, thread, klass, Event.CLASS_PREPARE), arena),
+            (table, arena) -> jvmtiEventCallbacks.ClassPrepare(table, warm(Upcalls.stub(jvmtiEventClassPrepare.descriptor(), "classPrepare", arena),
                     s -> jvmtiEventClassPrepare.invoke(s, NULL, NULL, NULL, NULL))));
 
     /** ClassLoad and ClassPrepare share their arguments; plain type tests, no switch, so nothing loads on first use. */
-    private static void classEvent(MemorySegment env, MemorySegment jni, MemorySegment thread, MemorySegment klass,
-                                   Event<?> event) {
+    private static void classLoad(long env, long jni, long thread, long klass) {
+        classEvent(env, jni, thread, klass, CLASS_LOAD);
+    }
+
+    private static void classPrepare(long env, long jni, long thread, long klass) {
+        classEvent(env, jni, thread, klass, CLASS_PREPARE);
+    }
+
+    private static void classEvent(long env, long jni, long thread, long klass, Event<?> event) {
         Events e = Upcalls.enter(env, event);
         if (e == null) return;
         try {
@@ -318,17 +328,17 @@ public final class Event<H> {
 
     public static final Event<CompiledMethodLoadHandler> COMPILED_METHOD_LOAD = new Event<>("CompiledMethodLoad",
             jvmti_h.JVMTI_EVENT_COMPILED_METHOD_LOAD(), Capability.CAN_GENERATE_COMPILED_METHOD_LOAD_EVENTS,
-            (table, arena) -> jvmtiEventCallbacks.CompiledMethodLoad(table, warm(jvmtiEventCompiledMethodLoad.allocate(
-                    Event::compiledMethodLoad, arena), s -> jvmtiEventCompiledMethodLoad.invoke(s, NULL, NULL, 0, NULL, 0, NULL, NULL))));
+            (table, arena) -> jvmtiEventCallbacks.CompiledMethodLoad(table, warm(Upcalls.stub(
+                    jvmtiEventCompiledMethodLoad.descriptor(), "compiledMethodLoad", arena), s -> jvmtiEventCompiledMethodLoad.invoke(s, NULL, NULL, 0, NULL, 0, NULL, NULL))));
 
-    private static void compiledMethodLoad(MemorySegment env, MemorySegment method, int codeSize, MemorySegment codeAddress,
-                                           int mapLength, MemorySegment map, MemorySegment compileInfo) {
+    private static void compiledMethodLoad(long env, long method, int codeSize, long codeAddress, int mapLength, long map,
+                                           long compileInfo) {
         Events e = Upcalls.enter(env, COMPILED_METHOD_LOAD);
         if (e == null) return;
         try {
             for (Object h : e.handlers(COMPILED_METHOD_LOAD)) {
                 try {
-                    ((CompiledMethodLoadHandler) h).compiledMethodLoad(method.address(), codeAddress.address(), codeSize);
+                    ((CompiledMethodLoadHandler) h).compiledMethodLoad(method, codeAddress, codeSize);
                     e.delivered(COMPILED_METHOD_LOAD);
                 } catch (Throwable x) {
                     e.failed(COMPILED_METHOD_LOAD, x);
@@ -343,16 +353,16 @@ public final class Event<H> {
 
     public static final Event<CompiledMethodUnloadHandler> COMPILED_METHOD_UNLOAD = new Event<>("CompiledMethodUnload",
             jvmti_h.JVMTI_EVENT_COMPILED_METHOD_UNLOAD(), Capability.CAN_GENERATE_COMPILED_METHOD_LOAD_EVENTS,
-            (table, arena) -> jvmtiEventCallbacks.CompiledMethodUnload(table, warm(jvmtiEventCompiledMethodUnload.allocate(
-                    Event::compiledMethodUnload, arena), s -> jvmtiEventCompiledMethodUnload.invoke(s, NULL, NULL, NULL))));
+            (table, arena) -> jvmtiEventCallbacks.CompiledMethodUnload(table, warm(Upcalls.stub(
+                    jvmtiEventCompiledMethodUnload.descriptor(), "compiledMethodUnload", arena), s -> jvmtiEventCompiledMethodUnload.invoke(s, NULL, NULL, NULL))));
 
-    private static void compiledMethodUnload(MemorySegment env, MemorySegment method, MemorySegment codeAddress) {
+    private static void compiledMethodUnload(long env, long method, long codeAddress) {
         Events e = Upcalls.enter(env, COMPILED_METHOD_UNLOAD);
         if (e == null) return;
         try {
             for (Object h : e.handlers(COMPILED_METHOD_UNLOAD)) {
                 try {
-                    ((CompiledMethodUnloadHandler) h).compiledMethodUnload(method.address(), codeAddress.address());
+                    ((CompiledMethodUnloadHandler) h).compiledMethodUnload(method, codeAddress);
                     e.delivered(COMPILED_METHOD_UNLOAD);
                 } catch (Throwable x) {
                     e.failed(COMPILED_METHOD_UNLOAD, x);
@@ -367,17 +377,17 @@ public final class Event<H> {
 
     public static final Event<DynamicCodeGeneratedHandler> DYNAMIC_CODE_GENERATED = new Event<>("DynamicCodeGenerated",
             jvmti_h.JVMTI_EVENT_DYNAMIC_CODE_GENERATED(), null,
-            (table, arena) -> jvmtiEventCallbacks.DynamicCodeGenerated(table, warm(jvmtiEventDynamicCodeGenerated.allocate(
-                    Event::dynamicCodeGenerated, arena), s -> jvmtiEventDynamicCodeGenerated.invoke(s, NULL, NULL, NULL, 0))));
+            (table, arena) -> jvmtiEventCallbacks.DynamicCodeGenerated(table, warm(Upcalls.stub(
+                    jvmtiEventDynamicCodeGenerated.descriptor(), "dynamicCodeGenerated", arena), s -> jvmtiEventDynamicCodeGenerated.invoke(s, NULL, NULL, NULL, 0))));
 
-    private static void dynamicCodeGenerated(MemorySegment env, MemorySegment name, MemorySegment address, int length) {
+    private static void dynamicCodeGenerated(long env, long name, long address, int length) {
         Events e = Upcalls.enter(env, DYNAMIC_CODE_GENERATED);
         if (e == null) return;
         try {
             String n = Native.string(name);
             for (Object h : e.handlers(DYNAMIC_CODE_GENERATED)) {
                 try {
-                    ((DynamicCodeGeneratedHandler) h).dynamicCodeGenerated(n, address.address(), length);
+                    ((DynamicCodeGeneratedHandler) h).dynamicCodeGenerated(n, address, length);
                     e.delivered(DYNAMIC_CODE_GENERATED);
                 } catch (Throwable x) {
                     e.failed(DYNAMIC_CODE_GENERATED, x);
@@ -400,10 +410,10 @@ public final class Event<H> {
 
     public static final Event<ObjectFreeHandler> OBJECT_FREE = new Event<>("ObjectFree", jvmti_h.JVMTI_EVENT_OBJECT_FREE(),
             Capability.CAN_GENERATE_OBJECT_FREE_EVENTS,
-            (table, arena) -> jvmtiEventCallbacks.ObjectFree(table, warm(jvmtiEventObjectFree.allocate(Event::objectFree, arena),
+            (table, arena) -> jvmtiEventCallbacks.ObjectFree(table, warm(Upcalls.stub(jvmtiEventObjectFree.descriptor(), "objectFree", arena),
                     s -> jvmtiEventObjectFree.invoke(s, NULL, 0L))));
 
-    private static void objectFree(MemorySegment env, long tag) {
+    private static void objectFree(long env, long tag) {
         Events e = Upcalls.enter(env, OBJECT_FREE);
         if (e == null) return;
         try {
@@ -436,11 +446,10 @@ public final class Event<H> {
 
     public static final Event<SampledObjectAllocHandler> SAMPLED_OBJECT_ALLOC = new Event<>("SampledObjectAlloc",
             jvmti_h.JVMTI_EVENT_SAMPLED_OBJECT_ALLOC(), Capability.CAN_GENERATE_SAMPLED_OBJECT_ALLOC_EVENTS,
-            (table, arena) -> jvmtiEventCallbacks.SampledObjectAlloc(table, warm(jvmtiEventSampledObjectAlloc.allocate(
-                    Event::sampledObjectAlloc, arena), s -> jvmtiEventSampledObjectAlloc.invoke(s, NULL, NULL, NULL, NULL, NULL, 0L))));
+            (table, arena) -> jvmtiEventCallbacks.SampledObjectAlloc(table, warm(Upcalls.stub(
+                    jvmtiEventSampledObjectAlloc.descriptor(), "sampledObjectAlloc", arena), s -> jvmtiEventSampledObjectAlloc.invoke(s, NULL, NULL, NULL, NULL, NULL, 0L))));
 
-    private static void sampledObjectAlloc(MemorySegment env, MemorySegment jni, MemorySegment thread, MemorySegment object,
-                                           MemorySegment klass, long size) {
+    private static void sampledObjectAlloc(long env, long jni, long thread, long object, long klass, long size) {
         Events e = Upcalls.enter(env, SAMPLED_OBJECT_ALLOC);
         if (e == null) return;
         try {
@@ -487,18 +496,25 @@ public final class Event<H> {
 
     public static final Event<MonitorHandler> MONITOR_CONTENDED_ENTER = new Event<>("MonitorContendedEnter",
             jvmti_h.JVMTI_EVENT_MONITOR_CONTENDED_ENTER(), Capability.CAN_GENERATE_MONITOR_EVENTS,
-            (table, arena) -> jvmtiEventCallbacks.MonitorContendedEnter(table, warm(jvmtiEventMonitorContendedEnter.allocate(
-                    (env, jni, thread, object) -> monitorEvent(env, jni, thread, object, Event.MONITOR_CONTENDED_ENTER), arena),
+            (table, arena) -> jvmtiEventCallbacks.MonitorContendedEnter(table, warm(Upcalls.stub(
+                    jvmtiEventMonitorContendedEnter.descriptor(), "monitorContendedEnter", arena),
                     s -> jvmtiEventMonitorContendedEnter.invoke(s, NULL, NULL, NULL, NULL))));
 
     public static final Event<MonitorHandler> MONITOR_CONTENDED_ENTERED = new Event<>("MonitorContendedEntered",
             jvmti_h.JVMTI_EVENT_MONITOR_CONTENDED_ENTERED(), Capability.CAN_GENERATE_MONITOR_EVENTS,
-            (table, arena) -> jvmtiEventCallbacks.MonitorContendedEntered(table, warm(jvmtiEventMonitorContendedEntered.allocate(
-                    (env, jni, thread, object) -> monitorEvent(env, jni, thread, object, Event.MONITOR_CONTENDED_ENTERED), arena),
+            (table, arena) -> jvmtiEventCallbacks.MonitorContendedEntered(table, warm(Upcalls.stub(
+                    jvmtiEventMonitorContendedEntered.descriptor(), "monitorContendedEntered", arena),
                     s -> jvmtiEventMonitorContendedEntered.invoke(s, NULL, NULL, NULL, NULL))));
 
-    private static void monitorEvent(MemorySegment env, MemorySegment jni, MemorySegment thread, MemorySegment object,
-                                     Event<MonitorHandler> event) {
+    private static void monitorContendedEnter(long env, long jni, long thread, long object) {
+        monitorEvent(env, jni, thread, object, MONITOR_CONTENDED_ENTER);
+    }
+
+    private static void monitorContendedEntered(long env, long jni, long thread, long object) {
+        monitorEvent(env, jni, thread, object, MONITOR_CONTENDED_ENTERED);
+    }
+
+    private static void monitorEvent(long env, long jni, long thread, long object, Event<MonitorHandler> event) {
         Events e = Upcalls.enter(env, event);
         if (e == null) return;
         try {
@@ -521,11 +537,10 @@ public final class Event<H> {
 
     public static final Event<MonitorWaitHandler> MONITOR_WAIT = new Event<>("MonitorWait",
             jvmti_h.JVMTI_EVENT_MONITOR_WAIT(), Capability.CAN_GENERATE_MONITOR_EVENTS,
-            (table, arena) -> jvmtiEventCallbacks.MonitorWait(table, warm(jvmtiEventMonitorWait.allocate(
-                    Event::monitorWait, arena), s -> jvmtiEventMonitorWait.invoke(s, NULL, NULL, NULL, NULL, 0L))));
+            (table, arena) -> jvmtiEventCallbacks.MonitorWait(table, warm(Upcalls.stub(
+                    jvmtiEventMonitorWait.descriptor(), "monitorWait", arena), s -> jvmtiEventMonitorWait.invoke(s, NULL, NULL, NULL, NULL, 0L))));
 
-    private static void monitorWait(MemorySegment env, MemorySegment jni, MemorySegment thread, MemorySegment object,
-                                    long timeoutMillis) {
+    private static void monitorWait(long env, long jni, long thread, long object, long timeoutMillis) {
         Events e = Upcalls.enter(env, MONITOR_WAIT);
         if (e == null) return;
         try {
@@ -548,11 +563,10 @@ public final class Event<H> {
 
     public static final Event<MonitorWaitedHandler> MONITOR_WAITED = new Event<>("MonitorWaited",
             jvmti_h.JVMTI_EVENT_MONITOR_WAITED(), Capability.CAN_GENERATE_MONITOR_EVENTS,
-            (table, arena) -> jvmtiEventCallbacks.MonitorWaited(table, warm(jvmtiEventMonitorWaited.allocate(
-                    Event::monitorWaited, arena), s -> jvmtiEventMonitorWaited.invoke(s, NULL, NULL, NULL, NULL, (byte) 0))));
+            (table, arena) -> jvmtiEventCallbacks.MonitorWaited(table, warm(Upcalls.stub(
+                    jvmtiEventMonitorWaited.descriptor(), "monitorWaited", arena), s -> jvmtiEventMonitorWaited.invoke(s, NULL, NULL, NULL, NULL, (byte) 0))));
 
-    private static void monitorWaited(MemorySegment env, MemorySegment jni, MemorySegment thread, MemorySegment object,
-                                      byte timedOut) {
+    private static void monitorWaited(long env, long jni, long thread, long object, byte timedOut) {
         Events e = Upcalls.enter(env, MONITOR_WAITED);
         if (e == null) return;
         try {
@@ -588,7 +602,7 @@ public final class Event<H> {
     public static final Event<ClassUnloadHandler> CLASS_UNLOAD = new Event<>("ClassUnload", -1, null, null);
 
     /** HotSpot posts ClassUnload as {@code (jvmtiEnv*, JNIEnv*, const char* name)}. */
-    static void classUnload(MemorySegment env, MemorySegment jni, MemorySegment name) {
+    static void classUnload(long env, long jni, long name) {
         Events e = Upcalls.enter(env, CLASS_UNLOAD);
         if (e == null) return;
         try {

@@ -104,9 +104,9 @@ public final class Events {
         return n;
     }
 
-    /** The Java object behind a callback's JNI reference (see {@link Handoff}). */
-    Object toJava(MemorySegment jniEnv, MemorySegment ref) {
-        return n.handoff.toJava(jniEnv, ref);
+    /** The Java object behind a callback's JNI reference (see {@link Handoff}); both arrive as raw addresses. */
+    Object toJava(long jniEnv, long ref) {
+        return n.handoff.toJava(MemorySegment.ofAddress(jniEnv), MemorySegment.ofAddress(ref));
     }
 
     /** The current handlers of {@code event}; never null. */

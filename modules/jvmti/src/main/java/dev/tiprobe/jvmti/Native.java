@@ -222,6 +222,10 @@ final class Native {
         return Names.decode(p.address());
     }
 
+    static String string(long p) {
+        return Names.decode(p);
+    }
+
     /** {@code count} pointers read from the JVMTI-allocated array at {@code p}. */
     static MemorySegment array(MemorySegment p, long count, long elementBytes) {
         return p.reinterpret(count * elementBytes);

@@ -3,17 +3,20 @@ package dev.tiprobe.jvmti;
 import dev.tiprobe.bindings.jvmti.jvmtiEventCallbacks;
 import dev.tiprobe.bindings.jvmti.jvmtiInterface_1_;
 
+import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 
 import static dev.tiprobe.jvmti.Native.C_POINTER;
 import static dev.tiprobe.jvmti.Native.LINKER;
 import static dev.tiprobe.jvmti.Native.NULL;
 import static dev.tiprobe.jvmti.Native.check;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Where the callbacks of {@link Event} are registered with the VM (async-profiler's VM::init, in
@@ -24,10 +27,24 @@ import static dev.tiprobe.jvmti.Native.check;
  * which defines hidden classes and would fire ClassLoad and ClassPrepare into the same stub.
  * Callbacks hand off at once to the handlers of the active {@link Events}, under a per-thread
  * guard that drops re-entrant events.
+ *
+ * <p>A stub takes the VM's pointers as plain {@code long}s ({@link #stub}), never as
+ * {@link MemorySegment}s: the stub's own code, outside any try of ours, would allocate a segment
+ * for each pointer argument, and in a full heap that allocation throws an OutOfMemoryError no
+ * callback can catch, which the FFM runtime answers by ending the JVM. Found by ImageIT's full
+ * heap: a target with a session running exited while its heap was full, four threads in
+ * {@code SharedUtils.handleUncaughtException} under ClassFileLoadHook, MonitorWaited and
+ * MonitorContendedEnter stubs.
  */
 final class Upcalls {
     static final String CLASS_UNLOAD_EXTENSION = "com.sun.hotspot.events.ClassUnload";
     private static final FunctionDescriptor CLASS_UNLOAD_DESCRIPTOR = FunctionDescriptor.ofVoid(C_POINTER, C_POINTER, C_POINTER);
+
+    static {
+        if (ADDRESS.byteSize() != JAVA_LONG.byteSize()) {
+            throw new UnsupportedOperationException("tiprobe needs a 64-bit JVM: its callbacks take pointers as longs");
+        }
+    }
 
     private static volatile Events active;
     private static boolean registered;
@@ -46,6 +63,23 @@ final class Upcalls {
 
     /** The callback table with every stub, made once by {@link #prepare()}. */
     private static MemorySegment callbacks;
+
+    /**
+     * An upcall stub for the callback {@code method} of {@link Event}, declared by jextract as
+     * {@code declared}, whose pointer arguments the method takes as {@code long}s: the registers
+     * are the same, and nothing is allocated before the method's own try begins.
+     */
+    static MemorySegment stub(FunctionDescriptor declared, String method, Arena arena) throws ReflectiveOperationException {
+        MemoryLayout[] arguments = declared.argumentLayouts().stream()
+                .map(l -> l instanceof AddressLayout ? JAVA_LONG : l)
+                .toArray(MemoryLayout[]::new);
+        FunctionDescriptor raw = declared.returnLayout()
+                .map(r -> FunctionDescriptor.of(r, arguments))
+                .orElseGet(() -> FunctionDescriptor.ofVoid(arguments));
+        MethodHandle target = MethodHandles.privateLookupIn(Event.class, MethodHandles.lookup())
+                .findStatic(Event.class, method, raw.toMethodType());
+        return LINKER.upcallStub(target, raw, arena);
+    }
 
     /** Makes {@code events} the receiver of all callbacks; registers the stubs on first use. */
     static synchronized void install(Native n, Events events) {
@@ -94,10 +128,7 @@ final class Upcalls {
         }
         if (classUnloadStub == null) {
             try {
-                MethodHandle target = MethodHandles.privateLookupIn(Event.class, MethodHandles.lookup()).findStatic(
-                        Event.class, "classUnload",
-                        MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class));
-                MemorySegment stub = LINKER.upcallStub(target, CLASS_UNLOAD_DESCRIPTOR, Arena.global());
+                MemorySegment stub = stub(CLASS_UNLOAD_DESCRIPTOR, "classUnload", Arena.global());
                 MethodHandle caller = LINKER.downcallHandle(CLASS_UNLOAD_DESCRIPTOR);
                 caller.invokeExact(stub, NULL, NULL, NULL);
                 classUnloadStub = stub;
@@ -124,10 +155,10 @@ final class Upcalls {
      * tiprobe callback (then the event is counted as dropped). A non-null answer must be paired
      * with {@link #leave()}. Never throws.
      */
-    static Events enter(MemorySegment env, Event<?> event) {
+    static Events enter(long env, Event<?> event) {
         try {
             Events e = active;
-            if (env.address() == 0 || e == null || e.handlers(event).length == 0) return null;
+            if (env == 0 || e == null || e.handlers(event).length == 0) return null;
             int[] inside = INSIDE.get();
             if (inside[0] != 0) {
                 e.dropped(event);
