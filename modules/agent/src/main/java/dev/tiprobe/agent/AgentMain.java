@@ -97,9 +97,20 @@ public final class AgentMain {
      * start) names a file the status reply is written to every second.
      */
     public static void agentmain(String args, Instrumentation inst) {
-        ModuleAccess.use(inst);
+        try {
+            ModuleAccess.use(inst);
+        } catch (Throwable t) {
+            // without it, fields in closed packages stay unread; agentmain below answers the rest
+        }
         agentmain(args);
     }
+
+    /**
+     * The answer when the heap could not even hold the answer: a constant, so sending it needs no
+     * new string (the attach API would otherwise report only "agent failed to initialize").
+     */
+    private static final String NO_ROOM = Reply.error("the target's heap is full: tiprobe does not start where its tables"
+            + " could bring an OutOfMemoryError").encode() + "\n";
 
     /** As {@link #agentmain(String, Instrumentation)}, without the JDK's Instrumentation (fields in closed packages stay unread). */
     public static void agentmain(String args) {
@@ -118,18 +129,29 @@ public final class AgentMain {
                 else if (!option.isBlank()) rest.append(rest.isEmpty() ? "" : ",").append(option);
             }
             answer = command.equals("start") ? start(rest.toString(), progress, owner) : answer(command);
+        } catch (OutOfMemoryError e) {
+            answer = null;
         } catch (Throwable t) {
-            answer = Reply.error(message(t));
+            answer = errorOrNull(t);
         }
-        if (reply == null) {
-            if (!answer.ok()) System.err.println("tiprobe: " + answer.text() + " (the application runs untraced)");
-            return;
-        }
+        // Nothing escapes: the attach API would print the exception into the target's stderr.
         try {
-            String line = answer.encode();
-            PrivateFiles.replace(reply, w -> w.write(line + "\n"));
+            if (reply == null) {
+                if (answer != null && !answer.ok()) System.err.println("tiprobe: " + answer.text() + " (the application runs untraced)");
+                return;
+            }
+            String line = answer == null ? NO_ROOM : answer.encode() + "\n";
+            PrivateFiles.replace(reply, w -> w.write(line));
         } catch (Throwable t) {
-            System.err.println("tiprobe: cannot answer through " + reply + ": " + message(t));
+            // a heap too full to write even the answer: the command says it got none
+        }
+    }
+
+    private static Reply errorOrNull(Throwable t) {
+        try {
+            return Reply.error(message(t));
+        } catch (Throwable full) {
+            return null;
         }
     }
 

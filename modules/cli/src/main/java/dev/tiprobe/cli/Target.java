@@ -19,6 +19,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -54,6 +58,10 @@ final class Target implements AutoCloseable {
             throw new CliException("process " + pid + " belongs to " + owner.get() + "; tiprobe attaches only to JVMs of its own user (" + me + ")");
         }
         refuseWhatCannotAttach(pid);
+        return within(ATTACH_PATIENCE, "attach", pid, () -> attachNow(pid));
+    }
+
+    private static Target attachNow(long pid) throws CliException {
         VirtualMachine vm;
         try {
             vm = VirtualMachine.attach(Long.toString(pid));
@@ -84,6 +92,47 @@ final class Target implements AutoCloseable {
             throw e;
         }
     }
+
+    /** What may run no longer than a command's patience. */
+    @FunctionalInterface
+    private interface Attaching<T> {
+        T call() throws CliException;
+    }
+
+    /**
+     * Runs {@code work} on a daemon thread and waits at most {@code patience}: the attach API has no
+     * timeout, and a JVM whose heap is full, or that is stuck, leaves it reading forever (seen: a
+     * {@code status} that waited 10 minutes in {@code VirtualMachine.attach}).
+     */
+    private static <T> T within(Duration patience, String what, long pid, Attaching<T> work) throws CliException {
+        var result = new CompletableFuture<T>();
+        Thread worker = new Thread(() -> {
+            try {
+                result.complete(work.call());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        }, "tiprobe-" + what);
+        worker.setDaemon(true);
+        worker.start();
+        try {
+            return result.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new CliException("process " + pid + " did not answer tiprobe's " + what + " within " + patience.toSeconds()
+                    + " s" + HEAP_HINT.formatted(pid), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliException("interrupted while attaching to " + pid, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof CliException c) throw c;
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new CliException("cannot attach to " + pid + ": " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** How long the attach itself may take; the agent's load, which instruments classes, gets {@link #PATIENCE}. */
+    static final Duration ATTACH_PATIENCE = Duration.ofSeconds(30);
 
     /**
      * Refuses, from /proc and without signalling anything, a process that is not a JVM or that
@@ -140,18 +189,27 @@ final class Target implements AutoCloseable {
     Reply send(Path agentJar, String options) throws CliException {
         Path reply = Agent.tempFile("tiprobe-reply-");
         try {
-            vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
-            return okOrThrow(Files.readString(reply, StandardCharsets.UTF_8));
-        } catch (AgentLoadException | AgentInitializationException e) {
-            throw new CliException("the agent did not load in " + pid + ": " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new CliException(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)
-                    ? "lost the connection to " + pid + ": " + e.getMessage()
-                    : "process " + pid + " exited", e);
+            return within(PATIENCE, "agent load", pid, () -> load(agentJar, options, reply));
         } finally {
             Agent.delete(reply);
         }
     }
+
+    private Reply load(Path agentJar, String options, Path reply) throws CliException {
+        try {
+            vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
+            return okOrThrow(Files.readString(reply, StandardCharsets.UTF_8));
+        } catch (AgentLoadException | AgentInitializationException e) {
+            throw new CliException("the agent did not load in " + pid + ": " + e.getMessage() + HEAP_HINT.formatted(pid), e);
+        } catch (IOException e) {
+            throw new CliException(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)
+                    ? "lost the connection to " + pid + ": " + e.getMessage()
+                    : "process " + pid + " exited", e);
+        }
+    }
+
+    /** Said where a target's silence may come from a full heap. */
+    private static final String HEAP_HINT = " (is its heap full? jcmd %d GC.heap_info)";
 
     /**
      * Asks the running session {@code command} (status, dump, stop) over its control socket,
@@ -176,7 +234,7 @@ final class Target implements AutoCloseable {
         } catch (IOException e) {
             if (timedOut.get()) {
                 throw new CliException("the agent in " + pid + " did not answer " + command + " within " + patience.toSeconds()
-                        + " s (is its heap full? jcmd " + pid + " GC.heap_info)", e);
+                        + " s" + HEAP_HINT.formatted(pid), e);
             }
             return null;  // a socket file nobody listens on: the JVM that made it is gone
         }
@@ -202,7 +260,7 @@ final class Target implements AutoCloseable {
     static final Duration PATIENCE = Duration.ofMinutes(2);
 
     private Reply okOrThrow(String answer) throws CliException {
-        if (answer.isBlank()) throw new CliException("the agent in " + pid + " did not answer");
+        if (answer.isBlank()) throw new CliException("the agent in " + pid + " did not answer" + HEAP_HINT.formatted(pid));
         Reply reply;
         try {
             reply = Reply.decode(answer);
