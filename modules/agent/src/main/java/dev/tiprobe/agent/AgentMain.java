@@ -109,15 +109,16 @@ public final class AgentMain {
      * The answer when the heap could not even hold the answer: a constant, so sending it needs no
      * new string (the attach API would otherwise report only "agent failed to initialize").
      */
-    private static final String NO_ROOM = Reply.error("the target's heap is full: tiprobe does not start where its tables"
-            + " could bring an OutOfMemoryError").encode() + "\n";
+    private static final String NO_ROOM_TO_START = Reply.error("the target's heap is full: tiprobe does not start where its"
+            + " tables could bring an OutOfMemoryError").encode() + "\n";
+    private static final String NO_ROOM = Reply.error("the target's heap is full: tiprobe could not answer").encode() + "\n";
 
     /** As {@link #agentmain(String, Instrumentation)}, without the JDK's Instrumentation (fields in closed packages stay unread). */
     public static void agentmain(String args) {
         Path reply = null;
         Reply answer;
+        String command = "start";
         try {
-            String command = "start";
             Path progress = null;
             String owner = null;
             StringBuilder rest = new StringBuilder();
@@ -140,10 +141,23 @@ public final class AgentMain {
                 if (answer != null && !answer.ok()) System.err.println("tiprobe: " + answer.text() + " (the application runs untraced)");
                 return;
             }
-            String line = answer == null ? NO_ROOM : answer.encode() + "\n";
-            PrivateFiles.replace(reply, w -> w.write(line));
-        } catch (Throwable t) {
+            String noRoom = command.equals("start") ? NO_ROOM_TO_START : NO_ROOM;
+            String line;
+            try {
+                line = answer == null ? noRoom : answer.encode() + "\n";
+            } catch (OutOfMemoryError e) {
+                line = noRoom;
+            }
+            String written = line;
+            PrivateFiles.replace(reply, w -> w.write(written));
+        } catch (OutOfMemoryError e) {
             // a heap too full to write even the answer: the command says it got none
+        } catch (Throwable t) {
+            try {
+                System.err.println("tiprobe: cannot answer through " + reply + ": " + message(t));
+            } catch (Throwable ignored) {
+                // nothing escapes
+            }
         }
     }
 
@@ -186,7 +200,7 @@ public final class AgentMain {
         try {
             r = Recorder.create(recording, new IdMap());
             if (options.profiling()) s = Profiling.start(Jvmti.get(), options, r);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             if (t != null) t.stop();
             if (r != null) r.close();
             throw e;

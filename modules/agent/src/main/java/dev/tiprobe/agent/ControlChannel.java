@@ -80,9 +80,19 @@ final class ControlChannel implements AutoCloseable {
                 if (closing || !server.isOpen()) return;  // closed by stop, or at exit
             } catch (OutOfMemoryError e) {
                 dropReserve();  // the heap is full: what was held back helps the next answer through
+                pause();
             } catch (Throwable t) {
-                // never let the channel take the target down, nor leave it deaf
+                pause();  // never let the channel take the target down, nor leave it deaf, nor spin
             }
+        }
+    }
+
+    /** A fault that repeats (a heap that stays full) costs the target a look every 50 ms, not a core. */
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (Throwable interrupted) {
+            // closing: the loop's condition says so
         }
     }
 

@@ -100,9 +100,10 @@ final class Target implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} on a daemon thread and waits at most {@code patience}: the attach API has no
-     * timeout, and a JVM whose heap is full, or that is stuck, leaves it reading forever (seen: a
-     * {@code status} that waited 10 minutes in {@code VirtualMachine.attach}).
+     * Runs {@code work} on a daemon thread and waits at most {@code patience}: past its connection
+     * handshake the attach API reads without a timeout, and a JVM whose heap is full, or that is
+     * stuck, leaves it reading forever (seen: a {@code status} that waited 10 minutes in
+     * {@code VirtualMachine.attach}). The command ends after a timeout, the worker with it.
      */
     private static <T> T within(Duration patience, String what, long pid, Attaching<T> work) throws CliException {
         var result = new CompletableFuture<T>();
@@ -112,22 +113,23 @@ final class Target implements AutoCloseable {
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             }
-        }, "tiprobe-" + what);
+        }, "tiprobe-" + what.replace(' ', '-'));
         worker.setDaemon(true);
         worker.start();
         try {
             return result.get(patience.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
+            String late = what.equals("attach") ? "" : "; a session may begin all the same: tiprobe status " + pid;
             throw new CliException("process " + pid + " did not answer tiprobe's " + what + " within " + patience.toSeconds()
-                    + " s" + HEAP_HINT.formatted(pid), e);
+                    + " s" + HEAP_HINT.formatted(pid) + late, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CliException("interrupted while attaching to " + pid, e);
+            throw new CliException("interrupted during tiprobe's " + what + " of " + pid, e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof CliException c) throw c;
             if (e.getCause() instanceof RuntimeException r) throw r;
             if (e.getCause() instanceof Error err) throw err;
-            throw new CliException("cannot attach to " + pid + ": " + e.getCause(), e.getCause());
+            throw new CliException("tiprobe's " + what + " of " + pid + " failed: " + e.getCause(), e.getCause());
         }
     }
 
@@ -199,7 +201,10 @@ final class Target implements AutoCloseable {
         try {
             vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
             return okOrThrow(Files.readString(reply, StandardCharsets.UTF_8));
-        } catch (AgentLoadException | AgentInitializationException e) {
+        } catch (AgentLoadException e) {
+            throw new CliException("the agent did not load in " + pid + ": " + e.getMessage(), e);
+        } catch (AgentInitializationException e) {
+            // the agent answers every fault itself; its start throwing means it could not even do that
             throw new CliException("the agent did not load in " + pid + ": " + e.getMessage() + HEAP_HINT.formatted(pid), e);
         } catch (IOException e) {
             throw new CliException(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)

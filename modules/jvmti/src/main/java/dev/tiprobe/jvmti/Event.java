@@ -114,7 +114,7 @@ public final class Event<H> {
      * application's (found by ImageIT with {@code --live}: a stack of class generation under
      * {@code MethodHandle.customize} under an upcall stub, on a thread with no frame of the application).
      */
-    private static final int WARM_CALLS = 200;
+    static final int WARM_CALLS = 200;
 
     /** Calls {@code stub} from Java with a NULL env, a no-op for the callback, so it is linked and customized before the VM calls it. */
     private static MemorySegment warm(MemorySegment stub, Stub.Warmer warmer) throws Throwable {

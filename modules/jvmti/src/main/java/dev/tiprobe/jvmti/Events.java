@@ -106,7 +106,7 @@ public final class Events {
 
     /** The Java object behind a callback's JNI reference (see {@link Handoff}); both arrive as raw addresses. */
     Object toJava(long jniEnv, long ref) {
-        return n.handoff.toJava(MemorySegment.ofAddress(jniEnv), MemorySegment.ofAddress(ref));
+        return ref == 0 ? null : n.handoff.toJava(MemorySegment.ofAddress(jniEnv), MemorySegment.ofAddress(ref));
     }
 
     /** The current handlers of {@code event}; never null. */

@@ -67,7 +67,8 @@ final class Upcalls {
     /**
      * An upcall stub for the callback {@code method} of {@link Event}, declared by jextract as
      * {@code declared}, whose pointer arguments the method takes as {@code long}s: the registers
-     * are the same, and nothing is allocated before the method's own try begins.
+     * are the same, and once the stub has been called {@link Event#WARM_CALLS} times (its method
+     * handles customized), nothing is allocated before the method's own try begins.
      */
     static MemorySegment stub(FunctionDescriptor declared, String method, Arena arena) throws ReflectiveOperationException {
         MemoryLayout[] arguments = declared.argumentLayouts().stream()
@@ -130,7 +131,7 @@ final class Upcalls {
             try {
                 MemorySegment stub = stub(CLASS_UNLOAD_DESCRIPTOR, "classUnload", Arena.global());
                 MethodHandle caller = LINKER.downcallHandle(CLASS_UNLOAD_DESCRIPTOR);
-                caller.invokeExact(stub, NULL, NULL, NULL);
+                for (int i = 0; i < Event.WARM_CALLS; i++) caller.invokeExact(stub, NULL, NULL, NULL);
                 classUnloadStub = stub;
             } catch (Throwable t) {
                 throw new IllegalStateException("creating the ClassUnload upcall failed", t);

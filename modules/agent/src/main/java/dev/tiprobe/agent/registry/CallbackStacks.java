@@ -10,7 +10,7 @@ import dev.tiprobe.jvmti.Jvmti;
  * class gone meanwhile). A method met before costs a map lookup.
  *
  * <p>Inside a callback the thread's stack starts with tiprobe's own frames: the handler, the
- * callback in {@code dev.tiprobe.jvmti.Event}, its lambda, and the method handles and lambda forms
+ * callback in {@code dev.tiprobe.jvmti.Event} and the method handles and lambda forms
  * of the FFM upcall (about 16 frames in JDK 25), above the application's frames. {@link #inCallback}
  * drops the block of them on top: frames of tiprobe's classes and the {@code java.lang.invoke}
  * and {@code jdk.internal.foreign} frames of the upcall and of the walk's own downcall. A stack is taken with
@@ -75,8 +75,9 @@ public final class CallbackStacks {
     /**
      * The application's frames of the current thread, inside a callback at {@code site}: tiprobe's own on top
      * dropped. Null when the event was raised by FFM code below tiprobe's callback, other than a
-     * call's stub (the segments an upcall of tiprobe's makes for its arguments, allocated before
-     * its Java code runs): such an allocation is tiprobe's, never the application's. (So is, by
+     * call's stub (always on the stack of a callback; it allocated before tiprobe's code ran when
+     * its arguments were segments, and still may while its method handles are customized): such
+     * an allocation is tiprobe's, never the application's. (So is, by
      * this rule, one the application makes itself inside {@code jdk.internal.foreign}.) Null too
      * on a thread loading the agent ({@link Registry#nameFrame}), when a frame of tiprobe's lies
      * below the application's (an event raised inside another of tiprobe's callbacks, such as
