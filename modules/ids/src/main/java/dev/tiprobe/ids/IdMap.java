@@ -1,7 +1,5 @@
 package dev.tiprobe.ids;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,8 +42,8 @@ public final class IdMap {
     private final TokenTable<ClassToken> classTokens = new TokenTable<>();
     private final TokenTable<MethodToken> methodTokens = new TokenTable<>();
     /** Live classes by binary name, and live methods by token: the reverse direction. */
-    private final Map<String, List<ClassEntry>> liveByName = new HashMap<>();
-    private final Map<MethodToken, List<MethodEntry>> liveByToken = new HashMap<>();
+    private final OneOrMany<String, ClassEntry> liveByName = new OneOrMany<>();
+    private final OneOrMany<MethodToken, MethodEntry> liveByToken = new OneOrMany<>();
     /** Tags are handed out in increasing order, so a lower tag that is not live has unloaded. */
     private volatile long highestTag;
     /** Reentrant, so pinned sections may nest (a stack walk that resolves a frame). */
@@ -70,7 +68,7 @@ public final class IdMap {
         ClassEntry entry = new ClassEntry(tag, classTokens.intern(token), token, generation);
         ClassEntry old = classes.put(tag, entry);
         if (old != null) dropFromNames(old);
-        liveByName.computeIfAbsent(token.binaryName(), k -> new ArrayList<>(1)).add(entry);
+        liveByName.add(token.binaryName(), entry);
         if (tag > highestTag) highestTag = tag;
         return entry;
     }
@@ -85,7 +83,7 @@ public final class IdMap {
         MethodEntry entry = new MethodEntry(methodId, classTag, methodTokens.intern(token), token, generation);
         MethodEntry old = methods.put(methodId, entry);
         if (old != null) dropFromReverse(old);
-        liveByToken.computeIfAbsent(token, k -> new ArrayList<>(1)).add(entry);
+        liveByToken.add(token, entry);
         long[] known = methodsOfClass.get(classTag);
         long[] grown = known == null ? new long[1] : java.util.Arrays.copyOf(known, known.length + 1);
         grown[grown.length - 1] = methodId;
@@ -182,17 +180,11 @@ public final class IdMap {
     }
 
     private void dropFromNames(ClassEntry c) {
-        List<ClassEntry> named = liveByName.get(c.token().binaryName());
-        if (named == null) return;
-        named.remove(c);
-        if (named.isEmpty()) liveByName.remove(c.token().binaryName());
+        liveByName.remove(c.token().binaryName(), c);
     }
 
     private void dropFromReverse(MethodEntry m) {
-        List<MethodEntry> same = liveByToken.get(m.token());
-        if (same == null) return;
-        same.remove(m);
-        if (same.isEmpty()) liveByToken.remove(m.token());
+        liveByToken.remove(m.token(), m);
     }
 
     /**
@@ -305,12 +297,12 @@ public final class IdMap {
      * normal answer; more than one means several loaders define the name. Never loads anything.
      */
     public synchronized List<ClassEntry> classesNamed(String binaryName) {
-        return List.copyOf(liveByName.getOrDefault(binaryName, List.of()));
+        return liveByName.get(binaryName);
     }
 
     /** The live class with exactly this token, or null when it is not loaded. */
     public synchronized ClassEntry classFor(ClassToken token) {
-        for (ClassEntry e : liveByName.getOrDefault(token.binaryName(), List.of())) {
+        for (ClassEntry e : liveByName.get(token.binaryName())) {
             if (e.token().equals(token)) return e;
         }
         return null;
@@ -332,7 +324,7 @@ public final class IdMap {
 
     /** The live methods with this token (normally one), or an empty list when not loaded. */
     public synchronized List<MethodEntry> methodsFor(MethodToken token) {
-        return List.copyOf(liveByToken.getOrDefault(token, List.of()));
+        return liveByToken.get(token);
     }
 
     // ---------------------------------------------------------------- size

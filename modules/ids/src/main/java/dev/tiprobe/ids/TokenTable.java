@@ -1,8 +1,5 @@
 package dev.tiprobe.ids;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * Interns tokens to compact ints, for a recording to carry instead of names.
  *
@@ -15,7 +12,7 @@ import java.util.Map;
  * @param <T> {@link ClassToken} or {@link MethodToken}
  */
 public final class TokenTable<T> {
-    private final Map<T, Integer> ids = new HashMap<>();
+    private final TokenIds<T> ids = new TokenIds<>();
     /** Tokens by int: pages that go once their ints are all retired, since ints are never handed out again. */
     private final IdPages<T> byId = new IdPages<>();
     private int next = 1;
@@ -28,8 +25,8 @@ public final class TokenTable<T> {
 
     /** The int of {@code token}, assigned on first sight; never 0. */
     public synchronized int intern(T token) {
-        Integer id = ids.get(token);
-        if (id != null) return id;
+        int id = ids.get(token);
+        if (id != 0) return id;
         int assigned = next++;
         byId.set(assigned, token);
         ids.put(token, assigned);
@@ -56,7 +53,7 @@ public final class TokenTable<T> {
 
     /** The int of {@code token} if it was interned, else 0. */
     public synchronized int find(T token) {
-        return ids.getOrDefault(token, 0);
+        return ids.get(token);
     }
 
     /** How many tokens the table holds (those retired not counted). */

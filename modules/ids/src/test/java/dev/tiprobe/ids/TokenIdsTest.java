@@ -1,0 +1,41 @@
+package dev.tiprobe.ids;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class TokenIdsTest {
+    /** Keys whose hash codes collide in runs, as records of similar fields do. */
+    private record Key(int n) {
+        @Override
+        public int hashCode() {
+            return n / 4;
+        }
+    }
+
+    @Test
+    void answersAsAHashMapThroughMixedPutsAndRemovals() {
+        TokenIds<Key> ids = new TokenIds<>();
+        Map<Key, Integer> truth = new HashMap<>();
+        Random random = new Random(42);
+        int next = 1;
+        for (int step = 0; step < 200_000; step++) {
+            Key k = new Key(random.nextInt(3_000));
+            if (random.nextInt(3) == 0) {
+                ids.remove(k);
+                truth.remove(k);
+            } else if (!truth.containsKey(k)) {
+                ids.put(k, next);
+                truth.put(k, next++);
+            }
+            Key probe = new Key(random.nextInt(3_000));
+            assertEquals(truth.getOrDefault(probe, 0), ids.get(probe), "step " + step);
+        }
+        assertEquals(truth.size(), ids.size());
+        for (var e : truth.entrySet()) assertEquals(e.getValue(), ids.get(e.getKey()));
+    }
+}
