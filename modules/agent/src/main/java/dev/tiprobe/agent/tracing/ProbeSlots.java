@@ -46,12 +46,19 @@ final class ProbeSlots implements Instrumenter.Slots {
      * (the same {@code LoaderRef}) never meets the old one's slots.
      */
     private static final class LoaderSlots extends WeakReference<ClassLoader> {
-        final Map<String, Integer> byKey = new HashMap<>();
+        final Map<Key, Integer> byKey = new HashMap<>();
 
         LoaderSlots(ClassLoader loader, ReferenceQueue<ClassLoader> queue) {
             super(loader, queue);
         }
     }
+
+    /**
+     * A method as its slot is found: the class's token, shared by its methods, and the name and
+     * descriptor interned, shared with its {@link MethodToken}. (A string made of all three cost
+     * each traced method a hundred bytes more, kept as long as its class.)
+     */
+    private record Key(ClassToken owner, String name, String descriptor) {}
 
     private final IdMap map;
     private final Loaders loaders;
@@ -77,10 +84,10 @@ final class ProbeSlots implements Instrumenter.Slots {
     @Override
     public synchronized int slotFor(String binaryName, ClassLoader loader, String codeSource, MethodModel m,
                                     byte[] classFile) {
-        ClassToken classToken = classToken(binaryName, loader, codeSource);
-        String name = m.methodName().stringValue();
-        String desc = m.methodType().stringValue();
-        String key = classToken.text() + "::" + name + desc;
+        ClassToken classToken = classToken(binaryName, loader, codeSource, classFile);
+        String name = m.methodName().stringValue().intern();
+        String desc = m.methodType().stringValue().intern();
+        Key key = new Key(classToken, name, desc);
         LoaderSlots ofLoader = mayUnload(loader) ? byLoader.computeIfAbsent(loader, l -> new LoaderSlots(l, collected)) : permanent;
         Integer known = ofLoader.byKey.get(key);
         if (known != null) return known;
@@ -155,6 +162,18 @@ final class ProbeSlots implements Instrumenter.Slots {
             lastClassFile = classFile;
         }
         return lastNames;
+    }
+
+    private byte[] lastTokenClassFile;
+    private ClassToken lastClassToken;
+
+    /** The class's token, made once per class file: its methods share it (one per method held ten thousand copies under churn). */
+    private ClassToken classToken(String binaryName, ClassLoader loader, String codeSource, byte[] classFile) {
+        if (classFile != lastTokenClassFile) {
+            lastClassToken = classToken(binaryName, loader, codeSource);
+            lastTokenClassFile = classFile;
+        }
+        return lastClassToken;
     }
 
     private ClassToken classToken(String binaryName, ClassLoader loader, String codeSource) {
