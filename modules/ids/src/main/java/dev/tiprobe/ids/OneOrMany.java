@@ -1,54 +1,60 @@
 package dev.tiprobe.ids;
 
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A map from a key to one value or a few, holding a lone value as itself: the ID map's reverse
+ * A map from a key to one value or several, holding a lone value as itself: the ID map's reverse
  * tables have one entry per live class or method, nearly always alone under its key, and a list
  * for each cost 56 bytes of the application's heap more (about 1.5 MB on a program that keeps
- * 25,000 methods of short-lived script classes alive). Not thread-safe: its owner locks.
+ * 25,000 methods of short-lived script classes alive). Several values sit in a list; hidden
+ * classes share a name, so a key may hold thousands. Not thread-safe: its owner locks.
  */
 final class OneOrMany<K, V> {
     private final Map<K, Object> values = new HashMap<>();
 
     void add(K key, V value) {
-        values.merge(key, value, (held, added) -> held instanceof Object[] several
-                ? append(several, added) : new Object[] {held, added});
+        values.merge(key, value, (held, added) -> {
+            if (held instanceof Several several) {
+                several.list.add(added);
+                return several;
+            }
+            return new Several(held, added);
+        });
     }
 
     /** Removes one value equal to {@code value} under {@code key}, if there is one. */
     void remove(K key, V value) {
         Object held = values.get(key);
-        if (held instanceof Object[] several) {
-            int at = Arrays.asList(several).indexOf(value);
-            if (at < 0) return;
-            Object[] rest = new Object[several.length - 1];
-            System.arraycopy(several, 0, rest, 0, at);
-            System.arraycopy(several, at + 1, rest, at, rest.length - at);
-            values.put(key, rest.length == 1 ? rest[0] : rest);
+        if (held instanceof Several several) {
+            several.list.remove(value);
+            if (several.list.size() == 1) values.put(key, several.list.getFirst());
         } else if (held != null && held.equals(value)) {
             values.remove(key);
         }
     }
 
-    /** The values under {@code key}, in the order added; empty when none. */
+    /** The values under {@code key}, in the order added, as an immutable copy; empty when none. */
     @SuppressWarnings("unchecked")
     List<V> get(K key) {
         Object held = values.get(key);
         if (held == null) return List.of();
-        return held instanceof Object[] several ? (List<V>) List.of(several) : List.of((V) held);
+        return held instanceof Several several ? (List<V>) List.copyOf(several.list) : List.of((V) held);
     }
 
     boolean containsKey(K key) {
         return values.containsKey(key);
     }
 
-    private static Object[] append(Object[] several, Object added) {
-        Object[] grown = Arrays.copyOf(several, several.length + 1);
-        grown[several.length] = added;
-        return grown;
+    /** Its own type, so that a value that is itself a list is never taken for several. */
+    private static final class Several {
+        final List<Object> list = new ArrayList<>(4);
+
+        Several(Object first, Object second) {
+            list.add(first);
+            list.add(second);
+        }
     }
 }

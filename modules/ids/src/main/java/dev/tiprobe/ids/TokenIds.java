@@ -73,7 +73,7 @@ final class TokenIds<T> {
     }
 
     private static int home(Object token, int mask) {
-        int h = token.hashCode() * 0x9E3779B9;  // Fibonacci hashing: records' hash codes cluster
+        int h = token.hashCode() * 0x9E3779B9;  // spread: records' hash codes cluster in the low bits
         return (h ^ (h >>> 16)) & mask;
     }
 }
