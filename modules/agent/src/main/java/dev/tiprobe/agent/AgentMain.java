@@ -17,7 +17,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The agent jar's entry point: {@code -javaagent:tiprobe-agent.jar=trace=<filter>,mode=count,file=out.json}.
- * Tracing starts as soon as JVMTI is reachable and the JSON summary is written when the JVM exits.
+ * Tracing starts with the first class the application loads; the recording ({@code .tpr}) is written
+ * as the session goes and finished when the JVM exits ({@code tiprobe report} reads it).
  * A bad option prints one line starting with {@code tiprobe:} and the application runs on
  * untraced; nothing here ever stops the application from starting.
  *
@@ -56,8 +57,14 @@ public final class AgentMain {
                 Jvmti.prelink();
             }
             CompletableFuture<Jvmti> jvmti = Jvmti.whenReady();
-            Tracing.Session t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), inst, jvmti);
             Recorder r = Recorder.create(recording, new IdMap());
+            Tracing.Session t;
+            try {
+                t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), r.names(), inst, jvmti);
+            } catch (IOException | RuntimeException | Error e) {
+                r.close();
+                throw e;
+            }
             AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
             if (options.profiling()) {
                 jvmti.thenAccept(j -> {
@@ -194,15 +201,15 @@ public final class AgentMain {
         long pid = ProcessHandle.current().pid();
         Path recording = options.recordingFile(pid);
         checkWritable(recording);
-        Tracing.Session t = options.tracing() == null ? null : Tracing.start(options.tracing());
+        Recorder r = Recorder.create(recording, new IdMap());  // the session's one ID map: tracing's tokens and the registry's
+        Tracing.Session t = null;
         Profiling s = null;
-        Recorder r = null;
         try {
-            r = Recorder.create(recording, new IdMap());
+            if (options.tracing() != null) t = Tracing.start(options.tracing(), r.names());
             if (options.profiling()) s = Profiling.start(Jvmti.get(), options, r);
         } catch (IOException | RuntimeException | Error e) {
             if (t != null) t.stop();
-            if (r != null) r.close();
+            r.close();
             throw e;
         }
         AgentSession started = begin(new AgentSession(t, s, r, options, pid), progress, owner);

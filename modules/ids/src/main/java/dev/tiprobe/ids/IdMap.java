@@ -52,10 +52,16 @@ public final class IdMap {
     /** Source file names by class token, where the class names one: metadata, not part of a token's identity. */
     private final Map<ClassToken, String> sourceFiles = new ConcurrentHashMap<>();
     private long unloadedClasses;
+    private final Loaders loaders = new Loaders();
 
     /** An empty map. */
     public IdMap() {
         // Filled by whoever watches the VM: backfill, ClassPrepare, stack walks.
+    }
+
+    /** How the class tokens of this map name class loaders: everyone who makes tokens for it asks here. */
+    public Loaders loaders() {
+        return loaders;
     }
 
     // ---------------------------------------------------------------- adding

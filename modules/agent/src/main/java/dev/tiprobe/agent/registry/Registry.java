@@ -55,7 +55,6 @@ public final class Registry implements AutoCloseable {
 
     private final Jvmti jvmti;
     private final IdMap map;
-    private final Loaders loaders = new Loaders();
     private final long firstTag = GENERATIONS.incrementAndGet() << TAG_BITS;
     private final AtomicLong nextTag = new AtomicLong(firstTag);
     private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
@@ -444,7 +443,7 @@ public final class Registry implements AutoCloseable {
         String moduleName = module.isNamed() ? module.getName() : null;
         String version = module.isNamed() && module.getDescriptor() != null
                 ? module.getDescriptor().rawVersion().orElse(null) : null;
-        return new ClassToken(ClassToken.stableName(type.getName()), loaders.of(type.getClassLoader()), moduleName,
+        return new ClassToken(ClassToken.stableName(type.getName()), map.loaders().of(type.getClassLoader()), moduleName,
                 version, codeSource(type));
     }
 

@@ -1,6 +1,5 @@
 package dev.tiprobe.agent.tracing;
 
-import dev.tiprobe.agent.registry.Loaders;
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.IdMap;
@@ -26,8 +25,9 @@ import java.util.function.BiFunction;
 /**
  * The compact ints that enter probes carry: one per instrumented method, given at transform time,
  * stable while its class is loaded (a class retransformed again gets the same ones). Each slot's
- * method token is interned in the tracing session's own ID map (the recorder names methods by
- * token in its own).
+ * method token is interned in the session's ID map, the one the recorder and the registry use,
+ * with its loader named by that map's {@link IdMap#loaders()}: a traced method that is also
+ * sampled has one token.
  *
  * <p>Slots are given back when their classes unload: a program that compiles and drops scripts
  * all day would otherwise need ever higher slots, and every thread's figures grow with the highest
@@ -61,7 +61,6 @@ final class ProbeSlots implements Instrumenter.Slots {
     private record Key(ClassToken owner, String name, String descriptor) {}
 
     private final IdMap map;
-    private final Loaders loaders;
     /** (loader, package) to module name and version, or null: for class tokens of named modules. */
     private final BiFunction<ClassLoader, String, Module> moduleOf;
     /** The slots of the loaders whose classes never unload: boot, platform, application. */
@@ -75,9 +74,8 @@ final class ProbeSlots implements Instrumenter.Slots {
     /** Slots given back, handed out again (the lowest first) before new ones: slots stay as few as the methods alive. */
     private final BitSet free = new BitSet();
 
-    ProbeSlots(IdMap map, Loaders loaders, BiFunction<ClassLoader, String, Module> moduleOf) {
+    ProbeSlots(IdMap map, BiFunction<ClassLoader, String, Module> moduleOf) {
         this.map = map;
-        this.loaders = loaders;
         this.moduleOf = moduleOf;
     }
 
@@ -102,7 +100,7 @@ final class ProbeSlots implements Instrumenter.Slots {
             return pairs;
         }).orElse(new int[0]);
         MethodToken token = new MethodToken(classToken, name, desc, generic, m.flags().flagsMask(), lines);
-        List<String> parameters = parameterNames(classFile).get(name + desc);
+        List<String> parameters = parameterNames().get(name + desc);
         m.parent().flatMap(c -> c.findAttribute(Attributes.sourceFile()))
                 .ifPresent(f -> map.sourceFile(classToken, f.sourceFile().stringValue()));
         int reused = free.nextSetBit(0);
@@ -139,7 +137,11 @@ final class ProbeSlots implements Instrumenter.Slots {
         return out;
     }
 
-    /** Gives back the slots of {@code gone} (from {@link #unloaded()}), their figures dropped. */
+    /**
+     * Gives back the slots of {@code gone} (from {@link #unloaded()}), their figures dropped. Their
+     * tokens are retired by whoever keeps the map ({@link IdMap#retireUnloaded}), once the
+     * recording can no longer name them.
+     */
     synchronized void release(List<Method> gone) {
         if (gone.isEmpty()) return;
         ProbeControl.release(gone.stream().mapToInt(Method::slot).toArray());
@@ -149,31 +151,30 @@ final class ProbeSlots implements Instrumenter.Slots {
             free.set(m.slot());
         }
         ProbeControl.dropFreeChunks(methods.size(), slot -> !free.get(slot));
-        map.retireUnloaded(System.nanoTime() + 1);  // the slots were all that named these tokens
     }
 
-    private byte[] lastClassFile;
-    private Map<String, List<String>> lastNames;
+    /**
+     * The class file being transformed, whose methods ask for slots one after another, and what
+     * is made once for all of them: its class token (one per method held ten thousand copies
+     * under churn) and its parameter names (parsed when a new slot first needs them).
+     */
+    private byte[] currentClassFile;
+    private ClassToken currentClassToken;
+    private Map<String, List<String>> currentParameterNames;
 
-    /** Parameter names of the class being transformed, parsed once per class file. */
-    private Map<String, List<String>> parameterNames(byte[] classFile) {
-        if (classFile != lastClassFile) {
-            lastNames = ParameterNames.of(classFile);
-            lastClassFile = classFile;
-        }
-        return lastNames;
-    }
-
-    private byte[] lastTokenClassFile;
-    private ClassToken lastClassToken;
-
-    /** The class's token, made once per class file: its methods share it (one per method held ten thousand copies under churn). */
     private ClassToken classToken(String binaryName, ClassLoader loader, String codeSource, byte[] classFile) {
-        if (classFile != lastTokenClassFile) {
-            lastClassToken = classToken(binaryName, loader, codeSource);
-            lastTokenClassFile = classFile;
+        if (classFile != currentClassFile) {
+            currentClassToken = classToken(binaryName, loader, codeSource);
+            currentParameterNames = null;
+            currentClassFile = classFile;
         }
-        return lastClassToken;
+        return currentClassToken;
+    }
+
+    /** Parameter names of the class file {@link #classToken} was last asked about. */
+    private Map<String, List<String>> parameterNames() {
+        if (currentParameterNames == null) currentParameterNames = ParameterNames.of(currentClassFile);
+        return currentParameterNames;
     }
 
     private ClassToken classToken(String binaryName, ClassLoader loader, String codeSource) {
@@ -182,7 +183,7 @@ final class ProbeSlots implements Instrumenter.Slots {
         String moduleName = module != null && module.isNamed() ? module.getName() : null;
         String version = moduleName != null && module.getDescriptor() != null
                 ? module.getDescriptor().rawVersion().orElse(null) : null;
-        return new ClassToken(ClassToken.stableName(binaryName), loaders.of(loader), moduleName, version, codeSource);
+        return new ClassToken(ClassToken.stableName(binaryName), map.loaders().of(loader), moduleName, version, codeSource);
     }
 
     /** One more than the highest slot handed out. */

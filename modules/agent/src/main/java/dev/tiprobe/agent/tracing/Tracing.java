@@ -2,7 +2,6 @@ package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.ModuleAccess;
-import dev.tiprobe.agent.registry.Loaders;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
@@ -92,26 +91,28 @@ public final class Tracing {
     private static boolean probeInBootLoader;
 
     /**
-     * Starts tracing now (in-process, or from agentmain).
+     * Starts tracing now (in-process, or from agentmain), its methods' tokens in {@code names},
+     * the session's one ID map.
      *
      * @throws IllegalStateException when a session is already running, or the probe jar is missing
      * @throws dev.tiprobe.jvmti.JvmtiException when JVMTI refuses (e.g. retransformation unavailable)
      */
-    public static Session start(AgentOptions.Tracing options) {
+    public static Session start(AgentOptions.Tracing options, IdMap names) {
         synchronized (LOCK) {
             checkIdle();
             Jvmti jvmti = Jvmti.get();
             jvmti.addCapabilities(Capability.CAN_RETRANSFORM_CLASSES);
             if (!probeInBootLoader) defineProbe(jvmti);
             probeInBootLoader = true;
-            current = new Session(options, null);
+            current = new Session(options, null, names);
             current.attach(jvmti);
             return current;
         }
     }
 
+    /** Starts tracing with an ID map of its own: for a program that traces itself, with no recording. */
     public static Session start(String filter, TraceMode mode) {
-        return start(AgentOptions.Tracing.of(filter, mode));
+        return start(AgentOptions.Tracing.of(filter, mode), new IdMap());
     }
 
     /**
@@ -120,12 +121,13 @@ public final class Tracing {
      * {@code jvmti} completes, the session moves to JVMTI (ClassFileLoadHook, RetransformClasses)
      * and stops using {@code inst}.
      */
-    public static Session startEarly(AgentOptions.Tracing options, Instrumentation inst, CompletableFuture<Jvmti> jvmti) throws IOException {
+    public static Session startEarly(AgentOptions.Tracing options, IdMap names, Instrumentation inst,
+                                     CompletableFuture<Jvmti> jvmti) throws IOException {
         synchronized (LOCK) {
             checkIdle();
             if (!probeInBootLoader) ProbeClasses.appendToBootPath(inst, existingProbeJar());
             probeInBootLoader = true;
-            Session session = new Session(options, inst);
+            Session session = new Session(options, inst, names);
             session.prepare();
             current = session;
             ClassFileTransformer early = new ClassFileTransformer() {
@@ -218,10 +220,10 @@ public final class Tracing {
         private long unloadedMethods;
         private long unloadedCalls;
 
-        private Session(AgentOptions.Tracing options, Instrumentation inst) {
+        private Session(AgentOptions.Tracing options, Instrumentation inst, IdMap names) {
             this.inst = inst;
             this.options = options;
-            this.slots = new ProbeSlots(new IdMap(), new Loaders(), this::namedModule);
+            this.slots = new ProbeSlots(names, this::namedModule);
             this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, this::initiatedBy);
             this.startEpochNanos = System.currentTimeMillis() * 1_000_000L;
             this.startNanoTime = System.nanoTime();

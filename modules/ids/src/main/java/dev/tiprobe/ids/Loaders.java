@@ -1,6 +1,4 @@
-package dev.tiprobe.agent.registry;
-
-import dev.tiprobe.ids.LoaderRef;
+package dev.tiprobe.ids;
 
 import java.util.BitSet;
 import java.util.Map;
@@ -10,11 +8,15 @@ import java.util.WeakHashMap;
  * Gives each class loader its {@link LoaderRef}, holding loaders only weakly so that tiprobe never
  * keeps a loader (and its classes) alive. A new loader gets the smallest ordinal that no live loader
  * of the same class and name holds.
+ *
+ * <p>One per {@link IdMap}, reached through {@link IdMap#loaders()}: whoever makes tokens for that
+ * map (the registry from JVMTI, tracing from class files) names a loader the same way, so one
+ * method never gets two tokens.
  */
 public final class Loaders {
     private final Map<ClassLoader, LoaderRef> refs = new WeakHashMap<>();
 
-    public Loaders() {}
+    Loaders() {}
 
     public synchronized LoaderRef of(ClassLoader loader) {
         if (loader == null) return LoaderRef.BOOTSTRAP;
