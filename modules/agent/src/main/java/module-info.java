@@ -12,7 +12,7 @@ module dev.tiprobe.agent {
     requires transitive dev.tiprobe.options;
     requires transitive java.instrument;
     requires static java.management;  // the heap watch, where the target's runtime has it
-    requires jdk.jfr;  // lock profiling reads JFR's monitor events; where the target lacks JFR it falls back to JVMTI's
+    requires jdk.jfr;  // sampling and lock profiling read JFR's events; where the target lacks JFR they fall back to JVMTI
     exports dev.tiprobe.agent;
     exports dev.tiprobe.agent.registry;
     exports dev.tiprobe.agent.tracing;

@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.agent.alloc.AllocationSampler;
+import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.locks.LockProfiler;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
@@ -17,7 +18,9 @@ import java.util.List;
 /**
  * A session's profiling engines (stack sampling, allocations, locks) over one registry: a class
  * carries one JVMTI tag, so the engines share the registry that tags classes and names their
- * frames, and they write to the session's one recorder. Started, flushed and closed together.
+ * frames, and they write to the session's one recorder. Those that read JFR's events share one
+ * stream of them (its parser holds JFR's metadata and a chunk's constants once). Started,
+ * flushed and closed together.
  */
 final class Profiling implements AutoCloseable {
     /** Frames kept of an allocation's or a wait's stack (sampling keeps its own depth). */
@@ -27,6 +30,8 @@ final class Profiling implements AutoCloseable {
     private Sampler sampler;
     private AllocationSampler allocations;
     private LockProfiler locks;
+    /** The engines' one JFR stream, made when the first asks ({@link #jfr()}), begun once all have started; or null. */
+    private JfrStream jfr;
 
     private Profiling(Registry registry) {
         this.registry = registry;
@@ -38,14 +43,24 @@ final class Profiling implements AutoCloseable {
         try {
             int depth = options.sampling() != null ? Math.min(options.sampling().depth(), EVENT_DEPTH) : EVENT_DEPTH;
             CallbackStacks stacks = new CallbackStacks(jvmti, p.registry, depth);
-            if (options.sampling() != null) p.sampler = Sampler.start(jvmti, p.registry, options.sampling(), recorder);
+            if (options.sampling() != null) p.sampler = Sampler.start(jvmti, p.registry, options.sampling(), p::jfr, recorder);
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
-            if (options.locks() != null) p.locks = LockProfiler.start(jvmti, p.registry, stacks, depth, options.locks(), recorder);
+            if (options.locks() != null) p.locks = LockProfiler.start(jvmti, p.registry, stacks, depth, options.locks(), p::jfr, recorder);
+            if (p.jfr != null) p.jfr.begin();
             return p;
         } catch (IOException | RuntimeException e) {
             p.close();
             throw e;
         }
+    }
+
+    /**
+     * The engines' JFR stream, made on first use. Throws {@link LinkageError} each time where the
+     * runtime lacks {@code jdk.jfr}: each engine then says so and uses JVMTI instead.
+     */
+    private JfrStream jfr() {
+        if (jfr == null) jfr = JfrStream.unbegun(EventEngine.THREAD_PREFIX + "jfr");
+        return jfr;
     }
 
     /** {@code 120 samples, 45 allocations, 3 waits}: what each engine has written so far. */
@@ -115,9 +130,13 @@ final class Profiling implements AutoCloseable {
         if (locks != null) locks.flush();
     }
 
-    /** Stops every engine, then the registry; each runs even when an earlier one failed. The first failure is thrown. */
+    /**
+     * Stops JFR's events (which hands each engine what JFR still holds), every engine, then the
+     * registry; each runs even when an earlier one failed. The first failure is thrown.
+     */
     @Override
     public void close() throws IOException {
+        if (jfr != null) jfr.close();
         IOException first = null;
         for (AutoCloseable engine : new AutoCloseable[] {sampler, allocations, locks}) {
             if (engine == null) continue;

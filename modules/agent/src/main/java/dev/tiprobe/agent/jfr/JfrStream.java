@@ -8,6 +8,8 @@ import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordingStream;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,6 +19,11 @@ import java.util.function.Consumer;
  * A JFR recording of tiprobe's, read back as a stream about once a second on a daemon thread of
  * tiprobe's: the one way every engine that reads JFR's events (stack samples, monitor waits)
  * starts, hands over and stops one.
+ *
+ * <p>A session's engines share one ({@link #unbegun}, {@link #with}, {@link #begin}): each stream's
+ * parser holds the whole of JFR's metadata and the constants of the chunk it reads, so two engines
+ * with a stream each paid for both twice in the application's heap. Closing it, by any of them,
+ * stops it for all: the engines of a session stop together.
  *
  * <p>The recording is made on that thread too: in a JVM where JFR has not run yet, setting it up
  * takes from half a second to seconds (classes, the repository on disk), which a session's start
@@ -46,33 +53,57 @@ public final class JfrStream implements AutoCloseable {
     private EventStream stream;      // guarded by this; null until made
     /** The JVM's own recording this stream reads, stopped at close so that its last samples are written; or null. */
     private final Recording jvmRecording;
+    private final String threadName;
+    /** What each engine enables and handles, applied to the recording as it is made. Guarded by this. */
+    private final List<Consumer<RecordingStream>> setups = new ArrayList<>();
+    private boolean begun;           // guarded by this
     private boolean closed;          // guarded by this
     private volatile long lastFlushNanos;
     /** Flushes handed over so far. */
     private final AtomicLong flushes = new AtomicLong();
     private volatile boolean recording;
     private volatile Throwable failure;
-    private Thread thread;
+    /** The stream's own thread; null until begun. */
+    private volatile Thread thread;
 
-    private JfrStream(Recording jvmRecording) {
+    private JfrStream(Recording jvmRecording, String threadName) {
         this.jvmRecording = jvmRecording;
+        this.threadName = threadName;
     }
 
     /**
-     * Starts a recording, set up by {@code setup} (enable events, register handlers), on a daemon
-     * thread named {@code threadName}. Where the runtime lacks the {@code jdk.jfr} module this
-     * throws {@link LinkageError}, or {@link #failure()} tells it soon after, as it tells a VM that
-     * refuses to record.
+     * A recording of tiprobe's not begun yet, to be read on a daemon thread named {@code
+     * threadName}: engines add what they need ({@link #with}), then {@link #begin} starts it.
+     * Where the runtime lacks the {@code jdk.jfr} module this throws {@link LinkageError}, or
+     * {@link #failure()} tells it soon after the start, as it tells a VM that refuses to record.
      */
-    public static JfrStream start(String threadName, Consumer<RecordingStream> setup) {
-        JfrStream s = new JfrStream(null);
-        s.thread = AgentThreads.daemon(threadName).start(() -> s.run(() -> {
+    public static JfrStream unbegun(String threadName) {
+        return new JfrStream(null, threadName);
+    }
+
+    /**
+     * Adds what an engine enables and the handlers it registers, to be applied when the recording
+     * is made.
+     *
+     * @throws IllegalStateException once {@link #begin} has run
+     */
+    public synchronized JfrStream with(Consumer<RecordingStream> setup) {
+        if (begun) throw new IllegalStateException("the JFR stream has begun already");
+        setups.add(setup);
+        return this;
+    }
+
+    /** Starts the recording with every setup added, unless none was (or it was closed first). */
+    public synchronized void begin() {
+        if (begun || closed || setups.isEmpty()) return;
+        begun = true;
+        List<Consumer<RecordingStream>> all = List.copyOf(setups);
+        thread = AgentThreads.daemon(threadName).start(() -> run(() -> {
             RecordingStream made = new RecordingStream();
-            setup.accept(made);
+            for (Consumer<RecordingStream> setup : all) setup.accept(made);
             made.setMaxAge(Duration.ofMinutes(1));  // at most a minute of chunks stays on disk
             return made;
         }));
-        return s;
     }
 
     /**
@@ -81,13 +112,16 @@ public final class JfrStream implements AutoCloseable {
      * Closing stops that recording.
      */
     public static JfrStream read(Recording recording, String threadName, Consumer<EventStream> handlers) {
-        JfrStream s = new JfrStream(recording);
-        s.thread = AgentThreads.daemon(threadName).start(() -> s.run(() -> {
-            EventStream made = EventStream.openRepository();
-            made.setStartTime(recording.getStartTime());
-            handlers.accept(made);
-            return made;
-        }));
+        JfrStream s = new JfrStream(recording, threadName);
+        synchronized (s) {
+            s.begun = true;
+            s.thread = AgentThreads.daemon(threadName).start(() -> s.run(() -> {
+                EventStream made = EventStream.openRepository();
+                made.setStartTime(recording.getStartTime());
+                handlers.accept(made);
+                return made;
+            }));
+        }
         return s;
     }
 
@@ -182,7 +216,8 @@ public final class JfrStream implements AutoCloseable {
 
     /** Whether the stream still reads (its thread runs and has not failed). */
     public boolean reading() {
-        return thread.isAlive() && failure == null;
+        Thread t = thread;
+        return t != null && t.isAlive() && failure == null;
     }
 
     /** Whether JFR has handed over everything recorded up to {@code nanoTime} (a flush since). */
@@ -214,6 +249,7 @@ public final class JfrStream implements AutoCloseable {
         long asked = System.nanoTime();  // before stopping: JFR's own shutdown hook may have flushed the last events already
         EventStream s;
         synchronized (this) {
+            if (closed) return;  // by another engine of the session
             closed = true;
             s = stream;
         }

@@ -1,6 +1,5 @@
 package dev.tiprobe.agent.locks;
 
-import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
@@ -51,12 +50,13 @@ final class JfrWaits implements AutoCloseable {
     }
 
     /**
-     * Starts JFR's monitor events at {@code threshold}; each wait goes to {@code sink}, on the
-     * stream's thread. Throws as {@link JfrStream#start} does.
+     * Has JFR record monitor waits of {@code threshold} or more on the session's stream,
+     * {@code shared} (which its owner begins); each wait goes to {@code sink}, on the stream's
+     * thread. Throws as {@link JfrStream#unbegun} does.
      */
-    static JfrWaits start(Registry registry, Duration threshold, int depth, Consumer<Seen> sink) {
+    static JfrWaits start(Registry registry, Duration threshold, int depth, JfrStream shared, Consumer<Seen> sink) {
         JfrWaits waits = new JfrWaits(registry, depth, sink);
-        waits.stream = JfrStream.start(EventEngine.THREAD_PREFIX + "jfr", s -> {
+        waits.stream = shared.with(s -> {
             s.enable(ENTER).withThreshold(threshold).withStackTrace();
             s.enable(WAIT).withThreshold(threshold).withStackTrace();
             s.onEvent(ENTER, e -> waits.deliver(e, RecordingFormat.LOCK_CONTENDED));
@@ -95,7 +95,7 @@ final class JfrWaits implements AutoCloseable {
         }
     }
 
-    /** Stops JFR's events and hands over what JFR still holds ({@link JfrStream#close}). */
+    /** Stops JFR's events (the session's others with them) and hands over what JFR still holds ({@link JfrStream#close}). */
     @Override
     public void close() {
         stream.close();

@@ -2,6 +2,7 @@ package dev.tiprobe.agent.locks;
 
 import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.Recorder;
+import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.jvmti.Capability;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
 
 /**
  * Lock profiling: waits to enter a monitor another thread holds (the {@code lock} view) and
@@ -102,16 +104,20 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         this.thresholdNanos = options.threshold().toNanos();
     }
 
-    /** Starts recording waits of at least the threshold into {@code recorder}. */
+    /**
+     * Starts recording waits of at least the threshold into {@code recorder}: JFR's on the
+     * session's stream, which {@code jfr} makes (it throws where the runtime has no JFR) and its
+     * owner begins, else JVMTI's.
+     */
     public static LockProfiler start(Jvmti jvmti, Registry registry, CallbackStacks stacks, int depth, Locks options,
-                                     Recorder recorder) throws IOException {
+                                     Supplier<JfrStream> jfr, Recorder recorder) throws IOException {
         jvmti.addCapabilities(EnumSet.of(Capability.CAN_GENERATE_MONITOR_EVENTS, Capability.CAN_GET_MONITOR_INFO));
         recorder.info(RecordingFormat.INFO_LOCK_THRESHOLD, Long.toString(options.threshold().toNanos()));
         LockProfiler p = new LockProfiler(jvmti, stacks, options, recorder);
         p.startWriting();
         try {
             try {
-                p.jfr = JfrWaits.start(registry, options.threshold(), depth, p::reported);
+                p.jfr = JfrWaits.start(registry, options.threshold(), depth, jfr.get(), p::reported);
                 recorder.info(RecordingFormat.INFO_LOCK_SOURCE, RecordingFormat.LOCK_SOURCE_JFR);
             } catch (RuntimeException | LinkageError e) {
                 p.useJvmti(e);

@@ -53,16 +53,18 @@ final class JfrSamples implements AutoCloseable {
     }
 
     /**
-     * Starts JFR's sampler at {@code interval}.
-     * {@code threads} chooses threads by name (null: all). Throws as {@link JfrStream#start} does.
+     * Has JFR's sampler sample at {@code interval} on the session's stream, {@code shared} (which
+     * its owner begins), or reads the recording the JVM started with for tiprobe ({@code tiprobe
+     * run}) on a stream of its own. {@code threads} chooses threads by name (null: all). Throws as
+     * {@link JfrStream#unbegun} does.
      */
     static JfrSamples start(Registry registry, Duration interval, int depth, Predicate<String> threads,
-                            Sink sink) {
+                            JfrStream shared, Sink sink) {
         JfrSamples samples = new JfrSamples(new JfrFrames(registry, depth), threads, sink);
-        String thread = EventEngine.THREAD_PREFIX + "jfr-samples";
         Optional<Recording> jvms = JfrStream.startedWithTheJvm(AgentOptions.Sampling.JVM_RECORDING);
-        samples.stream = jvms.map(r -> JfrStream.read(r, thread, s -> s.onEvent(EXECUTION, samples::deliver)))
-                .orElseGet(() -> JfrStream.start(thread, s -> {
+        samples.stream = jvms.map(r -> JfrStream.read(r, EventEngine.THREAD_PREFIX + "jfr-samples",
+                        s -> s.onEvent(EXECUTION, samples::deliver)))
+                .orElseGet(() -> shared.with(s -> {
                     s.enable(EXECUTION).withPeriod(interval).withStackTrace();
                     s.onEvent(EXECUTION, samples::deliver);
                 }));
@@ -145,7 +147,7 @@ final class JfrSamples implements AutoCloseable {
         return name == null || name.isEmpty() ? (virtual ? "virtual#" : "thread#") + id : name;
     }
 
-    /** Stops JFR's sampler and hands over what JFR still holds. */
+    /** Stops JFR's sampler (and the session's other JFR events with it) and hands over what JFR still holds. */
     @Override
     public void close() {
         stream.close();

@@ -4,6 +4,7 @@ import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.FlushRequest;
 import dev.tiprobe.agent.Recorder;
+import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Takes stack samples and writes them to a recording as method token ids, from the ID map; names
@@ -138,9 +140,13 @@ public final class Sampler implements AutoCloseable {
 
     /**
      * Starts sampling into {@code recorder}; the registry fills the recorder's ID map, so the
-     * recording's names and the tokens of methods traced into it come from one map.
+     * recording's names and the tokens of methods traced into it come from one map. JFR's samples
+     * come on the session's stream, which {@code jfr} makes (it throws where the runtime has no
+     * JFR) and its owner begins.
      */
-    public static Sampler start(Jvmti jvmti, Registry registry, Sampling options, Recorder recorder) throws IOException {
+    @SuppressWarnings("exports")  // JfrStream is the agent's own wiring, not for the exported package's users
+    public static Sampler start(Jvmti jvmti, Registry registry, Sampling options, Supplier<JfrStream> jfr,
+                                Recorder recorder) throws IOException {
         if (options.depth() >= RecordingFormat.MAX_DEPTH) {
             throw new IllegalArgumentException("depth must be 1.." + (RecordingFormat.MAX_DEPTH - 1) + ": " + options.depth());
         }
@@ -149,7 +155,7 @@ public final class Sampler implements AutoCloseable {
         Sampler s = new Sampler(jvmti, registry, options, recorder);
         registry.listen((loaded, token) -> s.classEvents.add(new Object[] {recorder.now(), loaded, token.binaryName()}));
         try {
-            s.startJfr();
+            s.startJfr(jfr);
             if (options.mode() == SampleMode.WALL) s.findVirtualThreads();
         } catch (IOException | RuntimeException e) {
             s.stopJfr();
@@ -164,7 +170,7 @@ public final class Sampler implements AutoCloseable {
      * Samples running threads with JFR, or says in the recording why JVMTI walks every thread:
      * the runtime lacks {@code jdk.jfr}, or the VM refuses to record.
      */
-    private void startJfr() throws IOException {
+    private void startJfr(Supplier<JfrStream> shared) throws IOException {
         try {
             inlinedFrames = InlinedFrames.start(jvmti);
             recorder.info(RecordingFormat.INFO_COMPILED_BEFORE_NANOS, Long.toString(inlinedFrames.jvmAgeNanos()));
@@ -174,7 +180,7 @@ public final class Sampler implements AutoCloseable {
         }
         try {
             long interval = options.interval().toNanos();
-            jfr = JfrSamples.start(registry, options.interval(), options.depth(), threads,
+            jfr = JfrSamples.start(registry, options.interval(), options.depth(), threads, shared.get(),
                     (time, threadId, name, stack) -> {
                         if (time <= walkedUntil) return;
                         Recompiler r = recompiler;
