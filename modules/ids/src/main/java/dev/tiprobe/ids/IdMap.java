@@ -135,8 +135,27 @@ public final class IdMap {
         }
     }
 
-    /** Tokens of a class that unloaded at {@code atNanos} ({@link System#nanoTime()}), for {@link #retireUnloaded}. */
-    private record Retiring(long atNanos, int classTokenId, int[] methodTokenIds) {}
+    /**
+     * Tokens to retire from {@code atNanos} ({@link System#nanoTime()}) on, for {@link #retireUnloaded}:
+     * a class that unloaded and its methods, or a batch of method tokens given to {@link #retireLater}
+     * ({@code classTokenId} 0), whose time is that of its newest token, so none retires early.
+     */
+    private static final class Retiring {
+        long atNanos;
+        final int classTokenId;
+        int[] methodTokenIds;
+        int size;
+
+        Retiring(long atNanos, int classTokenId, int[] methodTokenIds) {
+            this.atNanos = atNanos;
+            this.classTokenId = classTokenId;
+            this.methodTokenIds = methodTokenIds;
+            this.size = methodTokenIds.length;
+        }
+    }
+
+    /** How long a batch of {@link #retireLater} tokens gathers: one entry per token was 50k entries under churn. */
+    private static final long BATCH_NANOS = 100_000_000L;
 
     /** Unloaded classes' tokens, oldest first, and tokens given to {@link #retireLater}. Guarded by this. */
     private final java.util.ArrayDeque<Retiring> retiring = new java.util.ArrayDeque<>();
@@ -146,7 +165,16 @@ public final class IdMap {
      * traced method's last figures) to be retired with the classes unloading now.
      */
     public synchronized void retireLater(int methodTokenId) {
-        retiring.add(new Retiring(System.nanoTime(), 0, new int[] {methodTokenId}));
+        long now = System.nanoTime();
+        Retiring last = retiring.peekLast();
+        if (last == null || last.classTokenId != 0 || now - last.atNanos > BATCH_NANOS) {
+            last = new Retiring(now, 0, new int[8]);
+            last.size = 0;
+            retiring.add(last);
+        }
+        if (last.size == last.methodTokenIds.length) last.methodTokenIds = java.util.Arrays.copyOf(last.methodTokenIds, last.size * 2);
+        last.methodTokenIds[last.size++] = methodTokenId;
+        last.atNanos = now;
     }
 
     /**
@@ -167,17 +195,18 @@ public final class IdMap {
      */
     public synchronized int retireUnloaded(long beforeNanos, java.util.function.IntPredicate stillNamed) {
         int n = 0;
-        for (Retiring r; (r = retiring.peek()) != null && r.atNanos() - beforeNanos < 0; ) {
+        for (Retiring r; (r = retiring.peek()) != null && r.atNanos - beforeNanos < 0; ) {
             retiring.poll();
-            for (int id : r.methodTokenIds()) {
+            for (int i = 0; i < r.size; i++) {
+                int id = r.methodTokenIds[i];
                 MethodToken token = methodTokens.get(id);
                 if (token == null || liveByToken.containsKey(token) || stillNamed.test(id)) continue;
                 methodTokens.retire(id);
                 n++;
             }
-            ClassToken cls = classTokens.get(r.classTokenId());
+            ClassToken cls = classTokens.get(r.classTokenId);
             if (cls != null && classFor(cls) == null) {
-                classTokens.retire(r.classTokenId());
+                classTokens.retire(r.classTokenId);
                 sourceFiles.remove(cls);
                 n++;
             }

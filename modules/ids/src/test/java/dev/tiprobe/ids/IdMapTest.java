@@ -99,6 +99,25 @@ class IdMapTest {
         assertNull(map.methodToken(transientFrame));
     }
 
+    /** Tokens given to retireLater are kept in batches; none retires before its own moment. */
+    @Test
+    void tokensRetiredLaterNeverRetireBeforeTheirTimeAndAllRetireAfterIt() {
+        IdMap map = new IdMap();
+        ClassToken c = cls("com.foo.Later", PLUGIN1);
+        int[] ids = new int[20];
+        long[] marked = new long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = map.internMethodToken(method(c, "m" + i));
+            map.retireLater(ids[i]);
+            marked[i] = System.nanoTime();
+        }
+        int retired = map.retireUnloaded(marked[9]);  // before the tenth was marked: not the later ones
+        for (int i = 10; i < ids.length; i++) assertNotNull(map.methodToken(ids[i]), "m" + i + " retired early");
+        assertTrue(retired <= 10, retired + " retired");
+        assertEquals(ids.length - retired, map.retireUnloaded(System.nanoTime() + 1));
+        for (int id : ids) assertNull(map.methodToken(id));
+    }
+
     @Test
     void unloadingAClassLeavesAnIdAlreadyReusedByANewerClassAlone() {
         IdMap map = new IdMap();
