@@ -31,7 +31,7 @@ public final class RecordingWriter implements AutoCloseable {
     private final java.util.BitSet methodsWritten = new java.util.BitSet();
     private final Set<Long> threadsWritten = new HashSet<>();
     private final Map<String, Integer> typesWritten = new HashMap<>();
-    private final ByteArrayOutputStream chunk = new ByteArrayOutputStream();
+    private final ChunkBuffer chunk = new ChunkBuffer();
     private long chunkStart = -1;
     private long chunkEnd;
     private int chunks;
@@ -456,20 +456,20 @@ public final class RecordingWriter implements AutoCloseable {
     /** Writes the gathered events as one chunk (nothing when there are none). */
     public void flush() throws IOException {
         if (chunk.size() == 0) return;
-        byte[] events = chunk.toByteArray();
-        byte[] body = new byte[16 + events.length];
-        put(body, 0, chunkStart, 8);
-        put(body, 8, chunkEnd, 8);
-        System.arraycopy(events, 0, body, 16, events.length);
+        byte[] times = new byte[16];
+        put(times, 0, chunkStart, 8);
+        put(times, 8, chunkEnd, 8);
         CRC32 crc = new CRC32();
-        crc.update(body);
+        crc.update(times);
+        chunk.addTo(crc);
         byte[] head = new byte[8];
-        put(head, 0, body.length, 4);
+        put(head, 0, times.length + chunk.size(), 4);
         put(head, 4, crc.getValue(), 4);
         out.write(head);
-        out.write(body);
+        out.write(times);
+        chunk.writeTo(out);
         out.flush();
-        chunk.reset();
+        chunk.clear();
         chunkStart = -1;
         chunkEnd = 0;
         chunks++;
@@ -501,6 +501,28 @@ public final class RecordingWriter implements AutoCloseable {
         byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         varlong(bytes.length);
         chunk.writeBytes(bytes);
+    }
+
+    /**
+     * The events of the chunk being gathered, read in place when written, and its array given back
+     * after a big chunk: a chunk grows to {@link #FLUSH_BYTES} and more, and an array kept at that
+     * size held two megabytes of the application's heap for the session's whole life.
+     */
+    private static final class ChunkBuffer extends ByteArrayOutputStream {
+        private static final int KEPT = 64 << 10;
+
+        ChunkBuffer() {
+            super(KEPT);
+        }
+
+        void addTo(CRC32 crc) {
+            crc.update(buf, 0, count);
+        }
+
+        void clear() {
+            count = 0;
+            if (buf.length > KEPT) buf = new byte[KEPT];
+        }
     }
 
     /** Writes the low {@code n} bytes of {@code v} into {@code b} at {@code at}, big-endian. */

@@ -84,6 +84,32 @@ class RecordingTest {
         assertEquals(Map.of("M1", 1L, "[truncated];M3;M2", 5L), folded);
     }
 
+    /** A chunk past the flush size is cut and written whole, and the chunks after it (in a buffer made small again) too. */
+    @Test
+    void chunksPastTheFlushSizeAndSmallOnesAfterThemAreReadBackWhole() throws IOException {
+        Path file = dir.resolve("big.tpr");
+        int[] frames = new int[200];
+        int[] lines = new int[200];
+        java.util.Arrays.setAll(frames, i -> i + 1);
+        int big = 0;
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
+            while (w.chunks() == 0) {  // cut by size alone
+                w.sample(1_000 + big, 1, "busy", RecordingFormat.STATE_RUNNABLE, 0, frames, lines, frames.length, false);
+                big++;
+            }
+            w.sample(5_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, new int[] {7}, new int[] {3}, 1, false);
+            w.flush();
+            w.sample(6_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, new int[] {8}, new int[] {4}, 1, false);
+        }
+        Recording r = RecordingReader.read(file);
+        assertNull(r.damage());
+        assertEquals(3, r.chunks());
+        assertEquals(big + 2, r.samples().size());
+        assertArrayEquals(frames, r.samples().get(big - 1).frames());
+        assertArrayEquals(new int[] {8}, r.samples().get(big + 1).frames());
+        assertArrayEquals(new int[] {4}, r.samples().get(big + 1).lines());
+    }
+
     @Test
     void whatIsWrittenIsReadBack() throws IOException {
         Recording r = RecordingReader.read(write());
