@@ -1,12 +1,14 @@
 package dev.tiprobe.recording;
 
 /**
- * The recording format, version 6. A file is a header and chunks; each chunk is complete in itself
- * and checksummed, and introduces the symbols (method and thread names) it is the first to use,
- * so a recording cut short is readable up to its last whole chunk. The recording is the only
- * thing the agent writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2
- * (no SOURCE) and 3 (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED
- * records), 4 (no TYPE, ALLOC, FREED or LOCK records) and 5 (no ALLOC_INTERVAL) are read too.
+ * The recording format, version 9. A file is a header and chunks; each chunk is checksummed and
+ * introduces the symbols (method and thread names) it is the first to use, and the stacks its
+ * events name (a pool per chunk, as JFR keeps its constants), so a recording cut short or damaged
+ * in one chunk is readable in every other whole one. The recording is the only thing the agent
+ * writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2 (no SOURCE) and 3
+ * (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED records), 4 (no
+ * TYPE, ALLOC, FREED or LOCK records), 5 (no ALLOC_INTERVAL), 6, 7 and 8 (each event's stack
+ * written in it, no STACK records) are read too.
  *
  * <pre>
  * file    := "TPRB" u8:version u8:0 u8:0 u8:0   chunk*
@@ -16,7 +18,7 @@ package dev.tiprobe.recording;
  *   1 METHOD        varint:id string:name              a method token and its human name
  *   2 THREAD        varlong:id string:name
  *   3 SAMPLE        varlong:nanosAfterStart varlong:threadId u8:state varlong:cpuNanos
- *                   [varlong:ticks, when state has STATE_WEIGHTED] varint:depth (varint:methodId varint:line) * depth     (leaf first; line 0: unknown)
+ *                   [varlong:ticks, when state has STATE_WEIGHTED] stack
  *   4 CLASS_LOAD    varlong:nanosAfterStart string:className
  *   5 CLASS_UNLOAD  varlong:nanosAfterStart string:className
  *   6 INFO          string:key string:value               a fact about the session (mode, interval, ...)
@@ -57,7 +59,11 @@ package dev.tiprobe.recording;
  *  18 ALLOC_INTERVAL varlong:nanosAfterStart varlong:intervalBytes
  *                   allocation sampling's interval from then on (the overhead budget raised or lowered it);
  *                   until the first one, the interval is the INFO {@code allocIntervalBytes}
- * stack   := u8:truncated varint:depth (varint:methodId varint:line) * depth     (leaf first, as SAMPLE)
+ *  19 STACK         varint:id u8:truncated varint:depth (varint:methodId varint:line) * depth
+ *                   a stack, leaf first (line 0: unknown), that later records of its chunk name by id;
+ *                   ids count from 1 in each chunk; written before the first record that names it
+ * stack   := varint:stackId     (before version 9: u8:truncated, then as STACK from its depth on; a
+ *                                SAMPLE's stack had no u8:truncated, its state's STATE_TRUNCATED said it)
  * value   := u8:tag ...    ({@link CapturedValue}; at most {@link #MAX_VALUE_DEPTH} arrays deep)
  *   0 NONE  1 NULL  2 FALSE  3 TRUE  4 INT zigzag-varlong  5 FLOAT u32:bits  6 DOUBLE u64:bits
  *   7 CHAR varint  8 STRING string  9 TEXT string:prefix varint:length  10 ENUM string:type string:name
@@ -83,8 +89,11 @@ public final class RecordingFormat {
     /**
      * 7: a SAMPLE may carry how many sampling intervals of wall time it stands for ({@link #STATE_WEIGHTED}).
      * 8: a STATS may be settled ({@link #STATS_SETTLED}).
+     * 9: events name their stacks in the chunk's pool ({@link #STACK}).
      */
-    public static final int VERSION = 8;
+    public static final int VERSION = 9;
+    /** The first version whose events name their stacks by id ({@link #STACK}). */
+    public static final int STACKS_SINCE = 9;
     /** The first version whose STATS may be settled ({@link #STATS_SETTLED}). */
     public static final int SETTLED_SINCE = 8;
     /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
@@ -122,6 +131,7 @@ public final class RecordingFormat {
     public static final int FREED = 16;
     public static final int LOCK = 17;
     public static final int ALLOC_INTERVAL = 18;
+    public static final int STACK = 19;
 
     /** A LOCK's kind: a thread waited to enter a monitor another thread held. */
     public static final byte LOCK_CONTENDED = 0;

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -75,16 +76,15 @@ public final class RecordingWriter implements AutoCloseable {
                        int[] lines, int depth, boolean truncated) throws IOException {
         begin(epochNanos);
         thread(threadId, threadName);
-        methods(frames, depth);
-        int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
+        int stack = stack(frames, lines, depth, truncated);
         chunk.write(RecordingFormat.SAMPLE);
         varlong(offset(epochNanos));
         varlong(threadId);
-        int flags = truncated || depth > n ? state | RecordingFormat.STATE_TRUNCATED : state;
+        int flags = truncated || depth > RecordingFormat.MAX_DEPTH ? state | RecordingFormat.STATE_TRUNCATED : state;
         chunk.write(ticks != 1 ? flags | RecordingFormat.STATE_WEIGHTED : flags);
         varlong(Math.max(0, cpuNanos));
         if (ticks != 1) varlong(Math.max(0, ticks));
-        frames(frames, lines, n);
+        varlong(stack);
         end(epochNanos);
     }
 
@@ -98,14 +98,14 @@ public final class RecordingWriter implements AutoCloseable {
         begin(epochNanos);
         thread(threadId, threadName);
         int type = type(typeName);
-        methods(frames, depth);
+        int stack = stack(frames, lines, depth, truncated);
         chunk.write(RecordingFormat.ALLOC);
         varlong(offset(epochNanos));
         varlong(threadId);
         varlong(type);
         varlong(Math.max(0, size));
         varlong(tag);
-        stack(frames, lines, depth, truncated);
+        varlong(stack);
         end(epochNanos);
     }
 
@@ -140,30 +140,58 @@ public final class RecordingWriter implements AutoCloseable {
         thread(threadId, threadName);
         if (ownerId != 0) thread(ownerId, ownerName);
         int type = type(typeName);
-        methods(frames, depth);
-        if (ownerId != 0) methods(ownerFrames, ownerDepth);
+        int stack = stack(frames, lines, depth, truncated);
+        int ownerStack = ownerId != 0 ? stack(ownerFrames, ownerLines, ownerDepth, ownerTruncated) : 0;
         chunk.write(RecordingFormat.LOCK);
         varlong(offset(epochNanos));
         varlong(threadId);
         chunk.write(kind);
         varlong(type);
         varlong(Math.max(0, waitNanos));
-        stack(frames, lines, depth, truncated);
+        varlong(stack);
         varlong(ownerId);
-        if (ownerId != 0) stack(ownerFrames, ownerLines, ownerDepth, ownerTruncated);
+        if (ownerId != 0) varlong(ownerStack);
         end(epochNanos);
     }
 
-    private void methods(int[] frames, int depth) {
-        int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
-        for (int i = 0; i < n; i++) method(frames[i]);
+    /** A stack as the chunk's pool keys it: its frames and lines (at most {@link RecordingFormat#MAX_DEPTH}) and whether it was cut. */
+    private record StackKey(int[] frames, int[] lines, boolean truncated) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StackKey k && truncated == k.truncated && Arrays.equals(frames, k.frames)
+                    && Arrays.equals(lines, k.lines);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Arrays.hashCode(frames) + Arrays.hashCode(lines) + (truncated ? 1 : 0);
+        }
     }
 
-    /** {@code u8:truncated} then the frames: ALLOC's and LOCK's stacks. */
-    private void stack(int[] frames, int[] lines, int depth, boolean truncated) {
+    /** The stacks of the chunk being gathered, by their ids in it (from 1): a chunk is complete in itself. */
+    private final Map<StackKey, Integer> stacksInChunk = new HashMap<>();
+
+    /**
+     * The chunk's id of a stack, leaf first, writing its STACK record (and the METHOD records of
+     * its frames) the first time the chunk meets it: most samples repeat a stack seen a moment
+     * before, which then costs one varint.
+     */
+    private int stack(int[] frames, int[] lines, int depth, boolean truncated) {
         int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
-        chunk.write(truncated || depth > n ? 1 : 0);
-        frames(frames, lines, n);
+        int[] kept = Arrays.copyOf(frames, n);
+        int[] keptLines = new int[n];
+        for (int i = 0; i < n; i++) keptLines[i] = Math.max(0, lines[i]);
+        StackKey key = new StackKey(kept, keptLines, truncated || depth > n);
+        Integer known = stacksInChunk.get(key);
+        if (known != null) return known;
+        for (int i = 0; i < n; i++) method(kept[i]);
+        int id = stacksInChunk.size() + 1;
+        stacksInChunk.put(key, id);
+        chunk.write(RecordingFormat.STACK);
+        varlong(id);
+        chunk.write(key.truncated() ? 1 : 0);
+        frames(kept, keptLines, n);
+        return id;
     }
 
     /** {@code varint:n (varint:methodId varint:line) * n}, as every stack is written. */
@@ -472,6 +500,7 @@ public final class RecordingWriter implements AutoCloseable {
         chunk.clear();
         chunkStart = -1;
         chunkEnd = 0;
+        stacksInChunk.clear();
         chunks++;
     }
 

@@ -221,12 +221,15 @@ public final class RecordingReader {
         final boolean values;
         /** Version 8 on: statistics may be settled. */
         final boolean settles;
+        /** Version 9 on: events name their stacks in the chunk's pool; null before. */
+        final List<Frames> stacks;
         long start;
         long end;
 
         Chunk(int version) {
             this.values = version >= RecordingFormat.VALUES_SINCE;
             this.settles = version >= RecordingFormat.SETTLED_SINCE;
+            this.stacks = version >= RecordingFormat.STACKS_SINCE ? new ArrayList<>() : null;
         }
 
         void decode(ByteBuffer b) throws Malformed {
@@ -245,17 +248,23 @@ public final class RecordingReader {
                         byte state = (byte) (flags & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
                         long weight = varlong(b);
                         long ticks = (flags & RecordingFormat.STATE_WEIGHTED) != 0 ? varlong(b) : 1;
-                        Frames f = frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
+                        Frames f = stacks != null ? pooled(b) : frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
                         samples.add(new Recording.Sample(time, thread, state, weight, ticks, f.ids, f.lines));
                     }
                     case RecordingFormat.TYPE -> types.put(methodId(b), string(b));
+                    case RecordingFormat.STACK -> {
+                        if (stacks == null) throw new Malformed("a STACK record in a version " + RecordingFormat.STACKS_SINCE + " recording");
+                        long id = varlong(b);
+                        if (id != stacks.size() + 1) throw new Malformed("stack " + id + " out of order");
+                        stacks.add(frames(b, flag(b)));
+                    }
                     case RecordingFormat.ALLOC -> {
                         long time = start + varlong(b);
                         long thread = varlong(b);
                         int type = methodId(b);
                         long size = varlong(b);
                         long tag = varlong(b);
-                        Frames f = frames(b, flag(b));
+                        Frames f = stack(b);
                         allocations.add(new Recording.Allocation(time, thread, type, size, tag, f.ids, f.lines, 0));
                     }
                     case RecordingFormat.ALLOC_INTERVAL -> {
@@ -272,9 +281,9 @@ public final class RecordingReader {
                         }
                         int type = methodId(b);
                         long wait = varlong(b);
-                        Frames f = frames(b, flag(b));
+                        Frames f = stack(b);
                         long owner = varlong(b);
-                        Frames o = owner == 0 ? new Frames(new int[0], new int[0]) : frames(b, flag(b));
+                        Frames o = owner == 0 ? new Frames(new int[0], new int[0]) : stack(b);
                         locks.add(new Recording.LockWait(time, thread, lockKind, type, wait, f.ids, f.lines, owner, o.ids, o.lines));
                     }
                     case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD -> {
@@ -315,6 +324,18 @@ public final class RecordingReader {
 
         /** A stack's method ids and lines, leaf first. */
         private record Frames(int[] ids, int[] lines) {}
+
+        /** An ALLOC's or LOCK's stack: by id from version 9, else {@code u8:truncated} and its frames. */
+        private Frames stack(ByteBuffer b) throws Malformed {
+            return stacks != null ? pooled(b) : frames(b, flag(b));
+        }
+
+        /** A stack by its id in the chunk's pool; events naming one share its arrays. */
+        private Frames pooled(ByteBuffer b) throws Malformed {
+            long id = varlong(b);
+            if (id < 1 || id > stacks.size()) throw new Malformed("no stack " + id + " in this chunk");
+            return stacks.get((int) id - 1);
+        }
 
         /** {@code varint:depth (varint:methodId varint:line) * depth}; a cut stack gets a [truncated] root, so every view shows where frames are missing. */
         private static Frames frames(ByteBuffer b, boolean truncated) throws Malformed {

@@ -361,9 +361,9 @@ class RecordingTest {
     void notARecordingIsOneClearError() throws IOException {
         var e = assertThrows(RecordingReader.NotARecordingException.class, () -> RecordingReader.read("{\"tool\":1}".getBytes()));
         assertEquals("not a tiprobe recording (no TPRB header)", e.getMessage());
-        byte[] future = {'T', 'P', 'R', 'B', 9, 0, 0, 0};
+        byte[] future = {'T', 'P', 'R', 'B', RecordingFormat.VERSION + 1, 0, 0, 0};
         assertTrue(assertThrows(RecordingReader.NotARecordingException.class, () -> RecordingReader.read(future))
-                .getMessage().startsWith("recording format version 9"));
+                .getMessage().startsWith("recording format version " + (RecordingFormat.VERSION + 1)));
         Recording empty = RecordingReader.read(new byte[] {'T', 'P', 'R', 'B', RecordingFormat.VERSION, 0, 0, 0});
         assertEquals(0, empty.chunks());
         assertNull(empty.damage());
@@ -473,6 +473,74 @@ class RecordingTest {
         Recording.Call call = r.calls().getFirst();
         assertEquals(List.of(new CapturedValue.Shown("42")), call.argValues());
         assertEquals("[thread 1] com.foo.M6.run(x=42) -> \"ok\"  (0.000 ms)", TracedText.call(r, call));
+    }
+
+    /** Events that repeat a stack name it by id in their chunk: each stack is written once per chunk, and read back whole. */
+    @Test
+    void repeatedStacksAreWrittenOncePerChunkAndReadBackWhole() throws IOException {
+        int[] deep = new int[100];
+        int[] lines = new int[100];
+        Arrays.setAll(deep, i -> i + 1);
+        Arrays.setAll(lines, i -> 10 + i);
+        Path once = dir.resolve("once.tpr");
+        Path many = dir.resolve("many.tpr");
+        try (RecordingWriter w = RecordingWriter.create(once, id -> "M" + id)) {
+            w.sample(1_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, deep, lines, deep.length, false);
+        }
+        try (RecordingWriter w = RecordingWriter.create(many, id -> "M" + id)) {
+            for (int i = 0; i < 100; i++) w.sample(1_000 + i, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, deep, lines, deep.length, false);
+            w.alloc(2_000, 1, "t", "byte[]", 64, 0, deep, lines, deep.length, false);
+            w.sample(3_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, deep, lines, 50, true);  // cut: another stack
+            w.flush();
+            w.lock(4_000, 1, "t", RecordingFormat.LOCK_WAIT, "java.lang.Object", 5_000_000, deep, lines, deep.length, false,
+                    2, "owner", new int[] {7}, new int[] {70}, 1, false);
+        }
+        long perStack = Files.size(once);
+        assertTrue(Files.size(many) < 2 * perStack + 101 * 12 + 1_000, "the stack is written about once per chunk: "
+                + Files.size(many) + " bytes against " + perStack + " for one sample");
+        Recording r = RecordingReader.read(many);
+        assertNull(r.damage());
+        assertEquals(101, r.samples().size());
+        assertArrayEquals(deep, r.samples().get(99).frames());
+        assertArrayEquals(lines, r.samples().get(99).lines());
+        Recording.Sample cut = r.samples().get(100);
+        assertEquals(51, cut.frames().length, "50 frames and a [truncated] root");
+        assertEquals(Recording.TRUNCATED, cut.frames()[50]);
+        assertArrayEquals(deep, r.events().allocations().getFirst().frames());
+        Recording.LockWait wait = r.events().locks().getFirst();
+        assertArrayEquals(deep, wait.frames(), "a stack pooled in an earlier chunk is written again in the next");
+        assertArrayEquals(new int[] {7}, wait.ownerFrames());
+        assertEquals("M100", r.methodName(100));
+    }
+
+    /** A version 8 recording, where each event carried its own stack, still reads. */
+    @Test
+    void aVersion8RecordingWithAStackInEachEventStillReads() throws IOException {
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream d = new java.io.DataOutputStream(body);
+        d.writeLong(1_000);
+        d.writeLong(2_000);
+        d.write(RecordingFormat.METHOD);
+        d.write(6);
+        text(d, "com.foo.M6.run() : void");
+        d.write(RecordingFormat.SAMPLE);
+        d.write(new byte[] {5, 1, RecordingFormat.STATE_RUNNABLE | RecordingFormat.STATE_TRUNCATED, 0, 1, 6, 12});  // one frame, line 12, cut
+        d.write(RecordingFormat.TYPE);
+        d.write(3);
+        text(d, "byte[]");
+        d.write(RecordingFormat.ALLOC);
+        d.write(new byte[] {6, 1, 3, 64, 0, 0, 1, 6, 13});  // 64 bytes of type 3, untracked, whole stack: one frame, line 13
+        byte[] events = body.toByteArray();
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(events);
+        java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(RecordingFormat.HEADER_BYTES + 8 + events.length);
+        file.put(RecordingFormat.MAGIC).put(new byte[] {8, 0, 0, 0}).putInt(events.length).putInt((int) crc.getValue()).put(events);
+        Recording r = RecordingReader.read(file.array());
+        assertNull(r.damage());
+        assertArrayEquals(new int[] {6, Recording.TRUNCATED}, r.samples().getFirst().frames());
+        assertEquals(12, r.samples().getFirst().lines()[0]);
+        assertArrayEquals(new int[] {6}, r.events().allocations().getFirst().frames());
+        assertArrayEquals(new int[] {13}, r.events().allocations().getFirst().lines());
     }
 
     private static void text(java.io.DataOutputStream d, String s) throws IOException {
