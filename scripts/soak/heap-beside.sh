@@ -30,11 +30,12 @@ eval "$tiprobe start $flags -f $out/profiled.json $profiled"
 
 # Two full GCs a second and a half apart: the first unloads classes, and what the agent releases
 # once it learns of that (within a second) is garbage for the second, which the class histogram
-# makes. Its total counts objects only, not the regions' slack that GC.heap_info's "used" adds.
+# makes. Its total counts objects only, not the regions' slack that GC.heap_info's "used" adds,
+# less the filler arrays G1 lays over dead space (jdk.internal.vm.Filler*), which nothing holds.
 used_after_gc() {
     "$jcmd" "$1" GC.run >/dev/null
     sleep 1.5
-    "$jcmd" "$1" GC.class_histogram | awk '/^Total/ { print int($3 / 1048576) }'
+    "$jcmd" "$1" GC.class_histogram | awk '/jdk\.internal\.vm\.Filler/ { f += $3 } /^Total/ { t = $3 } END { print int((t - f) / 1048576) }'
 }
 rss() { awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$1/status"; }
 

@@ -64,11 +64,12 @@ class ChurnSoakIT {
         assertEquals(0, tiprobe("dump", pid).exit(), "a dump succeeds");
         Command.Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
-        // Measured on two cores: 24 MB of live objects above the program alone at each look (by hand,
-        // 20 to 30 over ten minutes; the first version of this test: 40 to 100 MB by GC.heap_info;
-        // before that +79 MB at 30 s, +206 at 120 s, then "Java heap space").
-        for (long mb : above) assertTrue(mb < 50, "the agent's heap beside the program alone, MB at each look: " + above + "; " + status);
-        assertTrue(above.getLast() < above.getFirst() + 20, "not climbing look after look: " + above + "; " + status);
+        // Measured on two cores: 17 to 18 MB of live objects above the program alone at each look
+        // (one ID map and one JFR stream per session; 23 to 25 MB before; the first version of this
+        // test: 40 to 100 MB by GC.heap_info; before that +79 MB at 30 s, +206 at 120 s, then
+        // "Java heap space"). The bound leaves room for a noisy machine, not for a leak.
+        for (long mb : above) assertTrue(mb < 30, "the agent's heap beside the program alone, MB at each look: " + above + "; " + status);
+        assertTrue(above.getLast() < above.getFirst() + 10, "not climbing look after look: " + above + "; " + status);
         Matcher scripts = Pattern.compile("\"class\": \"Order\\d+\", [^}]*\"calls\": [1-9]").matcher(Files.readString(results));
         int orders = 0;
         while (scripts.find()) orders++;
@@ -87,7 +88,9 @@ class ChurnSoakIT {
      * The bytes of live objects in MB, counted by a class histogram after two full GCs a second
      * and a half apart (the first unloads classes, and what the agent lets go once it learns of
      * that is garbage for the second, which the histogram makes): objects only, not the heap
-     * regions' slack that {@code GC.heap_info} adds, which differs between two runs of a program.
+     * regions' slack that {@code GC.heap_info} adds, which differs between two runs of a program,
+     * nor the filler arrays G1 lays over dead space ({@code jdk.internal.vm.Filler*}), which the
+     * histogram lists though nothing holds them (a megabyte or two either way between two looks).
      */
     private static long usedAfterGc(Process p) throws Exception {
         String pid = Long.toString(p.pid());
@@ -96,6 +99,9 @@ class ChurnSoakIT {
         Command.Run histogram = Command.run(List.of(JCMD, pid, "GC.class_histogram"));
         Matcher total = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)").matcher(histogram.out());
         assertTrue(total.find(), histogram.out());
-        return Long.parseLong(total.group(1)) >> 20;
+        long fillers = 0;
+        Matcher filler = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+\\S*jdk\\.internal\\.vm\\.Filler").matcher(histogram.out());
+        while (filler.find()) fillers += Long.parseLong(filler.group(1));
+        return (Long.parseLong(total.group(1)) - fillers) >> 20;
     }
 }
