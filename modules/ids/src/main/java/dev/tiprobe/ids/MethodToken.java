@@ -13,7 +13,11 @@ public final class MethodToken {
     private final String descriptor;
     private final String genericSignature;
     private final int modifiers;
-    private final int[] lines;
+    /**
+     * The line table as sorted (bci, line) pairs, two bytes each as in a class file's
+     * LineNumberTable: every method token holds one, and ints took twice the heap.
+     */
+    private final char[] lines;
 
     /**
      * @param owner            the declaring class
@@ -21,7 +25,9 @@ public final class MethodToken {
      * @param descriptor       {@code (Ljava/lang/String;I)Ljava/util/List;}
      * @param genericSignature the Signature attribute, or null
      * @param modifiers        access flags ({@link java.lang.reflect.Modifier} bits)
-     * @param lines            the line number table as pairs (start bci, line), or an empty array
+     * @param lines            the line number table as pairs (start bci, line), or an empty array;
+     *                         each value fits in two bytes, as in a class file
+     * @throws IllegalArgumentException when a bci or line does not fit in two bytes
      */
     public MethodToken(ClassToken owner, String name, String descriptor, String genericSignature, int modifiers,
                        int[] lines) {
@@ -35,21 +41,26 @@ public final class MethodToken {
         this.lines = sortedPairs(lines);
     }
 
-    private static final int[] NO_LINES = new int[0];
+    private static final char[] NO_LINES = new char[0];
 
     /** The (bci, line) pairs ordered by bci, as {@link #lineAt} reads them. */
-    private static int[] sortedPairs(int[] lines) {
+    private static char[] sortedPairs(int[] lines) {
         if (lines.length % 2 != 0) throw new IllegalArgumentException("line table needs (bci, line) pairs");
         if (lines.length == 0) return NO_LINES;
         long[] packed = new long[lines.length / 2];
-        for (int i = 0; i < packed.length; i++) packed[i] = ((long) lines[2 * i] << 32) | (lines[2 * i + 1] & 0xFFFFFFFFL);
+        for (int i = 0; i < packed.length; i++) packed[i] = ((long) u2(lines[2 * i]) << 16) | u2(lines[2 * i + 1]);
         Arrays.sort(packed);
-        int[] sorted = new int[lines.length];
+        char[] sorted = new char[lines.length];
         for (int i = 0; i < packed.length; i++) {
-            sorted[2 * i] = (int) (packed[i] >>> 32);
-            sorted[2 * i + 1] = (int) packed[i];
+            sorted[2 * i] = (char) (packed[i] >>> 16);
+            sorted[2 * i + 1] = (char) packed[i];
         }
         return sorted;
+    }
+
+    private static int u2(int value) {
+        if (value < 0 || value > 0xFFFF) throw new IllegalArgumentException("a line table value out of a class file's range: " + value);
+        return value;
     }
 
     public ClassToken owner() { return owner; }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class HumanNamesTest {
     /** Compiled by the build with debug information, so its LocalVariableTable has the names. */
@@ -68,5 +69,17 @@ class HumanNamesTest {
         assertEquals(12, m.lineAt(100));
         assertEquals(10, m.firstLine());
         assertEquals("com.foo.PluginLoader[plugins]#2", IdMapTest.PLUGIN2.text());
+    }
+
+    /** Line tables are held as a class file holds them, two bytes a value: the top of that range reads back, beyond it is refused. */
+    @Test
+    void lineTablesSpanAClassFilesWholeRange() {
+        MethodToken big = new MethodToken(ORDERS, "huge", "()V", null, 1, new int[] {65_000, 65_535, 0, 1, 40_000, 30_000});
+        assertEquals(1, big.lineAt(39_999));
+        assertEquals(30_000, big.lineAt(40_000), "a bci past 32767 sorts after the smaller ones");
+        assertEquals(65_535, big.lineAt(65_535));
+        assertEquals(big, new MethodToken(ORDERS, "huge", "()V", null, 1, new int[] {0, 1, 40_000, 30_000, 65_000, 65_535}));
+        assertThrows(IllegalArgumentException.class, () -> new MethodToken(ORDERS, "f", "()V", null, 1, new int[] {0, 70_000}));
+        assertThrows(IllegalArgumentException.class, () -> new MethodToken(ORDERS, "f", "()V", null, 1, new int[] {-1, 3}));
     }
 }

@@ -458,10 +458,14 @@ public final class Registry implements AutoCloseable {
         Jvmti.MethodName name = jvmti.methodName(id);
         List<Jvmti.LineNumber> table = jvmti.lineNumberTable(id);
         int[] lines = new int[table.size() * 2];
-        for (int i = 0; i < table.size(); i++) {
-            lines[2 * i] = (int) table.get(i).startLocation();
-            lines[2 * i + 1] = table.get(i).line();
+        int n = 0;
+        for (Jvmti.LineNumber entry : table) {
+            // A class file's table holds two-byte values; anything else (never seen) is left out, not fatal.
+            if (entry.startLocation() < 0 || entry.startLocation() > 0xFFFF || entry.line() < 0 || entry.line() > 0xFFFF) continue;
+            lines[n++] = (int) entry.startLocation();
+            lines[n++] = entry.line();
         }
+        if (n < lines.length) lines = java.util.Arrays.copyOf(lines, n);
         return new MethodToken(owner, name.name(), name.descriptor(), name.generic(), jvmti.methodModifiers(id), lines);
     }
 }
