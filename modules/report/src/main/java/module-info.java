@@ -1,9 +1,12 @@
 /**
- * tiprobe's recordings read back and rendered: the validating reader, filters, and the exports
+ * tiprobe's recordings read back and rendered (and JFR's, read into the same model): the
+ * validating reader, filters, and the exports
  * (JSON, text, folded stacks, the flame graph page). The command's side; the agent writes with
  * {@code dev.tiprobe.recording} alone.
  */
 module dev.tiprobe.report {
     requires transitive dev.tiprobe.recording;
+    requires dev.tiprobe.ids;  // names for the methods of JFR recordings, as tiprobe's own are named
+    requires jdk.jfr;  // JFR recordings read (JfrRecordings)
     exports dev.tiprobe.report;
 }

@@ -748,6 +748,42 @@ class ImageIT {
     }
 
     /**
+     * A JFR recording the user already has (the JVM's own, started from its command line and
+     * dumped with jcmd, no tiprobe in the target) reports as tiprobe's own do: the hot method on
+     * top in text and in folded stacks; a file that only looks like JFR is one clear line.
+     */
+    @Test
+    void aJfrRecordingOfTheJvmsOwnReportsAsARecordingOfTiprobes() throws Exception {
+        List<String> command = busyTarget();
+        command.add(1, "-XX:StartFlightRecording=name=mine,settings=profile");
+        Process busy = startReady(command, "jfr-busy.out");
+        Thread.sleep(3_000);
+        Path jfr = dir.resolve("busy.jfr");
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Run dump = Command.run(List.of(jcmd, Long.toString(busy.pid()), "JFR.dump", "name=mine", "filename=" + jfr));
+        assertEquals(0, dump.exit(), dump.out() + dump.err());
+
+        Run text = tiprobe("report", jfr.toString(), "-f", "-");
+        assertEquals(0, text.exit(), text.err());
+        assertTrue(text.out().contains("Top methods on top of the stack (self)"), text.out());
+        assertTrue(text.out().lines().filter(l -> l.matches("\\s+\\d.*%  .*")).findFirst().orElseThrow()
+                .contains("example.known.Known.spin(long"), text.out());
+        Path collapsed = dir.resolve("from-jfr.collapsed");
+        Run folded = tiprobe("report", jfr.toString(), "-f", collapsed.toString());
+        assertEquals(0, folded.exit(), folded.err());
+        String hottest = Files.readAllLines(collapsed).stream()
+                .max(java.util.Comparator.comparingLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))).orElseThrow();
+        assertTrue(hottest.endsWith("example.known.Known.spin " + hottest.substring(hottest.lastIndexOf(' ') + 1)), "top stack: " + hottest);
+
+        Path fake = dir.resolve("fake.jfr");
+        Files.write(fake, new byte[] {'F', 'L', 'R', 0, 0, 2, 0, 0});
+        Run refused = tiprobe("report", fake.toString(), "-f", "-");
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().strip().matches("tiprobe report: cannot read .*fake\\.jfr: .*"), refused.err());
+        assertEquals(1, refused.err().strip().lines().count(), refused.err());
+    }
+
+    /**
      * The flame graph of a recording in headless chromium: no console message at all (the page
      * logs nothing, so any line is an error), the hot frame rendered by the page's script, and a
      * screenshot kept as target/flamegraph.png.

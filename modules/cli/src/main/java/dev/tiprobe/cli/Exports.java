@@ -2,6 +2,7 @@ package dev.tiprobe.cli;
 
 import dev.tiprobe.report.FlameGraphHtml;
 import dev.tiprobe.report.FoldedStacks;
+import dev.tiprobe.report.JfrRecordings;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingJson;
 import dev.tiprobe.report.RecordingReader;
@@ -21,9 +22,13 @@ final class Exports {
     /** The names {@code -f} takes, for messages. */
     static final String FORMATS = ".json, .txt, .html, .collapsed, .pb.gz (pprof) or .tpr (the recording itself)";
 
-    /** Reads a recording; a damaged one gives its whole chunks (before and after the damage) and a warning on stderr. */
+    /**
+     * Reads a recording: tiprobe's (a damaged one gives its whole chunks, before and after the
+     * damage, and a warning on stderr) or a JFR recording (the JVM's own, async-profiler's).
+     */
     static Recording read(Path file, PrintWriter err) throws CliException {
         try {
+            if (JfrRecordings.isJfr(file)) return JfrRecordings.read(file);
             Recording r = RecordingReader.read(file);
             if (r.damage() != null) {
                 err.println("tiprobe: " + file + " is damaged (" + r.damage() + "); using its " + r.chunks() + " whole chunks");

@@ -20,14 +20,16 @@ import java.util.concurrent.Callable;
  * {@code tiprobe report <recording> -f <file>}: a recording (the one file the agent writes) into
  * the format the file's extension names, its samples filtered on the way.
  */
-@Command(name = "report", description = "Make a report from a recording (.tpr): .json, .txt, .html, .collapsed or .pb.gz (pprof).",
+@Command(name = "report", description = "Make a report from a recording (tiprobe's .tpr, or a JFR recording: the JVM's own or"
+        + " async-profiler's .jfr): .json, .txt, .html, .collapsed or .pb.gz (pprof).",
         footerHeading = "%nExamples:%n", footer = {"  tiprobe report out.tpr -f out.txt", "  tiprobe report out.tpr -f flame.html --thread 'worker-*'",
-                "  tiprobe report out.tpr -f out.pb.gz   (then: go tool pprof -top out.pb.gz)"})
+                "  tiprobe report out.tpr -f out.pb.gz   (then: go tool pprof -top out.pb.gz)",
+                "  tiprobe report app.jfr -f flame.html --event alloc   (jcmd <pid> JFR.dump, or async-profiler's -o jfr)"})
 final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "<recording>", description = "A recording (.tpr) tiprobe wrote.")
+    @Parameters(paramLabel = "<recording>", description = "A recording tiprobe wrote (.tpr), or a JFR recording (.jfr).")
     Path recording;
 
     @Option(names = {"-f", "--file"}, required = true, paramLabel = "<file>",

@@ -1,0 +1,246 @@
+package dev.tiprobe.report;
+
+import dev.tiprobe.ids.ClassToken;
+import dev.tiprobe.ids.HumanNames;
+import dev.tiprobe.ids.LoaderRef;
+import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.recording.RecordingFormat;
+import jdk.jfr.EventType;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A JFR recording read into tiprobe's model, so that every view and export tiprobe makes of its
+ * own recordings (flame graphs, folded stacks, pprof, text) reads the recordings users already
+ * have: the JVM's own ({@code -XX:StartFlightRecording}, {@code jcmd JFR.dump}) and
+ * async-profiler's ({@code -o jfr}).
+ *
+ * <p>What becomes what: {@code jdk.ExecutionSample} a running thread's sample, worth one sampling
+ * period of CPU (the period the recording's settings name, else 10 ms); {@code jdk.NativeMethodSample}
+ * and async-profiler's {@code profiler.WallClockSample} samples of the wall view (the latter
+ * running or not by its thread state, weighed by its {@code samples}); {@code jdk.ObjectAllocationSample}
+ * an allocation of the bytes it stands for (its weight), or where a recording has none,
+ * {@code jdk.ObjectAllocationInNewTLAB} (the TLAB's size) and {@code ...OutsideTLAB};
+ * {@code jdk.JavaMonitorEnter} a contended wait, {@code jdk.JavaMonitorWait} and
+ * {@code jdk.ThreadPark} waits. The recording's mode is cpu unless it holds wall samples.
+ */
+public final class JfrRecordings {
+    private JfrRecordings() {}
+
+    private static final byte[] MAGIC = {'F', 'L', 'R', 0};
+    /** The CPU an execution sample stands for where the recording does not say its period. */
+    private static final long DEFAULT_PERIOD_NANOS = 10_000_000L;
+
+    /** Whether {@code file} begins as a JFR recording does. */
+    public static boolean isJfr(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return Arrays.equals(in.readNBytes(MAGIC.length), MAGIC);
+        }
+    }
+
+    /** Reads {@code file}, a JFR recording; a file JFR cannot parse throws {@link IOException}. */
+    public static Recording read(Path file) throws IOException {
+        Reading r = new Reading();
+        try (RecordingFile in = new RecordingFile(file)) {
+            for (EventType t : in.readEventTypes()) {
+                if (t.getName().equals("jdk.ExecutionSample")) r.executionSampleType = t.getId();
+            }
+            while (in.hasMoreEvents()) r.add(in.readEvent());
+        }
+        return r.recording();
+    }
+
+    /** What a reading has gathered so far. */
+    private static final class Reading {
+        final Map<String, Integer> methodIds = new HashMap<>();
+        final Map<Integer, String> methods = new HashMap<>();
+        final Map<String, Integer> typeIds = new HashMap<>();
+        final Map<Integer, String> types = new HashMap<>();
+        final Map<Long, String> threads = new HashMap<>();
+        final List<RecordedEvent> executionSamples = new ArrayList<>();
+        final List<Recording.Sample> samples = new ArrayList<>();
+        final List<Recording.Allocation> sampledAllocations = new ArrayList<>();
+        final List<Recording.Allocation> tlabAllocations = new ArrayList<>();
+        final List<Recording.LockWait> locks = new ArrayList<>();
+        long periodNanos = DEFAULT_PERIOD_NANOS;
+        /** The id of the execution sample's event type in this recording, whose period setting is wanted; -1: none. */
+        long executionSampleType = -1;
+        boolean wall;
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+
+        void add(RecordedEvent e) {
+            String type = e.getEventType().getName();
+            switch (type) {
+                case "jdk.ActiveSetting" -> period(e);
+                case "jdk.ExecutionSample" -> executionSamples.add(e);  // weighed once the period is known
+                case "jdk.NativeMethodSample" -> sample(e, RecordingFormat.STATE_OTHER, 0, 1);
+                case "profiler.WallClockSample" -> {
+                    wall = true;
+                    Object value = e.hasField("state") ? e.getValue("state") : null;
+                    String state = String.valueOf(value);
+                    byte s = state.contains("RUNNABLE") || state.contains("DEFAULT") ? RecordingFormat.STATE_RUNNABLE : RecordingFormat.STATE_WAITING;
+                    sample(e, s, 0, e.hasField("samples") ? Math.max(1, e.getLong("samples")) : 1);
+                }
+                case "jdk.ObjectAllocationSample" -> allocation(e, sampledAllocations, e.getLong("weight"));
+                case "jdk.ObjectAllocationInNewTLAB" -> allocation(e, tlabAllocations,
+                        Math.max(e.getLong("tlabSize"), e.getLong("allocationSize")));
+                case "jdk.ObjectAllocationOutsideTLAB" -> allocation(e, tlabAllocations, e.getLong("allocationSize"));
+                case "jdk.JavaMonitorEnter" -> lock(e, RecordingFormat.LOCK_CONTENDED, e.getClass("monitorClass"));
+                case "jdk.JavaMonitorWait" -> lock(e, RecordingFormat.LOCK_WAIT, e.getClass("monitorClass"));
+                case "jdk.ThreadPark" -> lock(e, RecordingFormat.LOCK_WAIT, e.hasField("parkedClass") ? e.getClass("parkedClass") : null);
+                default -> { }
+            }
+        }
+
+        /** The execution samples' period, where the recording's settings name it ({@code 10 ms}, {@code 20 ms}). */
+        private void period(RecordedEvent e) {
+            if (e.getLong("id") != executionSampleType || !"period".equals(e.getString("name"))) return;
+            String value = e.getString("value");
+            if (value == null) return;
+            String[] parts = value.trim().split("\\s+");
+            try {
+                long n = Long.parseLong(parts[0]);
+                String unit = parts.length > 1 ? parts[1] : "ms";
+                long nanos = switch (unit) {
+                    case "ns" -> n;
+                    case "us" -> n * 1_000L;
+                    case "ms" -> n * 1_000_000L;
+                    case "s" -> n * 1_000_000_000L;
+                    default -> 0;
+                };
+                if (nanos > 0) periodNanos = nanos;  // the last: a recording whose settings changed keeps the newest
+            } catch (NumberFormatException notANumber) {
+                // "everyChunk", "beginChunk": not a sampling period
+            }
+        }
+
+        private void sample(RecordedEvent e, byte state, long cpuNanos, long ticks) {
+            Stack s = stack(e.getStackTrace());
+            if (s == null) return;
+            long thread = thread(threadOf(e));
+            samples.add(new Recording.Sample(time(e), thread, state, cpuNanos, ticks, s.frames, s.lines));
+        }
+
+        private void allocation(RecordedEvent e, List<Recording.Allocation> into, long bytes) {
+            Stack s = stack(e.getStackTrace());
+            if (s == null) return;
+            into.add(new Recording.Allocation(time(e), thread(e.getThread()), type(e.getClass("objectClass")), Math.max(1, bytes), 0,
+                    s.frames, s.lines, 0));
+        }
+
+        private void lock(RecordedEvent e, byte kind, RecordedClass monitor) {
+            Stack s = stack(e.getStackTrace());
+            if (s == null) return;
+            RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED && e.hasField("previousOwner") ? e.getThread("previousOwner") : null;
+            long owner = previous == null ? 0 : thread(previous);
+            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), kind, type(monitor),
+                    e.getDuration().toNanos(), s.frames, s.lines, owner, new int[0], new int[0]));
+        }
+
+        private static RecordedThread threadOf(RecordedEvent e) {
+            return e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
+        }
+
+        private long time(RecordedEvent e) {
+            Instant at = e.getStartTime();
+            long nanos = at.getEpochSecond() * 1_000_000_000L + at.getNano();
+            start = Math.min(start, nanos);
+            end = Math.max(end, nanos + e.getDuration().toNanos());
+            return nanos;
+        }
+
+        /** The thread's id (its Java id, else the OS's), its name remembered. */
+        private long thread(RecordedThread t) {
+            if (t == null) return 0;
+            long id = t.getJavaThreadId() > 0 ? t.getJavaThreadId() : t.getOSThreadId();
+            String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
+            threads.putIfAbsent(id, name == null ? "thread#" + id : name);
+            return id;
+        }
+
+        private int type(RecordedClass c) {
+            String name = c == null ? "[unknown]" : className(c);
+            return typeIds.computeIfAbsent(name, n -> {
+                int id = typeIds.size() + 1;
+                types.put(id, n);
+                return id;
+            });
+        }
+
+        private record Stack(int[] frames, int[] lines) {}
+
+        /** Leaf first, as tiprobe's; a stack JFR cut short gets the [truncated] root. */
+        private Stack stack(RecordedStackTrace trace) {
+            if (trace == null || trace.getFrames().isEmpty()) return null;
+            List<RecordedFrame> frames = trace.getFrames();
+            int n = frames.size() + (trace.isTruncated() ? 1 : 0);
+            int[] ids = new int[n];
+            int[] lines = new int[n];
+            for (int i = 0; i < frames.size(); i++) {
+                RecordedFrame f = frames.get(i);
+                ids[i] = method(f.getMethod());
+                lines[i] = Math.max(0, f.getLineNumber());
+            }
+            if (trace.isTruncated()) ids[n - 1] = Recording.TRUNCATED;
+            return new Stack(ids, lines);
+        }
+
+        private int method(RecordedMethod m) {
+            if (m == null) return 0;
+            String className = m.getType() == null ? "[unknown]" : className(m.getType());
+            String key = className + '.' + m.getName() + m.getDescriptor();
+            Integer known = methodIds.get(key);
+            if (known != null) return known;
+            int id = methodIds.size() + 1;
+            methodIds.put(key, id);
+            methods.put(id, humanName(className, m));
+            return id;
+        }
+
+        /** {@code com.foo.Bar.run(int) : void}, as tiprobe names a method; a native frame by its library and symbol. */
+        private static String humanName(String className, RecordedMethod m) {
+            try {
+                ClassToken owner = new ClassToken(className, LoaderRef.APP, null, null, null);
+                return HumanNames.method(new MethodToken(owner, m.getName(), m.getDescriptor(), null, m.getModifiers(), new int[0]));
+            } catch (RuntimeException notJava) {
+                return className + "." + m.getName();  // async-profiler's native and kernel frames: no descriptor
+            }
+        }
+
+        /** A class's binary name ({@code com.foo.Bar$Inner}) from JFR's, which is internal ({@code com/foo/Bar$Inner}). */
+        private static String className(RecordedClass c) {
+            return c.getName().replace('/', '.');
+        }
+
+        Recording recording() {
+            for (RecordedEvent e : executionSamples) sample(e, RecordingFormat.STATE_RUNNABLE, periodNanos, 1);
+            Map<String, String> info = new HashMap<>();
+            info.put(RecordingFormat.INFO_SAMPLE_MODE, wall ? "wall" : "cpu");
+            info.put(RecordingFormat.INFO_INTERVAL, Long.toString(periodNanos));
+            List<Recording.Allocation> allocations = sampledAllocations.isEmpty() ? tlabAllocations : sampledAllocations;
+            samples.sort(java.util.Comparator.comparingLong(Recording.Sample::epochNanos));
+            boolean empty = start == Long.MAX_VALUE;
+            return new Recording(1, empty ? 0 : start, empty ? 0 : end, Map.copyOf(info), Map.copyOf(methods), Map.of(),
+                    Map.copyOf(threads), List.copyOf(samples), List.of(), Map.of(), List.of(),
+                    new Recording.Tracing(Map.of(), List.of(), List.of(), List.of()),
+                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.of(), List.copyOf(locks)), null);
+        }
+    }
+}
