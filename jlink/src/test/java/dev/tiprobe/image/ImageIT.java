@@ -784,6 +784,36 @@ class ImageIT {
     }
 
     /**
+     * async-profiler's {@code .jfr} (4.6 from Maven Central, loaded into a target of the test's
+     * own with jcmd, CPU by itimer) reports through tiprobe with the hot method on top.
+     */
+    @Test
+    void anAsyncProfilerRecordingReportsItsHotMethodOnTop() throws Exception {
+        String lib = System.getProperty("asyncprofiler.lib");
+        assertTrue(lib != null && Files.isRegularFile(Path.of(lib)), "async-profiler unpacked by the build: " + lib);
+        Process busy = startReady(busyTarget(), "ap-busy.out");
+        String pid = Long.toString(busy.pid());
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Path jfr = dir.resolve("async-profiler.jfr");
+        // jcmd reads key=value arguments as its own: the quotes keep async-profiler's options one argument.
+        // A .jfr is named at the start: async-profiler writes JFR as it profiles.
+        Run start = Command.run(List.of(jcmd, pid, "JVMTI.agent_load", lib, "\"start,event=itimer,interval=10ms,file=" + jfr + "\""));
+        assertEquals(0, start.exit(), start.out() + start.err());
+        Thread.sleep(3_000);
+        Run stop = Command.run(List.of(jcmd, pid, "JVMTI.agent_load", lib, "\"stop\""));
+        assertEquals(0, stop.exit(), stop.out() + stop.err());
+        for (int i = 0; i < 50 && !Files.exists(jfr); i++) Thread.sleep(100);
+
+        Run text = tiprobe("report", jfr.toString(), "-f", "-");
+        assertEquals(0, text.exit(), text.err());
+        assertTrue(text.out().lines().filter(l -> l.matches("\\s+\\d.*%  .*")).findFirst().orElseThrow()
+                .contains("example.known.Known.spin(long"), text.out());
+        Path page = dir.resolve("async-profiler.html");
+        assertEquals(0, tiprobe("report", jfr.toString(), "-f", page.toString()).exit());
+        assertTrue(Files.readString(page).contains("\"example.known.Known.spin\""), "the flame graph names its frame");
+    }
+
+    /**
      * The flame graph of a recording in headless chromium: no console message at all (the page
      * logs nothing, so any line is an error), the hot frame rendered by the page's script, and a
      * screenshot kept as target/flamegraph.png.

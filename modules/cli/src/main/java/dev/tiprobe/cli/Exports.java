@@ -38,6 +38,8 @@ final class Exports {
             String name = file.getFileName().toString();
             throw new CliException(file + " is " + (name.endsWith(".json") ? "a JSON export, not a recording; report reads the recording"
                     + " (.tpr) the agent wrote" : "not a tiprobe recording: " + e.getMessage()), e);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new CliException("no such file: " + file, e);
         } catch (IOException e) {
             throw new CliException("cannot read " + file + ": " + e.getMessage(), e);
         }
