@@ -96,6 +96,25 @@ class ImageIT {
         return Long.parseLong(m.group(1));
     }
 
+    /**
+     * Overloads named the two ways a user writes them, through {@code run}: by JVM descriptor with
+     * an object parameter (its ';' is not the list's) and by Java parameter types; the third
+     * overload is left alone, and the program's output is its own.
+     */
+    @Test
+    void overloadsAreTracedByDescriptorAndByJavaTypes() throws Exception {
+        Path results = dir.resolve("overloads.json");
+        Run run = tiprobe("run", "--trace", "example.known.Overloads::f(Ljava/lang/String;)I;example.known.Overloads::f(int)",
+                "--mode", "count", "-f", results.toString(), "--", JAVA, "-cp", CLASSES, "example.known.Overloads");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("sum 45", run.out().strip().lines().toList().getLast());
+        String json = Files.readString(results);
+        Matcher f = Pattern.compile("\"method\": \"f\", \"descriptor\": \"([^\"]*)\", \"calls\": (\\d+)").matcher(json);
+        java.util.Map<String, Long> calls = new java.util.HashMap<>();
+        while (f.find()) calls.put(f.group(1), Long.parseLong(f.group(2)));
+        assertEquals(java.util.Map.of("(Ljava/lang/String;)I", 3L, "(I)I", 5L), calls, json);
+    }
+
     @Test
     void listStartStatusDumpStopAgainstATargetWithKnownCounts() throws Exception {
         Process target = target(QUIET);

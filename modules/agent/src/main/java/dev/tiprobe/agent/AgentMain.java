@@ -129,7 +129,7 @@ public final class AgentMain {
             Path progress = null;
             String owner = null;
             StringBuilder rest = new StringBuilder();
-            for (String option : (args == null ? "" : args).split(",")) {
+            for (String option : AgentOptions.split(args == null ? "" : args)) {
                 if (option.startsWith("command=")) command = option.substring("command=".length()).trim();
                 else if (option.startsWith("reply=")) reply = Path.of(option.substring("reply=".length()).trim());
                 else if (option.startsWith("progress=")) progress = Path.of(option.substring("progress=".length()).trim());

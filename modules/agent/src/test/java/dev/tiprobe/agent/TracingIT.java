@@ -317,7 +317,7 @@ class TracingIT {
         assertEquals(plainOutput, run.out());
         List<String> lines = run.err().lines().filter(l -> l.startsWith("tiprobe:")).toList();
         assertEquals(1, lines.size(), run.err());
-        assertTrue(lines.getFirst().contains("malformed method descriptor at position 32"), lines.getFirst());
+        assertTrue(lines.getFirst().contains("missing ')' at position 32"), lines.getFirst());
         assertFalse(Files.exists(AgentOptions.recordingBeside(file)), "nothing written");
     }
 

@@ -238,7 +238,9 @@ final class TraceOptions {
         if (!profiling && Exports.drawnFromSamples(file())) {
             throw new CliException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
-        if (filter != null && filter.contains(",")) throw new UsageException("a filter cannot contain ',': separate patterns with ';'");
+        if (filter != null && AgentOptions.split(filter).size() > 1) {
+            throw new UsageException("a filter cannot contain ',' outside a parameter list: separate patterns with ';'");
+        }
         if (sampleThreads != null && sampleThreads.contains(",")) {
             throw new CliException("--sample-threads cannot contain ',': separate globs with ';'");
         }

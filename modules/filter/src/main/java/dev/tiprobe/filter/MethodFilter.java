@@ -15,12 +15,16 @@ import java.util.regex.Pattern;
  *   com.foo.Bar::get*         methods of com.foo.Bar whose name starts with get
  *   *Controller::handle       a pattern without a package matches the simple class name
  *   com.foo.Bar::&lt;init&gt;       constructors (&lt;clinit&gt;: static initializers)
- *   com.foo.Bar::sum(II)I     one overload, by its descriptor
+ *   com.foo.Bar::sum(II)I     one overload, by its descriptor ({@code f(Ljava/lang/String;)V} too)
+ *   com.foo.Bar::put(String, int)   one overload by its parameters' Java types, simple or
+ *                             qualified ({@code java.lang.String}, {@code int[]}, {@code Object...});
+ *                             {@code ()} names the overload without parameters
  *   &#64;org.example.Timed          methods annotated so, or all methods of a class annotated so
  *   !com.foo.internal.**      exclude
  * </pre>
  *
- * Class names are binary names ({@code Outer$Inner}).
+ * Class names are binary names ({@code Outer$Inner}). A {@code ;} inside a descriptor or a
+ * parameter list belongs to it, never to the list of patterns.
  */
 public final class MethodFilter {
     private final List<Rule> includes;
@@ -55,8 +59,11 @@ public final class MethodFilter {
      * @param className  regex over the binary name (or the simple name), or null for any
      * @param method     regex over the method name, or null for any
      * @param descriptor exact method descriptor, or null for any
+     * @param parameters the parameters' Java types as written ({@code String}, {@code java.lang.String},
+     *                   {@code int[]}), or null for any
      */
-    private record Rule(String annotation, Pattern className, boolean simpleName, Pattern method, String descriptor) {
+    private record Rule(String annotation, Pattern className, boolean simpleName, Pattern method, String descriptor,
+                        List<String> parameters) {
         boolean classMayMatch(String binaryName) {
             if (annotation != null) return true;
             return className == null || className.matcher(simpleName ? simple(binaryName) : binaryName).matches();
@@ -69,8 +76,54 @@ public final class MethodFilter {
             }
             if (!classMayMatch(binaryName)) return false;
             if (method != null && !method.matcher(name).matches()) return false;
+            if (parameters != null) return parametersMatch(parameters, desc);
             return descriptor == null || descriptor.equals(desc);
         }
+    }
+
+    /**
+     * Whether a descriptor's parameters are those listed, each written whole ({@code java.util.Map.Entry})
+     * or as its last parts ({@code Map.Entry}, {@code Entry}).
+     */
+    private static boolean parametersMatch(List<String> listed, String desc) {
+        List<String> actual = javaParameterTypes(desc);
+        if (actual == null || actual.size() != listed.size()) return false;
+        for (int i = 0; i < listed.size(); i++) {
+            String want = listed.get(i);
+            String have = actual.get(i);
+            if (!have.equals(want) && !have.endsWith("." + want)) return false;
+        }
+        return true;
+    }
+
+    /** A descriptor's parameter types as Java names, nested classes with dots ({@code java.util.Map.Entry}); null if malformed. */
+    private static List<String> javaParameterTypes(String desc) {
+        List<String> out = new ArrayList<>();
+        int i = 1;
+        while (i < desc.length() && desc.charAt(i) != ')') {
+            int end = fieldTypeEnd(desc, i);
+            if (end < 0) return null;
+            int dims = 0;
+            while (desc.charAt(i + dims) == '[') dims++;
+            char c = desc.charAt(i + dims);
+            String base = c == 'L' ? desc.substring(i + dims + 1, end - 1).replace('/', '.').replace('$', '.') : primitive(c);
+            out.add(base + "[]".repeat(dims));
+            i = end;
+        }
+        return out;
+    }
+
+    private static String primitive(char c) {
+        return switch (c) {
+            case 'Z' -> "boolean";
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'S' -> "short";
+            case 'I' -> "int";
+            case 'J' -> "long";
+            case 'F' -> "float";
+            default -> "double";
+        };
     }
 
     private static String simple(String binaryName) {
@@ -88,8 +141,7 @@ public final class MethodFilter {
         List<Rule> excludes = new ArrayList<>();
         int start = 0;
         while (start <= text.length()) {
-            int end = text.indexOf(';', start);
-            if (end < 0) end = text.length();
+            int end = patternEnd(text, start);
             int from = start;
             while (from < end && text.charAt(from) == ' ') from++;
             int to = end;
@@ -104,12 +156,33 @@ public final class MethodFilter {
         return new MethodFilter(text, List.copyOf(includes), List.copyOf(excludes));
     }
 
+    /**
+     * Where the pattern that begins at {@code start} ends: the next {@code ;} outside its
+     * parentheses and past its descriptor's return type ({@code f(Ljava/lang/String;)Ljava/util/List;}).
+     */
+    private static int patternEnd(String text, int start) {
+        int i = start;
+        while (i < text.length() && text.charAt(i) != ';' && text.charAt(i) != '(') i++;
+        if (i < text.length() && text.charAt(i) == '(') {
+            int close = text.indexOf(')', i);
+            if (close < 0) return text.length();  // rule() names what is missing
+            i = close + 1;
+            if (i < text.length() && text.charAt(i) != ';' && text.charAt(i) != ' ') {
+                int end = fieldTypeEnd(text, i);  // a descriptor's return type: its own ';' is part of it
+                if (text.charAt(i) == 'V') end = i + 1;
+                if (end > 0) i = end;
+            }
+            while (i < text.length() && text.charAt(i) != ';') i++;
+        }
+        return i;
+    }
+
     private static Rule rule(String text, int from, int to) {
         if (from == to) throw new FilterSyntaxException("empty pattern after '!'", text, from);
         if (text.charAt(from) == '@') {
             String name = text.substring(from + 1, to);
             checkName(text, from + 1, to, false, "annotation name");
-            return new Rule("L" + name.replace('.', '/') + ";", null, false, null, null);
+            return new Rule("L" + name.replace('.', '/') + ";", null, false, null, null, null);
         }
         int sep = text.indexOf("::", from);
         if (sep >= to) sep = -1;
@@ -119,7 +192,7 @@ public final class MethodFilter {
         String classPattern = text.substring(from, classEnd);
         Pattern className = classPattern.equals("**") ? null : glob(classPattern);
         boolean simpleName = classPattern.indexOf('.') < 0;
-        if (sep < 0) return new Rule(null, className, simpleName, null, null);
+        if (sep < 0) return new Rule(null, className, simpleName, null, null, null);
         int nameFrom = sep + 2;
         int paren = text.indexOf('(', nameFrom);
         if (paren >= to) paren = -1;
@@ -133,12 +206,53 @@ public final class MethodFilter {
             }
         }
         String descriptor = null;
+        List<String> parameters = null;
         if (paren >= 0) {
-            descriptor = text.substring(paren, to);
-            int bad = descriptorError(descriptor);
-            if (bad >= 0) throw new FilterSyntaxException("malformed method descriptor", text, paren + bad);
+            int close = text.indexOf(')', paren);
+            if (close < 0 || close >= to) throw new FilterSyntaxException("missing ')'", text, to);
+            if (close == to - 1) {
+                parameters = javaParameters(text, paren + 1, close);  // no return type: Java's parameter types
+            } else {
+                descriptor = text.substring(paren, to);
+                int bad = descriptorError(descriptor);
+                if (bad >= 0) {
+                    throw new FilterSyntaxException("malformed method descriptor (a JVM descriptor such as (Ljava/lang/String;I)V,"
+                            + " or Java types such as (String, int))", text, paren + bad);
+                }
+            }
         }
-        return new Rule(null, className, simpleName, methodPattern.equals("*") ? null : glob(methodPattern), descriptor);
+        return new Rule(null, className, simpleName, methodPattern.equals("*") ? null : glob(methodPattern), descriptor, parameters);
+    }
+
+    /** {@code String, int[], java.util.Map.Entry, Object...}: each a Java type, spaces around commas allowed. */
+    private static List<String> javaParameters(String text, int from, int to) {
+        List<String> out = new ArrayList<>();
+        if (text.substring(from, to).isBlank()) return out;
+        int start = from;
+        while (start <= to) {
+            int comma = text.indexOf(',', start);
+            int end = comma < 0 || comma > to ? to : comma;
+            int a = start;
+            while (a < end && text.charAt(a) == ' ') a++;
+            int b = end;
+            while (b > a && text.charAt(b - 1) == ' ') b--;
+            if (a == b) throw new FilterSyntaxException("empty parameter type", text, a);
+            String type = text.substring(a, b);
+            int dims = 0;
+            String base = type;
+            if (base.endsWith("...")) {
+                base = base.substring(0, base.length() - 3);
+                dims++;
+            }
+            while (base.endsWith("[]")) {
+                base = base.substring(0, base.length() - 2);
+                dims++;
+            }
+            checkName(text, a, a + base.length(), false, "parameter type");
+            out.add(base.replace('$', '.') + "[]".repeat(dims));
+            start = end + 1;
+        }
+        return out;
     }
 
     private static void checkName(String text, int from, int to, boolean wildcards, String what) {

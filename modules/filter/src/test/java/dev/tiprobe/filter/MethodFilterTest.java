@@ -35,6 +35,30 @@ class MethodFilterTest {
         assertFalse(chooses("com.foo.Bar::sum(II)I", "com.foo.Bar", "sum", "(JJ)J"));
     }
 
+    /** An overload with object parameters is named by descriptor, its ';' kept out of the list of patterns, or by Java types. */
+    @Test
+    void overloadsAreNamedByDescriptorOrByJavaParameterTypes() {
+        String f = "(Ljava/lang/String;)I";
+        String g = "(Ljava/lang/String;I[Ljava/util/Map$Entry;)Ljava/util/List;";
+        assertTrue(chooses("T::f(Ljava/lang/String;)I", "T", "f", f));
+        assertFalse(chooses("T::f(Ljava/lang/String;)I", "T", "f", "(I)I"));
+        assertTrue(chooses("T::f(Ljava/lang/String;)I;U::g", "U", "g", "()V"), "the next pattern after a descriptor");
+        assertTrue(chooses("U::x;T::g(Ljava/lang/String;I[Ljava/util/Map$Entry;)Ljava/util/List;;V::y", "T", "g", g),
+                "a return type's ';' belongs to the descriptor");
+        assertTrue(chooses("U::x;T::g(Ljava/lang/String;I[Ljava/util/Map$Entry;)Ljava/util/List;;V::y", "V", "y", "()V"));
+        assertTrue(chooses("T::f(String)", "T", "f", f));
+        assertTrue(chooses("T::f(java.lang.String)", "T", "f", f));
+        assertFalse(chooses("T::f(java.util.String)", "T", "f", f), "a qualified name is matched whole");
+        assertFalse(chooses("T::f(String)", "T", "f", "(Ljava/lang/String;I)I"));
+        assertTrue(chooses("T::g(String, int, Map.Entry[])", "T", "g", g));
+        assertTrue(chooses("T::g(String,int,java.util.Map$Entry...); U::h", "T", "g", g));
+        assertTrue(chooses("T::g(String,int,Entry[]); U::h", "U", "h", "()V"));
+        assertTrue(chooses("T::f()", "T", "f", "()Ljava/lang/String;"), "() is the overload without parameters, any return");
+        assertFalse(chooses("T::f()", "T", "f", "(I)V"));
+        assertEquals(13, position("T::f(String, , int)"));
+        assertEquals(8, position("T::f(Str-ing)"));
+    }
+
     @Test
     void excludesWinAndAnnotationsMatchClassOrMethod() {
         assertFalse(chooses("com.foo.**;!com.foo.internal.**", "com.foo.internal.Secret", "x", "()V"));

@@ -240,8 +240,33 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         if (file == null) throw new IllegalArgumentException("missing file");
         for (String value : new String[] {file, recording, tracing == null ? null : tracing.filter().toString(),
                 sampling == null ? null : sampling.threads()}) {
-            if (value != null && value.contains(",")) throw new IllegalArgumentException("',' separates options: no value may contain one: " + value);
+            if (value != null && split(value).size() > 1) {
+                throw new IllegalArgumentException("',' separates options: no value may contain one outside parentheses: " + value);
+            }
         }
+    }
+
+    /**
+     * The options of {@code key=value,...}: split at each {@code ,} outside parentheses, so that a
+     * filter's Java parameter list ({@code trace=T::put(String, int)}) stays one option. Where a
+     * {@code (} is never closed, at every {@code ,}: the filter then says what it misses, and the
+     * other options stay options.
+     */
+    public static java.util.List<String> split(String text) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        int depth = 0;
+        int from = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '(') depth++;
+            else if (c == ')' && depth > 0) depth--;
+            else if (c == ',' && depth == 0) {
+                out.add(text.substring(from, i));
+                from = i + 1;
+            }
+        }
+        out.add(text.substring(from));
+        return depth == 0 ? out : java.util.List.of(text.split(",", -1));
     }
 
     /**
@@ -279,7 +304,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         boolean live = false;
         double allocOverhead = Allocations.DEFAULT_BUDGET;
         Duration lock = null;
-        for (String option : text.split(",")) {
+        for (String option : split(text)) {
             int eq = option.indexOf('=');
             String key = (eq < 0 ? option : option.substring(0, eq)).trim();
             String value = eq < 0 ? "" : option.substring(eq + 1).trim();

@@ -38,6 +38,19 @@ class AgentOptionsTest {
         for (AgentOptions o : sessions) assertEquals(o, AgentOptions.parse(o.format()), o.format());
     }
 
+    /** A filter's Java parameter list keeps its commas: options split only outside parentheses. */
+    @Test
+    void aParameterListsCommasStayInItsFilter() {
+        AgentOptions o = AgentOptions.parse("trace=T::put(String, int);T::f(Ljava/lang/String;)I,mode=count,file=x.json");
+        assertEquals("T::put(String, int);T::f(Ljava/lang/String;)I", o.tracing().filter().toString());
+        assertEquals(TraceMode.COUNT, o.tracing().mode());
+        assertEquals(o, AgentOptions.parse(o.format()), o.format());
+        assertEquals(List.of("a=(b,c)", "d"), AgentOptions.split("a=(b,c),d"));
+        assertEquals("missing ')' at position 13 of 'T::put(String'",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=T::put(String,mode=count")).getMessage(),
+                "an unclosed list: the other options stay options, the filter says what it misses");
+    }
+
     /** Allocation and lock profiling read sizes and thresholds as async-profiler's flags do, and survive formatting. */
     @Test
     void allocationAndLockOptionsRoundTrip() {
