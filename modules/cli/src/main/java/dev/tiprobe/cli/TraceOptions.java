@@ -62,6 +62,14 @@ final class TraceOptions {
             description = "Sample only threads whose names match: globs separated by ';', e.g. 'worker-*;main'.")
     String sampleThreads;
 
+    @Option(names = {"-j", "--depth"}, paramLabel = "<frames>",
+            description = "With sampling: the most frames kept of a stack, as asprof's -j (default 2048; 1 to 4095); deeper stacks"
+                    + " are cut at the root and shown under [truncated].")
+    Integer depth;
+
+    /** The deepest stack --depth takes: the recording's limit, less the [truncated] root. */
+    static final int MAX_DEPTH = 4095;
+
     @Option(names = "--recompile", description = "With --sample, attached to a JVM that ran a while: have HotSpot compile the hottest classes again,"
             + " so samples name the methods inlined into their loops (a loop of theirs running at that moment finishes interpreted).")
     boolean recompile;
@@ -235,6 +243,8 @@ final class TraceOptions {
         Report.checked(output);
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs stack sampling: --sample or -e cpu|wall");
         if (sample == null && recompile) throw new UsageException("--recompile names inlined methods in samples: it needs --sample <interval> or -e cpu|wall");
+        if (depth != null && sample == null) throw new UsageException("--depth is the sampled stacks' depth: it needs --sample <interval> or -e cpu|wall");
+        if (depth != null && (depth < 1 || depth > MAX_DEPTH)) throw new UsageException("--depth must be 1 to " + MAX_DEPTH + " frames, not " + depth);
         if (!profiling && Exports.drawnFromSamples(file())) {
             throw new CliException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
@@ -251,7 +261,7 @@ final class TraceOptions {
                 tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), mode(), traceLimits(), budget);
             }
             Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration(sample.equals(interval) ? "-i" : "--sample", sample),
-                    sampleMode != null ? sampleMode : SampleMode.WALL, Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
+                    sampleMode != null ? sampleMode : SampleMode.WALL, depth != null ? depth : Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
             AgentOptions.Allocations allocations = alloc == null ? null
                     : new AgentOptions.Allocations(AgentOptions.bytes(alloc.equals(interval) ? "-i" : "--alloc", alloc.strip()), live, allocOverhead == null
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));

@@ -102,6 +102,17 @@ class TraceOptionsTest {
         assertEquals("-i must be a positive duration with its unit, such as 10ms, 5s or 5m, not '1000000'", usage("-e", "cpu", "-i", "1000000"));
     }
 
+    /** asprof's -j: the sampled stacks' depth reaches the agent; out of range, or without sampling, is a usage error. */
+    @Test
+    void theStackDepthIsAFlag() throws CliException {
+        assertEquals(100, AgentOptions.parse(flags("-j", "100", "-e", "cpu").settings(OUT).format()).sampling().depth());
+        assertEquals(4095, AgentOptions.parse(flags("--depth", "4095").settings(OUT).format()).sampling().depth(),
+                "with nothing named, the CPU profile's");
+        assertEquals("--depth must be 1 to 4095 frames, not 0", usage("--sample", "10ms", "--depth", "0"));
+        assertEquals("--depth must be 1 to 4095 frames, not 5000", usage("--sample", "10ms", "-j", "5000"));
+        assertEquals("--depth is the sampled stacks' depth: it needs --sample <interval> or -e cpu|wall", usage("--alloc", "512k", "-j", "10"));
+    }
+
     @Test
     void badFlagsAreUsageErrorsThatNameTheFlag() {
         assertEquals("--sample must be a positive duration with its unit, such as 10ms, 5s or 5m, not '0ms'", usage("--sample", "0ms"));
