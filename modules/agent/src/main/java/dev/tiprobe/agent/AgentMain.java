@@ -62,7 +62,7 @@ public final class AgentMain {
             try {
                 t = options.tracing() == null ? null : Tracing.startEarly(options.tracing(), r.names(), inst, jvmti);
             } catch (IOException | RuntimeException | Error e) {
-                r.close();
+                discard(r, recording, e);
                 throw e;
             }
             AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
@@ -209,7 +209,7 @@ public final class AgentMain {
             if (options.profiling()) s = Profiling.start(Jvmti.get(), options, r);
         } catch (IOException | RuntimeException | Error e) {
             if (t != null) t.stop();
-            r.close();
+            discard(r, recording, e);
             throw e;
         }
         AgentSession started = begin(new AgentSession(t, s, r, options, pid), progress, owner);
@@ -383,6 +383,16 @@ public final class AgentMain {
 
     private static String message(Throwable t) {
         return AgentSession.message(t);
+    }
+
+    /** A session that did not start leaves no recording: closes and deletes it, its failures added to {@code why}. */
+    private static void discard(Recorder r, Path recording, Throwable why) {
+        try {
+            r.close();
+            Files.deleteIfExists(recording);
+        } catch (IOException | RuntimeException e) {
+            why.addSuppressed(e);
+        }
     }
 
     /** Fails at start, not at exit, when the output cannot be written. */

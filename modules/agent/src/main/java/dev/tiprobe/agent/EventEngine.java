@@ -163,6 +163,15 @@ public abstract class EventEngine<E> implements AutoCloseable {
         return threadName.startsWith(THREAD_PREFIX) || threadName.startsWith(JFR_THREAD_PREFIX);
     }
 
+    /**
+     * Why an engine reads no JFR events, as the recording says it: the target's runtime lacks the
+     * {@code jdk.jfr} module (whichever of its classes the JVM missed first), or JFR's own refusal.
+     */
+    public static String whyNoJfr(Throwable why) {
+        return why instanceof NoClassDefFoundError && String.valueOf(why.getMessage()).startsWith("jdk/jfr/")
+                ? "the target's runtime has no jdk.jfr module" : "JFR did not run (" + why + ")";
+    }
+
     /** How tiprobe's own threads' names begin. */
     public static final String THREAD_PREFIX = "tiprobe-";
     /** How JFR's threads' names begin. */

@@ -136,8 +136,12 @@ final class Profiling implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
-        if (jfr != null) jfr.close();
         IOException first = null;
+        try {
+            if (jfr != null) jfr.close();
+        } catch (RuntimeException e) {
+            first = new IOException("JFR's stream did not close: " + e.getMessage(), e);
+        }
         for (AutoCloseable engine : new AutoCloseable[] {sampler, allocations, locks}) {
             if (engine == null) continue;
             try {

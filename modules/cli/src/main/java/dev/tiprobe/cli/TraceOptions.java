@@ -64,7 +64,8 @@ final class TraceOptions {
 
     @Option(names = {"-j", "--depth"}, paramLabel = "<frames>",
             description = "With sampling: the most frames kept of a stack, as asprof's -j (default 2048; 1 to 4095); deeper stacks"
-                    + " are cut at the root and shown under [truncated].")
+                    + " are cut at the root and shown under [truncated]. JFR's samples keep at most JFR's own depth (64 attached,"
+                    + " 2048 under run); allocation and lock stacks at most 256.")
     Integer depth;
 
     /** The deepest stack --depth takes: the recording's limit, less the [truncated] root. */
@@ -249,6 +250,13 @@ final class TraceOptions {
             throw new CliException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
         if (filter != null && AgentOptions.split(filter).size() > 1) {
+            if (filter.chars().filter(c -> c == '(').count() > filter.chars().filter(c -> c == ')').count()) {
+                try {
+                    MethodFilter.parse(filter);  // an unclosed parameter list says so, as the agent would
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
             throw new UsageException("a filter cannot contain ',' outside a parameter list: separate patterns with ';'");
         }
         if (sampleThreads != null && sampleThreads.contains(",")) {

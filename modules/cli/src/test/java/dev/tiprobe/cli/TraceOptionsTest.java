@@ -120,6 +120,7 @@ class TraceOptionsTest {
         assertEquals("--one-in must be at least 1: 0", usage("--trace", "a.*", "--mode", "trace", "--one-in", "0"));
         assertEquals("--max-calls must not be negative: -1", usage("--trace", "a.*", "--mode", "trace", "--max-calls", "-1"));
         assertEquals("a filter cannot contain ',' outside a parameter list: separate patterns with ';'", usage("--trace", "a.*,b.*"));
+        assertEquals("missing ')' at position 16 of 'T::f(String, int'", usage("--trace", "T::f(String, int"));
         assertEquals("missing method name after '::' at position 5 of 'a.b::'", usage("--trace", "a.b::"));
     }
 

@@ -212,6 +212,10 @@ public final class MethodFilter {
             if (close < 0 || close >= to) throw new FilterSyntaxException("missing ')'", text, to);
             if (close == to - 1) {
                 parameters = javaParameters(text, paren + 1, close);  // no return type: Java's parameter types
+                if (!parameters.isEmpty() && parameters.stream().allMatch(p -> p.matches("[ZBCSIJFD]+(\\[])*"))) {
+                    throw new FilterSyntaxException("a JVM descriptor needs its return type, as (I)V; Java types are written"
+                            + " as (int)", text, to);
+                }
             } else {
                 descriptor = text.substring(paren, to);
                 int bad = descriptorError(descriptor);

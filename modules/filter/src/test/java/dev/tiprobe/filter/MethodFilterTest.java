@@ -56,6 +56,8 @@ class MethodFilterTest {
         assertTrue(chooses("T::f()", "T", "f", "()Ljava/lang/String;"), "() is the overload without parameters, any return");
         assertFalse(chooses("T::f()", "T", "f", "(I)V"));
         assertEquals(13, position("T::f(String, , int)"));
+        assertEquals(7, position("T::f(I)"), "a descriptor without its return type, not a class named I");
+        assertEquals(8, position("T::f(II)"));
         assertEquals(8, position("T::f(Str-ing)"));
     }
 

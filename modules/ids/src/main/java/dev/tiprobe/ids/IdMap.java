@@ -138,16 +138,19 @@ public final class IdMap {
     /**
      * Tokens to retire from {@code atNanos} ({@link System#nanoTime()}) on, for {@link #retireUnloaded}:
      * a class that unloaded and its methods, or a batch of method tokens given to {@link #retireLater}
-     * ({@code classTokenId} 0), whose time is that of its newest token, so none retires early.
+     * ({@code classTokenId} 0) from {@code firstNanos} on, whose time is that of its newest token,
+     * so none retires early.
      */
     private static final class Retiring {
         long atNanos;
+        final long firstNanos;
         final int classTokenId;
         int[] methodTokenIds;
         int size;
 
         Retiring(long atNanos, int classTokenId, int[] methodTokenIds) {
             this.atNanos = atNanos;
+            this.firstNanos = atNanos;
             this.classTokenId = classTokenId;
             this.methodTokenIds = methodTokenIds;
             this.size = methodTokenIds.length;
@@ -162,12 +165,13 @@ public final class IdMap {
 
     /**
      * Marks a method token that no live class holds (a frame named after its class unloaded, a
-     * traced method's last figures) to be retired with the classes unloading now.
+     * traced method's last figures) to be retired as the classes unloading now are, once
+     * {@link #retireUnloaded} is asked for a moment after now.
      */
     public synchronized void retireLater(int methodTokenId) {
         long now = System.nanoTime();
         Retiring last = retiring.peekLast();
-        if (last == null || last.classTokenId != 0 || now - last.atNanos > BATCH_NANOS) {
+        if (last == null || last.classTokenId != 0 || now - last.firstNanos > BATCH_NANOS) {
             last = new Retiring(now, 0, new int[8]);
             last.size = 0;
             retiring.add(last);
@@ -270,7 +274,7 @@ public final class IdMap {
 
     /**
      * As {@link #internMethodToken}, for a token no live class holds (a frame named after its
-     * class unloaded): a token interned now is retired with the classes unloading now.
+     * class unloaded): a token interned now is retired as those given to {@link #retireLater} now are.
      */
     public synchronized int internTransient(MethodToken token) {
         int known = methodTokens.find(token);

@@ -59,8 +59,13 @@ public final class MethodToken {
     }
 
     private static int u2(int value) {
-        if (value < 0 || value > 0xFFFF) throw new IllegalArgumentException("a line table value out of a class file's range: " + value);
+        if (!fitsLineTable(value)) throw new IllegalArgumentException("a line table value out of a class file's range: " + value);
         return value;
+    }
+
+    /** Whether a bci or line fits a class file's line table (two bytes), as this token keeps it. */
+    public static boolean fitsLineTable(long value) {
+        return value >= 0 && value <= 0xFFFF;
     }
 
     public ClassToken owner() { return owner; }

@@ -266,7 +266,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             }
         }
         out.add(text.substring(from));
-        return depth == 0 ? out : java.util.List.of(text.split(",", -1));
+        if (depth != 0) return java.util.List.of(text.split(","));
+        while (out.size() > 1 && out.getLast().isEmpty()) out.removeLast();  // a trailing ',' as String.split leaves it
+        return out;
     }
 
     /**

@@ -46,6 +46,7 @@ class AgentOptionsTest {
         assertEquals(TraceMode.COUNT, o.tracing().mode());
         assertEquals(o, AgentOptions.parse(o.format()), o.format());
         assertEquals(List.of("a=(b,c)", "d"), AgentOptions.split("a=(b,c),d"));
+        assertEquals(List.of("file=x", "interval=10ms"), AgentOptions.split("file=x,interval=10ms,"), "a trailing ',' as before");
         assertEquals("missing ')' at position 13 of 'T::put(String'",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=T::put(String,mode=count")).getMessage(),
                 "an unclosed list: the other options stay options, the filter says what it misses");

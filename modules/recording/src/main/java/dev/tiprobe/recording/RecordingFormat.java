@@ -2,9 +2,10 @@ package dev.tiprobe.recording;
 
 /**
  * The recording format, version 9. A file is a header and chunks; each chunk is checksummed and
- * introduces the symbols (method and thread names) it is the first to use, and the stacks its
- * events name (a pool per chunk, as JFR keeps its constants), so a recording cut short or damaged
- * in one chunk is readable in every other whole one. The recording is the only thing the agent
+ * introduces the symbols (method and thread names) the file uses first in it, and the stacks its
+ * events name (a pool per chunk, as JFR keeps its constants), so a recording cut short is readable
+ * up to its last whole chunk, and one damaged in a chunk in every other whole one (names first
+ * written in the damaged chunk are lost for the later ones). The recording is the only thing the agent
  * writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2 (no SOURCE) and 3
  * (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED records), 4 (no
  * TYPE, ALLOC, FREED or LOCK records), 5 (no ALLOC_INTERVAL), 6, 7 and 8 (each event's stack
@@ -223,6 +224,8 @@ public final class RecordingFormat {
      */
     public static final String INFO_SAMPLE_SOURCE = "sampleSource";
     public static final String SAMPLE_SOURCE_JFR = "jfr";
+    /** Samples read from a JFR recording (the JVM's own or async-profiler's), not taken by tiprobe. */
+    public static final String SAMPLE_SOURCE_JFR_FILE = "jfr-file";
     public static final String SAMPLE_SOURCE_JVMTI = "jvmti: ";
     /**
      * Wall mode: whether virtual threads were sampled where they wait ({@code sampled}, under the

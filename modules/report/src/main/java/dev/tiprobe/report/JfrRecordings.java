@@ -2,6 +2,7 @@ package dev.tiprobe.report;
 
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.HumanNames;
+import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.recording.RecordingFormat;
@@ -32,7 +33,8 @@ import java.util.Map;
  * async-profiler's ({@code -o jfr}).
  *
  * <p>What becomes what: {@code jdk.ExecutionSample} a running thread's sample, worth one sampling
- * period of CPU (the period the recording's settings name, else 10 ms); {@code jdk.NativeMethodSample}
+ * period of CPU (the period the recording's settings name: JFR's {@code period} of the execution
+ * samples, async-profiler's {@code interval} in nanoseconds; else 10 ms); {@code jdk.NativeMethodSample}
  * and async-profiler's {@code profiler.WallClockSample} samples of the wall view (the latter
  * running or not by its thread state, weighed by its {@code samples}); {@code jdk.ObjectAllocationSample}
  * an allocation of the bytes it stands for (its weight), or where a recording has none,
@@ -54,7 +56,10 @@ public final class JfrRecordings {
         }
     }
 
-    /** Reads {@code file}, a JFR recording; a file JFR cannot parse throws {@link IOException}. */
+    /**
+     * Reads {@code file}, a JFR recording; a file JFR cannot parse throws {@link IOException} with
+     * JFR's reason (also where JFR's parser fails with an exception or an internal error of its own).
+     */
     public static Recording read(Path file) throws IOException {
         Reading r = new Reading();
         try (RecordingFile in = new RecordingFile(file)) {
@@ -62,6 +67,8 @@ public final class JfrRecordings {
                 if (t.getName().equals("jdk.ExecutionSample")) r.executionSampleType = t.getId();
             }
             while (in.hasMoreEvents()) r.add(in.readEvent());
+        } catch (RuntimeException | InternalError damaged) {
+            throw new IOException("not a readable JFR recording: " + damaged, damaged);
         }
         return r.recording();
     }
@@ -109,11 +116,21 @@ public final class JfrRecordings {
             }
         }
 
-        /** The execution samples' period, where the recording's settings name it ({@code 10 ms}, {@code 20 ms}). */
+        /**
+         * The execution samples' period, where the recording's settings name it: JFR's {@code period}
+         * of {@code jdk.ExecutionSample} ({@code 10 ms}, {@code 20 ms}); async-profiler's {@code interval},
+         * in nanoseconds without a unit.
+         */
         private void period(RecordedEvent e) {
-            if (e.getLong("id") != executionSampleType || !"period".equals(e.getString("name"))) return;
+            String name = e.getString("name");
             String value = e.getString("value");
             if (value == null) return;
+            if ("interval".equals(name) && value.strip().matches("\\d{1,18}")) {
+                long nanos = Long.parseLong(value.strip());
+                if (nanos > 0) periodNanos = nanos;
+                return;
+            }
+            if (e.getLong("id") != executionSampleType || !"period".equals(name)) return;
             String[] parts = value.trim().split("\\s+");
             try {
                 long n = Long.parseLong(parts[0]);
@@ -176,7 +193,7 @@ public final class JfrRecordings {
         }
 
         private int type(RecordedClass c) {
-            String name = c == null ? "[unknown]" : className(c);
+            String name = c == null ? "[unknown]" : JfrNames.typeName(c.getName());
             return typeIds.computeIfAbsent(name, n -> {
                 int id = typeIds.size() + 1;
                 types.put(id, n);
@@ -224,9 +241,9 @@ public final class JfrRecordings {
             }
         }
 
-        /** A class's binary name ({@code com.foo.Bar$Inner}) from JFR's, which is internal ({@code com/foo/Bar$Inner}). */
+        /** A class's binary name as tiprobe's tokens keep it ({@code com.foo.Bar$Inner}, {@code Foo$$Lambda/hidden}). */
         private static String className(RecordedClass c) {
-            return c.getName().replace('/', '.');
+            return JfrNames.binaryName(c.getName().replace('/', '.'));
         }
 
         Recording recording() {
@@ -234,6 +251,7 @@ public final class JfrRecordings {
             Map<String, String> info = new HashMap<>();
             info.put(RecordingFormat.INFO_SAMPLE_MODE, wall ? "wall" : "cpu");
             info.put(RecordingFormat.INFO_INTERVAL, Long.toString(periodNanos));
+            info.put(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JFR_FILE);
             List<Recording.Allocation> allocations = sampledAllocations.isEmpty() ? tlabAllocations : sampledAllocations;
             samples.sort(java.util.Comparator.comparingLong(Recording.Sample::epochNanos));
             boolean empty = start == Long.MAX_VALUE;

@@ -227,6 +227,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
 
     /** One sentence on how the stack samples were taken, and so where they put a thread. */
     public String samplesNote() {
+        if (RecordingFormat.SAMPLE_SOURCE_JFR_FILE.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
+            return "Samples read from a JFR recording, taken by its own sampler (JFR's: Java code where it ran; async-profiler's: every thread).";
+        }
         if (RecordingFormat.SAMPLE_SOURCE_JFR.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
             return "Threads running Java code are sampled by JFR where they are (virtual threads with their own frames);"
                     + " in the wall view the others are taken where they wait"

@@ -253,7 +253,7 @@ public final class RecordingReader {
                     }
                     case RecordingFormat.TYPE -> types.put(methodId(b), string(b));
                     case RecordingFormat.STACK -> {
-                        if (stacks == null) throw new Malformed("a STACK record in a version " + RecordingFormat.STACKS_SINCE + " recording");
+                        if (stacks == null) throw new Malformed("a STACK record in a recording older than version " + RecordingFormat.STACKS_SINCE);
                         long id = varlong(b);
                         if (id != stacks.size() + 1) throw new Malformed("stack " + id + " out of order");
                         stacks.add(frames(b, flag(b)));

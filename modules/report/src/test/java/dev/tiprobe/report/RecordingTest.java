@@ -461,12 +461,7 @@ class RecordingTest {
         text(d, "x");
         text(d, "42");
         text(d, "\"ok\"");
-        byte[] events = body.toByteArray();
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        crc.update(events);
-        java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(RecordingFormat.HEADER_BYTES + 8 + events.length);
-        file.put(RecordingFormat.MAGIC).put(new byte[] {3, 0, 0, 0}).putInt(events.length).putInt((int) crc.getValue()).put(events);
-        Recording r = RecordingReader.read(file.array());
+        Recording r = RecordingReader.read(oneChunkFile(3, body.toByteArray()));
         assertNull(r.damage());
         assertEquals(2, r.stats().get(6).calls());
         assertEquals(0, r.stats().get(6).histogram().length, "no histogram before version 4");
@@ -530,17 +525,21 @@ class RecordingTest {
         text(d, "byte[]");
         d.write(RecordingFormat.ALLOC);
         d.write(new byte[] {6, 1, 3, 64, 0, 0, 1, 6, 13});  // 64 bytes of type 3, untracked, whole stack: one frame, line 13
-        byte[] events = body.toByteArray();
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        crc.update(events);
-        java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(RecordingFormat.HEADER_BYTES + 8 + events.length);
-        file.put(RecordingFormat.MAGIC).put(new byte[] {8, 0, 0, 0}).putInt(events.length).putInt((int) crc.getValue()).put(events);
-        Recording r = RecordingReader.read(file.array());
+        Recording r = RecordingReader.read(oneChunkFile(8, body.toByteArray()));
         assertNull(r.damage());
         assertArrayEquals(new int[] {6, Recording.TRUNCATED}, r.samples().getFirst().frames());
         assertEquals(12, r.samples().getFirst().lines()[0]);
         assertArrayEquals(new int[] {6}, r.events().allocations().getFirst().frames());
         assertArrayEquals(new int[] {13}, r.events().allocations().getFirst().lines());
+    }
+
+    /** A recording of format {@code version} holding one chunk of {@code body} (its times and records), checksummed. */
+    private static byte[] oneChunkFile(int version, byte[] body) {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(body);
+        java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(RecordingFormat.HEADER_BYTES + 8 + body.length);
+        file.put(RecordingFormat.MAGIC).put(new byte[] {(byte) version, 0, 0, 0}).putInt(body.length).putInt((int) crc.getValue()).put(body);
+        return file.array();
     }
 
     private static void text(java.io.DataOutputStream d, String s) throws IOException {

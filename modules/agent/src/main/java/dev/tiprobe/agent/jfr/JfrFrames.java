@@ -4,7 +4,7 @@ import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.ids.ClassToken;
-import dev.tiprobe.ids.Descriptors;
+import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
@@ -18,7 +18,6 @@ import jdk.jfr.consumer.RecordedThread;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Names the frames of JFR's stack traces with the registry's method ids, for every engine that
@@ -29,8 +28,6 @@ import java.util.regex.Pattern;
  * name space.
  */
 public final class JfrFrames {
-    /** JFR writes a hidden class's name with a dot before its address: {@code Foo$$Lambda.0x00007f…}. */
-    private static final Pattern HIDDEN_SUFFIX = Pattern.compile("\\.0x\\p{XDigit}+(?=(\\[])*$)");
     /** The longest a frame's naming waits for the registry's backfill. */
     private static final Duration BACKFILL_WAIT = Duration.ofSeconds(10);
 
@@ -99,23 +96,14 @@ public final class JfrFrames {
         return registry.methodNamed(className, loader, name, descriptor);
     }
 
-    /** A class's binary name as the registry keeps it: a hidden class's address made {@code /hidden} ({@link ClassToken#stableName}). */
+    /** A class's binary name as the registry keeps it ({@link JfrNames#binaryName}). */
     public static String binaryName(String jfrName) {
-        return HIDDEN_SUFFIX.matcher(jfrName).replaceFirst("/hidden");
+        return JfrNames.binaryName(jfrName);
     }
 
-    /**
-     * A class as the views name a type ({@link Registry#typeName}): {@code byte[]},
-     * {@code java.lang.Object[][]}, {@code com.foo.Gen/hidden}; JFR names arrays by descriptor
-     * ({@code [Ljava.lang.Object;}).
-     */
+    /** A class as the views name a type ({@link Registry#typeName}, {@link JfrNames#typeName}). */
     public static String typeName(RecordedClass type) {
-        return type == null ? "[unknown]" : typeName(type.getName());
-    }
-
-    public static String typeName(String name) {
-        String type = name.startsWith("[") ? Descriptors.fieldType(name.replace('.', '/')) : name;
-        return binaryName(type);
+        return type == null ? "[unknown]" : JfrNames.typeName(type.getName());
     }
 
     /** The loader as a token names it; JFR gives its name and class (none for the bootstrap loader and the JDK's hidden classes). */

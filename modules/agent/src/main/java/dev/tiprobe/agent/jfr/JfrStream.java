@@ -85,10 +85,12 @@ public final class JfrStream implements AutoCloseable {
      * Adds what an engine enables and the handlers it registers, to be applied when the recording
      * is made.
      *
-     * @throws IllegalStateException once {@link #begin} has run
+     * @throws IllegalStateException once {@link #begin} has run, or the stream was closed (an
+     *     engine that fell back to JVMTI closes it): the engine then uses JVMTI too
      */
     public synchronized JfrStream with(Consumer<RecordingStream> setup) {
         if (begun) throw new IllegalStateException("the JFR stream has begun already");
+        if (closed) throw new IllegalStateException("the session's JFR stream was closed");
         setups.add(setup);
         return this;
     }

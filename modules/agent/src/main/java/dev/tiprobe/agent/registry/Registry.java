@@ -461,7 +461,7 @@ public final class Registry implements AutoCloseable {
         int n = 0;
         for (Jvmti.LineNumber entry : table) {
             // A class file's table holds two-byte values; anything else (never seen) is left out, not fatal.
-            if (entry.startLocation() < 0 || entry.startLocation() > 0xFFFF || entry.line() < 0 || entry.line() > 0xFFFF) continue;
+            if (!MethodToken.fitsLineTable(entry.startLocation()) || !MethodToken.fitsLineTable(entry.line())) continue;
             lines[n++] = (int) entry.startLocation();
             lines[n++] = entry.line();
         }

@@ -147,7 +147,10 @@ final class JfrSamples implements AutoCloseable {
         return name == null || name.isEmpty() ? (virtual ? "virtual#" : "thread#") + id : name;
     }
 
-    /** Stops JFR's sampler (and the session's other JFR events with it) and hands over what JFR still holds. */
+    /**
+     * Stops JFR's sampler and hands over what JFR still holds: on the session's stream, the other
+     * engines' JFR events stop with it; the JVM's own recording, read on a stream of its own, stops alone.
+     */
     @Override
     public void close() {
         stream.close();

@@ -216,9 +216,7 @@ public final class Sampler implements AutoCloseable {
     /** From now on JVMTI walks every thread, as JFR did not run. */
     private void useJvmti(Throwable why) throws IOException {
         stopJfr();
-        String reason = why instanceof NoClassDefFoundError && String.valueOf(why.getMessage()).startsWith("jdk/jfr/")
-                ? "the target's runtime has no jdk.jfr module" : "JFR did not run (" + why + ")";
-        recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI + reason);
+        recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI + EventEngine.whyNoJfr(why));
     }
 
     public boolean running() {

@@ -26,8 +26,10 @@ import java.util.function.BiFunction;
  * The compact ints that enter probes carry: one per instrumented method, given at transform time,
  * stable while its class is loaded (a class retransformed again gets the same ones). Each slot's
  * method token is interned in the session's ID map, the one the recorder and the registry use,
- * with its loader named by that map's {@link IdMap#loaders()}: a traced method that is also
- * sampled has one token.
+ * its class and loader named as the registry names them ({@link IdMap#loaders()}). Its line table
+ * is the original class file's, where the registry reads the instrumented method's from JVMTI
+ * (the probe shifts every offset): a traced method that is also sampled still has two tokens,
+ * with one name.
  *
  * <p>Slots are given back when their classes unload: a program that compiles and drops scripts
  * all day would otherwise need ever higher slots, and every thread's figures grow with the highest
@@ -61,6 +63,8 @@ final class ProbeSlots implements Instrumenter.Slots {
     private record Key(ClassToken owner, String name, String descriptor) {}
 
     private final IdMap map;
+    /** Whether the map is this tracing's alone (a program tracing itself), so that releasing slots retires their tokens. */
+    private final boolean ownMap;
     /** (loader, package) to module name and version, or null: for class tokens of named modules. */
     private final BiFunction<ClassLoader, String, Module> moduleOf;
     /** The slots of the loaders whose classes never unload: boot, platform, application. */
@@ -74,8 +78,9 @@ final class ProbeSlots implements Instrumenter.Slots {
     /** Slots given back, handed out again (the lowest first) before new ones: slots stay as few as the methods alive. */
     private final BitSet free = new BitSet();
 
-    ProbeSlots(IdMap map, BiFunction<ClassLoader, String, Module> moduleOf) {
+    ProbeSlots(IdMap map, boolean ownMap, BiFunction<ClassLoader, String, Module> moduleOf) {
         this.map = map;
+        this.ownMap = ownMap;
         this.moduleOf = moduleOf;
     }
 
@@ -138,19 +143,20 @@ final class ProbeSlots implements Instrumenter.Slots {
     }
 
     /**
-     * Gives back the slots of {@code gone} (from {@link #unloaded()}), their figures dropped. Their
-     * tokens are retired by whoever keeps the map ({@link IdMap#retireUnloaded}), once the
-     * recording can no longer name them.
+     * Gives back the slots of {@code gone} (from {@link #unloaded()}), their figures dropped. A
+     * session's map retires their tokens once the recording has written their last figures (the
+     * recorder asks); a map of this tracing's own retires them now.
      */
     synchronized void release(List<Method> gone) {
         if (gone.isEmpty()) return;
         ProbeControl.release(gone.stream().mapToInt(Method::slot).toArray());
         for (Method m : gone) {
-            map.retireLater(m.tokenId());
+            if (ownMap) map.retireLater(m.tokenId());
             methods.set(m.slot(), null);
             free.set(m.slot());
         }
         ProbeControl.dropFreeChunks(methods.size(), slot -> !free.get(slot));
+        if (ownMap) map.retireUnloaded(System.nanoTime() + 1);  // the slots were all that named these tokens
     }
 
     /**

@@ -98,13 +98,17 @@ public final class Tracing {
      * @throws dev.tiprobe.jvmti.JvmtiException when JVMTI refuses (e.g. retransformation unavailable)
      */
     public static Session start(AgentOptions.Tracing options, IdMap names) {
+        return start(options, names, false);
+    }
+
+    private static Session start(AgentOptions.Tracing options, IdMap names, boolean ownMap) {
         synchronized (LOCK) {
             checkIdle();
             Jvmti jvmti = Jvmti.get();
             jvmti.addCapabilities(Capability.CAN_RETRANSFORM_CLASSES);
             if (!probeInBootLoader) defineProbe(jvmti);
             probeInBootLoader = true;
-            current = new Session(options, null, names);
+            current = new Session(options, null, names, ownMap);
             current.attach(jvmti);
             return current;
         }
@@ -112,7 +116,7 @@ public final class Tracing {
 
     /** Starts tracing with an ID map of its own: for a program that traces itself, with no recording. */
     public static Session start(String filter, TraceMode mode) {
-        return start(AgentOptions.Tracing.of(filter, mode), new IdMap());
+        return start(AgentOptions.Tracing.of(filter, mode), new IdMap(), true);
     }
 
     /**
@@ -127,7 +131,7 @@ public final class Tracing {
             checkIdle();
             if (!probeInBootLoader) ProbeClasses.appendToBootPath(inst, existingProbeJar());
             probeInBootLoader = true;
-            Session session = new Session(options, inst, names);
+            Session session = new Session(options, inst, names, false);
             session.prepare();
             current = session;
             ClassFileTransformer early = new ClassFileTransformer() {
@@ -220,10 +224,10 @@ public final class Tracing {
         private long unloadedMethods;
         private long unloadedCalls;
 
-        private Session(AgentOptions.Tracing options, Instrumentation inst, IdMap names) {
+        private Session(AgentOptions.Tracing options, Instrumentation inst, IdMap names, boolean ownMap) {
             this.inst = inst;
             this.options = options;
-            this.slots = new ProbeSlots(names, this::namedModule);
+            this.slots = new ProbeSlots(names, ownMap, this::namedModule);
             this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, this::initiatedBy);
             this.startEpochNanos = System.currentTimeMillis() * 1_000_000L;
             this.startNanoTime = System.nanoTime();

@@ -25,7 +25,7 @@ class ProbeSlotsTest {
         try (URLClassLoader first = new URLClassLoader(new URL[0], null);
              URLClassLoader second = new URLClassLoader(new URL[0], null)) {
             LoaderRef firstRef = names.loaders().of(first);  // as the registry, tagging a class of it
-            ProbeSlots slots = new ProbeSlots(names, (loader, pkg) -> null);
+            ProbeSlots slots = new ProbeSlots(names, false, (loader, pkg) -> null);
             byte[] classFile = GeneratedClasses.classFile("gen.Twice");
             ClassModel model = ClassFile.of().parse(classFile);
             MethodModel work = model.methods().stream().filter(m -> m.methodName().equalsString("work")).findFirst().orElseThrow();
