@@ -118,6 +118,24 @@ class IdMapTest {
         for (int id : ids) assertNull(map.methodToken(id));
     }
 
+    /** A batch closes 100 ms after its first token, however steadily tokens keep coming: the early ones retire in time. */
+    @Test
+    void aSteadyStreamOfTokensStillRetiresItsEarlyOnes() throws InterruptedException {
+        IdMap map = new IdMap();
+        ClassToken c = cls("com.foo.Stream", PLUGIN1);
+        int first = map.internMethodToken(method(c, "m0"));
+        long start = System.nanoTime();
+        map.retireLater(first);
+        long mid = 0;
+        for (int i = 1; System.nanoTime() - start < 400_000_000L; i++) {
+            Thread.sleep(20);
+            map.retireLater(map.internMethodToken(method(c, "m" + i)));
+            if (mid == 0 && System.nanoTime() - start > 250_000_000L) mid = System.nanoTime();
+        }
+        assertTrue(map.retireUnloaded(mid) > 0, "the first batch closed within 100 ms and is due");
+        assertNull(map.methodToken(first));
+    }
+
     @Test
     void unloadingAClassLeavesAnIdAlreadyReusedByANewerClassAlone() {
         IdMap map = new IdMap();
