@@ -33,7 +33,9 @@ public class InProcessProfile {
         for (int t = 0; t < 2; t++) {
             threads.add(Thread.ofPlatform().name("contender-" + t).start(() -> {
                 try {
-                    for (int i = 0; i < 20; i++) holdLock();
+                    // Three seconds of contention: waits before JFR records (its set-up takes up to
+                    // seconds in a JVM where it has not run) are not seen, and 0.8 s was often all before.
+                    for (int i = 0; i < 75; i++) holdLock();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

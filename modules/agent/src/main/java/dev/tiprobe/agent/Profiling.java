@@ -44,9 +44,13 @@ final class Profiling implements AutoCloseable {
             int depth = options.sampling() != null ? Math.min(options.sampling().depth(), EVENT_DEPTH) : EVENT_DEPTH;
             CallbackStacks stacks = new CallbackStacks(jvmti, p.registry, depth);
             if (options.sampling() != null) p.sampler = Sampler.start(jvmti, p.registry, options.sampling(), p::jfr, recorder);
-            if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
             if (options.locks() != null) p.locks = LockProfiler.start(jvmti, p.registry, stacks, depth, options.locks(), p::jfr, recorder);
+            // JFR as soon as the engines that read it are in: its set-up takes from a tenth of a
+            // second to seconds, and what happens before it records is not seen (begun after the
+            // allocation sampler's start, one CI run's in-process session recorded none of the
+            // waits of its first second).
             if (p.jfr != null) p.jfr.begin();
+            if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
             return p;
         } catch (IOException | RuntimeException e) {
             p.close();
