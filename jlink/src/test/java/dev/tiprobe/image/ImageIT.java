@@ -115,6 +115,29 @@ class ImageIT {
         assertEquals(java.util.Map.of("(Ljava/lang/String;)I", 3L, "(I)I", 5L), calls, json);
     }
 
+    /**
+     * The JDK's concurrency classes traced whole, through {@code run}: the program runs to its
+     * answer (the probe's own VarHandle accesses link through these classes, and one linked inside
+     * a probe hung the JVM), every put is counted, no probe failed, and none of the calls kept ran
+     * on tiprobe's or JFR's threads.
+     */
+    @Test
+    void javaUtilConcurrentTracedWholeRunsToItsAnswerWithExactCounts() throws Exception {
+        Path results = dir.resolve("concurrent.json");
+        Run run = tiprobe("run", "--trace", "java.util.concurrent.**", "--mode", "trace", "-f", results.toString(),
+                "--", JAVA, "-cp", CLASSES, "example.known.ConcurrentWork");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("entries 4000 counted 4000", run.out().strip().lines().toList().getLast());
+        String json = Files.readString(results);
+        Matcher put = Pattern.compile("\"class\": \"java.util.concurrent.ConcurrentSkipListMap\", \"method\": \"put\", "
+                + "\"descriptor\": \"[^\"]*\", \"calls\": (\\d+)").matcher(json);
+        assertTrue(put.find(), "ConcurrentSkipListMap.put not traced");
+        assertEquals(4000, Long.parseLong(put.group(1)), "every put counted, none of tiprobe's");
+        assertTrue(json.contains("\"probeFailures\": 0,"), "no probe failed");
+        Matcher machinery = Pattern.compile("\"thread\": \"(tiprobe-|JFR )[^\"]*\"").matcher(json);
+        assertFalse(machinery.find(), () -> "a call of tiprobe's kept: " + machinery.group());
+    }
+
     @Test
     void listStartStatusDumpStopAgainstATargetWithKnownCounts() throws Exception {
         Process target = target(QUIET);

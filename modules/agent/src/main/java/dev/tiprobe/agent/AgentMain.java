@@ -4,6 +4,7 @@ import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.recording.ControlSocket;
 import dev.tiprobe.recording.PrivateFiles;
 import dev.tiprobe.recording.Reply;
@@ -85,6 +86,14 @@ public final class AgentMain {
             }
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
+        } finally {
+            if (Tracing.probeInBootLoader()) {
+                try {
+                    ProbeControl.tiprobesWork(false);  // main's calls are the program's from here
+                } catch (Throwable t) {
+                    // the mark stays: main's calls go uncounted, and the program runs as before
+                }
+            }
         }
     }
 

@@ -157,7 +157,9 @@ public abstract class EventEngine<E> implements AutoCloseable {
     /**
      * Whether a thread of this name is profiling machinery rather than the application: tiprobe's
      * own threads, and JFR's ({@code JFR Periodic Tasks}, {@code JFR Recorder Thread} …), which
-     * run for the recordings tiprobe reads. Every view leaves their samples and events out.
+     * run for the recordings tiprobe reads. Every view leaves their samples and events out. The
+     * probe, which is not always on the boot path when this runs, applies the same rule to calls
+     * ({@code ProbeControl.machinery}).
      */
     public static boolean machinery(String threadName) {
         return threadName.startsWith(THREAD_PREFIX) || threadName.startsWith(JFR_THREAD_PREFIX);

@@ -2,7 +2,6 @@ package dev.tiprobe.probe;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What injected code calls: the JVM counterpart of the CLR's FunctionEnter3 hook. The agent puts
@@ -29,6 +28,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Platform threads count into their own arrays with plain increments, found through a table
  * indexed by thread id (a ThreadLocal on collisions). Virtual threads, which can be millions, add
  * atomically into shared arrays instead.
+ *
+ * <p>Probe code calls no JDK class outside {@code java.lang} (no {@code java.util} collection or
+ * random source, no {@code java.util.concurrent}) but while it captures an argument, which the
+ * thread's busy flag guards, and every VarHandle access goes through one of
+ * the helpers at the end of this class, each run once when the class initializes: a VarHandle
+ * call site links itself on its first run through {@code java.lang.invoke}, which uses
+ * {@code java.util.concurrent}, so a first run inside a probe with those classes traced would
+ * re-enter the probe before the link completes (it hung the JVM).
  */
 public final class Probe {
     private Probe() {}
@@ -47,10 +54,10 @@ public final class Probe {
     /** Slots per chunk of the shared (virtual thread) arrays. */
     static final int CHUNK = 1024;
 
-    static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    static final VarHandle CALLS = MethodHandles.arrayElementVarHandle(Call[].class);
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle CALLS = MethodHandles.arrayElementVarHandle(Call[].class);
     /** The shared arrays' chunks, made by the first virtual thread that runs one of their slots. */
-    static final VarHandle CHUNKS = MethodHandles.arrayElementVarHandle(long[][].class);
+    private static final VarHandle CHUNKS = MethodHandles.arrayElementVarHandle(long[][].class);
     static final VarHandle FAILURES;
     static final VarHandle NEXT_CALL;
     static final VarHandle DROPPED;
@@ -66,6 +73,7 @@ public final class Probe {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        linkAccesses();
     }
 
     private static final int SLOT_BITS = 12;
@@ -125,9 +133,10 @@ public final class Probe {
 
     private static void countSlow(int slot) {
         ThreadState s = state();
+        if (s != null && s.tiprobes) return;
         if (s == null) {
             long[] chunk = sharedChunk(sharedCounts, slot, 1);
-            if (chunk != null) LONGS.getAndAdd(chunk, slot % CHUNK, 1L);
+            if (chunk != null) addLong(chunk, slot % CHUNK, 1L);
             return;
         }
         s.countsOf(slot)[slot & ThreadState.MASK]++;
@@ -176,6 +185,7 @@ public final class Probe {
 
     private static void exitSlow(int slot, long d) {
         ThreadState s = state();
+        if (s != null && s.tiprobes) return;
         if (s != null) {
             record(s.timesOf(slot), (slot & ThreadState.MASK) * TIME_STRIDE, d);
             return;
@@ -183,17 +193,17 @@ public final class Probe {
         long[] chunk = sharedChunk(sharedTimes, slot, TIME_STRIDE);
         if (chunk == null) return;
         int i = (slot % CHUNK) * TIME_STRIDE;
-        LONGS.getAndAdd(chunk, i + CALLS_AT, 1L);
-        LONGS.getAndAdd(chunk, i + TOTAL_AT, d);
+        addLong(chunk, i + CALLS_AT, 1L);
+        addLong(chunk, i + TOTAL_AT, d);
         long min;
         do {
-            min = (long) LONGS.getVolatile(chunk, i + MIN_AT);
-        } while ((min == 0 || d < min) && !LONGS.compareAndSet(chunk, i + MIN_AT, min, d));
+            min = longVolatile(chunk, i + MIN_AT);
+        } while ((min == 0 || d < min) && !casLong(chunk, i + MIN_AT, min, d));
         long max;
         do {
-            max = (long) LONGS.getVolatile(chunk, i + MAX_AT);
-        } while (d > max && !LONGS.compareAndSet(chunk, i + MAX_AT, max, d));
-        LONGS.getAndAdd(chunk, i + BUCKETS_AT + bucket(d), 1L);
+            max = longVolatile(chunk, i + MAX_AT);
+        } while (d > max && !casLong(chunk, i + MAX_AT, max, d));
+        addLong(chunk, i + BUCKETS_AT + bucket(d), 1L);
     }
 
     /** The histogram bucket of a duration in nanoseconds. */
@@ -214,14 +224,14 @@ public final class Probe {
             TraceSettings settings = trace;
             if (!settings.on()) return null;
             ThreadState s = traceState();
-            if (s == null || s.busy) return null;
+            if (s == null || s.busy || s.tiprobes) return null;
             int depth = s.depth++;
             // A method's first call is kept whatever the limits: every method called shows a call.
             Call[] firsts = firstCalls;
-            boolean first = slot < firsts.length ? CALLS.getAcquire(firsts, slot) == null : firstsFor(slot) != null;
+            boolean first = slot < firsts.length ? callAcquire(firsts, slot) == null : firstsFor(slot) != null;
             // One in n at random, not every n-th: a counter would meet the same method each time
             // in a program that calls n methods in turn, and never record the others.
-            if (!first && settings.everyNth() > 1 && ThreadLocalRandom.current().nextInt(settings.everyNth()) != 0) {
+            if (!first && settings.everyNth() > 1 && s.nextRandom(settings.everyNth()) != 0) {
                 return dropped(s);
             }
             // Over the rate cap, look at the clock again only every 256 calls: dropping stays cheap.
@@ -233,15 +243,15 @@ public final class Probe {
                 return dropped(s);
             }
             s.capped = false;
-            long admitted = (long) NEXT_CALL.getAndAdd(1L);
+            long admitted = addStatic(NEXT_CALL, 1L);
             Call[] buffer = calls;
-            long at = admitted < buffer.length ? admitted : ThreadLocalRandom.current().nextLong(admitted + 1);
+            long at = admitted < buffer.length ? admitted : s.nextRandom(admitted + 1);
             if (at >= buffer.length && !first) return dropped(s);
             Call c = new Call(slot, s, depth, now, settings);
             boolean keptFirst = first && keepFirst(slot, c);
             if (at < buffer.length) {
-                Call evicted = (Call) CALLS.getAndSetRelease(buffer, (int) at, c);
-                if (evicted != null && !keptAsFirst(evicted)) DROPPED.getAndAdd(1L);
+                Call evicted = swapCallRelease(buffer, (int) at, c);
+                if (evicted != null && !keptAsFirst(evicted)) addStatic(DROPPED, 1L);
             } else if (!keptFirst) {
                 countDropped(s);  // another thread's call became the method's first meanwhile
             }
@@ -257,20 +267,20 @@ public final class Probe {
         if (slot < 0 || slot > (1 << 24)) return null;
         synchronized (LOCK) {
             Call[] f = firstCalls;
-            if (slot >= f.length) firstCalls = f = java.util.Arrays.copyOf(f, Math.max(slot + 1, f.length * 2));
+            if (slot >= f.length) firstCalls = f = grown(f, Math.max(slot + 1, f.length * 2));
             return f;
         }
     }
 
     private static boolean keptAsFirst(Call c) {
         Call[] f = firstCalls;
-        return c.slot() < f.length && CALLS.getAcquire(f, c.slot()) == c;
+        return c.slot() < f.length && callAcquire(f, c.slot()) == c;
     }
 
     /** Makes {@code c} its slot's first call unless another is already; whether it did. */
     private static boolean keepFirst(int slot, Call c) {
         Call[] f = firstCalls;
-        return slot < f.length && CALLS.compareAndSet(f, slot, null, c);
+        return slot < f.length && casCall(f, slot, null, c);
     }
 
     private static Call dropped(ThreadState s) {
@@ -279,7 +289,7 @@ public final class Probe {
     }
 
     private static void countDropped(ThreadState s) {
-        if (s.virtual) DROPPED.getAndAdd(1L);  // virtual threads' states are not kept for the totals
+        if (s.virtual) addStatic(DROPPED, 1L);  // virtual threads' states are not kept for the totals
         else s.dropped++;
     }
 
@@ -289,11 +299,11 @@ public final class Probe {
         long start = windowStart;
         if (now - start >= 1_000_000_000L) {
             windowStart = now;
-            WINDOW.setVolatile(0L);
-        } else if ((long) WINDOW.getVolatile() >= settings.perSecond()) {
+            setStaticVolatile(WINDOW, 0L);
+        } else if (staticVolatile(WINDOW) >= settings.perSecond()) {
             return false;
         }
-        return (long) WINDOW.getAndAdd(1L) < settings.perSecond();
+        return addStatic(WINDOW, 1L) < settings.perSecond();
     }
 
     public static void arg(Call c, int index, boolean v) { if (c != null && c.recording()) c.arg(index, v); }
@@ -365,7 +375,10 @@ public final class Probe {
 
     // ------------------------------------------------------------------------- thread state
 
-    /** This platform thread's state if it owns its slot in the table; null otherwise. */
+    /**
+     * This platform thread's state if it owns its slot in the table; null otherwise. Machinery's
+     * states never own one, so the fast paths never see them.
+     */
     private static ThreadState fastState() {
         Thread t = Thread.currentThread();
         long id = t.threadId();
@@ -391,7 +404,7 @@ public final class Probe {
                 platformStates[platformStateCount++] = s;
             }
         }
-        BY_THREAD_ID[(int) s.threadId & (BY_THREAD_ID.length - 1)] = s;  // last caller wins the slot
+        if (!s.tiprobes) BY_THREAD_ID[(int) s.threadId & (BY_THREAD_ID.length - 1)] = s;  // last caller wins the slot
         return s;
     }
 
@@ -407,6 +420,19 @@ public final class Probe {
             LOCAL.set(s);
         }
         return s;
+    }
+
+    /**
+     * Marks this platform thread as doing tiprobe's work ({@code on}) or the program's again: while
+     * marked, probes on it neither count, time nor trace.
+     */
+    static void markTiprobes(boolean on) {
+        Thread t = Thread.currentThread();
+        if (t.isVirtual()) return;
+        ThreadState s = state();
+        s.tiprobes = on || ThreadState.machinery(t.getName());
+        int at = (int) s.threadId & (BY_THREAD_ID.length - 1);
+        if (s.tiprobes && BY_THREAD_ID[at] == s) BY_THREAD_ID[at] = null;
     }
 
     /**
@@ -430,7 +456,7 @@ public final class Probe {
             }
             if (!folded) platformStates[kept++] = s;
         }
-        java.util.Arrays.fill(platformStates, kept, platformStateCount, null);
+        for (int i = kept; i < platformStateCount; i++) platformStates[i] = null;
         platformStateCount = kept;
     }
 
@@ -442,7 +468,7 @@ public final class Probe {
     private static long[] sharedChunk(long[][] chunks, int slot, int stride) {
         int c = slot / CHUNK;
         if (c >= chunks.length) return null;
-        long[] chunk = (long[]) CHUNKS.getAcquire(chunks, c);
+        long[] chunk = chunkAcquire(chunks, c);
         if (chunk != null) return chunk;
         synchronized (LOCK) {
             long[][] current = stride == 1 ? sharedCounts : sharedTimes;
@@ -450,13 +476,58 @@ public final class Probe {
             chunk = current[c];
             if (chunk == null) {
                 chunk = new long[CHUNK * stride];
-                CHUNKS.setRelease(current, c, chunk);
+                chunkRelease(current, c, chunk);
             }
             return chunk;
         }
     }
 
     private static void failed() {
-        FAILURES.getAndAdd(1L);
+        addStatic(FAILURES, 1L);
+    }
+
+
+    /** {@code f} copied into a longer array of {@code length} (java.util.Arrays is not for probe code). */
+    private static Call[] grown(Call[] f, int length) {
+        Call[] bigger = new Call[length];
+        System.arraycopy(f, 0, bigger, 0, f.length);
+        return bigger;
+    }
+
+    // ------------------------------------------------------------------------- VarHandle accesses
+
+    static long addLong(long[] a, int i, long delta) { return (long) LONGS.getAndAdd(a, i, delta); }
+    static long longVolatile(long[] a, int i) { return (long) LONGS.getVolatile(a, i); }
+    static void setLongVolatile(long[] a, int i, long v) { LONGS.setVolatile(a, i, v); }
+    static boolean casLong(long[] a, int i, long expected, long v) { return LONGS.compareAndSet(a, i, expected, v); }
+    static Call callAcquire(Call[] a, int i) { return (Call) CALLS.getAcquire(a, i); }
+    static void setCallRelease(Call[] a, int i, Call c) { CALLS.setRelease(a, i, c); }
+    static Call swapCallRelease(Call[] a, int i, Call c) { return (Call) CALLS.getAndSetRelease(a, i, c); }
+    static boolean casCall(Call[] a, int i, Call expected, Call c) { return CALLS.compareAndSet(a, i, expected, c); }
+    static long[] chunkAcquire(long[][] a, int i) { return (long[]) CHUNKS.getAcquire(a, i); }
+    static void chunkRelease(long[][] a, int i, long[] chunk) { CHUNKS.setRelease(a, i, chunk); }
+    static long addStatic(VarHandle counter, long delta) { return (long) counter.getAndAdd(delta); }
+    static long staticVolatile(VarHandle counter) { return (long) counter.getVolatile(); }
+    static void setStaticVolatile(VarHandle counter, long v) { counter.setVolatile(v); }
+
+    /**
+     * Runs every access helper once, on scratch arrays and with no effect on the counters, so that
+     * each call site is linked before any probe runs (see the class comment).
+     */
+    private static void linkAccesses() {
+        long[] longs = new long[1];
+        addLong(longs, 0, 0L);
+        setLongVolatile(longs, 0, longVolatile(longs, 0));
+        casLong(longs, 0, 0L, 0L);
+        Call[] calls = new Call[1];
+        setCallRelease(calls, 0, callAcquire(calls, 0));
+        swapCallRelease(calls, 0, null);
+        casCall(calls, 0, null, null);
+        long[][] chunks = new long[1][];
+        chunkRelease(chunks, 0, chunkAcquire(chunks, 0));
+        for (VarHandle counter : new VarHandle[] {FAILURES, NEXT_CALL, DROPPED, WINDOW}) {
+            addStatic(counter, 0L);
+            setStaticVolatile(counter, staticVolatile(counter));
+        }
     }
 }

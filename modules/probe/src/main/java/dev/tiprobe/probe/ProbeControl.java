@@ -26,11 +26,11 @@ public final class ProbeControl {
             Probe.sharedCounts = new long[Probe.sharedCounts.length][];
             Probe.calls = new Call[Math.max(0, traceCapacity)];
             Probe.firstCalls = new Call[0];
-            Probe.NEXT_CALL.setVolatile(0L);
-            Probe.DROPPED.setVolatile(0L);
-            Probe.FAILURES.setVolatile(0L);
+            Probe.setStaticVolatile(Probe.NEXT_CALL, 0L);
+            Probe.setStaticVolatile(Probe.DROPPED, 0L);
+            Probe.setStaticVolatile(Probe.FAILURES, 0L);
             Probe.windowStart = System.nanoTime();
-            Probe.WINDOW.setVolatile(0L);
+            Probe.setStaticVolatile(Probe.WINDOW, 0L);
             Probe.trace = settings;
         }
     }
@@ -56,6 +56,25 @@ public final class ProbeControl {
      */
     public static void openFieldsWith(Consumer<Class<?>> opener) {
         ObjectFields.opener = opener;
+    }
+
+    /**
+     * Whether a thread of this name is profiling machinery rather than the program: tiprobe's own
+     * threads ({@code tiprobe-…}) and JFR's ({@code JFR Periodic Tasks}, {@code JFR Recorder
+     * Thread} …). Probes leave their calls out, as every view leaves out their samples and events
+     * ({@code EventEngine.machinery} in the agent, which cannot count on this class being loadable).
+     */
+    public static boolean machinery(String threadName) {
+        return ThreadState.machinery(threadName);
+    }
+
+    /**
+     * Marks the calling thread as running tiprobe's own work ({@code true}), such as the agent's
+     * start on the program's main thread before {@code main}, or as the program's again: probes
+     * leave out the calls of a marked thread.
+     */
+    public static void tiprobesWork(boolean on) {
+        Probe.markTiprobes(on);
     }
 
     /** Stops recording traced calls (counts and times stop when the probes are removed). */
@@ -88,8 +107,8 @@ public final class ProbeControl {
                 eachSlot(own.apply(Probe.platformStates[i]), slots, stride, (slot, c, j) -> sum[slot] += c[j + at]);
             }
             for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
-                long[] chunk = (long[]) Probe.CHUNKS.getAcquire(shared, s / Probe.CHUNK);
-                if (chunk != null) sum[s] += (long) Probe.LONGS.getVolatile(chunk, (s % Probe.CHUNK) * stride + at);
+                long[] chunk = Probe.chunkAcquire(shared, s / Probe.CHUNK);
+                if (chunk != null) sum[s] += Probe.longVolatile(chunk, (s % Probe.CHUNK) * stride + at);
             }
         }
         return sum;
@@ -162,7 +181,7 @@ public final class ProbeControl {
             }
             long[][] shared = Probe.sharedTimes;
             for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
-                long[] chunk = (long[]) Probe.CHUNKS.getAcquire(shared, s / Probe.CHUNK);
+                long[] chunk = Probe.chunkAcquire(shared, s / Probe.CHUNK);
                 if (chunk != null) merge(sum, s * Probe.TIME_STRIDE, chunk, (s % Probe.CHUNK) * Probe.TIME_STRIDE, true);
             }
         }
@@ -175,14 +194,14 @@ public final class ProbeControl {
             ThreadState.add(into, at, from, i);
             return;
         }
-        long count = (long) Probe.LONGS.getVolatile(from, i + Probe.CALLS_AT);
+        long count = Probe.longVolatile(from, i + Probe.CALLS_AT);
         if (count == 0) return;
-        long min = (long) Probe.LONGS.getVolatile(from, i + Probe.MIN_AT);
+        long min = Probe.longVolatile(from, i + Probe.MIN_AT);
         into[at + Probe.MIN_AT] = into[at + Probe.CALLS_AT] == 0 ? min : Math.min(into[at + Probe.MIN_AT], min);
         into[at + Probe.CALLS_AT] += count;
-        into[at + Probe.TOTAL_AT] += (long) Probe.LONGS.getVolatile(from, i + Probe.TOTAL_AT);
-        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], (long) Probe.LONGS.getVolatile(from, i + Probe.MAX_AT));
-        for (int b = Probe.BUCKETS_AT; b < Probe.TIME_STRIDE; b++) into[at + b] += (long) Probe.LONGS.getVolatile(from, i + b);
+        into[at + Probe.TOTAL_AT] += Probe.longVolatile(from, i + Probe.TOTAL_AT);
+        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], Probe.longVolatile(from, i + Probe.MAX_AT));
+        for (int b = Probe.BUCKETS_AT; b < Probe.TIME_STRIDE; b++) into[at + b] += Probe.longVolatile(from, i + b);
     }
 
     /**
@@ -202,18 +221,18 @@ public final class ProbeControl {
             for (int slot : slots) {
                 released.set(slot);
                 int chunk = slot / Probe.CHUNK;
-                long[] c = chunk < counts.length ? (long[]) Probe.CHUNKS.getAcquire(counts, chunk) : null;
-                if (c != null) Probe.LONGS.setVolatile(c, slot % Probe.CHUNK, 0L);
-                long[] t = chunk < times.length ? (long[]) Probe.CHUNKS.getAcquire(times, chunk) : null;
+                long[] c = chunk < counts.length ? Probe.chunkAcquire(counts, chunk) : null;
+                if (c != null) Probe.setLongVolatile(c, slot % Probe.CHUNK, 0L);
+                long[] t = chunk < times.length ? Probe.chunkAcquire(times, chunk) : null;
                 for (int j = 0; t != null && j < Probe.TIME_STRIDE; j++) {
-                    Probe.LONGS.setVolatile(t, (slot % Probe.CHUNK) * Probe.TIME_STRIDE + j, 0L);
+                    Probe.setLongVolatile(t, (slot % Probe.CHUNK) * Probe.TIME_STRIDE + j, 0L);
                 }
-                if (slot < firsts.length) Probe.CALLS.setRelease(firsts, slot, null);
+                if (slot < firsts.length) Probe.setCallRelease(firsts, slot, null);
             }
             Call[] buffer = Probe.calls;
             for (int i = 0; i < buffer.length; i++) {
-                Call c = (Call) Probe.CALLS.getAcquire(buffer, i);
-                if (c != null && released.get(c.slot())) Probe.CALLS.compareAndSet(buffer, i, c, null);
+                Call c = Probe.callAcquire(buffer, i);
+                if (c != null && released.get(c.slot())) Probe.casCall(buffer, i, c, null);
             }
         }
     }
@@ -232,8 +251,8 @@ public final class ProbeControl {
             long[][] counts = Probe.sharedCounts;
             long[][] times = Probe.sharedTimes;
             for (int k = freeShared.nextSetBit(0); k >= 0 && k < counts.length; k = freeShared.nextSetBit(k + 1)) {
-                Probe.CHUNKS.setRelease(counts, k, null);
-                Probe.CHUNKS.setRelease(times, k, null);
+                Probe.chunkRelease(counts, k, null);
+                Probe.chunkRelease(times, k, null);
             }
         }
     }
@@ -274,14 +293,14 @@ public final class ProbeControl {
     public static Call[] tracedCalls() {
         java.util.Set<Call> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         Call[] buffer = Probe.calls;
-        long n = Math.min(buffer.length, (long) Probe.NEXT_CALL.getVolatile());
+        long n = Math.min(buffer.length, Probe.staticVolatile(Probe.NEXT_CALL));
         for (int i = 0; i < n; i++) {
-            Call c = (Call) Probe.CALLS.getAcquire(buffer, i);
+            Call c = Probe.callAcquire(buffer, i);
             if (c != null) kept.add(c);
         }
         Call[] firsts = Probe.firstCalls;
         for (int i = 0; i < firsts.length; i++) {
-            Call c = (Call) Probe.CALLS.getAcquire(firsts, i);
+            Call c = Probe.callAcquire(firsts, i);
             if (c != null) kept.add(c);
         }
         Call[] out = kept.toArray(new Call[0]);
@@ -291,7 +310,7 @@ public final class ProbeControl {
 
     /** Traced calls not recorded because of the rate cap, the sampling ratio or a full buffer. */
     public static long droppedCalls() {
-        long sum = (long) Probe.DROPPED.getVolatile();
+        long sum = Probe.staticVolatile(Probe.DROPPED);
         synchronized (Probe.LOCK) {
             Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) sum += Probe.platformStates[i].dropped;
@@ -301,6 +320,6 @@ public final class ProbeControl {
 
     /** Exceptions caught inside probe code (each swallowed so the program never sees it). */
     public static long failures() {
-        return (long) Probe.FAILURES.getVolatile();
+        return Probe.staticVolatile(Probe.FAILURES);
     }
 }

@@ -30,6 +30,14 @@ final class ThreadState {
     int sinceCapped;
     /** Set while probe code runs code of the program (an argument's toString()). */
     boolean busy;
+    /**
+     * Set on profiling machinery's threads (tiprobe's and JFR's, by name) and on a thread while it
+     * runs the agent's start ({@link ProbeControl#tiprobesWork}): their calls are not the
+     * program's, so probes neither count, time nor trace them.
+     */
+    boolean tiprobes;
+    /** The state of {@link #nextRandom}: trace mode's sampling draws without {@code java.util.concurrent}. */
+    private long random;
     /** Handed out for calls not recorded, so that their exits still keep the depth right. */
     final Call droppedCall;
 
@@ -39,6 +47,28 @@ final class ThreadState {
         this.threadName = threadName;
         this.virtual = virtual;
         this.droppedCall = Call.dropped(this);
+        this.tiprobes = machinery(threadName);
+        this.random = (threadId + 1) * 0x9E3779B97F4A7C15L ^ System.nanoTime();
+        if (random == 0) random = 1;
+    }
+
+    /**
+     * A pseudo-random number in [0, bound) (bound at least 1), from a xorshift generator of this
+     * thread's own: probe code may not call ThreadLocalRandom, a class of {@code java.util.concurrent}
+     * that a user may trace.
+     */
+    long nextRandom(long bound) {
+        long x = random;
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        random = x;
+        return ((x * 0x2545F4914F6CDD1DL) >>> 1) % bound;
+    }
+
+    /** See {@link ProbeControl#machinery}. */
+    static boolean machinery(String threadName) {
+        return threadName != null && (threadName.startsWith("tiprobe-") || threadName.startsWith("JFR "));
     }
 
     /** Slots per chunk, and how a slot splits into chunk and index. */
@@ -64,7 +94,9 @@ final class ThreadState {
 
     /** {@code chunks} grown to hold chunk {@code k}, doubling so that growth stays rare. */
     private static long[][] roomFor(long[][] chunks, int k) {
-        return java.util.Arrays.copyOf(chunks, Math.max(k + 1, chunks.length * 2));
+        long[][] bigger = new long[Math.max(k + 1, chunks.length * 2)][];
+        System.arraycopy(chunks, 0, bigger, 0, chunks.length);
+        return bigger;
     }
 
     /** The chunk of time figures holding {@code slot}, or null when none of its slots ran here. */

@@ -45,6 +45,38 @@ class ProbeTest {
     }
 
     /**
+     * Calls on profiling machinery's threads (tiprobe's and JFR's, by name) and on a thread marked
+     * as doing tiprobe's work are neither counted, timed nor traced; unmarked, they are again.
+     */
+    @Test
+    void machinerysCallsAndMarkedWorkAreLeftOut() throws Exception {
+        for (String name : List.of("tiprobe-jfr", "JFR Periodic Tasks", "worker")) {
+            Thread t = Thread.ofPlatform().name(name).start(() -> {
+                Probe.count(1);
+                Probe.exit(1, Probe.enter(1));
+                Probe.traceReturn(Probe.traceEnter(1));
+            });
+            t.join();
+        }
+        assertEquals(2, ProbeControl.counts(4)[1], "the worker's count and its traced call's");
+        assertEquals(1, ProbeControl.timeFigures(4)[1].calls(), "the worker's timed call");
+        assertEquals(1, ProbeControl.tracedCalls().length);
+        assertEquals("worker", ProbeControl.tracedCalls()[0].threadName());
+
+        ProbeControl.tiprobesWork(true);
+        try {
+            Probe.count(2);
+            assertNull(Probe.traceEnter(2));
+        } finally {
+            ProbeControl.tiprobesWork(false);
+        }
+        assertEquals(0, ProbeControl.counts(4)[2], "marked work is left out");
+        Probe.count(2);
+        Probe.count(2);
+        assertEquals(2, ProbeControl.counts(4)[2], "the thread counts again, on its fast path too");
+    }
+
+    /**
      * A program that starts a thread per task: the threads' figures stay exact after they end,
      * what they took is folded into one set, and a released slot starts again from zero.
      */

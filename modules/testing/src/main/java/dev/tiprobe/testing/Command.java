@@ -28,22 +28,34 @@ public final class Command {
     /** The most a test waits for a command. */
     public static final long TIMEOUT_MINUTES = 5;
 
+    /**
+     * Runs {@code command} to its end; both pipes are read on threads of their own, so a command
+     * that hangs fails the test after {@link #TIMEOUT_MINUTES} instead of hanging it, and is killed
+     * with what it started ({@code tiprobe run}'s target JVM, say).
+     */
     public static Run run(List<String> command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-        CompletableFuture<String> err = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try {
-                err.complete(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                err.completeExceptionally(new UncheckedIOException(e));
-            }
-        });
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        CompletableFuture<String> out = readAll(p.getInputStream());
+        CompletableFuture<String> err = readAll(p.getErrorStream());
         if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             throw new AssertionError("did not finish in " + TIMEOUT_MINUTES + " minutes: " + command);
         }
-        return new Run(p.exitValue(), out, err.join());
+        return new Run(p.exitValue(), out.join(), err.join());
+    }
+
+    /** All of {@code stream}, read on a daemon thread. */
+    private static CompletableFuture<String> readAll(java.io.InputStream stream) {
+        CompletableFuture<String> text = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (stream) {
+                text.complete(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                text.completeExceptionally(new UncheckedIOException(e));
+            }
+        });
+        return text;
     }
 
     /** The {@code java} launcher of the JDK the tests run on. */

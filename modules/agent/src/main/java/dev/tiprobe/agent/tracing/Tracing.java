@@ -90,6 +90,13 @@ public final class Tracing {
     private static Session current;
     private static boolean probeInBootLoader;
 
+    /** Whether the probe's classes are in the boot loader, so the agent may call them. */
+    public static boolean probeInBootLoader() {
+        synchronized (LOCK) {
+            return probeInBootLoader;
+        }
+    }
+
     /**
      * Starts tracing now (in-process, or from agentmain), its methods' tokens in {@code names},
      * the session's one ID map.
@@ -131,6 +138,9 @@ public final class Tracing {
             checkIdle();
             if (!probeInBootLoader) ProbeClasses.appendToBootPath(inst, existingProbeJar());
             probeInBootLoader = true;
+            // The rest of the agent's start runs on main before the program does: not its calls.
+            // AgentMain.premain unmarks the thread when it returns.
+            ProbeControl.tiprobesWork(true);
             Session session = new Session(options, inst, names, false);
             session.prepare();
             current = session;
