@@ -5,8 +5,10 @@ import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 import jdk.jfr.consumer.EventStream;
+import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingStream;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +55,8 @@ public final class JfrStream implements AutoCloseable {
     private EventStream stream;      // guarded by this; null until made
     /** The JVM's own recording this stream reads, stopped at close so that its last samples are written; or null. */
     private final Recording jvmRecording;
+    /** Where that recording's end is read from when the stream could not read it; null when JFR gave no file. */
+    private final JvmRecordingEnd jvmRecordingEnd;
     private final String threadName;
     /** What each engine enables and handles, applied to the recording as it is made. Guarded by this. */
     private final List<Consumer<RecordingStream>> setups = new ArrayList<>();
@@ -66,8 +70,9 @@ public final class JfrStream implements AutoCloseable {
     /** The stream's own thread; null until begun. */
     private volatile Thread thread;
 
-    private JfrStream(Recording jvmRecording, String threadName) {
+    private JfrStream(Recording jvmRecording, JvmRecordingEnd jvmRecordingEnd, String threadName) {
         this.jvmRecording = jvmRecording;
+        this.jvmRecordingEnd = jvmRecordingEnd;
         this.threadName = threadName;
     }
 
@@ -78,7 +83,7 @@ public final class JfrStream implements AutoCloseable {
      * {@link #failure()} tells it soon after the start, as it tells a VM that refuses to record.
      */
     public static JfrStream unbegun(String threadName) {
-        return new JfrStream(null, threadName);
+        return new JfrStream(null, null, threadName);
     }
 
     /**
@@ -109,18 +114,20 @@ public final class JfrStream implements AutoCloseable {
     }
 
     /**
-     * Reads {@code recording}, one the JVM started from its command line, from its beginning:
-     * its events from the JVM's disk repository, handed to what {@code handlers} registers.
-     * Closing stops that recording.
+     * Reads {@code recording}, one the JVM started from its command line, from its beginning to
+     * its end: its {@code eventName} events from the JVM's disk repository, each handed to
+     * {@code handler}, and at close what the stream had not read from the file JFR writes as the
+     * recording stops ({@link JvmRecordingEnd}). Closing stops that recording.
      */
-    public static JfrStream read(Recording recording, String threadName, Consumer<EventStream> handlers) {
-        JfrStream s = new JfrStream(recording, threadName);
+    public static JfrStream read(Recording recording, String threadName, String eventName, Consumer<RecordedEvent> handler) {
+        JvmRecordingEnd end = JvmRecordingEnd.prepare(recording, eventName, handler);
+        JfrStream s = new JfrStream(recording, end, threadName);
         synchronized (s) {
             s.begun = true;
             s.thread = AgentThreads.daemon(threadName).start(() -> s.run(() -> {
                 EventStream made = EventStream.openRepository();
                 made.setStartTime(recording.getStartTime());
-                handlers.accept(made);
+                made.onEvent(eventName, end == null ? handler : end::handOver);
                 return made;
             }));
         }
@@ -255,17 +262,47 @@ public final class JfrStream implements AutoCloseable {
             closed = true;
             s = stream;
         }
+        if (jvmRecording != null) {
+            closeJvmRecording(s, asked);
+            return;
+        }
         try {
-            if (s instanceof RecordingStream own) {
-                own.stop();
-            } else if (jvmRecording != null) {
-                jvmRecording.stop();  // writes its last chunk, which the stream then reads
-                if (s != null) awaitDelivery(asked, LAST_DELIVERY);
-            }
+            if (s instanceof RecordingStream own) own.stop();
         } catch (IllegalStateException stoppedAlready) {
             if (s != null) awaitDelivery(asked, LAST_DELIVERY);
         } finally {
             if (s != null) s.close();  // else never made, or the thread closes it as it sees the flag
+        }
+    }
+
+    /**
+     * Stops the JVM's recording, unless JFR's shutdown hook did, and hands over its end: from the
+     * file JFR wrote as it stopped once the stream's thread has ended, else whatever the stream
+     * still reads within {@link #LAST_DELIVERY}.
+     */
+    private void closeJvmRecording(EventStream s, long asked) {
+        JvmRecordingEnd end = jvmRecordingEnd;
+        try {
+            try {
+                jvmRecording.stop();  // writes the file, and its last chunk to the repository
+            } catch (IllegalStateException stoppedAlready) {
+                // by JFR's shutdown hook, which writes the file all the same
+            }
+            if (end != null && end.awaitWritten(LAST_DELIVERY)) {
+                if (s != null) s.close();
+                Thread t = thread;
+                if (t != null) t.join(LAST_DELIVERY.toMillis());
+                if (t == null || !t.isAlive()) end.handOverRest();
+                return;
+            }
+            if (s != null) awaitDelivery(asked, LAST_DELIVERY);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            // the file unreadable: the end is lost, as it was without the file
+        } finally {
+            if (s != null) s.close();
+            if (end != null) end.discard();
         }
     }
 }

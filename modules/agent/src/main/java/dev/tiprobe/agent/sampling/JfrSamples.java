@@ -62,8 +62,7 @@ final class JfrSamples implements AutoCloseable {
                             JfrStream shared, Sink sink) {
         JfrSamples samples = new JfrSamples(new JfrFrames(registry, depth), threads, sink);
         Optional<Recording> jvms = JfrStream.startedWithTheJvm(AgentOptions.Sampling.JVM_RECORDING);
-        samples.stream = jvms.map(r -> JfrStream.read(r, EventEngine.THREAD_PREFIX + "jfr-samples",
-                        s -> s.onEvent(EXECUTION, samples::deliver)))
+        samples.stream = jvms.map(r -> JfrStream.read(r, EventEngine.THREAD_PREFIX + "jfr-samples", EXECUTION, samples::deliver))
                 .orElseGet(() -> shared.with(s -> {
                     s.enable(EXECUTION).withPeriod(interval).withStackTrace();
                     s.onEvent(EXECUTION, samples::deliver);

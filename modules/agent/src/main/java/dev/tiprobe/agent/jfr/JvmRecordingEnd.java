@@ -1,0 +1,140 @@
+package dev.tiprobe.agent.jfr;
+
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The end of a recording the JVM started from its command line ({@code tiprobe run}), which a
+ * repository stream alone loses: at the JVM's exit JFR's shutdown hook stops the recording and
+ * deletes the repository under the stream, and a short program has most of its samples in that
+ * last stretch (a one-second program lost its last 150 ms, 58 of 73 moments kept). So the
+ * recording gets a file to be written to when it stops, whoever stops it first, tiprobe or JFR's
+ * hook; once JFR says the file is whole, what the stream had not handed over is read from it.
+ *
+ * <p>The stream's thread hands each event over through {@link #handOver}, which remembers the
+ * events of the last {@link #OVERLAP} by thread and time; the file is read from {@link #OVERLAP}
+ * before the newest of them, and an event remembered is not handed over twice. The file is
+ * read only after the stream's thread has ended.
+ */
+final class JvmRecordingEnd implements FlightRecorderListener {
+    /** How far before the stream's newest event the file is read: more than a flush's reach back. */
+    private static final Duration OVERLAP = Duration.ofSeconds(2);
+
+    private final Recording recording;
+    private final Path file;
+    private final String eventName;
+    private final Consumer<RecordedEvent> handler;
+    /** Counted down once JFR has written the recording to {@link #file}. */
+    private final CountDownLatch written = new CountDownLatch(1);
+    /** The events handed over within {@link #OVERLAP} of the newest, and the same in arrival order. Stream thread only. */
+    private final Set<Key> recent = new HashSet<>();
+    private final ArrayDeque<Key> arrivals = new ArrayDeque<>();
+    private long newestNanos = Long.MIN_VALUE;
+
+    /** An event by its thread and when it was taken: two samples of one thread never share a moment. */
+    record Key(long threadId, long epochNanos) {
+        static Key of(RecordedEvent e) {
+            RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
+            return new Key(t == null ? -1 : t.getId(), JfrFrames.epochNanos(e.getStartTime()));
+        }
+    }
+
+    private JvmRecordingEnd(Recording recording, Path file, String eventName, Consumer<RecordedEvent> handler) {
+        this.recording = recording;
+        this.file = file;
+        this.eventName = eventName;
+        this.handler = handler;
+    }
+
+    /**
+     * Has {@code recording} written to a private temporary file when it stops; null when JFR
+     * refuses (the stream then reads what it can, as before).
+     */
+    static JvmRecordingEnd prepare(Recording recording, String eventName, Consumer<RecordedEvent> handler) {
+        Path file = null;
+        JvmRecordingEnd end = null;
+        try {
+            file = Files.createTempFile("tiprobe-jvm-", ".jfr");  // owner-only on POSIX
+            file.toFile().deleteOnExit();  // should the JVM end before close() deletes it
+            end = new JvmRecordingEnd(recording, file, eventName, handler);
+            FlightRecorder.addListener(end);
+            recording.setDestination(file);
+            return end;
+        } catch (IOException | RuntimeException e) {
+            if (end != null) end.discard();
+            else if (file != null) file.toFile().delete();
+            return null;
+        }
+    }
+
+    /** The stream's handler: hands {@code e} over and remembers it for a while. */
+    void handOver(RecordedEvent e) {
+        Key key = Key.of(e);
+        if (key.epochNanos() > newestNanos) newestNanos = key.epochNanos();
+        if (recent.add(key)) arrivals.add(key);
+        long forgetBefore = newestNanos - OVERLAP.toNanos();
+        while (!arrivals.isEmpty() && arrivals.peekFirst().epochNanos() < forgetBefore) recent.remove(arrivals.pollFirst());
+        handler.accept(e);
+    }
+
+    @Override
+    public void recordingStateChanged(Recording r) {
+        // JFR tells of the stop only after the file is written, and not at all when writing failed.
+        if (r.getId() == recording.getId() && (r.getState() == RecordingState.STOPPED || r.getState() == RecordingState.CLOSED)) {
+            written.countDown();
+        }
+    }
+
+    /** Waits up to {@code timeout} for JFR to have written the file; whether it has. */
+    boolean awaitWritten(Duration timeout) {
+        try {
+            return written.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Hands over the file's events that the stream had not: call once the file is written and the
+     * stream's thread has ended. An event the handler cannot take is left out, as the stream would.
+     */
+    void handOverRest() throws IOException {
+        long from = newestNanos == Long.MIN_VALUE ? Long.MIN_VALUE : newestNanos - OVERLAP.toNanos();
+        try (RecordingFile events = new RecordingFile(file)) {
+            while (events.hasMoreEvents()) {
+                RecordedEvent e = events.readEvent();
+                if (!e.getEventType().getName().equals(eventName)) continue;
+                Key key = Key.of(e);
+                if (key.epochNanos() < from || recent.contains(key)) continue;
+                handler.accept(e);
+            }
+        }
+    }
+
+    /** Stops listening and deletes the file. */
+    void discard() {
+        try {
+            FlightRecorder.removeListener(this);
+        } catch (RuntimeException e) {
+            // not registered, or JFR gone: nothing listens any more either way
+        }
+        file.toFile().delete();
+    }
+}
