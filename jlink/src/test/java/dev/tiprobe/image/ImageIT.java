@@ -138,6 +138,34 @@ class ImageIT {
         assertFalse(machinery.find(), () -> "a call of tiprobe's kept: " + machinery.group());
     }
 
+    /**
+     * {@code --min-duration} keeps the slow calls that a million fast ones would crowd out of the
+     * rate cap: each of the five 20 ms calls is kept with its argument, every call kept took at
+     * least the threshold (a fast call caught by a pause of the JVM's may), and both methods are
+     * counted exactly.
+     */
+    @Test
+    void aDurationThresholdKeepsEverySlowCallAmongAMillionFastOnes() throws Exception {
+        Path results = dir.resolve("slow.json");
+        Run run = tiprobe("run", "--trace", "example.known.SlowAmongFast::*", "--mode", "trace", "--min-duration", "10ms",
+                "-f", results.toString(), "--", JAVA, "-cp", CLASSES, "example.known.SlowAmongFast");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("sum " + (500_000 + 10), run.out().strip().lines().toList().getLast());
+        assertEquals(1_000_000, calls(results, "fast"));
+        assertEquals(5, calls(results, "slow"));
+        Matcher kept = Pattern.compile("\\{\"method\": \"example.known.SlowAmongFast.(\\w+)[^\\n]*\"durationNanos\": (\\d+), \"args\": "
+                + "\\[\\{\"name\": \"[^\"]*\", \"value\": ([^}]+)\\}").matcher(Files.readString(results));
+        List<String> slow = new ArrayList<>();
+        int fast = 0;
+        while (kept.find()) {
+            assertTrue(Long.parseLong(kept.group(2)) >= 10_000_000, "a call kept under 10 ms: " + kept.group());
+            if (kept.group(1).equals("slow")) slow.add(kept.group(3));
+            if (kept.group(1).equals("fast")) fast++;
+        }
+        assertEquals(List.of("0", "1", "2", "3", "4"), slow, "every slow call, with its argument");
+        assertTrue(fast < 100, fast + " fast calls of 10 ms or more");
+    }
+
     @Test
     void listStartStatusDumpStopAgainstATargetWithKnownCounts() throws Exception {
         Process target = target(QUIET);

@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 2, jvmArgsAppend = "-Xbootclasspath/a:modules/agent/target/tiprobe-probe.jar")
 public class CaptureBench {
-    static final TraceSettings FIELDS = new TraceSettings(true, 0, 1, 100, 8, false, 1, 8);
-    static final TraceSettings IDENTITY = new TraceSettings(true, 0, 1, 100, 8, false, 0, 8);
+    static final TraceSettings FIELDS = new TraceSettings(true, 0, 1, 100, 8, false, 1, 8, 0);
+    static final TraceSettings IDENTITY = new TraceSettings(true, 0, 1, 100, 8, false, 0, 8, 0);
 
     Work.Order order = new Work.Order(5, "c-3", 3, 12.5, true);
     String text = "tiprobe";

@@ -48,6 +48,11 @@ final class TraceOptions {
     @Option(names = "--max-fields", paramLabel = "<n>", description = "Trace mode: fields shown of one object (default 8).")
     Integer maxFields;
 
+    @Option(names = "--min-duration", paramLabel = "<duration>",
+            description = "Trace mode: keep only calls that took at least this long (10ms, 500us), as async-profiler's --trace method:10ms;"
+                    + " arguments are still captured at every call, and the rate cap and --max-calls apply to the calls kept.")
+    String minDuration;
+
     @Option(names = "--overhead", paramLabel = "<percent>",
             description = "The most tracing may add, in percent of the program's CPU (default 5): above it the hottest methods lose their probes, keeping their counts so far. 0: no limit.")
     String overhead;
@@ -197,13 +202,19 @@ final class TraceOptions {
 
     /** The trace-mode limits given over the defaults; a usage error when given outside trace mode. */
     private TraceLimits traceLimits() throws CliException {
+        TraceLimits d = TraceLimits.DEFAULT;
         boolean any = maxCalls != null || callsPerSecond != null || oneIn != null || maxString != null || maxElements != null
-                || callToString || maxDepth != null || maxFields != null;
+                || callToString || maxDepth != null || maxFields != null || minDuration != null;
         if (any && mode() != TraceMode.TRACE) {
             throw new UsageException("the trace limits (--max-calls, --calls-per-second, --one-in, --max-string, --max-elements,"
-                    + " --max-depth, --max-fields, --tostring) need --mode trace");
+                    + " --max-depth, --max-fields, --tostring, --min-duration) need --mode trace");
         }
-        TraceLimits d = TraceLimits.DEFAULT;
+        long minNanos;
+        try {
+            minNanos = minDuration == null ? d.minNanos() : AgentOptions.duration("--min-duration", minDuration).toNanos();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         if (oneIn != null && oneIn < 1) throw new UsageException("--one-in must be at least 1: " + oneIn);
         return new TraceLimits(
                 notNegative("--calls-per-second", callsPerSecond, d.perSecond()),
@@ -213,7 +224,8 @@ final class TraceOptions {
                 (int) notNegative("--max-elements", maxElements, d.maxElements()),
                 callToString,
                 (int) notNegative("--max-depth", maxDepth, d.maxDepth()),
-                (int) notNegative("--max-fields", maxFields, d.maxFields()));
+                (int) notNegative("--max-fields", maxFields, d.maxFields()),
+                minNanos);
     }
 
     private static long notNegative(String flag, Number value, long otherwise) throws CliException {

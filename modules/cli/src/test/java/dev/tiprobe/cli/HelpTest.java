@@ -67,6 +67,6 @@ class HelpTest {
         Result r = tiprobe("collect", "-d", "1s", "--trace", "a.**", "--max-calls", "5", "1");
         assertEquals(2, r.exit(), r.err());
         assertEquals("tiprobe collect: the trace limits (--max-calls, --calls-per-second, --one-in, --max-string, --max-elements,"
-                + " --max-depth, --max-fields, --tostring) need --mode trace", r.err().lines().findFirst().orElseThrow());
+                + " --max-depth, --max-fields, --tostring, --min-duration) need --mode trace", r.err().lines().findFirst().orElseThrow());
     }
 }

@@ -36,11 +36,11 @@ class TraceOptionsTest {
     void theFlagsArriveAtTheAgentAsTyped() throws CliException {
         AgentOptions sent = flags("--trace", "com.foo.**;!com.foo.internal.**", "--mode", "trace", "--max-calls", "500",
                 "--calls-per-second", "0", "--one-in", "3", "--max-string", "20", "--max-elements", "2", "--tostring", "--max-depth", "2", "--max-fields", "4",
-                "--overhead", "2.5", "--sample", "20MS", "--sample-mode", "cpu", "--sample-threads", "worker-*;main").settings(OUT);
+                "--min-duration", "1500us", "--overhead", "2.5", "--sample", "20MS", "--sample-mode", "cpu", "--sample-threads", "worker-*;main").settings(OUT);
         AgentOptions received = AgentOptions.parse(sent.format());
         assertEquals(sent, received);
         assertEquals(TraceMode.TRACE, received.tracing().mode());
-        assertEquals(new TraceLimits(0, 3, 500, 20, 2, true, 2, 4), received.tracing().limits());
+        assertEquals(new TraceLimits(0, 3, 500, 20, 2, true, 2, 4, 1_500_000), received.tracing().limits());
         assertEquals(0.025, received.tracing().overheadBudget());
         assertEquals(Duration.ofMillis(20), received.sampling().interval());
         assertEquals(SampleMode.CPU, received.sampling().mode());
@@ -119,6 +119,9 @@ class TraceOptionsTest {
         assertEquals("--overhead must be a percentage such as 5 (0: no limit), not 'lots'", usage("--trace", "a.*", "--overhead", "lots"));
         assertEquals("--one-in must be at least 1: 0", usage("--trace", "a.*", "--mode", "trace", "--one-in", "0"));
         assertEquals("--max-calls must not be negative: -1", usage("--trace", "a.*", "--mode", "trace", "--max-calls", "-1"));
+        assertEquals("--min-duration must be a positive duration with its unit, such as 10ms, 5s or 5m, not '10'",
+                usage("--trace", "a.*", "--mode", "trace", "--min-duration", "10"));
+        assertTrue(usage("--trace", "a.*", "--mode", "time", "--min-duration", "10ms").endsWith("need --mode trace"));
         assertEquals("a filter cannot contain ',' outside a parameter list: separate patterns with ';'", usage("--trace", "a.*,b.*"));
         assertEquals("missing ')' at position 16 of 'T::f(String, int'", usage("--trace", "T::f(String, int"));
         assertEquals("missing method name after '::' at position 5 of 'a.b::'", usage("--trace", "a.b::"));

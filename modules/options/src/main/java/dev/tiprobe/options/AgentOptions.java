@@ -22,7 +22,8 @@ import java.util.Locale;
  * [{@code tiprobe-%p.json}; {@code %p} the pid, {@code %t} a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
  * {@code sample} one call in n [1], {@code maxcalls} [100000], {@code maxstring} [100],
  * {@code maxelements} [8], {@code tostring} (describe other objects by their toString()),
- * {@code maxdepth} how deep objects are shown by their fields [1], {@code maxfields} [8];
+ * {@code maxdepth} how deep objects are shown by their fields [1], {@code maxfields} [8],
+ * {@code minduration} keep only calls at least this long (10ms) [0: all];
  * {@code overhead} the most the probes may add, in percent of the program's CPU [5; 0: no limit].
  * Stack sampling, alone or with tracing: {@code interval} (10ms, 1s), {@code samplemode} wall or
  * cpu [wall], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
@@ -60,13 +61,14 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * @param callToString describe other objects by their toString() too
      * @param maxDepth     how deep objects are shown by their fields (1: an argument's own fields)
      * @param maxFields    fields kept of one object
+     * @param minNanos     calls kept only when they took at least this long, in nanoseconds; 0 keeps any
      */
     public record TraceLimits(long perSecond, int everyNth, int maxCalls, int maxString, int maxElements,
-                              boolean callToString, int maxDepth, int maxFields) {
-        public static final TraceLimits DEFAULT = new TraceLimits(10_000, 1, 100_000, 100, 8, false, 1, 8);
+                              boolean callToString, int maxDepth, int maxFields, long minNanos) {
+        public static final TraceLimits DEFAULT = new TraceLimits(10_000, 1, 100_000, 100, 8, false, 1, 8, 0);
 
         public TraceLimits {
-            if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0 || maxDepth < 0 || maxFields < 0) {
+            if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0 || maxDepth < 0 || maxFields < 0 || minNanos < 0) {
                 throw new IllegalArgumentException("trace limits must not be negative");
             }
             if (everyNth < 1) throw new IllegalArgumentException("sample must be at least 1: " + everyNth);
@@ -293,6 +295,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         int maxDepth = d.maxDepth();
         int maxFields = d.maxFields();
         int maxCalls = d.maxCalls();
+        long minNanos = d.minNanos();
         double overhead = Tracing.DEFAULT_BUDGET;
         Duration interval = null;
         SampleMode sampleMode = SampleMode.WALL;
@@ -322,6 +325,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "tostring" -> toString = value.isEmpty() || Boolean.parseBoolean(value);
                 case "maxdepth" -> maxDepth = (int) number(key, value);
                 case "maxfields" -> maxFields = (int) number(key, value);
+                case "minduration" -> minNanos = duration(key, value).toNanos();
                 case "overhead" -> overhead = percent(key, value);
                 case "interval" -> interval = duration(key, value);
                 case "samplemode" -> sampleMode = choice(SampleMode.class, key, value, "wall or cpu");
@@ -339,7 +343,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             }
         }
         Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
-                new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields), overhead);
+                new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead);
         Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
         if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
         if (recompile && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
@@ -363,6 +367,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (l.callToString()) b.append(",tostring");
             if (l.maxDepth() != d.maxDepth()) b.append(",maxdepth=").append(l.maxDepth());
             if (l.maxFields() != d.maxFields()) b.append(",maxfields=").append(l.maxFields());
+            if (l.minNanos() != d.minNanos()) b.append(",minduration=").append(durationText(Duration.ofNanos(l.minNanos())));
             if (tracing.overheadBudget() != Tracing.DEFAULT_BUDGET) {
                 b.append(",overhead=").append(percentText(tracing.overheadBudget()));
             }

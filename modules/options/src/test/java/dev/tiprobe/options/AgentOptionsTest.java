@@ -24,7 +24,7 @@ class AgentOptionsTest {
         List<AgentOptions> sessions = List.of(
                 new AgentOptions(Tracing.of("com.foo.**;!com.foo.internal.**", TraceMode.COUNT), null, "/tmp/a-%p.json", null),
                 new AgentOptions(new Tracing(MethodFilter.parse("@org.example.Timed"), TraceMode.TRACE,
-                        new TraceLimits(0, 10, 5000, 40, 3, true, 2, 4), 0.025), null, "/tmp/b.json", "/tmp/b-%t.tpr"),
+                        new TraceLimits(0, 10, 5000, 40, 3, true, 2, 4, 15_000_000), 0.025), null, "/tmp/b.json", "/tmp/b-%t.tpr"),
                 new AgentOptions(new Tracing(MethodFilter.parse("a.B::sum(II)I"), TraceMode.TIME, TraceLimits.DEFAULT,
                         Tracing.DEFAULT_BUDGET), new Sampling(Duration.ofMillis(20), SampleMode.CPU, 64, "worker-*;main"),
                         AgentOptions.DEFAULT_FILE, null),

@@ -16,6 +16,8 @@ public final class Call {
     private final long startNanos;
     private final TraceSettings settings;
     private final boolean recording;
+    /** Kept or not at its end, by its duration ({@link TraceSettings#minNanos()}); not yet in the buffer. */
+    private final boolean pending;
     private Object[] args = NO_ARGS;
     private volatile long endNanos;
     private volatile byte outcome;
@@ -23,13 +25,14 @@ public final class Call {
 
     private static final Object[] NO_ARGS = new Object[0];
 
-    Call(int slot, ThreadState owner, int depth, long startNanos, TraceSettings settings) {
+    Call(int slot, ThreadState owner, int depth, long startNanos, TraceSettings settings, boolean pending) {
         this.slot = slot;
         this.owner = owner;
         this.depth = depth;
         this.startNanos = startNanos;
         this.settings = settings;
         this.recording = true;
+        this.pending = pending;
     }
 
     private Call(ThreadState owner) {
@@ -39,6 +42,7 @@ public final class Call {
         this.startNanos = 0;
         this.settings = TraceSettings.OFF;
         this.recording = false;
+        this.pending = false;
     }
 
     /** The call handed out when a call is not recorded: only its exit (the depth) counts. */
@@ -73,6 +77,7 @@ public final class Call {
         result = value;
         endNanos = System.nanoTime();
         outcome = how;  // volatile: publishes the rest
+        if (pending) Probe.keepIfSlow(this);
     }
 
     /** The instrumented method's slot. */

@@ -231,6 +231,11 @@ public final class Probe {
             boolean first = slot < firsts.length ? callAcquire(firsts, slot) == null : firstsFor(slot) != null;
             // One in n at random, not every n-th: a counter would meet the same method each time
             // in a program that calls n methods in turn, and never record the others.
+            if (settings.minNanos() > 0) {
+                // Only slow calls: which they are is known at the end, where keepIfSlow decides.
+                if (settings.everyNth() > 1 && s.nextRandom(settings.everyNth()) != 0) return dropped(s);
+                return new Call(slot, s, depth, System.nanoTime(), settings, true);
+            }
             if (!first && settings.everyNth() > 1 && s.nextRandom(settings.everyNth()) != 0) {
                 return dropped(s);
             }
@@ -247,7 +252,7 @@ public final class Probe {
             Call[] buffer = calls;
             long at = admitted < buffer.length ? admitted : s.nextRandom(admitted + 1);
             if (at >= buffer.length && !first) return dropped(s);
-            Call c = new Call(slot, s, depth, now, settings);
+            Call c = new Call(slot, s, depth, now, settings, false);
             boolean keptFirst = first && keepFirst(slot, c);
             if (at < buffer.length) {
                 Call evicted = swapCallRelease(buffer, (int) at, c);
@@ -259,6 +264,34 @@ public final class Probe {
         } catch (Throwable t) {
             failed();
             return null;
+        }
+    }
+
+    /**
+     * The end of a call traced under a duration threshold: kept when it took at least
+     * {@link TraceSettings#minNanos()}, within the rate cap and the buffer's reservoir, as calls
+     * without a threshold are kept at their start. A call of an earlier session is not.
+     */
+    static void keepIfSlow(Call c) {
+        try {
+            TraceSettings settings = trace;
+            if (c.settings() != settings || c.endNanos() - c.startNanos() < settings.minNanos()) return;
+            ThreadState s = c.owner();
+            if (!admit(settings, c.endNanos())) {
+                countDropped(s);
+                return;
+            }
+            long admitted = addStatic(NEXT_CALL, 1L);
+            Call[] buffer = calls;
+            long at = admitted < buffer.length ? admitted : s.nextRandom(admitted + 1);
+            if (at >= buffer.length) {
+                countDropped(s);
+                return;
+            }
+            Call evicted = swapCallRelease(buffer, (int) at, c);
+            if (evicted != null && !keptAsFirst(evicted)) addStatic(DROPPED, 1L);
+        } catch (Throwable t) {
+            failed();
         }
     }
 

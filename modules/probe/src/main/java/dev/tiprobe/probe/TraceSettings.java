@@ -12,13 +12,15 @@ package dev.tiprobe.probe;
  * @param maxDepth    how deep objects are shown by their fields: 1 shows an argument's fields, 2
  *                    also its fields' fields; 0 shows objects by class and identity only
  * @param maxFields   fields kept of one object
+ * @param minNanos    calls kept only when they took at least this long (0: any): each call is
+ *                    captured at its start and kept or dropped at its end ({@code Probe.keepIfSlow})
  */
 public record TraceSettings(boolean on, long perSecond, int everyNth, int maxString, int maxElements,
-                            boolean callToString, int maxDepth, int maxFields) {
-    public static final TraceSettings OFF = new TraceSettings(false, 0, 1, 0, 0, false, 0, 0);
+                            boolean callToString, int maxDepth, int maxFields, long minNanos) {
+    public static final TraceSettings OFF = new TraceSettings(false, 0, 1, 0, 0, false, 0, 0, 0);
 
     public TraceSettings {
         if (everyNth < 1) throw new IllegalArgumentException("everyNth must be at least 1: " + everyNth);
-        if (maxString < 0 || maxElements < 0 || maxDepth < 0 || maxFields < 0) throw new IllegalArgumentException("negative limit");
+        if (maxString < 0 || maxElements < 0 || maxDepth < 0 || maxFields < 0 || minNanos < 0) throw new IllegalArgumentException("negative limit");
     }
 }

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /** Objects captured by their fields, without running any of their code. */
 class CapturedTest {
     static TraceSettings depth(int maxDepth, int maxFields) {
-        return new TraceSettings(true, 0, 1, 10, 4, false, maxDepth, maxFields);
+        return new TraceSettings(true, 0, 1, 10, 4, false, maxDepth, maxFields, 0);
     }
 
     static final class Account {

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The probe called directly, as injected code calls it. */
 class ProbeTest {
-    static final TraceSettings ALL = new TraceSettings(true, 0, 1, 5, 2, true, 1, 8);
+    static final TraceSettings ALL = new TraceSettings(true, 0, 1, 5, 2, true, 1, 8, 0);
 
     @BeforeEach
     void reset() {
@@ -42,6 +42,33 @@ class ProbeTest {
         assertArrayEquals(new long[] {0, 400_000, 50_000, 0}, ProbeControl.counts(4));
         ProbeControl.reset(ALL, 1000);
         assertArrayEquals(new long[4], ProbeControl.counts(4), "a new session starts from zero");
+    }
+
+    /**
+     * Under a duration threshold only the calls that took that long are kept, with their
+     * arguments as they were at the call; every call is still counted and the depth stays right.
+     */
+    @Test
+    void aDurationThresholdKeepsOnlyTheSlowCalls() throws Exception {
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 5_000_000), 1000);
+        for (int i = 0; i < 20; i++) {
+            Call fast = Probe.traceEnter(1);
+            Probe.arg(fast, 0, i);
+            Probe.traceReturn(fast);
+        }
+        Call slow = Probe.traceEnter(1);
+        Probe.arg(slow, 0, 99);
+        Call inner = Probe.traceEnter(2);
+        Probe.traceReturn(inner);
+        Thread.sleep(10);
+        Probe.traceReturn(slow);
+        assertEquals(21, ProbeControl.counts(4)[1]);
+        Call[] kept = ProbeControl.tracedCalls();
+        assertEquals(1, kept.length, "the slow call alone, not the fast ones nor a method's first call");
+        assertEquals(99, kept[0].args()[0]);
+        assertTrue(kept[0].endNanos() - kept[0].startNanos() >= 5_000_000);
+        assertEquals(0, kept[0].depth());
+        assertEquals(0, ProbeControl.droppedCalls(), "calls under the threshold are not counted as dropped");
     }
 
     /**
@@ -183,7 +210,7 @@ class ProbeTest {
 
     @Test
     void overTheLimitsCallsAreDroppedButCountedAndKeepTheDepth() {
-        ProbeControl.reset(new TraceSettings(true, 3, 1, 5, 2, false, 1, 8), 1000);
+        ProbeControl.reset(new TraceSettings(true, 3, 1, 5, 2, false, 1, 8, 0), 1000);
         for (int i = 0; i < 10; i++) {
             Call c = Probe.traceEnter(0);
             Probe.arg(c, 0, i);
@@ -192,7 +219,7 @@ class ProbeTest {
         assertEquals(3, ProbeControl.tracedCalls().length);
         assertEquals(7, ProbeControl.droppedCalls());
         assertEquals(10, ProbeControl.counts(1)[0], "counts stay exact");
-        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8), 1000);
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 0), 1000);
         Call outer = Probe.traceEnter(0);
         for (int i = 0; i < 3; i++) Probe.traceReturn(Probe.traceEnter(1));
         Probe.traceReturn(outer);
@@ -208,7 +235,7 @@ class ProbeTest {
      */
     @Test
     void oneInNRecordsEveryMethodOfARegularPattern() {
-        ProbeControl.reset(new TraceSettings(true, 0, 4, 5, 2, false, 1, 8), 100_000);
+        ProbeControl.reset(new TraceSettings(true, 0, 4, 5, 2, false, 1, 8, 0), 100_000);
         for (int i = 0; i < 4_000; i++) {
             for (int slot = 0; slot < 4; slot++) Probe.traceReturn(Probe.traceEnter(slot));
         }
@@ -226,7 +253,7 @@ class ProbeTest {
      */
     @Test
     void aFullBufferKeepsCallsFromTheWholeSessionAndEveryMethod() {
-        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8), 100);
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 0), 100);
         for (int i = 0; i < 10_000; i++) {
             Call c = Probe.traceEnter(1);
             Probe.arg(c, 0, i);

@@ -55,7 +55,7 @@ public final class Tracing {
     /** The probe's settings for trace mode (touched only once the probe classes are in the boot loader). */
     private static TraceSettings settings(TraceLimits limits) {
         return new TraceSettings(true, limits.perSecond(), limits.everyNth(), limits.maxString(), limits.maxElements(),
-                limits.callToString(), limits.maxDepth(), limits.maxFields());
+                limits.callToString(), limits.maxDepth(), limits.maxFields(), limits.minNanos());
     }
 
     private static final Object LOCK = new Object();
