@@ -250,16 +250,12 @@ public final class AgentMain {
                             return;
                         }
                         Path removed = kept.recordingRemoved();
-                        String why = removed != null ? "its recording " + removed + " was removed" : null;
-                        String full = why == null ? heap.look() : null;
-                        if (full != null) {
-                            ControlChannel.giveBackReserve();  // what finishing the recording needs, from what was held back
-                            why = full + "; its recording holds what came before";
+                        if (removed != null) {
+                            stopItself("its recording " + removed + " was removed", progress);
+                            return;
                         }
-                        if (why != null) {
-                            stoppedItself = why;  // first: a stop that fails in a full heap still leaves the reason
-                            stop();
-                            writeStatus(progress);  // idle: collect ends early
+                        if (heap.look()) {
+                            stopInAFullHeap(heap, progress);
                             return;
                         }
                         kept.keep();
@@ -268,6 +264,23 @@ public final class AgentMain {
                     Thread.sleep(1000);
                 } catch (InterruptedException ended) {
                     return;  // the session ended
+                } catch (OutOfMemoryError e) {
+                    // The keeper's own work found no room: in a heap that full, every look may end
+                    // here, and the session must stop all the same.
+                    try {
+                        synchronized (AgentMain.class) {
+                            if (session != kept || !running()) return;
+                            if (heap.lookFailed()) {
+                                stopInAFullHeap(heap, progress);
+                                return;
+                            }
+                        }
+                        Thread.sleep(1000);
+                    } catch (InterruptedException ended) {
+                        return;
+                    } catch (Throwable again) {
+                        // the next second tries again
+                    }
                 } catch (Throwable t) {
                     // One bad second must not end the watch: say so once the session still runs, and go on.
                     synchronized (AgentMain.class) {
@@ -282,6 +295,24 @@ public final class AgentMain {
                 }
             }
         });
+    }
+
+    /**
+     * Stops the session because its heap stayed nearly full: first the heap held back for
+     * answering goes to the application (finishing the recording needs room), then the reason is
+     * kept, in words made beforehand should the figures find no room. Holding the class's lock.
+     */
+    private static void stopInAFullHeap(HeapWatch heap, Path progress) throws IOException {
+        ControlChannel.giveBackReserve();
+        stoppedItself = HeapWatch.FULL_WORDS;
+        stopItself(heap.why(), progress);
+    }
+
+    /** Stops the session for {@code why}, kept first so that a stop that fails in a full heap still leaves it. Holding the class's lock. */
+    private static void stopItself(String why, Path progress) throws IOException {
+        stoppedItself = why;
+        stop();
+        writeStatus(progress);  // idle: collect ends early
     }
 
     /**

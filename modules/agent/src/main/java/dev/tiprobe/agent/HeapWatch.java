@@ -25,7 +25,11 @@ final class HeapWatch {
     /** Looks (one a second) in a row that find the heap nearly full before a running session stops. */
     static final int LOOKS = 3;
 
+    /** Why a session stopped when even the words for its heap's figures found no room: made before they are needed. */
+    static final String FULL_WORDS = "the target's heap is full; its recording holds what came before";
+
     private int fullLooks;
+    private double lastShare;
 
     /** The share of the maximum heap in use after the last collections, or 0 where the JVM does not say. */
     static double afterCollection() {
@@ -59,13 +63,35 @@ final class HeapWatch {
     }
 
     /**
-     * One look a second: why the session should stop, once the heap has been nearly full
-     * {@link #LOOKS} looks in a row; else null. The look is counted before the words are made
-     * (making them may fail in such a heap; the next look makes them again).
+     * One look a second: whether the heap has now been nearly full {@link #LOOKS} looks in a row,
+     * so the session should stop. Allocates nothing but what the pools' figures take.
      */
-    String look() {
+    boolean look() {
         double share = afterCollection();
+        lastShare = share;
         fullLooks = share < FULL ? 0 : fullLooks + 1;
-        return fullLooks >= LOOKS ? why(share) : null;
+        return fullLooks >= LOOKS;
+    }
+
+    /**
+     * A look that could not be taken because the session's own work met an
+     * {@link OutOfMemoryError}: that counts as a look that found the heap full (in such a heap
+     * every look may fail that way, and the session must stop all the same). As {@link #look()}.
+     */
+    boolean lookFailed() {
+        lastShare = 1;
+        return ++fullLooks >= LOOKS;
+    }
+
+    /**
+     * Why the session stops, with the last look's figures; {@link #FULL_WORDS} when making the
+     * words finds no room.
+     */
+    String why() {
+        try {
+            return why(lastShare) + "; its recording holds what came before";
+        } catch (OutOfMemoryError e) {
+            return FULL_WORDS;
+        }
     }
 }
