@@ -63,7 +63,7 @@ public final class MethodFilter {
      *                   {@code int[]}), or null for any
      */
     private record Rule(String annotation, Pattern className, boolean simpleName, Pattern method, String descriptor,
-                        List<String> parameters) {
+                        List<String> parameters, String exactClass, String exactMethod) {
         boolean classMayMatch(String binaryName) {
             if (annotation != null) return true;
             return className == null || className.matcher(simpleName ? simple(binaryName) : binaryName).matches();
@@ -182,7 +182,7 @@ public final class MethodFilter {
         if (text.charAt(from) == '@') {
             String name = text.substring(from + 1, to);
             checkName(text, from + 1, to, false, "annotation name");
-            return new Rule("L" + name.replace('.', '/') + ";", null, false, null, null, null);
+            return new Rule("L" + name.replace('.', '/') + ";", null, false, null, null, null, null, null);
         }
         int sep = text.indexOf("::", from);
         if (sep >= to) sep = -1;
@@ -192,7 +192,8 @@ public final class MethodFilter {
         String classPattern = text.substring(from, classEnd);
         Pattern className = classPattern.equals("**") ? null : glob(classPattern);
         boolean simpleName = classPattern.indexOf('.') < 0;
-        if (sep < 0) return new Rule(null, className, simpleName, null, null, null);
+        String exactClass = simpleName || classPattern.indexOf('*') >= 0 ? null : classPattern;
+        if (sep < 0) return new Rule(null, className, simpleName, null, null, null, exactClass, null);
         int nameFrom = sep + 2;
         int paren = text.indexOf('(', nameFrom);
         if (paren >= to) paren = -1;
@@ -225,7 +226,8 @@ public final class MethodFilter {
                 }
             }
         }
-        return new Rule(null, className, simpleName, methodPattern.equals("*") ? null : glob(methodPattern), descriptor, parameters);
+        return new Rule(null, className, simpleName, methodPattern.equals("*") ? null : glob(methodPattern), descriptor, parameters,
+                exactClass, exactClass == null || methodPattern.indexOf('*') >= 0 ? null : methodPattern);
     }
 
     /** {@code String, int[], java.util.Map.Entry, Object...}: each a Java type, spaces around commas allowed. */
@@ -319,6 +321,22 @@ public final class MethodFilter {
             }
         }
         return Pattern.compile(regex.toString());
+    }
+
+    /** A class a pattern names whole ({@code java.lang.Thread::start}), and the method it names whole, or null. */
+    public record Named(String className, String method) {}
+
+    /** The classes (and methods) the filter's patterns name whole, not by a wildcard, a simple name or an annotation. */
+    public List<Named> named() {
+        List<Named> out = new ArrayList<>();
+        for (Rule r : includes) if (r.exactClass() != null) out.add(new Named(r.exactClass(), r.exactMethod()));
+        return out;
+    }
+
+    /** Whether some pattern names this class whole ({@code java.lang.Thread::start} names {@code java.lang.Thread}). */
+    public boolean namesClass(String binaryName) {
+        for (Rule r : includes) if (binaryName.equals(r.exactClass())) return true;
+        return false;
     }
 
     /** Whether any method of the class could be chosen, before its annotations are known. */

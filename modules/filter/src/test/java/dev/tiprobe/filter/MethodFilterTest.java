@@ -6,6 +6,8 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -89,5 +91,26 @@ class MethodFilterTest {
 
     static int position(String filter) {
         return assertThrows(MethodFilter.FilterSyntaxException.class, () -> MethodFilter.parse(filter)).position();
+    }
+    /**
+     * java.lang's classes are traced where a pattern names them whole, never through a wildcard;
+     * the classes and Thread's methods the probe runs on never, and a filter naming them is refused
+     * with the reason.
+     */
+    @Test
+    void javaLangIsTracedOnlyWhereNamedAndNeverWhereTheProbeRuns() {
+        assertNull(Untraceable.whyNotClass("java/lang/Thread", MethodFilter.parse("java.lang.Thread::start;com.foo.**")));
+        assertNotNull(Untraceable.whyNotClass("java/lang/ProcessBuilder", MethodFilter.parse("java.lang.**")));
+        assertNotNull(Untraceable.whyNotClass("java/lang/ProcessBuilder", MethodFilter.parse("**")));
+        assertNull(Untraceable.whyNotClass("java/util/HashMap", MethodFilter.parse("java.**")));
+        assertNotNull(Untraceable.whyNotClass("jdk/internal/misc/Unsafe", MethodFilter.parse("jdk.internal.misc.Unsafe::*")));
+        assertNotNull(Untraceable.whyNotClass("java/lang/ThreadLocal$ThreadLocalMap", MethodFilter.parse("java.lang.ThreadLocal$ThreadLocalMap")));
+        assertEquals("the probe calls it to find the calling thread", Untraceable.whyNotMethod("java/lang/Thread", "threadId"));
+        assertNull(Untraceable.whyNotMethod("java/lang/Thread", "start"));
+        assertEquals("java.lang.Object cannot be traced: the probe itself runs on it",
+                Untraceable.refused(MethodFilter.parse("java.lang.Object::hashCode")));
+        assertEquals("java.lang.Thread::getName cannot be traced: the probe calls it to find the calling thread",
+                Untraceable.refused(MethodFilter.parse("com.foo.*;java.lang.Thread::getName")));
+        assertNull(Untraceable.refused(MethodFilter.parse("java.lang.Thread::start;java.**;*Service")));
     }
 }

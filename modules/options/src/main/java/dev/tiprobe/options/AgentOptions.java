@@ -1,6 +1,7 @@
 package dev.tiprobe.options;
 
 import dev.tiprobe.filter.MethodFilter;
+import dev.tiprobe.filter.Untraceable;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -89,7 +90,10 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         /** The agent's default budget: 5 % of the program's CPU. */
         public static final double DEFAULT_BUDGET = 0.05;
 
+        /** @throws IllegalArgumentException also for a filter that names what can never be traced ({@link Untraceable}) */
         public Tracing {
+            String refused = Untraceable.refused(filter);
+            if (refused != null) throw new IllegalArgumentException(refused);
             if (!(overheadBudget >= 0 && overheadBudget <= 10)) {
                 throw new IllegalArgumentException("overhead must be a percentage such as 5 (0: no limit), not " + overheadBudget * 100);
             }

@@ -38,6 +38,13 @@ class AgentOptionsTest {
         for (AgentOptions o : sessions) assertEquals(o, AgentOptions.parse(o.format()), o.format());
     }
 
+    /** A filter naming what the probe runs on is refused by name, by the command and by -javaagent alike. */
+    @Test
+    void aFilterNamingWhatTheProbeRunsOnIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=java.lang.String::length"));
+        assertEquals("java.lang.String cannot be traced: the probe itself runs on it", e.getMessage());
+    }
+
     /** A filter's Java parameter list keeps its commas: options split only outside parentheses. */
     @Test
     void aParameterListsCommasStayInItsFilter() {

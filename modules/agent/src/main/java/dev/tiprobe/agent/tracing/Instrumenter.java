@@ -1,6 +1,7 @@
 package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.filter.MethodFilter;
+import dev.tiprobe.filter.Untraceable;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
@@ -83,9 +84,6 @@ final class Instrumenter {
     private static final MethodTypeDesc TRACE_ENTER = MethodTypeDesc.of(CALL, ConstantDescs.CD_int);
     private static final MethodTypeDesc TRACE_THROW = MethodTypeDesc.of(ConstantDescs.CD_void, THROWABLE, CALL);
 
-    /** Packages whose classes the probe itself runs: never instrumented. */
-    private static final List<String> NEVER = List.of("java/lang/", "jdk/internal/", "sun/", "dev/tiprobe/");
-
     private final MethodFilter filter;
     private final TraceMode mode;
     private final Slots slots;
@@ -123,15 +121,13 @@ final class Instrumenter {
 
     private static final String PROBE_INTERNAL_NAME = Probe.class.getName().replace('.', '/');
 
-    /** Whether classes of this internal name are never changed (the probe's own dependencies). */
-    static boolean untouchable(String internalName) {
-        for (String prefix : NEVER) if (internalName.startsWith(prefix)) return true;
-        return false;
-    }
-
-    /** Cheap pre-check on the name alone: could the filter choose any method of this class? */
+    /**
+     * Cheap pre-check on the name alone: could the filter choose any method of this class? Never
+     * for the classes the probe runs on ({@link Untraceable}).
+     */
     boolean mayInstrument(String internalName) {
-        return internalName != null && !untouchable(internalName) && filter.mayMatchClass(internalName.replace('/', '.'));
+        return internalName != null && filter.mayMatchClass(internalName.replace('/', '.'))
+                && Untraceable.whyNotClass(internalName, filter) == null;
     }
 
     /**
@@ -158,7 +154,8 @@ final class Instrumenter {
                     m.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
             if (!filter.matches(binaryName, classAnnotations, name, desc, methodAnnotations)) continue;
             if (!removed.isEmpty() && removed.contains(methodKey(binaryName, name, desc))) continue;
-            String reason = unsupported(m);
+            String reason = Untraceable.whyNotMethod(model.thisClass().asInternalName(), name);
+            if (reason == null) reason = unsupported(m);
             if (reason != null) {
                 skipped.add(new Results.Skipped(binaryName, name, desc, reason));
                 continue;
