@@ -124,7 +124,7 @@ class ImageIT {
     @Test
     void javaUtilConcurrentTracedWholeRunsToItsAnswerWithExactCounts() throws Exception {
         Path results = dir.resolve("concurrent.json");
-        Run run = tiprobe("run", "--trace", "java.util.concurrent.**", "--mode", "trace", "-f", results.toString(),
+        Run run = tiprobe("run", "--trace", "java.util.concurrent.**", "--mode", "trace", "--overhead", "0", "-f", results.toString(),
                 "--", JAVA, "-cp", CLASSES, "example.known.ConcurrentWork");
         assertEquals(0, run.exit(), run.err());
         assertEquals("entries 4000 counted 4000", run.out().strip().lines().toList().getLast());
@@ -136,6 +136,35 @@ class ImageIT {
         assertTrue(json.contains("\"probeFailures\": 0,"), "no probe failed");
         Matcher machinery = Pattern.compile("\"thread\": \"(tiprobe-|JFR )[^\"]*\"").matcher(json);
         assertFalse(machinery.find(), () -> "a call of tiprobe's kept: " + machinery.group());
+    }
+
+    /**
+     * A {@code -javaagent} written by hand says at exit, in one line, where its recording went and
+     * how to make the output it named, and that command works; {@code tiprobe run}, which says
+     * where the results are itself, leaves the line out.
+     */
+    @Test
+    void aJavaagentByHandSaysAtExitWhereItsRecordingWent() throws Exception {
+        Path lib = TIPROBE.getParent().resolveSibling("lib");
+        Path out = dir.resolve("hand.json");
+        Run run = Command.run(List.of(JAVA, "-Xbootclasspath/a:" + lib.resolve("tiprobe-probe.jar"),
+                "-javaagent:" + lib.resolve("tiprobe-agent.jar") + "=trace=example.known.Overloads::f,file=" + out,
+                "--enable-native-access=ALL-UNNAMED", "-cp", CLASSES, "example.known.Overloads"));
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("sum 45", run.out().strip());
+        Path recording = dir.resolve("hand.tpr");
+        assertEquals("tiprobe: recording in " + recording + " (tiprobe report " + recording + " -f " + out + " makes hand.json)",
+                run.err().strip());
+        assertEquals(0, tiprobe("report", recording.toString(), "-f", out.toString()).exit());
+        Matcher f = Pattern.compile("\"method\": \"f\", \"descriptor\": \"[^\"]*\", \"calls\": (\\d+)").matcher(Files.readString(out));
+        long calls = 0;
+        while (f.find()) calls += Long.parseLong(f.group(1));
+        assertEquals(15, calls, "the three overloads' 3 + 5 + 7 calls");
+
+        Run viaRun = tiprobe("run", "--trace", "example.known.Overloads::f", "-f", dir.resolve("run.json").toString(),
+                "--", JAVA, "-cp", CLASSES, "example.known.Overloads");
+        assertEquals(0, viaRun.exit(), viaRun.err());
+        assertFalse(viaRun.err().contains("tiprobe: recording in"), viaRun.err());
     }
 
     /**
@@ -175,7 +204,7 @@ class ImageIT {
     @Test
     void aDurationThresholdKeepsEverySlowCallAmongAMillionFastOnes() throws Exception {
         Path results = dir.resolve("slow.json");
-        Run run = tiprobe("run", "--trace", "example.known.SlowAmongFast::*", "--mode", "trace", "--min-duration", "10ms",
+        Run run = tiprobe("run", "--trace", "example.known.SlowAmongFast::*", "--mode", "trace", "--min-duration", "10ms", "--overhead", "0",
                 "-f", results.toString(), "--", JAVA, "-cp", CLASSES, "example.known.SlowAmongFast");
         assertEquals(0, run.exit(), run.err());
         assertEquals("sum " + (500_000 + 10), run.out().strip().lines().toList().getLast());

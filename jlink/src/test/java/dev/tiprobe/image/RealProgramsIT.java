@@ -301,7 +301,9 @@ class RealProgramsIT {
         while (samples.find()) tiprobes.add(Long.parseLong(samples.group(1)) / 1_000_000);
         java.util.TreeSet<Long> jfrs = new java.util.TreeSet<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(own)) {
-            if (e.getEventType().getName().equals("jdk.ExecutionSample") && "main".equals(e.getThread("sampledThread").getJavaName())) {
+            // From main's first line: before it, main runs the JVM's start and tiprobe's, not the program.
+            if (e.getEventType().getName().equals("jdk.ExecutionSample") && "main".equals(e.getThread("sampledThread").getJavaName())
+                    && e.getStartTime().toEpochMilli() >= mainAt) {
                 jfrs.add(e.getStartTime().toEpochMilli());
             }
         }

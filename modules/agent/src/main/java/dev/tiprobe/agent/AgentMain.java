@@ -40,6 +40,8 @@ public final class AgentMain {
     private static ControlChannel channel;
     /** Why the channel of the running session could not be opened; null when it is open. */
     private static String channelProblem;
+    /** The session {@link #premain} began, if any: the one that says at exit where its recording went. */
+    private static volatile AgentSession withTheJvm;
     /** Why the last session stopped by itself (its recording removed, the heap full), until the next begins; else null. */
     private static String stoppedItself;
 
@@ -67,6 +69,7 @@ public final class AgentMain {
                 throw e;
             }
             AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
+            withTheJvm = started;
             if (options.profiling()) {
                 jvmti.thenAccept(j -> {
                     try {
@@ -270,7 +273,7 @@ public final class AgentMain {
                     try {
                         synchronized (AgentMain.class) {
                             if (session != kept || !running()) return;
-                            if (heap.lookFailed()) {
+                            if (heap.lookFailed(e)) {
                                 stopInAFullHeap(heap, progress);
                                 return;
                             }
@@ -418,7 +421,24 @@ public final class AgentMain {
         AgentSession.Ending ended = ending.close();
         for (String problem : ended.problems()) System.err.println("tiprobe: " + problem);
         if (ended.unmatchedFilter() != null) System.err.println("tiprobe: the filter '" + ended.unmatchedFilter() + "' matched no method");
+        // Only a session that began with the JVM, by hand: tiprobe run says it itself, and an
+        // attached session's target is left untouched (its command is gone).
+        String where = ending != withTheJvm || ending.quiet() || !ended.problems().isEmpty() ? null : exitLine(ended.reply());
+        if (where != null) System.err.println("tiprobe: " + where);
         end();
+    }
+
+    /**
+     * A session started with the JVM ({@code -javaagent} by hand) says at exit where its recording
+     * went and how to make the output asked for from it: {@code recording in /tmp/out.tpr (tiprobe
+     * report /tmp/out.tpr -f /tmp/out.json makes out.json)}. Null where the reply names no recording.
+     */
+    static String exitLine(Reply reply) {
+        Path recording = reply.path(Reply.RECORDING);
+        Path output = reply.path(Reply.OUTPUT);
+        if (recording == null) return null;
+        if (output == null || output.equals(recording)) return "recording in " + recording;
+        return "recording in " + recording + " (tiprobe report " + recording + " -f " + output + " makes " + output.getFileName() + ")";
     }
 
     private static String message(Throwable t) {

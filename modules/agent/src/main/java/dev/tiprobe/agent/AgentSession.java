@@ -72,6 +72,11 @@ final class AgentSession {
         if (options.loop() != null) loop = RecordingLoop.start(recorder, options, pid, p::catchUp);
     }
 
+    /** Whether the command that launched the JVM says where the results are ({@code tiprobe run}), not the agent. */
+    boolean quiet() {
+        return options.quiet();
+    }
+
     /** True once {@link #close()} began: the session is over; nothing is left for the shutdown hook, nor for late profiling. */
     boolean closed() {
         return closed;

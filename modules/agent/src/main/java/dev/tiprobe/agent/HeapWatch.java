@@ -29,7 +29,11 @@ final class HeapWatch {
     static final String FULL_WORDS = "the target's heap is full; its recording holds what came before";
 
     private int fullLooks;
-    private double lastShare;
+    /** The share the last look measured; NaN when the last look could not measure (no room). */
+    private double lastShare = Double.NaN;
+    /** When the last look was counted ({@link System#nanoTime()}): a failure in the same round is not counted again. */
+    private long lastLookNanos = System.nanoTime() - ROUND_NANOS;
+    private static final long ROUND_NANOS = 500_000_000L;
 
     /** The share of the maximum heap in use after the last collections, or 0 where the JVM does not say. */
     static double afterCollection() {
@@ -69,18 +73,28 @@ final class HeapWatch {
     boolean look() {
         double share = afterCollection();
         lastShare = share;
+        lastLookNanos = System.nanoTime();
         fullLooks = share < FULL ? 0 : fullLooks + 1;
         return fullLooks >= LOOKS;
     }
 
     /**
-     * A look that could not be taken because the session's own work met an
-     * {@link OutOfMemoryError}: that counts as a look that found the heap full (in such a heap
-     * every look may fail that way, and the session must stop all the same). As {@link #look()}.
+     * A look that could not be taken because the session's own work met {@code e}: an
+     * {@link OutOfMemoryError} of the Java heap counts as a look that found the heap full (in such
+     * a heap every look may fail that way, and the session must stop all the same), unless a look
+     * was counted in this round already. Another kind (metaspace, threads) is not counted. As
+     * {@link #look()}.
      */
-    boolean lookFailed() {
-        lastShare = 1;
-        return ++fullLooks >= LOOKS;
+    boolean lookFailed(OutOfMemoryError e) {
+        String what = e.getMessage();
+        boolean heap = what == null || what.startsWith("Java heap") || what.startsWith("GC overhead");
+        long now = System.nanoTime();
+        if (heap && now - lastLookNanos >= ROUND_NANOS) {
+            lastLookNanos = now;
+            lastShare = Double.NaN;
+            fullLooks++;
+        }
+        return fullLooks >= LOOKS;
     }
 
     /**
@@ -88,6 +102,7 @@ final class HeapWatch {
      * words finds no room.
      */
     String why() {
+        if (Double.isNaN(lastShare)) return FULL_WORDS;
         try {
             return why(lastShare) + "; its recording holds what came before";
         } catch (OutOfMemoryError e) {

@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,23 +13,38 @@ class HeapWatchTest {
      * every look may fail that way, and the session still stops after three.
      */
     @Test
-    void looksThatFindNoRoomCountAsFullOnes() {
+    void looksThatFindNoRoomCountAsFullOnes() throws Exception {
         HeapWatch heap = new HeapWatch();
-        assertFalse(heap.lookFailed());
-        assertFalse(heap.lookFailed());
-        assertTrue(heap.lookFailed());
-        assertTrue(heap.why().startsWith("the target's heap is 100 % full after its last collection (of "), heap.why());
+        assertFalse(failed(heap, "Java heap space"));
+        assertFalse(failed(heap, "Java heap space"));
+        assertTrue(failed(heap, "GC overhead limit exceeded"));
+        assertEquals(HeapWatch.FULL_WORDS, heap.why(), "no figures when none could be measured");
+    }
+
+    /** Running out of metaspace or native threads says nothing of the heap: not counted. */
+    @Test
+    void otherKindsOfOutOfMemoryAreNotCounted() throws Exception {
+        HeapWatch heap = new HeapWatch();
+        for (int i = 0; i < 5; i++) assertFalse(failed(heap, "Metaspace"));
+        assertFalse(failed(heap, "unable to create native thread: possibly out of memory or process/resource limits reached"));
+    }
+
+    /** A failed look one round after the last, as the keeper takes them a second apart. */
+    private static boolean failed(HeapWatch heap, String message) throws InterruptedException {
+        Thread.sleep(510);
+        return heap.lookFailed(new OutOfMemoryError(message));
     }
 
     /** A look that finds room (this test's heap has plenty) starts the count again. */
     @Test
-    void aLookThatFindsRoomStartsTheCountAgain() {
+    void aLookThatFindsRoomStartsTheCountAgain() throws Exception {
         HeapWatch heap = new HeapWatch();
-        heap.lookFailed();
-        heap.lookFailed();
+        failed(heap, "Java heap space");
+        failed(heap, "Java heap space");
         assertFalse(heap.look());
-        assertFalse(heap.lookFailed());
-        assertFalse(heap.lookFailed());
-        assertTrue(heap.lookFailed());
+        assertFalse(heap.lookFailed(new OutOfMemoryError("Java heap space")), "the same round as a look: not counted again");
+        assertFalse(failed(heap, "Java heap space"));
+        assertFalse(failed(heap, "Java heap space"));
+        assertTrue(failed(heap, "Java heap space"));
     }
 }

@@ -111,7 +111,10 @@ class TracingIT {
         Run run = workload("trace=example.workload.**,mode=" + mode + ",file=" + file + extra);
         assertEquals(0, run.exit(), run.err());
         assertEquals(plainOutput, run.out(), "the program's output changed under tiprobe");
-        assertFalse(run.err().contains("tiprobe:"), run.err());
+        // One line of tiprobe's at exit, where the recording went; nothing else.
+        assertEquals(List.of("tiprobe: recording in " + file.resolveSibling(mode + ".tpr") + " (tiprobe report "
+                + file.resolveSibling(mode + ".tpr") + " -f " + file + " makes " + file.getFileName() + ")"),
+                run.err().lines().filter(l -> l.contains("tiprobe")).toList(), run.err());
         Map<String, Object> json = json(file);
         assertEquals(0L, json.get("probeFailures"));
         assertEquals(List.of(), json.get("classFailures"));

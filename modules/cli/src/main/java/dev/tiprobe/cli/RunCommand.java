@@ -34,7 +34,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException {
         Path output = Agent.output(trace.file(), null);  // %p: the program's pid, which the agent fills in
-        String options = trace.agentOptions(output);
+        String options = trace.agentOptions(output) + ",quiet";  // this command says where the results are
         JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
         Finished done = launch(command, runtime, options, trace.filter != null, output);
         Path results = Report.convert(done.results());

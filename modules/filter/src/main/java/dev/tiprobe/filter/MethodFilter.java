@@ -339,6 +339,19 @@ public final class MethodFilter {
         return false;
     }
 
+    /**
+     * Whether the method is chosen by a pattern that names its class whole (no wildcard, simple
+     * name or annotation) and by no exclude: how {@code java.lang}'s methods are chosen.
+     */
+    public boolean matchesWhereNamed(String binaryName, String methodName, String descriptor) {
+        Set<String> none = Set.of();
+        for (Rule r : excludes) if (r.matches(binaryName, none, methodName, descriptor, none)) return false;
+        for (Rule r : includes) {
+            if (binaryName.equals(r.exactClass()) && r.matches(binaryName, none, methodName, descriptor, none)) return true;
+        }
+        return false;
+    }
+
     /** Whether any method of the class could be chosen, before its annotations are known. */
     public boolean mayMatchClass(String binaryName) {
         for (Rule r : includes) if (r.classMayMatch(binaryName)) return true;

@@ -112,5 +112,18 @@ class MethodFilterTest {
         assertEquals("java.lang.Thread::getName cannot be traced: the probe calls it to find the calling thread",
                 Untraceable.refused(MethodFilter.parse("com.foo.*;java.lang.Thread::getName")));
         assertNull(Untraceable.refused(MethodFilter.parse("java.lang.Thread::start;java.**;*Service")));
+        assertNotNull(Untraceable.whyNotClass("java/lang/foreign/Arena", MethodFilter.parse("java.lang.foreign.Arena::ofConfined")));
+        assertNotNull(Untraceable.whyNotClass("java/lang/runtime/SwitchBootstraps", MethodFilter.parse("java.**")));
+        assertNull(Untraceable.whyNotClass("java/lang/runtime/SwitchBootstraps", MethodFilter.parse("java.lang.runtime.SwitchBootstraps")));
+    }
+
+    /** A java.lang class named whole opens only the methods its own patterns choose, not what a wildcard beside them would. */
+    @Test
+    void aClassNamedWholeOpensOnlyTheMethodsItsPatternsChoose() {
+        MethodFilter f = MethodFilter.parse("java.lang.Thread::start;java.**;!java.lang.Thread::start(J)V");
+        assertTrue(f.matchesWhereNamed("java.lang.Thread", "start", "()V"));
+        assertFalse(f.matchesWhereNamed("java.lang.Thread", "interrupt", "()V"), "java.** does not open Thread's other methods");
+        assertFalse(f.matchesWhereNamed("java.lang.Thread", "start", "(J)V"), "excludes still apply");
+        assertFalse(f.matchesWhereNamed("java.lang.Runtime", "gc", "()V"));
     }
 }

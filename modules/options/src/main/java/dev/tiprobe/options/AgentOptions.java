@@ -32,8 +32,9 @@ import java.util.Locale;
  * {@code keep} how many of those stay [60]; {@code recording}, the one file the agent writes [the output's name with {@code .tpr}
  * for {@code .json}, or {@code .tpr} added]. Allocation profiling: {@code alloc} the sampling
  * interval in bytes ({@code 512k}, {@code 1m}), {@code live} keep only objects still alive;
- * lock profiling: {@code lock} the shortest wait recorded ({@code 1ms}, {@code 0}). Commas
- * separate options, so no value may contain one.
+ * lock profiling: {@code lock} the shortest wait recorded ({@code 1ms}, {@code 0}). {@code quiet}:
+ * the command that launched the JVM ({@code tiprobe run}) says where the results are, so the agent
+ * does not at exit. Commas separate options, so no value may contain one.
  *
  * @param tracing   method tracing, or null
  * @param sampling  stack sampling, or null
@@ -42,9 +43,10 @@ import java.util.Locale;
  * @param loop      continuous profiling: a recording per period, or null for one recording
  * @param allocations allocation profiling, or null
  * @param locks     lock profiling, or null
+ * @param quiet     the agent prints no line at exit on where the recording is (a launching command does)
  */
 public record AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop,
-                           Allocations allocations, Locks locks) {
+                           Allocations allocations, Locks locks, boolean quiet) {
     public static final String DEFAULT_FILE = "tiprobe-%p.json";
 
     public enum TraceMode { COUNT, TIME, TRACE }
@@ -216,6 +218,12 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
     }
 
+    /** Not quiet. */
+    public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop,
+                        Allocations allocations, Locks locks) {
+        this(tracing, sampling, file, recording, loop, allocations, locks, false);
+    }
+
     /** One recording for the whole session (no loop). */
     public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording) {
         this(tracing, sampling, file, recording, null);
@@ -313,6 +321,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         boolean live = false;
         double allocOverhead = Allocations.DEFAULT_BUDGET;
         Duration lock = null;
+        boolean quiet = false;
         for (String option : split(text)) {
             int eq = option.indexOf('=');
             String key = (eq < 0 ? option : option.substring(0, eq)).trim();
@@ -343,6 +352,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "live" -> live = value.isEmpty() || Boolean.parseBoolean(value);
                 case "allocoverhead" -> allocOverhead = percent(key, value);
                 case "lock" -> lock = threshold(key, value);
+                case "quiet" -> quiet = value.isEmpty() || Boolean.parseBoolean(value);
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
@@ -352,7 +362,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
         if (recompile && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
         return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
-                alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock));
+                alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock), quiet);
     }
 
     /** The option string that {@link #parse} turns back into these settings; defaults are left out. */
@@ -389,6 +399,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (allocations.overheadBudget() != Allocations.DEFAULT_BUDGET) b.append(",allocoverhead=").append(percentText(allocations.overheadBudget()));
         }
         if (locks != null) b.append(",lock=").append(locks.threshold().isZero() ? "0" : durationText(locks.threshold()));
+        if (quiet) b.append(",quiet");
         if (loop != null) {
             b.append(",loop=").append(durationText(loop.period()));
             if (loop.keep() != Loop.DEFAULT_KEEP) b.append(",keep=").append(loop.keep());

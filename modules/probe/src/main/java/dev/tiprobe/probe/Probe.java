@@ -457,15 +457,17 @@ public final class Probe {
 
     /**
      * Marks this platform thread as doing tiprobe's work ({@code on}) or the program's again: while
-     * marked, probes on it neither count, time nor trace.
+     * marked, probes on it neither count, time nor trace. Whether it was marked before.
      */
-    static void markTiprobes(boolean on) {
+    static boolean markTiprobes(boolean on) {
         Thread t = Thread.currentThread();
-        if (t.isVirtual()) return;
+        if (t.isVirtual()) return false;
         ThreadState s = state();
+        boolean was = s.tiprobes;
         s.tiprobes = on || ThreadState.machinery(t.getName());
         int at = (int) s.threadId & (BY_THREAD_ID.length - 1);
         if (s.tiprobes && BY_THREAD_ID[at] == s) BY_THREAD_ID[at] = null;
+        return was;
     }
 
     /**

@@ -71,10 +71,10 @@ public final class ProbeControl {
     /**
      * Marks the calling thread as running tiprobe's own work ({@code true}), such as the agent's
      * start on the program's main thread before {@code main}, or as the program's again: probes
-     * leave out the calls of a marked thread.
+     * leave out the calls of a marked thread. Returns whether it was marked before, to restore.
      */
-    public static void tiprobesWork(boolean on) {
-        Probe.markTiprobes(on);
+    public static boolean tiprobesWork(boolean on) {
+        return Probe.markTiprobes(on);
     }
 
     /** Stops recording traced calls (counts and times stop when the probes are removed). */

@@ -38,11 +38,35 @@ public final class Command {
         CompletableFuture<String> out = readAll(p.getInputStream());
         CompletableFuture<String> err = readAll(p.getErrorStream());
         if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+            String threads = threadDumps(p);
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
-            throw new AssertionError("did not finish in " + TIMEOUT_MINUTES + " minutes: " + command);
+            throw new AssertionError("did not finish in " + TIMEOUT_MINUTES + " minutes: " + command + "\n" + threads);
         }
-        return new Run(p.exitValue(), out.join(), err.join());
+        try {
+            // A process it started may keep the pipes open after it ended: give up on them after a minute.
+            return new Run(p.exitValue(), out.get(1, TimeUnit.MINUTES), err.get(1, TimeUnit.MINUTES));
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            throw new AssertionError("its output did not end a minute after it exited: " + command, e);
+        }
+    }
+
+    /** The threads of {@code p} and of the JVMs it started, as jcmd prints them: what a hung command was doing. */
+    private static String threadDumps(Process p) {
+        StringBuilder b = new StringBuilder();
+        java.util.stream.Stream.concat(java.util.stream.Stream.of(p.toHandle()), p.descendants()).forEach(h -> {
+            try {
+                Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                        Long.toString(h.pid()), "Thread.print").redirectErrorStream(true).start();
+                CompletableFuture<String> dump = readAll(jcmd.getInputStream());
+                if (jcmd.waitFor(30, TimeUnit.SECONDS)) b.append(dump.get(5, TimeUnit.SECONDS));
+                else jcmd.destroyForcibly();
+            } catch (Exception e) {
+                b.append("no thread dump of ").append(h.pid()).append(": ").append(e).append('\n');
+            }
+        });
+        return b.toString();
     }
 
     /** All of {@code stream}, read on a daemon thread. */

@@ -6,12 +6,13 @@ import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
-import jdk.jfr.consumer.RecordingFile;
+import jdk.jfr.consumer.EventStream;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
@@ -85,11 +86,15 @@ final class JvmRecordingEnd implements FlightRecorderListener {
 
     /** The stream's handler: hands {@code e} over and remembers it for a while. */
     void handOver(RecordedEvent e) {
-        Key key = Key.of(e);
-        if (key.epochNanos() > newestNanos) newestNanos = key.epochNanos();
-        if (recent.add(key)) arrivals.add(key);
-        long forgetBefore = newestNanos - OVERLAP.toNanos();
-        while (!arrivals.isEmpty() && arrivals.peekFirst().epochNanos() < forgetBefore) recent.remove(arrivals.pollFirst());
+        try {
+            Key key = Key.of(e);
+            if (key.epochNanos() > newestNanos) newestNanos = key.epochNanos();
+            if (recent.add(key)) arrivals.add(key);
+            long forgetBefore = newestNanos - OVERLAP.toNanos();
+            while (!arrivals.isEmpty() && arrivals.peekFirst().epochNanos() < forgetBefore) recent.remove(arrivals.pollFirst());
+        } catch (RuntimeException | OutOfMemoryError unkeyed) {
+            // handed over all the same; should the file have it too, it may come twice
+        }
         handler.accept(e);
     }
 
@@ -113,18 +118,23 @@ final class JvmRecordingEnd implements FlightRecorderListener {
 
     /**
      * Hands over the file's events that the stream had not: call once the file is written and the
-     * stream's thread has ended. An event the handler cannot take is left out, as the stream would.
+     * stream's thread has ended. Chunks that end before the overlap are skipped unread (the file
+     * holds up to a minute, in chunks of {@link JfrStream#CHUNK_PERIOD}). An event the handler
+     * cannot take is left out, as the stream would.
      */
     void handOverRest() throws IOException {
         long from = newestNanos == Long.MIN_VALUE ? Long.MIN_VALUE : newestNanos - OVERLAP.toNanos();
-        try (RecordingFile events = new RecordingFile(file)) {
-            while (events.hasMoreEvents()) {
-                RecordedEvent e = events.readEvent();
-                if (!e.getEventType().getName().equals(eventName)) continue;
-                Key key = Key.of(e);
-                if (key.epochNanos() < from || recent.contains(key)) continue;
-                handler.accept(e);
-            }
+        try (EventStream events = EventStream.openFile(file)) {
+            if (from != Long.MIN_VALUE) events.setStartTime(Instant.ofEpochSecond(0, from));
+            events.onEvent(eventName, e -> {
+                try {
+                    Key key = Key.of(e);
+                    if (key.epochNanos() >= from && !recent.contains(key)) handler.accept(e);
+                } catch (RuntimeException unreadable) {
+                    // left out, as a sample JFR could not take; the rest of the file goes on
+                }
+            });
+            events.start();  // returns at the file's end
         }
     }
 

@@ -147,12 +147,14 @@ final class Instrumenter {
                 model.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
         List<Results.Skipped> skipped = new java.util.ArrayList<>();
         Map<MethodModel, Integer> chosen = new HashMap<>();
+        boolean javaLang = Untraceable.javaLang(model.thisClass().asInternalName());
         for (MethodModel m : model.methods()) {
             String name = m.methodName().stringValue();
             String desc = m.methodType().stringValue();
             Set<String> methodAnnotations = annotations(m.findAttribute(Attributes.runtimeVisibleAnnotations()).orElse(null),
                     m.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
-            if (!filter.matches(binaryName, classAnnotations, name, desc, methodAnnotations)) continue;
+            if (javaLang ? !filter.matchesWhereNamed(binaryName, name, desc)
+                    : !filter.matches(binaryName, classAnnotations, name, desc, methodAnnotations)) continue;
             if (!removed.isEmpty() && removed.contains(methodKey(binaryName, name, desc))) continue;
             String reason = Untraceable.whyNotMethod(model.thisClass().asInternalName(), name);
             if (reason == null) reason = unsupported(m);

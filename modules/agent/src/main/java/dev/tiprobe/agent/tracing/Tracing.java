@@ -364,8 +364,21 @@ public final class Tracing {
             }
         }
 
+        /**
+         * A class file as it loads or is retransformed, on whichever thread does that: often the
+         * program's, whose calls into the JDK meanwhile are tiprobe's and are not counted.
+         */
         private byte[] onClassFile(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
                                    byte[] classFile) {
+            boolean marked = ProbeControl.tiprobesWork(true);
+            try {
+                return transformed(loader, name, domain, classFile);
+            } finally {
+                ProbeControl.tiprobesWork(marked);
+            }
+        }
+
+        private byte[] transformed(ClassLoader loader, String name, ProtectionDomain domain, byte[] classFile) {
             if (!active || !instrumenter.mayInstrument(name)) return null;
             try {
                 Instrumenter.Result r = instrumenter.transform(loader, codeSource(domain), classFile);
