@@ -141,7 +141,7 @@ class ImageIT {
     /**
      * A {@code -javaagent} written by hand says at exit, in one line, where its recording went and
      * how to make the output it named, and that command works; {@code tiprobe run}, which says
-     * where the results are itself, leaves the line out.
+     * where the results are itself, leaves the line out, and says itself that a filter matched nothing.
      */
     @Test
     void aJavaagentByHandSaysAtExitWhereItsRecordingWent() throws Exception {
@@ -165,6 +165,13 @@ class ImageIT {
                 "--", JAVA, "-cp", CLASSES, "example.known.Overloads");
         assertEquals(0, viaRun.exit(), viaRun.err());
         assertFalse(viaRun.err().contains("tiprobe: recording in"), viaRun.err());
+
+        // A filter that matched nothing: run says so itself, not the agent in the program's output.
+        Run none = tiprobe("run", "--trace", "com.nowhere.**", "-f", dir.resolve("none.json").toString(),
+                "--", JAVA, "-cp", CLASSES, "example.known.Overloads");
+        assertEquals(0, none.exit(), none.err());
+        assertEquals(List.of("tiprobe run: the filter 'com.nowhere.**' matched no method",
+                "tiprobe run: the program exited with 0; results in " + dir.resolve("none.json")), none.err().lines().toList());
     }
 
     /**

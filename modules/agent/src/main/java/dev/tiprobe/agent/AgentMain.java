@@ -420,7 +420,9 @@ public final class AgentMain {
         if (session != ending || ending.closed()) return;
         AgentSession.Ending ended = ending.close();
         for (String problem : ended.problems()) System.err.println("tiprobe: " + problem);
-        if (ended.unmatchedFilter() != null) System.err.println("tiprobe: the filter '" + ended.unmatchedFilter() + "' matched no method");
+        if (ended.unmatchedFilter() != null && !ending.quiet()) {
+            System.err.println("tiprobe: the filter '" + ended.unmatchedFilter() + "' matched no method");  // else the command says it
+        }
         // Only a session that began with the JVM, by hand: tiprobe run says it itself, and an
         // attached session's target is left untouched (its command is gone).
         String where = ending != withTheJvm || ending.quiet() || !ended.problems().isEmpty() ? null : exitLine(ended.reply());

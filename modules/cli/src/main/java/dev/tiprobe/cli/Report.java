@@ -1,6 +1,8 @@
 package dev.tiprobe.cli;
 
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.report.Recording;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -38,5 +40,18 @@ final class Report {
         if (recording.equals(requested)) return recording;
         Exports.write(Exports.read(recording, new PrintWriter(System.err, true)), recording, requested);
         return requested;
+    }
+
+    /**
+     * As {@link #convert(Path)}, and what the command says of the session that the agent, told to
+     * be quiet, did not: {@code the filter 'com.foo.**' matched no method}, or null.
+     */
+    static String convertAndCheck(Path requested) throws CliException {
+        Path recording = recordingFor(requested);
+        Recording read = Exports.read(recording, new PrintWriter(System.err, true));
+        if (!recording.equals(requested)) Exports.write(read, recording, requested);
+        String filter = read.info().get(RecordingFormat.INFO_FILTER);
+        return filter != null && !filter.isEmpty() && read.stats().isEmpty() && read.tracing().signatures().isEmpty()
+                ? "the filter '" + filter + "' matched no method" : null;
     }
 }

@@ -37,8 +37,9 @@ final class RunCommand implements Callable<Integer> {
         String options = trace.agentOptions(output) + ",quiet";  // this command says where the results are
         JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
         Finished done = launch(command, runtime, options, trace.filter != null, output);
-        Path results = Report.convert(done.results());
-        spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + results);
+        String unmatched = Report.convertAndCheck(done.results());
+        if (unmatched != null) spec.commandLine().getErr().println("tiprobe run: " + unmatched);
+        spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
         return done.exit();
     }
 
