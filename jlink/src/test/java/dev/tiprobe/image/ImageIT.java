@@ -175,6 +175,28 @@ class ImageIT {
     }
 
     /**
+     * Everything traced ({@code '**'}) through {@code run}: the program's answer unchanged, no
+     * class left unchanged (instrumenting {@code java.net.InetAddress} and {@code
+     * java.nio.HeapCharBuffer} as they loaded ended in {@link ClassCircularityError} when the
+     * verifier's class hierarchy came through class loading or URLs), no probe failed, and no call
+     * kept ran on a thread of tiprobe's or JFR's.
+     */
+    @Test
+    void everythingTracedLeavesNoClassUnchangedAndNoCallOfTiprobes() throws Exception {
+        Path results = dir.resolve("everything.json");
+        Run run = tiprobe("run", "--trace", "**", "--mode", "trace", "-f", results.toString(),
+                "--", JAVA, "-cp", CLASSES, "example.known.Overloads");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("sum 45", run.out().strip());
+        String json = Files.readString(results);
+        assertTrue(json.contains("\"classFailures\": [\n  ]"), () -> json.substring(json.indexOf("\"classFailures\"")).lines().limit(8).toList().toString());
+        assertTrue(json.contains("\"probeFailures\": 0,"), "no probe failed");
+        Matcher machinery = Pattern.compile("\"thread\": \"(tiprobe-|JFR )[^\"]*\"").matcher(json);
+        assertFalse(machinery.find(), () -> "a call of tiprobe's kept: " + machinery.group());
+        assertTrue(json.contains("\"method\": \"f\""), "the program's own methods traced");
+    }
+
+    /**
      * java.lang's own methods, named whole, are traced: {@code Thread::start} and the constructor
      * the program uses count each of the 200 threads it starts, and none of tiprobe's; a class the
      * probe runs on is refused by name, before anything starts (exit 2).

@@ -239,10 +239,10 @@ final class Instrumenter {
             }
             return null;
         };
-        ClassHierarchyResolver fromLoader = loader == null
-                ? ClassHierarchyResolver.defaultResolver()
-                : ClassHierarchyResolver.ofResourceParsing(loader).orElse(ClassHierarchyResolver.defaultResolver());
-        return own.orElse(fromLoader).orElse(alreadyLoaded(loader, loaded));
+        // Never the JDK's default resolver: it falls back to loading the class (Class.forName).
+        ClassHierarchyResolver jdkFirst = own.orElse(JdkClassFiles.RESOLVER);
+        if (loader != null) jdkFirst = jdkFirst.orElse(ClassHierarchyResolver.ofResourceParsing(loader));
+        return jdkFirst.orElse(alreadyLoaded(loader, loaded));
     }
 
     /**
