@@ -48,8 +48,10 @@ public final class AgentMain {
     /** {@code -javaagent}: classes are instrumented from the first one the application loads. */
     public static void premain(String args, Instrumentation inst) {
         ModuleAccess.use(inst);
+        boolean tracing = false;
         try {
             AgentOptions options = AgentOptions.parse(args);
+            tracing = options.tracing() != null;
             long pid = ProcessHandle.current().pid();
             Path recording = options.recordingFile(pid);
             checkWritable(recording);
@@ -90,7 +92,7 @@ public final class AgentMain {
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
         } finally {
-            if (Tracing.probeInBootLoader()) {
+            if (tracing && Tracing.probeInBootLoader()) {  // a session that only profiles never loads tracing's classes
                 try {
                     ProbeControl.tiprobesWork(false);  // main's calls are the program's from here
                 } catch (Throwable t) {

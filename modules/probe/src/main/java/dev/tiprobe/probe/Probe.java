@@ -248,15 +248,13 @@ public final class Probe {
                 return dropped(s);
             }
             s.capped = false;
-            long admitted = addStatic(NEXT_CALL, 1L);
             Call[] buffer = calls;
-            long at = admitted < buffer.length ? admitted : s.nextRandom(admitted + 1);
+            long at = reservoirIndex(s, buffer);
             if (at >= buffer.length && !first) return dropped(s);
             Call c = new Call(slot, s, depth, now, settings, false);
             boolean keptFirst = first && keepFirst(slot, c);
             if (at < buffer.length) {
-                Call evicted = swapCallRelease(buffer, (int) at, c);
-                if (evicted != null && !keptAsFirst(evicted)) addStatic(DROPPED, 1L);
+                putInBuffer(buffer, (int) at, c);
             } else if (!keptFirst) {
                 countDropped(s);  // another thread's call became the method's first meanwhile
             }
@@ -281,18 +279,32 @@ public final class Probe {
                 countDropped(s);
                 return;
             }
-            long admitted = addStatic(NEXT_CALL, 1L);
             Call[] buffer = calls;
-            long at = admitted < buffer.length ? admitted : s.nextRandom(admitted + 1);
+            long at = reservoirIndex(s, buffer);
             if (at >= buffer.length) {
                 countDropped(s);
                 return;
             }
-            Call evicted = swapCallRelease(buffer, (int) at, c);
-            if (evicted != null && !keptAsFirst(evicted)) addStatic(DROPPED, 1L);
+            putInBuffer(buffer, (int) at, c);
         } catch (Throwable t) {
             failed();
         }
+    }
+
+    /**
+     * Where an admitted call goes in {@code buffer}: the next place while there is one, then a
+     * random one among all the calls admitted so far (past the end: not kept), so that the kept
+     * calls stay a uniform sample of the session.
+     */
+    private static long reservoirIndex(ThreadState s, Call[] buffer) {
+        long admitted = addStatic(NEXT_CALL, 1L);
+        return admitted < buffer.length ? admitted : s.nextRandom(admitted + 1);
+    }
+
+    /** Puts {@code c} at {@code at}; the call it replaces counts as dropped unless it is kept as its method's first. */
+    private static void putInBuffer(Call[] buffer, int at, Call c) {
+        Call evicted = swapCallRelease(buffer, at, c);
+        if (evicted != null && !keptAsFirst(evicted)) addStatic(DROPPED, 1L);
     }
 
     /** The first-call array, grown to hold {@code slot}; null when the slot is out of any sane range. */
@@ -520,7 +532,6 @@ public final class Probe {
     private static void failed() {
         addStatic(FAILURES, 1L);
     }
-
 
     /** {@code f} copied into a longer array of {@code length} (java.util.Arrays is not for probe code). */
     private static Call[] grown(Call[] f, int length) {
