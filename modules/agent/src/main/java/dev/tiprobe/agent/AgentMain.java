@@ -374,7 +374,7 @@ public final class AgentMain {
         stoppedItself = null;
         session = started;
         keeper = keep(started, progress, owner);
-        shutdownHook = new Thread(() -> finish(started), "tiprobe-shutdown");
+        shutdownHook = new ShutdownHook(() -> finish(started), started.traces());
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             channel = ControlChannel.open(ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")),
@@ -385,6 +385,39 @@ public final class AgentMain {
             channelProblem = message(e);
         }
         return started;
+    }
+
+    /**
+     * The thread that finishes a session at exit. The JVM starts shutdown hooks on the thread that
+     * exits, one of the program's: in a session that traces, its start is marked as tiprobe's work,
+     * so that a program whose {@code Thread::start} is traced counts only the threads it started.
+     */
+    private static final class ShutdownHook extends Thread {
+        private final boolean traces;
+
+        ShutdownHook(Runnable finish, boolean traces) {
+            super(finish, "tiprobe-shutdown");
+            this.traces = traces;
+        }
+
+        @Override
+        public void start() {
+            boolean marked = traces && markTiprobesWork(true);  // without tracing, the probe's classes may not be loadable
+            try {
+                super.start();
+            } finally {
+                if (traces) markTiprobesWork(marked);
+            }
+        }
+
+        /** {@link ProbeControl#tiprobesWork}, never failing the start: the session must finish whatever happens. */
+        private static boolean markTiprobesWork(boolean on) {
+            try {
+                return ProbeControl.tiprobesWork(on);
+            } catch (Throwable t) {
+                return false;  // the start is counted as the program's
+            }
+        }
     }
 
     /** The answer to {@code status}, {@code dump} or {@code stop}, through the control channel or a load of the agent. */

@@ -49,6 +49,11 @@ final class AgentSession {
         if (profiling != null) profilingStarted(profiling);
     }
 
+    /** Whether the session traces methods: then probes run, and the probe's classes may be called. */
+    boolean traces() {
+        return tracing != null;
+    }
+
     /**
      * {@code reply} with the recording and the requested output, absolute: what {@code tiprobe stop} and
      * {@code dump} convert, and into what, without the command keeping any state of its own. In a

@@ -34,9 +34,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException {
         Path output = Agent.output(trace.file(), null);  // %p: the program's pid, which the agent fills in
-        String options = trace.agentOptions(output) + ",quiet";  // this command says where the results are
         JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
-        Finished done = launch(command, runtime, options, trace.filter != null, output);
+        Finished done = launch(command, runtime, trace.agentOptions(output), trace.filter != null, output);
         String unmatched = Report.convertAndCheck(done.results());
         if (unmatched != null) spec.commandLine().getErr().println("tiprobe run: " + unmatched);
         spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
@@ -51,14 +50,15 @@ final class RunCommand implements Callable<Integer> {
      * terminal. A tracing run names the probe jar with {@code -Xbootclasspath/a:}: the agent would
      * otherwise append it while the VM runs, and the JDK then prints a class-sharing warning into
      * the program's output. A sampling run starts JFR's sampler with the JVM where its
-     * {@code runtime} has JFR ({@link AgentOptions.Sampling#jvmFlags}).
+     * {@code runtime} has JFR ({@link AgentOptions.Sampling#jvmFlags}). The agent is quiet: the
+     * command says where the results are, and nothing of tiprobe's goes into the program's output.
      */
     static Finished launch(List<String> command, JavaLauncher.Runtime runtime, String agentOptions, boolean tracing, Path output)
             throws CliException {
         List<String> full = new ArrayList<>();
         full.add(command.getFirst());
         if (tracing) full.add("-Xbootclasspath/a:" + Agent.probeJar());
-        full.add("-javaagent:" + Agent.jar() + "=" + agentOptions);
+        full.add("-javaagent:" + Agent.jar() + "=" + agentOptions + ",quiet");
         full.add("--enable-native-access=ALL-UNNAMED");
         AgentOptions.Sampling sampling = AgentOptions.parse(agentOptions).sampling();
         if (sampling != null) full.addAll(sampling.jvmFlags(runtime.jfr()));
