@@ -6,7 +6,7 @@
  */
 module dev.tiprobe.report {
     requires transitive dev.tiprobe.recording;
-    requires dev.tiprobe.ids;  // names for the methods of JFR recordings, as tiprobe's own are named
+    requires transitive dev.tiprobe.ids;  // names: JFR recordings' methods named as tiprobe's own, frames spelled by one rule
     requires jdk.jfr;  // JFR recordings read (JfrRecordings)
     exports dev.tiprobe.report;
 }

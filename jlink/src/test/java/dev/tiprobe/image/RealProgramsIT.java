@@ -100,7 +100,7 @@ class RealProgramsIT {
                 List<String> lines = folded(out);
                 assertFalse(lines.isEmpty(), "session " + i + " has samples");
                 assertTrue(lines.stream().noneMatch(l -> l.contains("[unknown]")), "session " + i + " names every frame: " + lines.getFirst());
-                assertTrue(lines.stream().anyMatch(l -> l.contains("org.h2.")), "session " + i + " shows H2's code");
+                assertTrue(lines.stream().anyMatch(l -> l.contains("org/h2/")), "session " + i + " shows H2's code");
             } else {
                 assertTrue(calls(out, "executeUpdate") > 0, "session " + i + " counted H2's statements");
                 Path recording = dir.resolve("s" + i + ".tpr");
@@ -206,10 +206,10 @@ class RealProgramsIT {
         long inH2 = 0;
         for (String line : folded(alloc)) {
             String stack = line.substring(0, line.lastIndexOf(' '));
-            assertFalse(stack.contains("[unknown]") || stack.contains("dev.tiprobe"), "every frame is the program's: " + line);
+            assertFalse(stack.contains("[unknown]") || stack.contains("dev/tiprobe"), "every frame is the program's: " + line);
             long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
             total += weight;
-            if (stack.contains("org.h2.")) inH2 += weight;
+            if (stack.contains("org/h2/")) inH2 += weight;
         }
         assertTrue(inH2 > 0.8 * total, "H2's code allocates most bytes: " + inH2 + " of " + total);
 
@@ -217,7 +217,7 @@ class RealProgramsIT {
         Command.Run lockView = tiprobe("report", recording.toString(), "--event", "lock", "-f", locks.toString());
         assertEquals(0, lockView.exit(), lockView.err());
         List<String> waits = folded(locks);
-        assertTrue(waits.stream().anyMatch(l -> l.contains("org.h2.")), "H2's clients contend: " + waits);
+        assertTrue(waits.stream().anyMatch(l -> l.contains("org/h2/")), "H2's clients contend: " + waits);
         assertTrue(waits.stream().noneMatch(l -> l.contains("[unknown]")), "every frame named: " + waits);
         Command.Run text = tiprobe("report", recording.toString(), "-f", "-");
         assertEquals(0, text.exit(), text.err());
@@ -317,7 +317,7 @@ class RealProgramsIT {
                 + tiprobes.size() + "; last JFR " + (jfrs.last() - mainAt) + " ms after main began, last tiprobe "
                 + (tiprobes.last() - mainAt) + "): " + missing);
         // spin is inlined into main's loop, where C2 keeps the only safepoint poll: samples show main.
-        assertTrue(folded(collapsed).stream().anyMatch(l -> l.contains("example.real.OneSecond.main")), "the program's frames");
+        assertTrue(folded(collapsed).stream().anyMatch(l -> l.contains("example/real/OneSecond.main")), "the program's frames");
     }
 
     /**
@@ -366,7 +366,7 @@ class RealProgramsIT {
         int deepest = lines.stream().mapToInt(l -> l.split(";").length).max().orElse(0);
         assertTrue(deepest > 200, "javac's stacks go deep: " + deepest + " frames at most");
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("[truncated]")), "no stack cut at the default depth");
-        assertTrue(lines.stream().anyMatch(l -> l.contains("com.sun.tools.javac.")), "javac's own frames");
+        assertTrue(lines.stream().anyMatch(l -> l.contains("com/sun/tools/javac/")), "javac's own frames");
     }
 
     /**

@@ -44,7 +44,7 @@ class SamplingAccuracyIT {
         return targets.startJava(CLASSES, log, mainClass, args);
     }
 
-    /** Self-time shares by method (the leaf frame's name without its module or jar) of a folded profile. */
+    /** Self-time shares by method (the leaf frame, named as folded stacks name it: {@code com/foo/Bar.baz}) of a folded profile. */
     static Map<String, Double> selfShares(Path collapsed) throws Exception {
         Map<String, Long> weights = new HashMap<>();
         long total = 0;
@@ -53,7 +53,7 @@ class SamplingAccuracyIT {
             long w = Long.parseLong(line.substring(space + 1));
             String stack = line.substring(0, space);
             String leaf = stack.substring(stack.lastIndexOf(';') + 1);
-            weights.merge(leaf.substring(leaf.indexOf('!') + 1), w, Long::sum);
+            weights.merge(leaf, w, Long::sum);
             total += w;
         }
         Map<String, Double> shares = new HashMap<>();
@@ -87,10 +87,10 @@ class SamplingAccuracyIT {
         assertEquals(0, run.exit(), run.err());
         Map<String, Double> shares = selfShares(collapsed);
         String figures = "self shares: " + shares;
-        double one = shares.getOrDefault("example.known.Inlined.one", 0.0);
-        double two = shares.getOrDefault("example.known.Inlined.two", 0.0);
-        double four = shares.getOrDefault("example.known.Inlined.four", 0.0);
-        double loop = shares.getOrDefault("example.known.Inlined.main", 0.0);
+        double one = shares.getOrDefault("example/known/Inlined.one", 0.0);
+        double two = shares.getOrDefault("example/known/Inlined.two", 0.0);
+        double four = shares.getOrDefault("example/known/Inlined.four", 0.0);
+        double loop = shares.getOrDefault("example/known/Inlined.main", 0.0);
         System.out.println("Inlined through run: " + figures);
         assertTrue(Math.abs(one - 1 / 7.0) < 0.08, figures);
         assertTrue(Math.abs(two - 2 / 7.0) < 0.08, figures);
@@ -146,11 +146,11 @@ class SamplingAccuracyIT {
         Map<String, Double> shares = selfShares(after);
         String figures = "self shares from " + from + " s on: " + shares;
         System.out.println("InlinedAcross attached after 10 s, --recompile: " + figures);
-        String steps = "example.known.Inlined.";
+        String steps = "example/known/Inlined.";
         assertTrue(Math.abs(shares.getOrDefault(steps + "one", 0.0) - 1 / 7.0) < 0.05, figures);
         assertTrue(Math.abs(shares.getOrDefault(steps + "two", 0.0) - 2 / 7.0) < 0.05, figures);
         assertTrue(Math.abs(shares.getOrDefault(steps + "four", 0.0) - 4 / 7.0) < 0.05, figures);
-        assertTrue(shares.getOrDefault("example.known.InlinedAcross.main", 0.0) < 0.05, figures);
+        assertTrue(shares.getOrDefault("example/known/InlinedAcross.main", 0.0) < 0.05, figures);
         assertTrue(report.matches("(?s).*s in, --recompile had HotSpot compile the hottest code again by retransforming [^:]*"
                 + "example\\.known\\.Inlined\\b.*Left as compiled: example\\.known\\.InlinedAcross \\(a method of it ran throughout\\).*"),
                 report);
@@ -190,8 +190,8 @@ class SamplingAccuracyIT {
         Command.Run run = tiprobe("collect", "-d", "3s", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(),
                 Long.toString(p.pid()));
         assertEquals(0, run.exit(), run.err());
-        double hashing = totalShare(collapsed, "example.known.VirtualHashing.hash");
-        double mounting = selfShares(collapsed).getOrDefault("java.base/java.lang.VirtualThread.mount", 0.0);
+        double hashing = totalShare(collapsed, "example/known/VirtualHashing.hash");
+        double mounting = selfShares(collapsed).getOrDefault("java/lang/VirtualThread.mount", 0.0);
         String figures = String.format("hash %.1f %% of CPU, VirtualThread.mount on top %.1f %%", 100 * hashing, 100 * mounting);
         System.out.println("VirtualHashing: " + figures);
         assertTrue(hashing >= 0.75, figures);
@@ -215,8 +215,8 @@ class SamplingAccuracyIT {
         long await = 0;
         for (String line : Files.readAllLines(collapsed)) {
             long w = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
-            if (line.contains("example.known.VirtualWaits.nap")) nap += w;
-            if (line.contains("example.known.VirtualWaits.await")) await += w;
+            if (line.contains("example/known/VirtualWaits.nap")) nap += w;
+            if (line.contains("example/known/VirtualWaits.await")) await += w;
         }
         double napShare = (double) nap / Math.max(1, nap + await);
         double threads = (nap + await) / 300.0;  // 3 s of 10 ms ticks

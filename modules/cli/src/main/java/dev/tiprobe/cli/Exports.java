@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.report.FlameGraphHtml;
 import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.JfrRecordings;
@@ -61,26 +62,27 @@ final class Exports {
      * profile for {@code .pb.gz}; {@code recording} names the source on the page.
      */
     static void write(Recording r, Path recording, Path out) throws CliException {
-        write(r, recording, out, null);
+        write(r, recording, out, null, FrameStyle.SLASH);
     }
 
     /**
      * As {@link #write(Recording, Path, Path)}, drawing {@code view} (null: the recording's natural
      * one, {@link View#natural}): the page opens on it, folded stacks and pprof hold it, the text
-     * report shows its top frames.
+     * report shows its top frames. The page, folded stacks and pprof name frames in {@code frames};
+     * text and JSON name methods whole, with their module or jar.
      */
-    static void write(Recording r, Path recording, Path out, View view) throws CliException {
+    static void write(Recording r, Path recording, Path out, View view, FrameStyle frames) throws CliException {
         String name = out.toString();
         View drawn = view != null ? view : View.natural(r);
         if (name.endsWith(".pb.gz")) {
-            OutputFiles.writeBytes(out, o -> Pprof.write(drawn.of(r), o));
+            OutputFiles.writeBytes(out, o -> Pprof.write(drawn.of(r), frames, o));
             return;
         }
         OutputFiles.write(out, w -> {
-            if (name.endsWith(".html")) FlameGraphHtml.write(r, view, w, "tiprobe: " + recording.getFileName());
+            if (name.endsWith(".html")) FlameGraphHtml.write(r, view, frames, w, "tiprobe: " + recording.getFileName());
             else if (name.endsWith(".json")) RecordingJson.write(r, w);
             else if (name.endsWith(".txt")) TextReport.write(r, view, w, 20, 200);
-            else FoldedStacks.write(drawn.of(r), w, false);
+            else FoldedStacks.write(drawn.of(r), w, false, frames);
         });
     }
 }

@@ -1,6 +1,7 @@
 package dev.tiprobe.cli;
 
 import com.google.protobuf.CodedOutputStream;
+import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.report.Profile;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.View;
@@ -21,8 +22,9 @@ import java.util.zip.GZIPOutputStream;
  *
  * <p>Sample types: {@code samples/count} and {@code cpu/nanoseconds} always; a wall-mode recording
  * adds {@code wall/nanoseconds} (each sample worth one interval) and makes it the default, a
- * cpu-mode one makes cpu the default. Each distinct method is a function named as tiprobe's
- * reports name it, without its jar or module, which is its mapping; each (method, line) is a
+ * cpu-mode one makes cpu the default. Each distinct method is a function named as folded stacks
+ * name its frames ({@link HumanNames#frame}; its full name is the system name), its jar or module
+ * its mapping; each (method, line) is a
  * location, its file the path of the source its class names ({@code org/foo/Bar.java}). Every
  * sample carries its thread's name as the label {@code thread}; the traced methods' statistics go
  * into the profile's comments.
@@ -30,22 +32,18 @@ import java.util.zip.GZIPOutputStream;
 final class Pprof {
     private Pprof() {}
 
-    /** Writes the view {@code p} to {@code out}, gzipped, and closes nothing. */
-    static void write(Profile p, OutputStream out) throws IOException {
+    /** Writes the view {@code p} to {@code out}, gzipped, its functions named in {@code style}, and closes nothing. */
+    static void write(Profile p, HumanNames.FrameStyle style, OutputStream out) throws IOException {
         GZIPOutputStream gz = new GZIPOutputStream(out);
-        gz.write(new Pprof.Builder(p).profile());
+        gz.write(new Pprof.Builder(p, style).profile());
         gz.finish();
-    }
-
-    /** The recording's natural view ({@link View#natural}) to {@code out}. */
-    static void write(Recording r, OutputStream out) throws IOException {
-        write(View.natural(r).of(r), out);
     }
 
     /** The profile's tables, filled as the samples are met. */
     private static final class Builder {
         private final Profile view;
         private final Recording r;
+        private final HumanNames.FrameStyle style;
         private final Map<String, Long> strings = new LinkedHashMap<>();
         private final Map<String, Long> mappings = new LinkedHashMap<>();  // jar or module -> mapping id
         private final Map<Integer, Function> functions = new LinkedHashMap<>();  // by method id
@@ -55,9 +53,10 @@ final class Pprof {
 
         private record Location(long id, Function function, int line) {}
 
-        Builder(Profile view) {
+        Builder(Profile view, HumanNames.FrameStyle style) {
             this.view = view;
             this.r = view.recording();
+            this.style = style;
             string("");
         }
 
@@ -138,7 +137,7 @@ final class Pprof {
             }
             for (Map.Entry<Integer, Function> e : functions.entrySet()) {
                 String human = r.methodName(e.getKey());
-                long name = string(withoutMapping(human));
+                long name = string(HumanNames.frame(human, style));
                 long system = string(human);
                 long file = string(r.sources().getOrDefault(e.getKey(), ""));
                 p.writeByteArray(5, message(m -> {
@@ -215,24 +214,8 @@ final class Pprof {
      * for names tiprobe makes up, such as "[truncated]".
      */
     static String mappingOf(String human) {
-        int end = prefixEnd(human);
-        return end < 0 ? "[classes]" : human.substring(0, end);
-    }
-
-    /** The name without its jar or module. */
-    static String withoutMapping(String human) {
-        int end = prefixEnd(human);
-        return end < 0 ? human : human.substring(end + 1);
-    }
-
-    /** Where the jar ('!') or module ('/') prefix ends, before the parameter list; -1 when none. */
-    private static int prefixEnd(String human) {
-        int paren = human.indexOf('(');
-        String head = paren < 0 ? human : human.substring(0, paren);
-        int bang = head.indexOf('!');
-        if (bang > 0) return bang;
-        int slash = head.indexOf('/');
-        return slash > 0 ? slash : -1;
+        String origin = HumanNames.originOf(human);
+        return origin != null ? origin : "[classes]";
     }
 
     private interface Fields {

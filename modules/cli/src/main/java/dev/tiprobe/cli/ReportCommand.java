@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingFilter;
 import dev.tiprobe.report.View;
@@ -62,6 +63,12 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--lines", description = "Recordings: name frames by method and source line (Class.method:42).")
     boolean lines;
 
+    @Option(names = "--names", paramLabel = "<style>",
+            description = "Recordings: how flame graphs, folded stacks and pprof name frames: slash (java/lang/String.valueOf, as"
+                    + " async-profiler does; the default), dot (java.lang.String.valueOf, as JFR does) or full"
+                    + " (java.base/java.lang.String.valueOf, with the module or jar, as text and JSON do).")
+    String names = "slash";
+
     /**
      * The recording, its samples filtered by --include/--exclude/--thread/--from/--to, as the
      * output's name asks; '-' prints the text.
@@ -78,6 +85,13 @@ final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--from and --to: " + e.getMessage());
         }
+        FrameStyle frames = switch (names.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "slash" -> FrameStyle.SLASH;
+            case "dot" -> FrameStyle.DOT;
+            case "full" -> FrameStyle.FULL;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--names: '" + names + "' is no style: use slash, dot or full");
+        };
         View view;
         try {
             view = event == null ? null : View.of(event.strip().toLowerCase(java.util.Locale.ROOT));
@@ -96,7 +110,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         Path out = Path.of(file).toAbsolutePath();
         if (file.endsWith(".txt")) OutputFiles.write(out, w -> TextReport.write(shown, view, w, 20, calls));
-        else Exports.write(shown, recording, out, view);
+        else Exports.write(shown, recording, out, view, frames);
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;
     }

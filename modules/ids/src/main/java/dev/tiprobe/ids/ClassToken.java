@@ -48,8 +48,11 @@ public record ClassToken(String binaryName, LoaderRef loader, String module, Str
      */
     public static String stableName(String binaryName) {
         int slash = binaryName.lastIndexOf('/');
-        return slash < 0 ? binaryName : binaryName.substring(0, slash) + "/hidden";
+        return slash < 0 ? binaryName : binaryName.substring(0, slash) + HIDDEN;
     }
+
+    /** What a hidden class's name ends with in place of its address: {@link #stableName}. */
+    public static final String HIDDEN = "/hidden";
 
     /** The package, {@code com.foo}, or the empty string. */
     public String packageName() {

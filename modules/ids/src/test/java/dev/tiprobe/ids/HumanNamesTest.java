@@ -38,7 +38,7 @@ class HumanNamesTest {
     @Test
     void modulesNestedClassesArraysVarargsAndConstructors() {
         ClassToken entry = new ClassToken("java.util.Map$Entry", LoaderRef.BOOTSTRAP, "java.base", "25", null);
-        assertEquals("java.base/java.util.Map.Entry", HumanNames.className(entry));
+        assertEquals("java.base/java.util.Map$Entry", HumanNames.className(entry));
         MethodToken join = new MethodToken(ORDERS, "join", "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/String;",
                 null, 0x0008 | 0x0080, new int[0]);
         assertEquals("app.jar!com.foo.Orders.join(java.lang.String, java.lang.Object...) : java.lang.String",
@@ -47,6 +47,30 @@ class HumanNamesTest {
         assertEquals("app.jar!com.foo.Orders.<init>(int[][])", HumanNames.method(init));
         ClassToken dir = new ClassToken("Main", LoaderRef.APP, null, null, "file:/home/me/classes/");
         assertEquals("Main", HumanNames.className(dir));
+    }
+
+    /** Frames line up with async-profiler's collapsed output (its default and {@code norm}) and with JFR's names. */
+    @Test
+    void framesAreSpelledAsAsyncProfilerAndJfrSpellThem() {
+        String valueOf = "java.base/java.lang.String.valueOf(long) : java.lang.String";
+        assertEquals("java/lang/String.valueOf", HumanNames.frame(valueOf, HumanNames.FrameStyle.SLASH));
+        assertEquals("java.lang.String.valueOf", HumanNames.frame(valueOf, HumanNames.FrameStyle.DOT));
+        assertEquals("java.base/java.lang.String.valueOf", HumanNames.frame(valueOf, HumanNames.FrameStyle.FULL));
+        assertEquals("com/foo/Outer$Inner.work", HumanNames.frame("app.jar!com.foo.Outer$Inner.work(long) : long", HumanNames.FrameStyle.SLASH));
+        assertEquals("Spell$$Lambda.applyAsLong", HumanNames.frame("Spell$$Lambda/hidden.applyAsLong(long) : long", HumanNames.FrameStyle.SLASH));
+        assertEquals("java/lang/invoke/LambdaForm$DMH.invokeStatic",
+                HumanNames.frame("java.base/java.lang.invoke.LambdaForm$DMH/hidden.invokeStatic(java.lang.Object) : void", HumanNames.FrameStyle.SLASH));
+        assertEquals("Main.<init>", HumanNames.frame("Main.<init>()", HumanNames.FrameStyle.SLASH));
+        assertEquals("com/foo/Bar.baz:42", HumanNames.frame("com.foo.Bar.baz:42(int) : int", HumanNames.FrameStyle.SLASH));
+        assertEquals("java.lang.String", HumanNames.frame("java.lang.String", HumanNames.FrameStyle.SLASH), "an allocated class");
+        assertEquals("[truncated]", HumanNames.frame("[truncated]", HumanNames.FrameStyle.SLASH));
+        assertEquals("libc.so.6.memmove", HumanNames.frame("libc.so.6.memmove", HumanNames.FrameStyle.SLASH), "a native symbol");
+
+        assertEquals("java.base", HumanNames.originOf(valueOf));
+        assertEquals("app.jar", HumanNames.originOf("app.jar!com.foo.Outer$Inner.work(long) : long"));
+        assertEquals(null, HumanNames.originOf("Spell$$Lambda/hidden.applyAsLong(long) : long"), "a hidden class from a directory");
+        assertEquals(null, HumanNames.originOf("demo.Shop.price(java.util.Map<a/b, c!d> m) : long"), "'/' and '!' in parameters are no origin");
+        assertEquals(null, HumanNames.originOf("[truncated]"));
     }
 
     @Test

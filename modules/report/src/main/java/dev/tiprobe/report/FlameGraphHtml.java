@@ -1,5 +1,7 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.ids.HumanNames;
+
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
@@ -35,16 +37,17 @@ public final class FlameGraphHtml {
         }
     }
 
-    /** The page with the views {@code r} holds, its natural view shown first. */
+    /** The page with the views {@code r} holds, its natural view shown first, frames named as async-profiler names them. */
     public static void write(Recording r, Writer out, String title) throws IOException {
-        write(r, null, out, title);
+        write(r, null, HumanNames.FrameStyle.SLASH, out, title);
     }
 
     /**
      * The page with every view {@code r} holds (cpu, wall, alloc, live, lock, wait), a menu to
-     * switch between them, {@code first} shown first (null: the recording's natural view).
+     * switch between them, {@code first} shown first (null: the recording's natural view), frames
+     * named in {@code style}, as folded stacks name them.
      */
-    public static void write(Recording r, View first, Writer out, String title) throws IOException {
+    public static void write(Recording r, View first, HumanNames.FrameStyle style, Writer out, String title) throws IOException {
         List<String> names = new ArrayList<>();
         Map<String, Integer> index = new HashMap<>();
         List<View> views = new ArrayList<>(View.in(r));
@@ -62,7 +65,7 @@ public final class FlameGraphHtml {
                 n.weight += s.weight();
                 n.events++;
                 for (int i = s.frames().length - 1; i >= 0; i--) {
-                    int name = intern(FoldedStacks.shortName(r.methodName(s.frames()[i])), names, index);
+                    int name = intern(HumanNames.frame(r.methodName(s.frames()[i]), style), names, index);
                     n = n.children.computeIfAbsent(name, Node::new);
                     n.weight += s.weight();
                     n.events++;

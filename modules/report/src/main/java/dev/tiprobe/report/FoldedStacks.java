@@ -1,5 +1,8 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.ids.HumanNames;
+import dev.tiprobe.ids.HumanNames.FrameStyle;
+
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Map;
@@ -9,7 +12,8 @@ import java.util.TreeMap;
  * Folded stacks ({@code .collapsed}), the input of Brendan Gregg's flamegraph.pl and of
  * speedscope: one line per distinct stack, root first, frames joined by {@code ;}, then a space
  * and the total weight in the view's unit: samples (wall), CPU nanoseconds (cpu), bytes (alloc,
- * live), nanoseconds waited (lock, wait).
+ * live), nanoseconds waited (lock, wait). Frames are named in a {@link FrameStyle}, by default as
+ * async-profiler names them, so that its folded stacks of the same program line up with these.
  */
 public final class FoldedStacks {
     private FoldedStacks() {}
@@ -19,8 +23,13 @@ public final class FoldedStacks {
         return fold(View.natural(r).of(r), threadRoots);
     }
 
-    /** Stack to weight, sorted, with optional thread name as the root frame. */
+    /** Stack to weight, sorted, with optional thread name as the root frame, frames named as async-profiler names them. */
     public static Map<String, Long> fold(Profile p, boolean threadRoots) {
+        return fold(p, threadRoots, FrameStyle.SLASH);
+    }
+
+    /** Stack to weight, sorted, with optional thread name as the root frame, frames named in {@code style}. */
+    public static Map<String, Long> fold(Profile p, boolean threadRoots, FrameStyle style) {
         Recording r = p.recording();
         Map<String, Long> folded = new TreeMap<>();
         StringBuilder b = new StringBuilder();
@@ -29,7 +38,7 @@ public final class FoldedStacks {
             if (threadRoots) b.append(frame(r.threads().getOrDefault(s.threadId(), "thread " + s.threadId())));
             for (int i = s.frames().length - 1; i >= 0; i--) {
                 if (!b.isEmpty()) b.append(';');
-                b.append(frame(shortName(r.methodName(s.frames()[i]))));
+                b.append(frame(HumanNames.frame(r.methodName(s.frames()[i]), style)));
             }
             if (b.isEmpty()) continue;
             if (s.weight() > 0) folded.merge(b.toString(), s.weight(), Long::sum);
@@ -37,20 +46,14 @@ public final class FoldedStacks {
         return folded;
     }
 
-    public static void write(Profile p, Writer out, boolean threadRoots) throws IOException {
-        for (Map.Entry<String, Long> e : fold(p, threadRoots).entrySet()) {
+    public static void write(Profile p, Writer out, boolean threadRoots, FrameStyle style) throws IOException {
+        for (Map.Entry<String, Long> e : fold(p, threadRoots, style).entrySet()) {
             out.write(e.getKey());
             out.write(' ');
             out.write(Long.toString(e.getValue()));
             out.write('\n');
         }
         out.flush();
-    }
-
-    /** {@code app.jar!com.foo.Bar.baz(int x) : int} becomes {@code app.jar!com.foo.Bar.baz}. */
-    static String shortName(String human) {
-        int paren = human.indexOf('(');
-        return paren < 0 ? human : human.substring(0, paren);
     }
 
     /** The separators of the format may not appear in a frame. */

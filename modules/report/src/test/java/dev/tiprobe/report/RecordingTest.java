@@ -198,14 +198,14 @@ class RecordingTest {
     void foldedStacksAreRootFirstAndAddUpToTheSamples() throws IOException {
         Recording r = RecordingReader.read(write());
         StringWriter out = new StringWriter();
-        FoldedStacks.write(View.natural(r).of(r), out, false);
+        FoldedStacks.write(View.natural(r).of(r), out, false, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH);
         Map<String, Long> parsed = new java.util.HashMap<>();
         for (String line : out.toString().split("\n")) {
             int space = line.lastIndexOf(' ');
             parsed.merge(line.substring(0, space), Long.parseLong(line.substring(space + 1)), Long::sum);
         }
         assertEquals(300, parsed.values().stream().mapToLong(Long::longValue).sum());
-        assertEquals(3 * 34, parsed.get("app.jar!com.foo.M5.run;app.jar!com.foo.M4.run;app.jar!com.foo.M1.run"), "i % 3 == 0 in 34 of 100");
+        assertEquals(3 * 34, parsed.get("com/foo/M5.run;com/foo/M4.run;com/foo/M1.run"), "i % 3 == 0 in 34 of 100: named as async-profiler names frames");
         assertEquals(3, parsed.size());
         assertTrue(FoldedStacks.fold(r, true).keySet().stream().allMatch(k -> k.startsWith("worker-")));
     }
@@ -297,7 +297,7 @@ class RecordingTest {
         StringWriter out = new StringWriter();
         FlameGraphHtml.write(RecordingReader.read(file), out, "a /*DATA*/null TITLE");
         String page = out.toString();
-        assertTrue(page.contains("\"com.TITLE.Page.render\""), "the frame's name, unchanged: " + page.substring(page.indexOf("const data")));
+        assertTrue(page.contains("\"com/TITLE/Page.render\""), "the frame's name, unchanged: " + page.substring(page.indexOf("const data")));
         assertTrue(page.contains("<title>a /*DATA*/null TITLE</title>"), "the title, unchanged");
         assertEquals(1, page.split("const data = \\{", -1).length - 1, "the data went in once, where the page takes it");
     }
@@ -305,7 +305,7 @@ class RecordingTest {
     @Test
     void withLinesNamesEachLineOfAMethodApart() throws IOException {
         Map<String, Long> folded = FoldedStacks.fold(RecordingReader.read(write()).withLines(), false);
-        assertEquals(3 * 17, folded.get("app.jar!com.foo.M5.run;app.jar!com.foo.M4.run:20;app.jar!com.foo.M1.run:10"),
+        assertEquals(3 * 17, folded.get("com/foo/M5.run;com/foo/M4.run:20;com/foo/M1.run:10"),
                 "M1 (i % 3 == 0) at line 10 (i even): 17 of 100; M5's unknown line left off");
         assertEquals(300, folded.values().stream().mapToLong(Long::longValue).sum());
         assertEquals(6, folded.size(), "three leaves, each on two lines");
@@ -584,18 +584,18 @@ class RecordingTest {
         assertNull(r.damage());
         assertEquals(List.of(View.ALLOC, View.LIVE, View.LOCK, View.WAIT), View.in(r));
         long item = r.events().allocations().get(1).estimatedBytes();
-        assertEquals(Map.of("main;app.Main.main;app.Store.put;byte[]", (long) (1 << 20), "main;app.Main.main;app.Store.put;app.Item",
+        assertEquals(Map.of("main;app/Main.main;app/Store.put;byte[]", (long) (1 << 20), "main;app/Main.main;app/Store.put;app.Item",
                 item), FoldedStacks.fold(View.ALLOC.of(r), true));
         assertTrue(item > 1000 && item < 1100, "a small object stands for about the interval: " + item);
-        assertEquals(Map.of("app.Main.main;app.Store.put;byte[]", (long) (1 << 20)), FoldedStacks.fold(View.LIVE.of(r), false),
+        assertEquals(Map.of("app/Main.main;app/Store.put;byte[]", (long) (1 << 20)), FoldedStacks.fold(View.LIVE.of(r), false),
                 "the collected Item is not live");
-        assertEquals(Map.of("app.Ledger.post;app.Ledger", 5_000_000L), FoldedStacks.fold(View.LOCK.of(r), false));
-        assertEquals(Map.of("app.Ledger.post;java.lang.Object", 7_000_000L), FoldedStacks.fold(View.WAIT.of(r), false));
+        assertEquals(Map.of("app/Ledger.post;app.Ledger", 5_000_000L), FoldedStacks.fold(View.LOCK.of(r), false));
+        assertEquals(Map.of("app/Ledger.post;java.lang.Object", 7_000_000L), FoldedStacks.fold(View.WAIT.of(r), false));
         Recording.LockWait contended = r.events().locks().getFirst();
         assertEquals("holder", r.threads().get(contended.ownerThreadId()));
         assertEquals("app.Ledger.hold(long) : void", r.methodName(contended.ownerFrames()[0]));
         StringWriter page = new StringWriter();
-        FlameGraphHtml.write(r, View.LOCK, page, "t");
+        FlameGraphHtml.write(r, View.LOCK, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH, page, "t");
         assertTrue(page.toString().contains("{\"views\":[{\"id\":\"lock\""), "the page opens on the view asked for");
     }
 
