@@ -225,9 +225,9 @@ class ImageIT {
 
     /**
      * {@code --min-duration} keeps the slow calls that a million fast ones would crowd out of the
-     * rate cap: each of the five 20 ms calls is kept with its argument, every call kept took at
-     * least the threshold (a fast call caught by a pause of the JVM's may), and both methods are
-     * counted exactly.
+     * rate cap: each of the five 20 ms calls is kept with its argument and its stack (itself,
+     * called from {@code main}), every call kept took at least the threshold (a fast call caught
+     * by a pause of the JVM's may), and both methods are counted exactly.
      */
     @Test
     void aDurationThresholdKeepsEverySlowCallAmongAMillionFastOnes() throws Exception {
@@ -238,16 +238,21 @@ class ImageIT {
         assertEquals("sum " + (500_000 + 10), run.out().strip().lines().toList().getLast());
         assertEquals(1_000_000, calls(results, "fast"));
         assertEquals(5, calls(results, "slow"));
+        String json = Files.readString(results);
         Matcher kept = Pattern.compile("\\{\"method\": \"example.known.SlowAmongFast.(\\w+)[^\\n]*\"durationNanos\": (\\d+), \"args\": "
-                + "\\[\\{\"name\": \"[^\"]*\", \"value\": ([^}]+)\\}").matcher(Files.readString(results));
+                + "\\[\\{\"name\": \"[^\"]*\", \"value\": ([^}]+)\\}[^\\n]*\"frames\": \\[(\\d+), (\\d+)\\]").matcher(json);
         List<String> slow = new ArrayList<>();
         int fast = 0;
         while (kept.find()) {
             assertTrue(Long.parseLong(kept.group(2)) >= 10_000_000, "a call kept under 10 ms: " + kept.group());
+            // Each kept call with its stack as it ended: the method itself, called from main.
+            assertTrue(json.contains("\"" + kept.group(4) + "\": \"example.known.SlowAmongFast." + kept.group(1) + "("), kept.group());
+            assertTrue(json.contains("\"" + kept.group(5) + "\": \"example.known.SlowAmongFast.main(java.lang.String[]) : void\""),
+                    kept.group());
             if (kept.group(1).equals("slow")) slow.add(kept.group(3));
             if (kept.group(1).equals("fast")) fast++;
         }
-        assertEquals(List.of("0", "1", "2", "3", "4"), slow, "every slow call, with its argument");
+        assertEquals(List.of("0", "1", "2", "3", "4"), slow, "every slow call, with its argument and its stack");
         assertTrue(fast < 100, fast + " fast calls of 10 ms or more");
     }
 

@@ -270,6 +270,33 @@ class RealProgramsIT {
                 "the scripts computed the same under tracing and after it");
     }
 
+    /**
+     * {@code java.lang.ClassLoader::loadClass} traced on a program that loads classes all the
+     * time (Groovy compiling a script a round, each in a loader of its own, for 3 s): the program
+     * runs to its end, every overload the pattern names is counted, by the thousand, with no class
+     * left unchanged and no probe failing (the probe itself loads classes, so the class it runs
+     * on must not call back into it).
+     */
+    @Test
+    void classLoaderLoadClassIsTracedOnGroovyCompilingScripts() throws Exception {
+        Path results = dir.resolve("loads.json");
+        Command.Run run = tiprobe("run", "--trace", "java.lang.ClassLoader::loadClass", "--mode", "count", "-f", results.toString(),
+                "--", JAVA, "-cp", PROGRAMS, "example.real.ScriptChurn", "3");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().strip().lines().toList().getLast().matches("done [1-9]\\d* -?\\d+"), run.out());
+        String json = Files.readString(results);
+        assertTrue(json.contains("\"classFailures\": [\n  ]"), () -> json.substring(json.indexOf("\"classFailures\"")).lines().limit(8).toList().toString());
+        assertTrue(json.contains("\"probeFailures\": 0,"), "no probe failed");
+        Matcher loads = Pattern.compile("\"class\": \"java.lang.ClassLoader\", \"method\": \"loadClass\", \"descriptor\": \"([^\"]+)\","
+                + " \"calls\": (\\d+)").matcher(json);
+        Map<String, Long> byOverload = new HashMap<>();
+        while (loads.find()) byOverload.put(loads.group(1), Long.parseLong(loads.group(2)));
+        assertTrue(byOverload.keySet().containsAll(List.of("(Ljava/lang/String;)Ljava/lang/Class;", "(Ljava/lang/String;Z)Ljava/lang/Class;")),
+                byOverload.toString());
+        assertTrue(byOverload.get("(Ljava/lang/String;)Ljava/lang/Class;") > 1_000, "classes loaded through loaders: " + byOverload);
+        assertFalse(run.err().contains("tiprobe:"), "nothing of tiprobe's in the program's output: " + run.err());
+    }
+
     /** Lets GroovyScripts compile and run its next script; returns when it has. */
     void scriptRound() throws Exception {
         Targets.round(dir);

@@ -55,9 +55,10 @@ public final class AgentMain {
             long pid = ProcessHandle.current().pid();
             Path recording = options.recordingFile(pid);
             checkWritable(recording);
-            // Sampling from the program's first moments: link JVMTI now, before main, not after it;
-            // the callbacks' stubs meanwhile on another thread (the machine has a core to spare).
-            if (options.profiling()) {
+            // Sampling (and kept calls' stacks) from the program's first moments: link JVMTI now, before
+            // main, not after it; the callbacks' stubs meanwhile on another thread (the machine has a
+            // core to spare).
+            if (Profiling.wanted(options)) {
                 AgentThreads.daemon("tiprobe-prelink").start(AgentMain::prelinkCallbacks);
                 Jvmti.prelink();
             }
@@ -72,7 +73,7 @@ public final class AgentMain {
             }
             AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
             withTheJvm = started;
-            if (options.profiling()) {
+            if (Profiling.wanted(options)) {
                 jvmti.thenAccept(j -> {
                     try {
                         // A program that ends first has its recording (and its traces) all the same.
@@ -220,7 +221,7 @@ public final class AgentMain {
         Profiling s = null;
         try {
             if (options.tracing() != null) t = Tracing.start(options.tracing(), r.names());
-            if (options.profiling()) s = Profiling.start(Jvmti.get(), options, r);
+            if (Profiling.wanted(options)) s = Profiling.start(Jvmti.get(), options, r);
         } catch (IOException | RuntimeException | Error e) {
             if (t != null) t.stop();
             discard(r, recording, e);

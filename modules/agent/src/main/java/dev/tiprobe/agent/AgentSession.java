@@ -97,7 +97,7 @@ final class AgentSession {
             b.append(' ').append(now.methodCount()).append(" methods instrumented, mode ").append(mode(now))
                     .append(leftUnchanged(now)).append(broad(now, options.tracing()));
         }
-        if (profiling != null) b.append(tracing != null ? ";" : "").append(' ').append(Profiling.describe(options));
+        if (profiling != null && profiling.engines()) b.append(tracing != null ? ";" : "").append(' ').append(Profiling.describe(options));
         b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping());
         return Reply.ok(Reply.STARTED, b.toString()).with(Reply.METHODS, methods).with(Reply.RECORDING, recorder.file().toAbsolutePath());
     }
@@ -112,7 +112,7 @@ final class AgentSession {
                     .append(" calls so far");
         }
         Profiling p = profiling;
-        if (p != null) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far; ").append(p.idMap());
+        if (p != null && p.engines()) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far; ").append(p.idMap());
         b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping());
         Reply reply = Reply.ok(Reply.RUNNING, b.toString()).with(Reply.RECORDING, recorder.file().toAbsolutePath());
         if (now != null) reply = reply.with(Reply.METHODS, now.methodCount()).with(Reply.CALLS, now.totalCalls());
@@ -162,7 +162,7 @@ final class AgentSession {
         Profiling p = profiling;
         if (p != null) {
             p.flush();
-            b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
+            if (p.engines()) b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
         }
         return withFiles(Reply.ok(Reply.DUMPED, b.toString()));
     }
@@ -199,7 +199,7 @@ final class AgentSession {
                 problems.add("could not finish tracing: " + message(e));
             }
         }
-        if (p != null) b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
+        if (p != null && p.engines()) b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
         try {
             recorder.close();
             if (l != null) l.keep(recorder.file());  // the last period's recording counts too

@@ -9,6 +9,7 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.agent.sampling.Sampler;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.recording.Reply;
 
 import java.io.IOException;
@@ -20,13 +21,16 @@ import java.util.List;
  * carries one JVMTI tag, so the engines share the registry that tags classes and names their
  * frames, and they write to the session's one recorder. Those that read JFR's events share one
  * stream of them (its parser holds JFR's metadata and a chunk's constants once). Started,
- * flushed and closed together.
+ * flushed and closed together. The registry also names where calls that tracing keeps by their
+ * duration were made ({@code --min-duration}): a session that only traces so starts it alone.
  */
 final class Profiling implements AutoCloseable {
     /** Frames kept of an allocation's or a wait's stack (sampling keeps its own depth). */
     static final int EVENT_DEPTH = 256;
 
     private final Registry registry;
+    /** Whether the probe takes kept calls' stacks through this registry ({@link #keepsCallerStacks}). */
+    private boolean callerStacks;
     private Sampler sampler;
     private AllocationSampler allocations;
     private LockProfiler locks;
@@ -51,11 +55,31 @@ final class Profiling implements AutoCloseable {
             // waits of its first second).
             if (p.jfr != null) p.jfr.begin();
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
+            if (keepsCallerStacks(options)) {
+                CallbackStacks.Site site = stacks.site();
+                ProbeControl.keepCallerStacksWith(() -> stacks.inCallback(site));
+                p.callerStacks = true;
+            }
             return p;
         } catch (IOException | RuntimeException e) {
             p.close();
             throw e;
         }
+    }
+
+    /** Whether a session needs what this starts: a profiling engine, or the registry that names kept calls' stacks. */
+    static boolean wanted(AgentOptions options) {
+        return options.profiling() || keepsCallerStacks(options);
+    }
+
+    /** Tracing that keeps calls by their duration keeps each one's stack: a stack walk for kept calls only. */
+    private static boolean keepsCallerStacks(AgentOptions options) {
+        return options.tracing() != null && options.tracing().limits().minNanos() > 0;
+    }
+
+    /** Whether an engine runs (a session that only traces may start this for kept calls' stacks alone). */
+    boolean engines() {
+        return sampler != null || allocations != null || locks != null;
     }
 
     /**
@@ -154,6 +178,7 @@ final class Profiling implements AutoCloseable {
                 if (first == null) first = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
             }
         }
+        if (callerStacks) ProbeControl.keepCallerStacksWith(null);
         registry.close();
         if (first != null) throw first;
     }

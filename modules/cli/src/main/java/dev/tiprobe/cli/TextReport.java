@@ -196,8 +196,16 @@ final class TextReport {
         if (traced.isEmpty() || calls <= 0) return;
         out.printf("%nTraced calls (%d of %d recorded; %s not recorded because of the limits)%n", Math.min(calls, traced.size()),
                 traced.size(), r.info().getOrDefault(RecordingFormat.INFO_DROPPED_CALLS, "0"));
-        traced.stream().limit(calls).forEach(c -> out.println("  " + TracedText.call(r, c)));
+        for (Recording.Call c : traced.subList(0, Math.min(calls, traced.size()))) {
+            out.println("  " + TracedText.call(r, c));
+            // A call kept by its duration has its stack, the method itself first: its callers, nearest first.
+            int[] stack = c.stackFrames();
+            for (int i = 1; i < Math.min(stack.length, 1 + CALLER_FRAMES); i++) out.printf("        from %s%n", r.methodName(stack[i]));
+        }
     }
+
+    /** Callers shown of a traced call that has its stack (the JSON has them all). */
+    private static final int CALLER_FRAMES = 5;
 
     /** What tracing did not do, in full: methods skipped, classes left unchanged, probes removed. */
     private static void account(Recording r, PrintWriter out) {

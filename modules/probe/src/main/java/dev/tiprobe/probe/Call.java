@@ -22,6 +22,8 @@ public final class Call {
     private volatile long endNanos;
     private volatile byte outcome;
     private Object result;
+    /** Where a call kept by its duration was called from, as the agent's walker took it; null for other calls. */
+    private Object callerStack;
 
     private static final Object[] NO_ARGS = new Object[0];
 
@@ -107,6 +109,19 @@ public final class Call {
     public Object[] args() {
         byte o = outcome;  // volatile read before the plain fields
         return o == RUNNING ? args.clone() : args;
+    }
+
+    /**
+     * The stack of a call kept by its duration ({@link TraceSettings#minNanos()}), this method on
+     * top, as the walker the agent set ({@link ProbeControl#keepCallerStacksWith}) took it at the
+     * call's end; null for other calls and where there is no walker.
+     */
+    public Object callerStack() {
+        return callerStack;
+    }
+
+    void callerStack(Object stack) {
+        callerStack = stack;
     }
 
     /** The return value as captured (null for void), or a {@link Captured.Thrown} when it threw. */

@@ -109,6 +109,8 @@ public final class Probe {
     @SuppressWarnings("unused") // through WINDOW
     private static volatile long windowCalls;
     static volatile long windowStart;
+    /** Takes the stack of each call kept by its duration ({@link ProbeControl#keepCallerStacksWith}); or null. */
+    static volatile java.util.function.Supplier<Object> callerStacks;
 
     // ------------------------------------------------------------------------- count
 
@@ -285,9 +287,27 @@ public final class Probe {
                 countDropped(s);
                 return;
             }
+            c.callerStack(callerStack());
             putInBuffer(buffer, (int) at, c);
         } catch (Throwable t) {
             failed();
+        }
+    }
+
+    /**
+     * The calling thread's stack from the agent's walker, marked as tiprobe's work meanwhile (the
+     * walk names frames with the agent's maps); null without a walker or when it fails.
+     */
+    private static Object callerStack() {
+        java.util.function.Supplier<Object> walker = callerStacks;
+        if (walker == null) return null;
+        boolean marked = markTiprobes(true);
+        try {
+            return walker.get();
+        } catch (Throwable t) {
+            return null;
+        } finally {
+            markTiprobes(marked);
         }
     }
 

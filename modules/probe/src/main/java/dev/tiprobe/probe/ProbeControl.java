@@ -59,10 +59,22 @@ public final class ProbeControl {
     }
 
     /**
+     * How calls kept by their duration get their stacks: {@code walker} returns the calling
+     * thread's stack (in the agent's form, which {@link Call#callerStack()} hands back), called on
+     * the thread that made the call as it ends, only for calls kept. Null: none.
+     */
+    public static void keepCallerStacksWith(java.util.function.Supplier<Object> walker) {
+        Probe.callerStacks = walker;
+    }
+
+    /**
      * Whether a thread of this name is profiling machinery rather than the program: tiprobe's own
      * threads ({@code tiprobe-…}) and JFR's ({@code JFR Periodic Tasks}, {@code JFR Recorder
      * Thread} …). Probes leave their calls out, as every view leaves out their samples and events
      * ({@code EventEngine.machinery} in the agent, which cannot count on this class being loadable).
+     * Probes also leave out the JVM's {@code Attach Listener}, which runs attached agents (tiprobe's
+     * own start and stop) and jcmd's commands, never the program's code; the views tell its
+     * samples of tiprobe's start by their frames ({@code agentmain}).
      */
     public static boolean machinery(String threadName) {
         return ThreadState.machinery(threadName);

@@ -68,7 +68,8 @@ final class ThreadState {
 
     /** See {@link ProbeControl#machinery}. */
     static boolean machinery(String threadName) {
-        return threadName != null && (threadName.startsWith("tiprobe-") || threadName.startsWith("JFR "));
+        return threadName != null && (threadName.startsWith("tiprobe-") || threadName.startsWith("JFR ")
+                || threadName.equals("Attach Listener"));
     }
 
     /** Slots per chunk, and how a slot splits into chunk and index. */

@@ -46,11 +46,30 @@ class ProbeTest {
 
     /**
      * Under a duration threshold only the calls that took that long are kept, with their
-     * arguments as they were at the call; every call is still counted and the depth stays right.
+     * arguments as they were at the call and their stack, walked for them alone on their own
+     * thread as they end, while it counts as tiprobe's work; every call is still counted and the
+     * depth stays right.
      */
     @Test
-    void aDurationThresholdKeepsOnlyTheSlowCalls() throws Exception {
+    void aDurationThresholdKeepsOnlyTheSlowCallsWithTheirStacks() throws Exception {
         ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 50_000_000), 1000);
+        java.util.concurrent.atomic.AtomicInteger walks = new java.util.concurrent.atomic.AtomicInteger();
+        ProbeControl.keepCallerStacksWith(() -> {
+            walks.incrementAndGet();
+            Probe.count(3);  // a traced method the walk might call: tiprobe's work, not counted
+            return "stack of " + Thread.currentThread().getName();
+        });
+        try {
+            keepsOnlyTheSlowCalls();
+        } finally {
+            ProbeControl.keepCallerStacksWith(null);
+        }
+        assertEquals(1, walks.get(), "a walk for the kept call alone");
+        assertEquals("stack of " + Thread.currentThread().getName(), ProbeControl.tracedCalls()[0].callerStack());
+        assertEquals(0, ProbeControl.counts(4)[3], "the walk's own calls are left out");
+    }
+
+    private void keepsOnlyTheSlowCalls() throws Exception {
         for (int i = 0; i < 20; i++) {
             Call fast = Probe.traceEnter(1);
             Probe.arg(fast, 0, i);
@@ -72,12 +91,13 @@ class ProbeTest {
     }
 
     /**
-     * Calls on profiling machinery's threads (tiprobe's and JFR's, by name) and on a thread marked
-     * as doing tiprobe's work are neither counted, timed nor traced; unmarked, they are again.
+     * Calls on profiling machinery's threads (tiprobe's, JFR's and the JVM's Attach Listener, by
+     * name) and on a thread marked as doing tiprobe's work are neither counted, timed nor traced;
+     * unmarked, they are again.
      */
     @Test
     void machinerysCallsAndMarkedWorkAreLeftOut() throws Exception {
-        for (String name : List.of("tiprobe-jfr", "JFR Periodic Tasks", "worker")) {
+        for (String name : List.of("tiprobe-jfr", "JFR Periodic Tasks", "Attach Listener", "worker")) {
             Thread t = Thread.ofPlatform().name(name).start(() -> {
                 Probe.count(1);
                 Probe.exit(1, Probe.enter(1));

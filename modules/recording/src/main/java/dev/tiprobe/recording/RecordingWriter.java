@@ -298,15 +298,21 @@ public final class RecordingWriter implements AutoCloseable {
         end(epochNanos);
     }
 
+    /** A stack, leaf first, as events carry it: method ids and lines, the first {@code depth} of them; truncated when frames are missing below. */
+    public record Stack(int[] frames, int[] lines, int depth, boolean truncated) {}
+
     /**
      * A traced call: {@code durationNanos} -1 while it runs; {@code result} {@link CapturedValue#NONE}
-     * for void (written so while running).
+     * for void (written so while running); {@code stack} where it was called from, itself on top,
+     * or null.
      */
     public void call(long startEpochNanos, long threadId, String threadName, int methodId, int depth, long durationNanos,
-                     boolean threw, List<String> argNames, List<CapturedValue> argValues, CapturedValue result) throws IOException {
+                     boolean threw, List<String> argNames, List<CapturedValue> argValues, CapturedValue result, Stack stack)
+            throws IOException {
         begin(startEpochNanos);
         thread(threadId, threadName);
         method(methodId);
+        int stackId = stack == null ? 0 : stack(stack.frames(), stack.lines(), stack.depth(), stack.truncated());
         chunk.write(RecordingFormat.CALL);
         varlong(offset(startEpochNanos));
         varlong(threadId);
@@ -320,6 +326,7 @@ public final class RecordingWriter implements AutoCloseable {
             value(argValues.get(i), 0);
         }
         value(durationNanos < 0 || result == null ? CapturedValue.NONE : result, 0);
+        varlong(stackId);
         end(startEpochNanos);
     }
 

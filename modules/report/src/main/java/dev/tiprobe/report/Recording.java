@@ -92,10 +92,12 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     /**
      * A traced call. {@code durationNanos} is -1 for a call still running when it was written;
      * {@code result} is the returned value ({@link CapturedValue.None} for void), or the exception
-     * when {@code threw}.
+     * when {@code threw}. A call kept by its duration has its stack as it ended, leaf (the method
+     * itself) first; others none (empty arrays).
      */
     public record Call(long startEpochNanos, long threadId, int methodId, int depth, long durationNanos, boolean threw,
-                       List<String> argNames, List<CapturedValue> argValues, CapturedValue result) {}
+                       List<String> argNames, List<CapturedValue> argValues, CapturedValue result, int[] stackFrames,
+                       int[] stackLines) {}
 
     /** A traced method as its filter chose it, and the name reports show (with parameter names where known). */
     public record Signature(String className, String methodName, String descriptor, String displayName) {}

@@ -164,6 +164,13 @@ public final class RecordingJson {
             b.append(']');
             b.append(c.threw() ? ", \"thrown\": " : ", \"returned\": ");  // null for void
             value(b, c.result());
+            if (c.stackFrames().length > 0) {  // a call kept by its duration: where it was called from, itself first
+                b.append(", \"frames\": [");
+                numbers(b, c.stackFrames());
+                b.append("], \"lines\": [");
+                numbers(b, c.stackLines());
+                b.append(']');
+            }
             b.append('}');
             sep = ",\n    ";
             spill(b, out);

@@ -223,6 +223,8 @@ public final class RecordingReader {
         final boolean settles;
         /** Version 9 on: events name their stacks in the chunk's pool; null before. */
         final List<Frames> stacks;
+        /** Version 10 on: calls end with a stack id. */
+        final boolean callerStacks;
         long start;
         long end;
 
@@ -230,6 +232,7 @@ public final class RecordingReader {
             this.values = version >= RecordingFormat.VALUES_SINCE;
             this.settles = version >= RecordingFormat.SETTLED_SINCE;
             this.stacks = version >= RecordingFormat.STACKS_SINCE ? new ArrayList<>() : null;
+            this.callerStacks = version >= RecordingFormat.CALLER_STACKS_SINCE;
         }
 
         void decode(ByteBuffer b) throws Malformed {
@@ -248,7 +251,7 @@ public final class RecordingReader {
                         byte state = (byte) (flags & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
                         long weight = varlong(b);
                         long ticks = (flags & RecordingFormat.STATE_WEIGHTED) != 0 ? varlong(b) : 1;
-                        Frames f = stacks != null ? pooled(b) : frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
+                        Frames f = stacks != null ? pooled(varlong(b)) : frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
                         samples.add(new Recording.Sample(time, thread, state, weight, ticks, f.ids, f.lines));
                     }
                     case RecordingFormat.TYPE -> types.put(methodId(b), string(b));
@@ -283,7 +286,7 @@ public final class RecordingReader {
                         long wait = varlong(b);
                         Frames f = stack(b);
                         long owner = varlong(b);
-                        Frames o = owner == 0 ? new Frames(new int[0], new int[0]) : stack(b);
+                        Frames o = owner == 0 ? NO_FRAMES : stack(b);
                         locks.add(new Recording.LockWait(time, thread, lockKind, type, wait, f.ids, f.lines, owner, o.ids, o.lines));
                     }
                     case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD -> {
@@ -325,14 +328,15 @@ public final class RecordingReader {
         /** A stack's method ids and lines, leaf first. */
         private record Frames(int[] ids, int[] lines) {}
 
+        private static final Frames NO_FRAMES = new Frames(new int[0], new int[0]);
+
         /** An ALLOC's or LOCK's stack: by id from version 9, else {@code u8:truncated} and its frames. */
         private Frames stack(ByteBuffer b) throws Malformed {
-            return stacks != null ? pooled(b) : frames(b, flag(b));
+            return stacks != null ? pooled(varlong(b)) : frames(b, flag(b));
         }
 
         /** A stack by its id in the chunk's pool; events naming one share its arrays. */
-        private Frames pooled(ByteBuffer b) throws Malformed {
-            long id = varlong(b);
+        private Frames pooled(long id) throws Malformed {
             if (id < 1 || id > stacks.size()) throw new Malformed("no stack " + id + " in this chunk");
             return stacks.get((int) id - 1);
         }
@@ -375,8 +379,10 @@ public final class RecordingReader {
                 args.add(value(b, 0));
             }
             CapturedValue result = value(b, 0);
+            long stackId = callerStacks ? varlong(b) : 0;
+            Frames stack = stackId == 0 ? NO_FRAMES : pooled(stackId);  // 0: no stack taken
             return new Recording.Call(time, thread, method, (int) depth, outcome == RecordingFormat.RUNNING ? -1 : duration,
-                    outcome == RecordingFormat.THREW, List.copyOf(names), List.copyOf(args), result);
+                    outcome == RecordingFormat.THREW, List.copyOf(names), List.copyOf(args), result, stack.ids, stack.lines);
         }
 
         /** Bucket b: calls of [2^b, 2^(b+1)) ns. */

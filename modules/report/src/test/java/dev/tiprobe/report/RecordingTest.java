@@ -48,7 +48,8 @@ class RecordingTest {
                 w.classEvent(t, false, "com.foo.Plugin" + chunk);
                 w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
                         List.of("x"), List.of(new CapturedValue.Int(chunk)),
-                        chunk == 1 ? new CapturedValue.Thrown("java.lang.IllegalStateException", "no") : new CapturedValue.Str("ok"));
+                        chunk == 1 ? new CapturedValue.Thrown("java.lang.IllegalStateException", "no") : new CapturedValue.Str("ok"),
+                        chunk == 1 ? new RecordingWriter.Stack(new int[] {6, 4, 5}, new int[] {7, 20, 0}, 3, false) : null);
                 if (chunk == 0) w.traced(t, 6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void");
                 long[] histogram = new long[64];
                 histogram[10] = chunk + 1;  // [1024, 2048) ns
@@ -140,6 +141,9 @@ class RecordingTest {
         assertEquals(new CapturedValue.Str("ok"), first.result());
         assertEquals(2_000, first.durationNanos());
         assertTrue(r.calls().get(1).threw());
+        assertArrayEquals(new int[0], first.stackFrames(), "a call kept at its start has no stack");
+        assertArrayEquals(new int[] {6, 4, 5}, r.calls().get(1).stackFrames(), "a call kept by its duration: itself, then its callers");
+        assertArrayEquals(new int[] {7, 20, 0}, r.calls().get(1).stackLines());
         assertEquals(-1, r.calls().get(2).durationNanos(), "a call still running when written");
         assertEquals("[worker-1]   M6.run(x=1) threw IllegalStateException: no  (0.002 ms)",
                 TracedText.call(r, r.calls().get(1)).replace("app.jar!com.foo.", ""));
@@ -260,7 +264,9 @@ class RecordingTest {
         StringWriter out = new StringWriter();
         RecordingJson.write(r, out);
         String json = out.toString();
-        assertEquals(300, json.split("\"frames\"").length - 1);
+        assertEquals(300 + 1, json.split("\"frames\"").length - 1, "every sample's, and the one call kept with its stack");
+        assertTrue(json.contains("\"thrown\": {\"type\": \"java.lang.IllegalStateException\", \"message\": \"no\"}, \"frames\": [6, 4, 5],"
+                + " \"lines\": [7, 20, 0]}"), "a call's stack, itself first");
         assertTrue(json.contains("\"4\": \"app.jar!com.foo.M4.run(int x) : void\""), json.substring(0, 400));
         assertTrue(json.contains("\"thrown\": {\"type\": \"java.lang.IllegalStateException\", \"message\": \"no\"}"), "a thrown exception");
         assertTrue(json.contains("{\"epochNanos\": 1000000000, \"event\": \"load\", \"class\": \"com.foo.Plugin0\"}"));
@@ -407,7 +413,7 @@ class RecordingTest {
         List<String> names = values.stream().map(v -> "p" + values.indexOf(v)).toList();
         Path file = dir.resolve("values.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M.run(...) : void")) {
-            w.call(10, 1, "main", 1, 0, 5, false, names, values, CapturedValue.NONE);
+            w.call(10, 1, "main", 1, 0, 5, false, names, values, CapturedValue.NONE, null);
             w.skipped(10, "com.foo.M", "abstractOne", "()V", "abstract");
             w.classFailure(10, "com.foo.Broken: instrumented code does not verify");
             w.flush();
@@ -512,12 +518,7 @@ class RecordingTest {
     @Test
     void aVersion8RecordingWithAStackInEachEventStillReads() throws IOException {
         java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
-        java.io.DataOutputStream d = new java.io.DataOutputStream(body);
-        d.writeLong(1_000);
-        d.writeLong(2_000);
-        d.write(RecordingFormat.METHOD);
-        d.write(6);
-        text(d, "com.foo.M6.run() : void");
+        java.io.DataOutputStream d = bodyWithMethod6(body);
         d.write(RecordingFormat.SAMPLE);
         d.write(new byte[] {5, 1, RecordingFormat.STATE_RUNNABLE | RecordingFormat.STATE_TRUNCATED, 0, 1, 6, 12});  // one frame, line 12, cut
         d.write(RecordingFormat.TYPE);
@@ -531,6 +532,33 @@ class RecordingTest {
         assertEquals(12, r.samples().getFirst().lines()[0]);
         assertArrayEquals(new int[] {6}, r.events().allocations().getFirst().frames());
         assertArrayEquals(new int[] {13}, r.events().allocations().getFirst().lines());
+    }
+
+    /** A version 9 recording, whose calls had no stack id, still reads: its calls without stacks. */
+    @Test
+    void aVersion9RecordingsCallsReadWithoutStacks() throws IOException {
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream d = bodyWithMethod6(body);
+        d.write(RecordingFormat.CALL);
+        d.write(new byte[] {5, 1, 6, 0, RecordingFormat.RETURNED, 40, 0, RecordingFormat.VALUE_NONE});  // no arguments, void
+        d.write(RecordingFormat.CALL);
+        d.write(new byte[] {9, 1, 6, 0, RecordingFormat.RETURNED, 50, 0, RecordingFormat.VALUE_NONE});
+        Recording r = RecordingReader.read(oneChunkFile(9, body.toByteArray()));
+        assertNull(r.damage());
+        assertEquals(2, r.calls().size(), "the second call is read where the first ends");
+        assertEquals(50, r.calls().get(1).durationNanos());
+        assertArrayEquals(new int[0], r.calls().get(1).stackFrames());
+    }
+
+    /** A chunk's body begun in {@code body}: its times (1,000 to 2,000) and method 6, {@code com.foo.M6.run() : void}. */
+    private static java.io.DataOutputStream bodyWithMethod6(java.io.ByteArrayOutputStream body) throws IOException {
+        java.io.DataOutputStream d = new java.io.DataOutputStream(body);
+        d.writeLong(1_000);
+        d.writeLong(2_000);
+        d.write(RecordingFormat.METHOD);
+        d.write(6);
+        text(d, "com.foo.M6.run() : void");
+        return d;
     }
 
     /** A recording of format {@code version} holding one chunk of {@code body} (its times and records), checksummed. */

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent.tracing;
 
+import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 
@@ -90,11 +91,12 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
 
     /**
      * One traced call; {@code durationNanos} is -1 while it still runs. Arguments and result as
-     * captured ({@link dev.tiprobe.probe.Captured}).
+     * captured ({@link dev.tiprobe.probe.Captured}); a call kept by its duration has its stack as
+     * it ended ({@code callerStack}, the method itself on top), others null.
      */
     public record TracedCall(MethodToken token, String method, long threadId, String threadName, int depth, long startEpochNanos,
                              long durationNanos, List<String> parameterNames, List<Object> args, Object result,
-                             boolean threw) {}
+                             boolean threw, CallbackStacks.Resolved callerStack) {}
 
     /** The result of the method with this class and name (first overload found), or null. */
     public MethodResult method(String className, String name) {

@@ -2,6 +2,7 @@ package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.ModuleAccess;
+import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
@@ -554,7 +555,8 @@ public final class Tracing {
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
                     traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
                             startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
-                            Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW));
+                            Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW,
+                            c.callerStack() instanceof CallbackStacks.Resolved stack ? stack : null));
                 }
             }
             Results r = new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
