@@ -1041,6 +1041,55 @@ class ImageIT {
     }
 
     /**
+     * A differential flame graph of two runs of a program whose hot method moves (alpha does four
+     * parts of five of the work, then one): in headless chromium beta's frame is red, its share
+     * grown, and alpha's blue; the folded diff gives each stack's weight in both; pprof is
+     * refused with the way to compare two pprof profiles.
+     */
+    @Test
+    void aDiffPageShowsTheMethodThatGrewRedAndTheOneThatShrankBlue() throws Exception {
+        for (String mode : List.of("a", "b")) {
+            Run run = tiprobe("run", "--sample", "10ms", "--sample-mode", "cpu", "-f", dir.resolve(mode + ".collapsed").toString(), "--",
+                    JAVA, "-cp", CLASSES, "example.known.Shifting", mode, "2");
+            assertEquals(0, run.exit(), run.err());
+        }
+        String before = dir.resolve("a.collapsed.tpr").toString();
+        String after = dir.resolve("b.collapsed.tpr").toString();
+        Path page = dir.resolve("diff.html");
+        Run diff = tiprobe("report", after, "--diff", before, "-f", page.toString());
+        assertEquals(0, diff.exit(), diff.err());
+        String dom = chromium("--dump-dom", page.toUri().toString()).out();
+        int[] beta = background(dom, "example/known/Shifting.beta");
+        int[] alpha = background(dom, "example/known/Shifting.alpha");
+        assertTrue(beta[0] == 255 && beta[2] < 200, "beta grew: red, " + java.util.Arrays.toString(beta));
+        assertTrue(alpha[2] == 255 && alpha[0] < 200, "alpha shrank: blue, " + java.util.Arrays.toString(alpha));
+
+        Path folded = dir.resolve("diff.collapsed");
+        assertEquals(0, tiprobe("report", after, "--diff", before, "-f", folded.toString()).exit());
+        Map<String, long[]> weights = new HashMap<>();
+        for (String line : Files.readAllLines(folded)) {
+            String[] parts = line.split(" ");
+            String leaf = parts[0].substring(parts[0].lastIndexOf(';') + 1);
+            weights.merge(leaf, new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2])}, (x, y) -> new long[] {x[0] + y[0], x[1] + y[1]});
+        }
+        long[] betaWeights = weights.get("example/known/Shifting.beta");
+        assertTrue(betaWeights != null && betaWeights[1] > 2 * betaWeights[0], "beta's CPU in the base, then now: "
+                + (betaWeights == null ? null : java.util.Arrays.toString(betaWeights)));
+
+        Run pprof = tiprobe("report", after, "--diff", before, "-f", dir.resolve("diff.pb.gz").toString());
+        assertEquals(2, pprof.exit());
+        assertTrue(pprof.err().contains("go tool pprof -diff_base"), pprof.err());
+    }
+
+    /** The red, green and blue of the frame named {@code name} on a page's DOM. */
+    static int[] background(String dom, String name) {
+        Matcher m = Pattern.compile("<div class=\"f\" style=\"[^\"]*background: rgb\\((\\d+), (\\d+), (\\d+)\\)[^\"]*\"[^>]*>"
+                + Pattern.quote(name) + "</div>").matcher(dom);
+        assertTrue(m.find(), name + " is on the page: " + dom.substring(0, Math.min(dom.length(), 2_000)));
+        return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))};
+    }
+
+    /**
      * The flame graph of a recording in headless chromium: no console message at all (the page
      * logs nothing, so any line is an error), the hot frame rendered by the page's script, and a
      * screenshot kept as target/flamegraph.png.

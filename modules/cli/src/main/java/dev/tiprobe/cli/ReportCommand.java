@@ -1,6 +1,8 @@
 package dev.tiprobe.cli;
 
 import dev.tiprobe.ids.HumanNames.FrameStyle;
+import dev.tiprobe.report.FlameGraphHtml;
+import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingFilter;
 import dev.tiprobe.report.View;
@@ -69,6 +71,13 @@ final class ReportCommand implements Callable<Integer> {
                     + " (java.base/java.lang.String.valueOf, with the module or jar, as text and JSON do).")
     String names = "slash";
 
+    @Option(names = "--diff", paramLabel = "<base>",
+            description = "Recordings: compare one view with a base recording (.tpr or .jfr) in a differential flame graph (.html:"
+                    + " widths from this recording, red where a frame's share grew, blue where it shrank) or folded stacks"
+                    + " (.collapsed: each stack's weight in the base, then in this one, as difffolded.pl writes them). For pprof,"
+                    + " export both and run go tool pprof -diff_base.")
+    Path diff;
+
     /**
      * The recording, its samples filtered by --include/--exclude/--thread/--from/--to, as the
      * output's name asks; '-' prints the text.
@@ -78,6 +87,10 @@ final class ReportCommand implements Callable<Integer> {
         if (!file.equals("-") && (!Exports.known(file) || file.endsWith(".tpr"))) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown format of '" + file + "': use .json, .txt, .html, .collapsed or .pb.gz");
+        }
+        if (diff != null && !file.endsWith(".html") && !file.endsWith(".collapsed")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--diff writes .html or .collapsed; for pprof, export each"
+                    + " recording to .pb.gz and compare them with go tool pprof -diff_base=base.pb.gz new.pb.gz");
         }
         RecordingFilter filter;
         try {
@@ -103,6 +116,7 @@ final class ReportCommand implements Callable<Integer> {
             throw new CliException(recording + " holds no " + view.id() + " view: it has " + (View.in(r).isEmpty() ? "none"
                     : String.join(", ", View.in(r).stream().map(View::id).toList())) + hint(view));
         }
+        if (diff != null) return diff(r, filter, view, frames);
         Recording shown = lines ? r.withLines() : r;
         if (file.equals("-")) {
             TextReport.write(shown, view, spec.commandLine().getOut(), 20, calls);
@@ -111,6 +125,25 @@ final class ReportCommand implements Callable<Integer> {
         Path out = Path.of(file).toAbsolutePath();
         if (file.endsWith(".txt")) OutputFiles.write(out, w -> TextReport.write(shown, view, w, 20, calls));
         else Exports.write(shown, recording, out, view, frames);
+        spec.commandLine().getErr().println("tiprobe report: wrote " + out);
+        return Main.OK;
+    }
+
+    /** {@code now} against the recording {@code --diff} names, in one view, filtered alike. */
+    private int diff(Recording now, RecordingFilter filter, View view, FrameStyle frames) throws CliException {
+        View drawn = view != null ? view : View.natural(now);
+        Recording base = filter.apply(Exports.read(diff, spec.commandLine().getErr()));
+        for (Recording r : List.of(now, base)) {
+            if (!View.in(r).contains(drawn)) {
+                throw new CliException((r == now ? recording : diff) + " holds no " + drawn.id() + " view to compare" + hint(drawn));
+            }
+        }
+        Path out = Path.of(file).toAbsolutePath();
+        String title = "tiprobe: " + recording.getFileName() + " against " + diff.getFileName();
+        OutputFiles.write(out, w -> {
+            if (file.endsWith(".html")) FlameGraphHtml.writeDiff(base, now, drawn, frames, w, title);
+            else FoldedStacks.writeDiff(drawn.of(base), drawn.of(now), w, frames);
+        });
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;
     }

@@ -25,11 +25,12 @@ public final class FlameGraphHtml {
     /** Traced calls listed on the page at most (the .txt and .json reports have them all). */
     static final int MAX_CALLS_SHOWN = 500;
 
-    /** A node of the merged stack tree: children by name, root first. */
+    /** A node of the merged stack tree: children by name, root first; {@code base}: a diff's weight in the base recording. */
     private static final class Node {
         final int name;
         long weight;
         long events;
+        long base;
         final Map<Integer, Node> children = new LinkedHashMap<>();
 
         Node(int name) {
@@ -48,75 +49,136 @@ public final class FlameGraphHtml {
      * named in {@code style}, as folded stacks name them.
      */
     public static void write(Recording r, View first, HumanNames.FrameStyle style, Writer out, String title) throws IOException {
-        List<String> names = new ArrayList<>();
-        Map<String, Integer> index = new HashMap<>();
         List<View> views = new ArrayList<>(View.in(r));
         if (first != null) {
             views.remove(first);
             views.addFirst(first);
         }
-        int all = intern("all", names, index);  // index 0, also for a page with no view
-        StringBuilder data = new StringBuilder("{\"views\":[");
-        for (int v = 0; v < views.size(); v++) {
-            Profile p = views.get(v).of(r);
+        Data data = new Data(style);
+        for (View v : views) data.view(v.of(r), null);
+        data.rest(r, r.samplesNote());
+        page(data, out, title);
+    }
+
+    /**
+     * A differential flame graph of one view: frames as wide as in {@code now}, coloured by how
+     * much their share of the view's total grew (red) or shrank (blue) since {@code base}, as
+     * flamegraph.pl's differential graphs are; the tooltip gives both shares.
+     */
+    public static void writeDiff(Recording base, Recording now, View view, HumanNames.FrameStyle style, Writer out, String title)
+            throws IOException {
+        Data data = new Data(style);
+        data.view(view.of(now), view.of(base));
+        data.rest(null, "A differential flame graph: frames are as wide as in the new recording; red ones grew their"
+                + " share of the " + view.weighs() + " since the base recording, blue ones shrank, the deeper the colour the"
+                + " more (ten points and over: the deepest).");
+        page(data, out, title);
+    }
+
+    private static void page(Data data, Writer out, String title) throws IOException {
+        StringBuilder b = data.json.append(",\"title\":");
+        JsonText.quote(b, title);
+        b.append('}');
+        out.write(fill(PAGE, Map.of(DATA_MARK, b.toString().replace("</", "<\\/"), TITLE_MARK, escape(title))));
+        out.flush();
+    }
+
+    /** The page's data, as JSON, built view by view. */
+    private static final class Data {
+        final HumanNames.FrameStyle style;
+        final List<String> names = new ArrayList<>();
+        final Map<String, Integer> index = new HashMap<>();
+        final StringBuilder json = new StringBuilder("{\"views\":[");
+        final int all = intern("all");  // index 0, also for a page with no view
+        boolean anyView;
+
+        Data(HumanNames.FrameStyle style) {
+            this.style = style;
+        }
+
+        int intern(String name) {
+            return index.computeIfAbsent(name, n -> {
+                names.add(n);
+                return names.size() - 1;
+            });
+        }
+
+        /** One view's tree; with {@code base}, a diff: each node also gets its weight there, and the view the base's total. */
+        void view(Profile p, Profile base) {
+            Recording r = p.recording();
             Node root = new Node(all);
             for (Profile.Stack s : p.stacks()) {
                 Node n = root;
                 n.weight += s.weight();
                 n.events++;
                 for (int i = s.frames().length - 1; i >= 0; i--) {
-                    int name = intern(HumanNames.frame(r.methodName(s.frames()[i]), style), names, index);
-                    n = n.children.computeIfAbsent(name, Node::new);
+                    n = n.children.computeIfAbsent(intern(HumanNames.frame(r.methodName(s.frames()[i]), style)), Node::new);
                     n.weight += s.weight();
                     n.events++;
                 }
             }
-            data.append(v > 0 ? "," : "").append("{\"id\":");
-            JsonText.quote(data, p.view().id());
-            data.append(",\"weighs\":");
-            JsonText.quote(data, p.view().weighs());
-            data.append(",\"unit\":");
-            JsonText.quote(data, p.view().unit());
-            data.append(",\"root\":");
-            node(data, root);
-            data.append('}');
+            if (base != null) {
+                for (Profile.Stack s : base.stacks()) {
+                    // Down the new tree as far as the stack's frames are in it: frames gone since the base have no width to colour.
+                    Node n = root;
+                    n.base += s.weight();
+                    for (int i = s.frames().length - 1; i >= 0 && n != null; i--) {
+                        Integer name = index.get(HumanNames.frame(base.recording().methodName(s.frames()[i]), style));
+                        n = name == null ? null : n.children.get(name);
+                        if (n != null) n.base += s.weight();
+                    }
+                }
+            }
+            json.append(anyView ? "," : "").append("{\"id\":");
+            anyView = true;
+            JsonText.quote(json, p.view().id());
+            json.append(",\"weighs\":");
+            JsonText.quote(json, p.view().weighs());
+            json.append(",\"unit\":");
+            JsonText.quote(json, p.view().unit());
+            if (base != null) json.append(",\"baseTotal\":").append(root.base);
+            json.append(",\"root\":");
+            node(json, root, base != null);
+            json.append('}');
         }
-        data.append("],\"names\":[");
-        for (int i = 0; i < names.size(); i++) {
-            if (i > 0) data.append(',');
-            JsonText.quote(data, names.get(i));
+
+        /**
+         * The names, then what the page shows beside the graph: {@code r}'s class timeline, traced
+         * methods and calls, and caveats (none for a diff, {@code r} null), and the note on the samples.
+         */
+        void rest(Recording r, String samplesNote) {
+            json.append("],\"names\":[");
+            for (int i = 0; i < names.size(); i++) {
+                if (i > 0) json.append(',');
+                JsonText.quote(json, names.get(i));
+            }
+            json.append("],\"timeline\":");
+            if (r == null) json.append("[]");
+            else timeline(json, r);
+            json.append(",\"traced\":[");
+            List<TracedText.Method> traced = r == null ? List.of() : TracedText.methods(r);
+            for (int i = 0; i < traced.size(); i++) {
+                TracedText.Method m = traced.get(i);
+                json.append(i > 0 ? "," : "").append('[');
+                JsonText.quote(json, m.name());
+                json.append(',').append(m.calls()).append(',').append(m.timed() ? m.totalNanos() : -1).append(']');
+            }
+            json.append("],\"calls\":[");
+            List<Recording.Call> calls = r == null ? List.of() : TracedText.callsByStart(r);
+            for (int i = 0; i < Math.min(calls.size(), MAX_CALLS_SHOWN); i++) {
+                if (i > 0) json.append(',');
+                JsonText.quote(json, TracedText.call(r, calls.get(i)));
+            }
+            json.append("],\"callCount\":").append(calls.size());
+            json.append(",\"caveats\":[");
+            List<String> caveats = r == null ? List.of() : r.caveats();
+            for (int i = 0; i < caveats.size(); i++) {
+                if (i > 0) json.append(',');
+                JsonText.quote(json, caveats.get(i));
+            }
+            json.append("],\"samplesNote\":");
+            JsonText.quote(json, samplesNote);
         }
-        data.append(']');
-        data.append(",\"timeline\":");
-        timeline(data, r);
-        data.append(",\"traced\":[");
-        List<TracedText.Method> traced = TracedText.methods(r);
-        for (int i = 0; i < traced.size(); i++) {
-            TracedText.Method m = traced.get(i);
-            data.append(i > 0 ? "," : "").append('[');
-            JsonText.quote(data, m.name());
-            data.append(',').append(m.calls()).append(',').append(m.timed() ? m.totalNanos() : -1).append(']');
-        }
-        data.append("],\"calls\":[");
-        List<Recording.Call> calls = TracedText.callsByStart(r);
-        for (int i = 0; i < Math.min(calls.size(), MAX_CALLS_SHOWN); i++) {
-            if (i > 0) data.append(',');
-            JsonText.quote(data, TracedText.call(r, calls.get(i)));
-        }
-        data.append("],\"callCount\":").append(calls.size());
-        data.append(",\"caveats\":[");
-        List<String> caveats = r.caveats();
-        for (int i = 0; i < caveats.size(); i++) {
-            if (i > 0) data.append(',');
-            JsonText.quote(data, caveats.get(i));
-        }
-        data.append("],\"samplesNote\":");
-        JsonText.quote(data, r.samplesNote());
-        data.append(",\"title\":");
-        JsonText.quote(data, title);
-        data.append('}');
-        out.write(fill(PAGE, Map.of(DATA_MARK, data.toString().replace("</", "<\\/"), TITLE_MARK, escape(title))));
-        out.flush();
     }
 
     private static final String DATA_MARK = "/*DATA*/null";
@@ -145,23 +207,18 @@ public final class FlameGraphHtml {
         }
     }
 
-    private static int intern(String name, List<String> names, Map<String, Integer> index) {
-        return index.computeIfAbsent(name, n -> {
-            names.add(n);
-            return names.size() - 1;
-        });
-    }
-
-    /** [name, weight, events, [children...]] */
-    private static void node(StringBuilder b, Node n) {
+    /** [name, weight, events, [children...]], and the base's weight after them in a diff. */
+    private static void node(StringBuilder b, Node n, boolean diff) {
         b.append('[').append(n.name).append(',').append(n.weight).append(',').append(n.events).append(",[");
         boolean first = true;
         for (Node c : n.children.values()) {
             if (!first) b.append(',');
             first = false;
-            node(b, c);
+            node(b, c, diff);
         }
-        b.append("]]");
+        b.append(']');
+        if (diff) b.append(',').append(n.base);
+        b.append(']');
     }
 
     /** Class loads and unloads per second since the start: [[second, loads, unloads], ...]. */
@@ -247,10 +304,23 @@ public final class FlameGraphHtml {
               return w + " samples";
             }
 
+            // A diff (the view has the base's total): how many points of the total a frame's share gained since the base.
+            function gained(node) {
+              const now = view.root[1] > 0 ? node[1] / view.root[1] : 0;
+              const then = view.baseTotal > 0 ? node[4] / view.baseTotal : 0;
+              return 100 * (now - then);
+            }
+
+            function diffColor(node) {
+              const d = gained(node);
+              const c = Math.round(235 - 175 * Math.min(1, Math.abs(d) / 10));  // ten points and over: the deepest
+              return Math.abs(d) < 0.1 ? "rgb(235,235,235)" : d > 0 ? "rgb(255," + c + "," + c + ")" : "rgb(" + c + "," + c + ",255)";
+            }
+
             function color(name) {
               let h = 0;
               for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
-              const java = name.indexOf("java.") >= 0 || name.indexOf("jdk.") >= 0 || name.indexOf("sun.") >= 0;
+              const java = /(^|[\\/!])(java|jdk|sun)[.\\/]/.test(name);  // java/lang/..., java.base/java.lang..., jdk.internal...
               return java ? "hsl(" + (190 + h % 30) + ",60%," + (60 + h % 15) + "%)"
                           : "hsl(" + (20 + h % 35) + ",85%," + (55 + h % 15) + "%)";
             }
@@ -276,7 +346,7 @@ public final class FlameGraphHtml {
                 div.style.left = x + "px";
                 div.style.width = w + "px";
                 div.style.top = (level * rowHeight) + "px";  // root on top: deep stacks grow down the page
-                div.style.background = color(name);
+                div.style.background = view.baseTotal === undefined ? color(name) : diffColor(node);
                 div.textContent = name;
                 const hit = query !== "" && name.indexOf(query) >= 0;
                 if (hit) {
@@ -287,7 +357,9 @@ public final class FlameGraphHtml {
                 div.onmousemove = (e) => {
                   const pct = total > 0 ? (100 * node[1] / total).toFixed(2) : "0";
                   tip.textContent = name + " \\u2014 " + amount(node[1]) + " in " + node[2] + " events, "
-                      + pct + "% of the " + view.weighs;
+                      + pct + "% of the " + view.weighs + (view.baseTotal === undefined ? "" : "; in the base "
+                      + (view.baseTotal > 0 ? (100 * node[4] / view.baseTotal).toFixed(2) : "0") + "% ("
+                      + (gained(node) >= 0 ? "+" : "") + gained(node).toFixed(2) + " points)");
                   tip.style.display = "block";
                   tip.style.left = (e.clientX + 12) + "px";
                   tip.style.top = (e.clientY + 12) + "px";
@@ -310,6 +382,10 @@ public final class FlameGraphHtml {
             }
 
             function timeline() {
+              if (data.timeline.length === 0) {  // no class loaded or unloaded (and a diff page has none)
+                document.getElementById("timeline").style.display = "none";
+                return;
+              }
               const bars = document.getElementById("bars");
               let max = 1;
               for (const t of data.timeline) max = Math.max(max, t[1], t[2]);

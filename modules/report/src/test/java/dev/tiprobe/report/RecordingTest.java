@@ -293,6 +293,35 @@ class RecordingTest {
         assertTrue(page.contains("safepoints"), "the page says where stacks are taken");
     }
 
+    /**
+     * Two recordings compared: the folded diff gives each stack's weight in the base and now (0
+     * where missing), and the page's tree carries, beside each frame's weight now, its weight in
+     * the base and the base's total, from which the page colours it.
+     */
+    @Test
+    void aDiffGivesEachStackBothWeightsAndThePageBothTotals() throws IOException {
+        Path before = dir.resolve("before.tpr");
+        Path after = dir.resolve("after.tpr");
+        for (Path file : List.of(before, after)) {
+            try (RecordingWriter w = RecordingWriter.create(file, id -> "app.Main.m" + id + "() : void")) {
+                int grown = file == before ? 1 : 3;  // m2's samples: 1 of 4 before, 3 of 4 after
+                for (int i = 0; i < 4; i++) {
+                    int[] frames = {i < grown ? 2 : 3, 1};  // m2 or m3, called by m1
+                    w.sample(1_000 + i, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, frames, new int[2], 2, false);
+                }
+            }
+        }
+        Recording base = RecordingReader.read(before);
+        Recording now = RecordingReader.read(after);
+        StringWriter folded = new StringWriter();
+        FoldedStacks.writeDiff(View.WALL.of(base), View.WALL.of(now), folded, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH);
+        assertEquals("app/Main.m1;app/Main.m2 1 3\napp/Main.m1;app/Main.m3 3 1\n", folded.toString());
+        StringWriter page = new StringWriter();
+        FlameGraphHtml.writeDiff(base, now, View.WALL, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH, page, "diff");
+        String data = page.toString().substring(page.toString().indexOf("const data"));
+        assertTrue(data.contains("\"baseTotal\":4,\"root\":[0,4,4,[[1,4,4,[[2,3,3,[],1],[3,1,1,[],3]],4]],4]"), data);
+    }
+
     /** The page is filled in one pass: names that look like its placeholders are shown as they are. */
     @Test
     void aMethodOrTitleThatLooksLikeAPlaceholderIsShownAsItIs() throws IOException {
