@@ -57,7 +57,7 @@ final class Profiling implements AutoCloseable {
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
-                ProbeControl.keepCallerStacksWith(() -> stacks.inCallback(site));
+                ProbeControl.keepCallerStacksWith(() -> Jvmti.asOwnWork(() -> stacks.inCallback(site)));
                 p.callerStacks = true;
             }
             return p;

@@ -111,6 +111,19 @@ public final class Jvmti {
     // ---------------------------------------------------------------- acquisition
 
     /**
+     * Runs {@code work} on this thread as if inside one of the facade's callbacks: events the JVM
+     * raises on the thread meanwhile (a sampled allocation, a contended monitor) are dropped, as
+     * those raised inside a callback are. For tiprobe's own work on the program's threads (a class
+     * transformed as it loads, a kept call's stack walked): the handlers of those events take
+     * tiprobe's locks, which that work may hold already, taken in another order (an allocation
+     * sampled inside the transformer, while it held the ID map's loader table, deadlocked with a
+     * thread that held the registry and wanted that table).
+     */
+    public static <T> T asOwnWork(java.util.function.Supplier<T> work) {
+        return Upcalls.guarded(work);
+    }
+
+    /**
      * The JVMTI environment of this process, acquired on the first call and cached.
      *
      * @throws JvmtiUnavailableException when libjvm or JVMTI cannot be reached, or when called

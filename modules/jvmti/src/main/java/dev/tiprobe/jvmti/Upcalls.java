@@ -172,6 +172,18 @@ final class Upcalls {
         }
     }
 
+    /** Runs {@code work} with this thread's guard up, as inside a callback ({@link Jvmti#asOwnWork}), and puts it back as it was. */
+    static <T> T guarded(java.util.function.Supplier<T> work) {
+        int[] inside = INSIDE.get();
+        int was = inside[0];
+        inside[0] = 1;
+        try {
+            return work.get();
+        } finally {
+            inside[0] = was;
+        }
+    }
+
     /** Ends what {@link #enter} began. Never throws. */
     static void leave() {
         try {

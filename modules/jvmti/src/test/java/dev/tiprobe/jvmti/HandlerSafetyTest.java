@@ -33,6 +33,28 @@ class HandlerSafetyTest {
                 "the nested ClassPrepare was counted as dropped");
     }
 
+    /**
+     * tiprobe's own work on a program's thread ({@link Jvmti#asOwnWork}) gets no event the thread
+     * raises meanwhile, as a handler gets none of those it raises itself; outside it, and after
+     * it, the thread's events reach the handler again, and the work's answer comes back.
+     */
+    @Test
+    void eventsRaisedDuringOwnWorkAreDroppedAndTheGuardIsPutBack() {
+        Events events = Jvmti.get().events();
+        List<Class<?>> seen = new CopyOnWriteArrayList<>();
+        long droppedBefore = events.stats(Event.CLASS_PREPARE).droppedReentrant();
+        try (Events.Registration r = events.on(Event.CLASS_PREPARE, (thread, type) -> seen.add(type))) {
+            assertTrue(r != null);
+            Class<?> during = Jvmti.asOwnWork(() -> new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "During")));
+            Class<?> nested = Jvmti.asOwnWork(() -> Jvmti.asOwnWork(() -> new GeneratedClasses.Loader().define(
+                    GeneratedClasses.freshName("gen", "Nested"))));
+            Class<?> after = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "After"));
+            assertTrue(!seen.contains(during) && !seen.contains(nested), "no event during own work: " + seen);
+            assertTrue(seen.contains(after), "the guard is down again after it");
+        }
+        assertTrue(events.stats(Event.CLASS_PREPARE).droppedReentrant() >= droppedBefore + 2, "both counted as dropped");
+    }
+
     @Test
     void aThrowingHandlerIsCountedAndTheOthersStillRun() {
         Events events = Jvmti.get().events();

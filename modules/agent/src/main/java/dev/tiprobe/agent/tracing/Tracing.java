@@ -367,13 +367,14 @@ public final class Tracing {
 
         /**
          * A class file as it loads or is retransformed, on whichever thread does that: often the
-         * program's, whose calls into the JDK meanwhile are tiprobe's and are not counted.
+         * program's, whose calls into the JDK meanwhile are tiprobe's and are not counted, and
+         * whose JVMTI events meanwhile (an allocation sampled) are dropped ({@link Jvmti#asOwnWork}).
          */
         private byte[] onClassFile(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
                                    byte[] classFile) {
             boolean marked = ProbeControl.tiprobesWork(true);
             try {
-                return transformed(loader, name, domain, classFile);
+                return Jvmti.asOwnWork(() -> transformed(loader, name, domain, classFile));
             } finally {
                 ProbeControl.tiprobesWork(marked);
             }
