@@ -30,6 +30,7 @@ import java.util.Set;
             "  tiprobe status 4242; tiprobe dump 4242; tiprobe stop 4242",
             "  tiprobe run --sample 10ms -f cpu.pb.gz -- java -cp app.jar app.Main",
             "  tiprobe report cpu.html.tpr -f cpu.collapsed          any view of a recording (.tpr)",
+            "  tiprobe report new.tpr --diff old.tpr -f diff.html    what grew (red) and shrank (blue) since old",
             "  tiprobe demo",
             "",
             "Exit codes: 0 ok, 1 failure, 2 usage."})

@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
  * the agent finishes its recording when the JVM exits, and the command makes the output asked
  * for from it. Exits with the program's exit code.
  */
-@Command(name = "run", description = "Launch a JVM with tracing from its first moment; results are written when it exits.",
+@Command(name = "run", description = "Launch a JVM with tracing or profiling from its first moment; results are written when it exits.",
         footerHeading = "%nExamples:%n", footer = {"  tiprobe run --sample 10ms -f app.html -- java -jar app.jar", "  tiprobe run --trace 'app.**' --mode trace -f calls.txt -- java -cp app.jar app.Main"})
 final class RunCommand implements Callable<Integer> {
     @Spec
