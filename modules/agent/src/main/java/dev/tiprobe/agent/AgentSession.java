@@ -126,13 +126,16 @@ final class AgentSession {
      * Called once a second under the agent's lock: tracing's figures go to the recording when
      * classes with probes have unloaded (their slots are given back once their last figures are
      * written, so memory follows the classes alive) and at least once a minute (a target that
-     * dies keeps them); the ID map forgets the tokens of classes unloaded ten seconds ago; JFR is
-     * asked for a new chunk now and then, so that the streams tiprobe reads let go of old constants.
+     * dies keeps them), or every few seconds when kept calls carry stacks (written well within
+     * the ten seconds an unloaded class's names stay, so that every frame is named); the ID map
+     * forgets the tokens of classes unloaded ten seconds ago; JFR is asked for a new chunk now and
+     * then, so that the streams tiprobe reads let go of old constants.
      */
     void keep() throws IOException {
         if (closed) return;
         long now = System.nanoTime();
-        if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > 60_000_000_000L)) writeTracing();
+        long every = Profiling.keepsCallerStacks(options) ? TOKEN_GRACE_NANOS / 2 : 60_000_000_000L;
+        if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > every)) writeTracing();
         recorder.retireUnloaded(now - TOKEN_GRACE_NANOS);
         JfrStream.newChunkWhenDue();
     }

@@ -57,7 +57,7 @@ final class Profiling implements AutoCloseable {
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
-                ProbeControl.keepCallerStacksWith(() -> Jvmti.asOwnWork(() -> stacks.inCallback(site)));
+                ProbeControl.keepCallerStacksWith(() -> callerStack(stacks, site));
                 p.callerStacks = true;
             }
             return p;
@@ -67,13 +67,27 @@ final class Profiling implements AutoCloseable {
         }
     }
 
+    /**
+     * The calling thread's stack for a call kept by its duration, tiprobe's frames left off; null
+     * inside tiprobe's own work or one of its callbacks (the call is then tiprobe's, and a walk
+     * inside a walk would reuse its buffers). Events the walk raises are dropped ({@link Jvmti#beginOwnWork}).
+     */
+    private static CallbackStacks.Resolved callerStack(CallbackStacks stacks, CallbackStacks.Site site) {
+        boolean inside = Jvmti.beginOwnWork();
+        try {
+            return inside ? null : stacks.inCallback(site);
+        } finally {
+            Jvmti.endOwnWork(inside);
+        }
+    }
+
     /** Whether a session needs what this starts: a profiling engine, or the registry that names kept calls' stacks. */
     static boolean wanted(AgentOptions options) {
         return options.profiling() || keepsCallerStacks(options);
     }
 
     /** Tracing that keeps calls by their duration keeps each one's stack: a stack walk for kept calls only. */
-    private static boolean keepsCallerStacks(AgentOptions options) {
+    static boolean keepsCallerStacks(AgentOptions options) {
         return options.tracing() != null && options.tracing().limits().minNanos() > 0;
     }
 
@@ -164,6 +178,7 @@ final class Profiling implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
+        if (callerStacks) ProbeControl.keepCallerStacksWith(null);  // first: nothing below may keep it installed
         IOException first = null;
         try {
             if (jfr != null) jfr.close();
@@ -178,7 +193,6 @@ final class Profiling implements AutoCloseable {
                 if (first == null) first = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
             }
         }
-        if (callerStacks) ProbeControl.keepCallerStacksWith(null);
         registry.close();
         if (first != null) throw first;
     }

@@ -88,6 +88,9 @@ final class ReportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "unknown format of '" + file + "': use .json, .txt, .html, .collapsed or .pb.gz");
         }
+        if (diff != null && lines) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--diff compares methods, not lines: leave out --lines");
+        }
         if (diff != null && !file.endsWith(".html") && !file.endsWith(".collapsed")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--diff writes .html or .collapsed; for pprof, export each"
                     + " recording to .pb.gz and compare them with go tool pprof -diff_base=base.pb.gz new.pb.gz");

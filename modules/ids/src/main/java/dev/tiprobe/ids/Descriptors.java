@@ -9,7 +9,8 @@ import java.util.List;
  * Malformed input fails with a {@link MalformedSignatureException} that points at the position.
  *
  * <p>Classes keep their binary names, as stack traces, {@code javap}, JFR and async-profiler spell
- * them ({@code java.util.Map$Entry}): one spelling of a class in every view, export and filter.
+ * them ({@code java.util.Map$Entry}): one spelling of a class in every view and filter; files of
+ * frames change only the package separator ({@link HumanNames#frame}).
  */
 public final class Descriptors {
     private Descriptors() {}

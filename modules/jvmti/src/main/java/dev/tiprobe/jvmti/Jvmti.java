@@ -111,16 +111,24 @@ public final class Jvmti {
     // ---------------------------------------------------------------- acquisition
 
     /**
-     * Runs {@code work} on this thread as if inside one of the facade's callbacks: events the JVM
-     * raises on the thread meanwhile (a sampled allocation, a contended monitor) are dropped, as
-     * those raised inside a callback are. For tiprobe's own work on the program's threads (a class
-     * transformed as it loads, a kept call's stack walked): the handlers of those events take
-     * tiprobe's locks, which that work may hold already, taken in another order (an allocation
-     * sampled inside the transformer, while it held the ID map's loader table, deadlocked with a
-     * thread that held the registry and wanted that table).
+     * Begins tiprobe's own work on this thread, as if inside one of the facade's callbacks: events
+     * the JVM raises on the thread meanwhile (a sampled allocation, a contended monitor) are
+     * dropped, as those raised inside a callback are. For tiprobe's work on the program's threads
+     * (a class transformed as it loads, a kept call's stack walked): the handlers of those events
+     * take tiprobe's locks, which that work may hold already, taken in another order (an
+     * allocation sampled inside the transformer, while it held the ID map's loader table,
+     * deadlocked with a thread that held the registry and wanted that table). Returns whether the
+     * thread was inside such work or a callback already; pass it to {@link #endOwnWork}, in a
+     * {@code finally}. No lambda and no allocation after a thread's first call: it runs inside the
+     * transformer.
      */
-    public static <T> T asOwnWork(java.util.function.Supplier<T> work) {
-        return Upcalls.guarded(work);
+    public static boolean beginOwnWork() {
+        return Upcalls.raiseGuard() != 0;
+    }
+
+    /** Ends what {@link #beginOwnWork} began: the thread's guard as it was then ({@code wasInside}). */
+    public static void endOwnWork(boolean wasInside) {
+        Upcalls.restoreGuard(wasInside ? 1 : 0);
     }
 
     /**

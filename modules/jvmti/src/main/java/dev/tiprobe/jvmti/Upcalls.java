@@ -37,6 +37,17 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * MonitorContendedEnter stubs.
  */
 final class Upcalls {
+    /**
+     * Per-thread "inside a tiprobe callback" flag; a subclass, not a lambda, so nothing is spun
+     * lazily. Declared first: it is set up before anything else of the class's initialisation.
+     */
+    private static final ThreadLocal<int[]> INSIDE = new ThreadLocal<>() {
+        @Override
+        protected int[] initialValue() {
+            return new int[1];
+        }
+    };
+
     static final String CLASS_UNLOAD_EXTENSION = "com.sun.hotspot.events.ClassUnload";
     private static final FunctionDescriptor CLASS_UNLOAD_DESCRIPTOR = FunctionDescriptor.ofVoid(C_POINTER, C_POINTER, C_POINTER);
 
@@ -51,13 +62,6 @@ final class Upcalls {
     private static MemorySegment classUnloadStub;
     private static int classUnloadIndex = Integer.MIN_VALUE;
 
-    /** Per-thread "inside a tiprobe callback" flag; a subclass, not a lambda, so nothing is spun lazily. */
-    private static final ThreadLocal<int[]> INSIDE = new ThreadLocal<>() {
-        @Override
-        protected int[] initialValue() {
-            return new int[1];
-        }
-    };
 
     private Upcalls() {}
 
@@ -172,16 +176,17 @@ final class Upcalls {
         }
     }
 
-    /** Runs {@code work} with this thread's guard up, as inside a callback ({@link Jvmti#asOwnWork}), and puts it back as it was. */
-    static <T> T guarded(java.util.function.Supplier<T> work) {
+    /** Puts this thread's guard up, as inside a callback ({@link Jvmti#beginOwnWork}); returns what it was. */
+    static int raiseGuard() {
         int[] inside = INSIDE.get();
         int was = inside[0];
         inside[0] = 1;
-        try {
-            return work.get();
-        } finally {
-            inside[0] = was;
-        }
+        return was;
+    }
+
+    /** Puts this thread's guard back to {@code was} ({@link #raiseGuard}'s answer). */
+    static void restoreGuard(int was) {
+        INSIDE.get()[0] = was;
     }
 
     /** Ends what {@link #enter} began. Never throws. */

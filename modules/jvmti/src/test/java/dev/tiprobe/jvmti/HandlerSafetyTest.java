@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,7 +35,7 @@ class HandlerSafetyTest {
     }
 
     /**
-     * tiprobe's own work on a program's thread ({@link Jvmti#asOwnWork}) gets no event the thread
+     * tiprobe's own work on a program's thread ({@link Jvmti#beginOwnWork}) gets no event the thread
      * raises meanwhile, as a handler gets none of those it raises itself; outside it, and after
      * it, the thread's events reach the handler again, and the work's answer comes back.
      */
@@ -45,9 +46,22 @@ class HandlerSafetyTest {
         long droppedBefore = events.stats(Event.CLASS_PREPARE).droppedReentrant();
         try (Events.Registration r = events.on(Event.CLASS_PREPARE, (thread, type) -> seen.add(type))) {
             assertTrue(r != null);
-            Class<?> during = Jvmti.asOwnWork(() -> new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "During")));
-            Class<?> nested = Jvmti.asOwnWork(() -> Jvmti.asOwnWork(() -> new GeneratedClasses.Loader().define(
-                    GeneratedClasses.freshName("gen", "Nested"))));
+            Class<?> during;
+            Class<?> nested;
+            boolean outer = Jvmti.beginOwnWork();
+            try {
+                during = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "During"));
+                boolean inner = Jvmti.beginOwnWork();
+                try {
+                    assertTrue(inner, "inside own work already");
+                    nested = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "Nested"));
+                } finally {
+                    Jvmti.endOwnWork(inner);
+                }
+            } finally {
+                Jvmti.endOwnWork(outer);
+            }
+            assertFalse(outer, "not inside own work before it began");
             Class<?> after = new GeneratedClasses.Loader().define(GeneratedClasses.freshName("gen", "After"));
             assertTrue(!seen.contains(during) && !seen.contains(nested), "no event during own work: " + seen);
             assertTrue(seen.contains(after), "the guard is down again after it");

@@ -114,7 +114,7 @@ public final class Call {
     /**
      * The stack of a call kept by its duration ({@link TraceSettings#minNanos()}), this method on
      * top, as the walker the agent set ({@link ProbeControl#keepCallerStacksWith}) took it at the
-     * call's end; null for other calls and where there is no walker.
+     * call's end; null for other calls, where there is no walker, and where the walk found none.
      */
     public Object callerStack() {
         return callerStack;

@@ -357,8 +357,9 @@ public final class FlameGraphHtml {
                 div.onmousemove = (e) => {
                   const pct = total > 0 ? (100 * node[1] / total).toFixed(2) : "0";
                   tip.textContent = name + " \\u2014 " + amount(node[1]) + " in " + node[2] + " events, "
-                      + pct + "% of the " + view.weighs + (view.baseTotal === undefined ? "" : "; in the base "
-                      + (view.baseTotal > 0 ? (100 * node[4] / view.baseTotal).toFixed(2) : "0") + "% ("
+                      + pct + "% of the " + view.weighs + (view.baseTotal === undefined ? "" : "; of the whole, "
+                      + (view.root[1] > 0 ? (100 * node[1] / view.root[1]).toFixed(2) : "0") + "% now, "
+                      + (view.baseTotal > 0 ? (100 * node[4] / view.baseTotal).toFixed(2) : "0") + "% in the base ("
                       + (gained(node) >= 0 ? "+" : "") + gained(node).toFixed(2) + " points)");
                   tip.style.display = "block";
                   tip.style.left = (e.clientX + 12) + "px";

@@ -368,14 +368,16 @@ public final class Tracing {
         /**
          * A class file as it loads or is retransformed, on whichever thread does that: often the
          * program's, whose calls into the JDK meanwhile are tiprobe's and are not counted, and
-         * whose JVMTI events meanwhile (an allocation sampled) are dropped ({@link Jvmti#asOwnWork}).
+         * whose JVMTI events meanwhile (an allocation sampled) are dropped ({@link Jvmti#beginOwnWork}).
          */
         private byte[] onClassFile(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
                                    byte[] classFile) {
             boolean marked = ProbeControl.tiprobesWork(true);
+            boolean inside = Jvmti.beginOwnWork();
             try {
-                return Jvmti.asOwnWork(() -> transformed(loader, name, domain, classFile));
+                return transformed(loader, name, domain, classFile);
             } finally {
+                Jvmti.endOwnWork(inside);
                 ProbeControl.tiprobesWork(marked);
             }
         }
