@@ -93,13 +93,9 @@ public final class AgentMain {
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
         } finally {
-            if (tracing && Tracing.probeInBootLoader()) {  // a session that only profiles never loads tracing's classes
-                try {
-                    ProbeControl.tiprobesWork(false);  // main's calls are the program's from here
-                } catch (Throwable t) {
-                    // the mark stays: main's calls go uncounted, and the program runs as before
-                }
-            }
+            // A session that only profiles never loads tracing's classes. From here main's calls are the
+            // program's (if unmarking fails, they go uncounted, and the program runs as before).
+            if (tracing && Tracing.probeInBootLoader()) markTiprobesWork(false);
         }
     }
 
@@ -410,14 +406,18 @@ public final class AgentMain {
                 if (traces) markTiprobesWork(marked);
             }
         }
+    }
 
-        /** {@link ProbeControl#tiprobesWork}, never failing the start: the session must finish whatever happens. */
-        private static boolean markTiprobesWork(boolean on) {
-            try {
-                return ProbeControl.tiprobesWork(on);
-            } catch (Throwable t) {
-                return false;  // the start is counted as the program's
-            }
+    /**
+     * {@link ProbeControl#tiprobesWork}, never failing its caller (the agent's start, the shutdown
+     * hook's): a mark that cannot be set or cleared only changes what is counted. Returns whether
+     * the thread was marked before (false when marking failed).
+     */
+    private static boolean markTiprobesWork(boolean on) {
+        try {
+            return ProbeControl.tiprobesWork(on);
+        } catch (Throwable t) {
+            return false;
         }
     }
 
