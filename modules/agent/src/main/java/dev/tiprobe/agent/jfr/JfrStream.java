@@ -1,6 +1,7 @@
 package dev.tiprobe.agent.jfr;
 
 import dev.tiprobe.agent.AgentThreads;
+import dev.tiprobe.agent.EventEngine;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
@@ -267,12 +268,36 @@ public final class JfrStream implements AutoCloseable {
             return;
         }
         try {
-            if (s instanceof RecordingStream own) own.stop();
+            if (s instanceof RecordingStream own) stopWithin(own, LAST_DELIVERY);
         } catch (IllegalStateException stoppedAlready) {
             if (s != null) awaitDelivery(asked, LAST_DELIVERY);
         } finally {
             if (s != null) s.close();  // else never made, or the thread closes it as it sees the flag
         }
+    }
+
+    /**
+     * {@link RecordingStream#stop()}, given up after {@code limit}: it waits without a limit for
+     * the stream to read the recording's last chunk, and at the JVM's exit, beside a recording of
+     * the program's own that JFR's shutdown hook ends meanwhile, that chunk may never come (the
+     * stream naps for the next file; seen once in the shop demo with {@code -XX:StartFlightRecording},
+     * the program hung at its exit). Closing the stream, which follows, wakes it.
+     */
+    private static void stopWithin(RecordingStream stream, Duration limit) {
+        RuntimeException[] thrown = new RuntimeException[1];
+        Thread stopper = AgentThreads.daemon(EventEngine.THREAD_PREFIX + "jfr-stop").start(() -> {
+            try {
+                stream.stop();
+            } catch (RuntimeException e) {
+                thrown[0] = e;
+            }
+        });
+        try {
+            stopper.join(limit.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!stopper.isAlive() && thrown[0] != null) throw thrown[0];
     }
 
     /**

@@ -163,14 +163,18 @@ public final class Registry implements AutoCloseable {
      */
     private IdMap.ClassEntry register(Class<?> type, boolean announce) {
         if (type.isPrimitive() || type.isArray()) return null;
+        long known = jvmti.getTag(type);
+        if (mine(known)) return map.classByTag(known);
+        if (!jvmti.classStatus(type).prepared()) return null;
+        // Named outside the lock: the callbacks of every thread wait on it, and naming asks JVMTI and the loader table.
+        ClassToken token = classToken(type);
+        String sourceFile = sourceFileName(type);
         synchronized (this) {
             long tag = jvmti.getTag(type);
             if (mine(tag)) return map.classByTag(tag);
-            if (!jvmti.classStatus(type).prepared()) return null;
             tag = nextTag.getAndIncrement();
-            ClassToken token = classToken(type);
             map.addClass(tag, token);
-            map.sourceFile(token, sourceFileName(type));
+            map.sourceFile(token, sourceFile);
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
             ClassListener l = listener;
@@ -222,9 +226,10 @@ public final class Registry implements AutoCloseable {
             IdMap.ClassEntry owner = register(declaring);
             IdMap.MethodEntry listed = map.method(methodId);
             if (listed != null || owner == null) return listed;
+            MethodToken token = methodToken(owner.token(), methodId);  // JVMTI asked outside the lock
             synchronized (this) {
                 IdMap.MethodEntry added = map.method(methodId);
-                return added != null ? added : map.addMethod(methodId, owner.tag(), methodToken(owner.token(), methodId));
+                return added != null ? added : map.addMethod(methodId, owner.tag(), token);
             }
         });
     }
@@ -290,11 +295,19 @@ public final class Registry implements AutoCloseable {
      */
     private boolean learnMethods(IdMap.ClassEntry c) {
         return map.pinned(() -> {
+            Class<?> type;
             synchronized (this) {
-                Class<?> type = classOfTag(c.tag());
+                type = classOfTag(c.tag());
                 if (type == null || methodsLearned.get(c.tag()) != null || map.classByTag(c.tag()) == null) return false;
-                for (long id : jvmti.classMethods(type)) {
-                    if (map.method(id) == null) map.addMethod(id, c.tag(), methodToken(c.token(), id));
+            }
+            // A class of hundreds of methods takes milliseconds of JVMTI calls: made outside the lock, added under it.
+            long[] ids = jvmti.classMethods(type);
+            MethodToken[] tokens = new MethodToken[ids.length];
+            for (int i = 0; i < ids.length; i++) if (map.method(ids[i]) == null) tokens[i] = methodToken(c.token(), ids[i]);
+            synchronized (this) {
+                if (methodsLearned.get(c.tag()) != null || map.classByTag(c.tag()) == null) return false;
+                for (int i = 0; i < ids.length; i++) {
+                    if (tokens[i] != null && map.method(ids[i]) == null) map.addMethod(ids[i], c.tag(), tokens[i]);
                 }
                 methodsLearned.put(c.tag(), Boolean.TRUE);
                 return true;

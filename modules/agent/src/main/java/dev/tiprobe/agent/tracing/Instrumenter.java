@@ -59,7 +59,13 @@ final class Instrumenter {
 
     /** Where instrumented methods get their slots, and learn their names. */
     interface Slots {
-        int slotFor(String binaryName, ClassLoader loader, String codeSource, MethodModel method, byte[] classFile);
+        /** The slots of one class file's methods, asked for once per transform. */
+        ClassSlots forClass(String binaryName, ClassLoader loader, String codeSource, byte[] classFile);
+    }
+
+    /** Slots of one class file's methods, used by one thread. */
+    interface ClassSlots {
+        int slotFor(MethodModel method);
     }
 
     /**
@@ -148,6 +154,7 @@ final class Instrumenter {
         List<Results.Skipped> skipped = new java.util.ArrayList<>();
         Map<MethodModel, Integer> chosen = new HashMap<>();
         boolean javaLang = Untraceable.javaLang(model.thisClass().asInternalName());
+        ClassSlots classSlots = null;
         for (MethodModel m : model.methods()) {
             String name = m.methodName().stringValue();
             String desc = m.methodType().stringValue();
@@ -162,7 +169,8 @@ final class Instrumenter {
                 skipped.add(new Results.Skipped(binaryName, name, desc, reason));
                 continue;
             }
-            chosen.put(m, slots.slotFor(binaryName, loader, codeSource, m, classFile));
+            if (classSlots == null) classSlots = slots.forClass(binaryName, loader, codeSource, classFile);
+            chosen.put(m, classSlots.slotFor(m));
         }
         if (chosen.isEmpty()) return new Result(null, 0, skipped);
         ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(resolver(loader, model, loaded)));

@@ -85,17 +85,75 @@ final class ProbeSlots implements Instrumenter.Slots {
     }
 
     @Override
-    public synchronized int slotFor(String binaryName, ClassLoader loader, String codeSource, MethodModel m,
-                                    byte[] classFile) {
-        ClassToken classToken = classToken(binaryName, loader, codeSource, classFile);
-        String name = m.methodName().stringValue().intern();
-        String desc = m.methodType().stringValue().intern();
-        Key key = new Key(classToken, name, desc);
-        LoaderSlots ofLoader = mayUnload(loader) ? byLoader.computeIfAbsent(loader, l -> new LoaderSlots(l, collected)) : permanent;
+    public ClassSlots forClass(String binaryName, ClassLoader loader, String codeSource, byte[] classFile) {
+        return new ClassSlots(binaryName, loader, codeSource, classFile);
+    }
+
+    /**
+     * The slots of one class file being transformed, and what is made once for all its methods:
+     * its class token and its parameter names (parsed when a new slot first needs them). Held by
+     * the transforming thread, so classes transformed at once on several threads share nothing
+     * but the tables; the names and tokens of new methods are made outside the lock.
+     */
+    final class ClassSlots implements Instrumenter.ClassSlots {
+        private final ClassLoader loader;
+        private final byte[] classFile;
+        private final ClassToken classToken;
+        private Map<String, List<String>> parameterNames;
+
+        private ClassSlots(String binaryName, ClassLoader loader, String codeSource, byte[] classFile) {
+            this.loader = loader;
+            this.classFile = classFile;
+            this.classToken = classToken(binaryName, loader, codeSource);
+        }
+
+        @Override
+        public int slotFor(MethodModel m) {
+            String name = m.methodName().stringValue().intern();
+            String desc = m.methodType().stringValue().intern();
+            Key key = new Key(classToken, name, desc);
+            Integer known = known(loader, key);
+            if (known != null) return known;
+            MethodToken token = new MethodToken(classToken, name, desc, genericSignature(m), m.flags().flagsMask(), lineTable(m));
+            if (parameterNames == null) parameterNames = ParameterNames.of(classFile);
+            List<String> parameters = parameterNames.get(name + desc);
+            m.parent().flatMap(c -> c.findAttribute(Attributes.sourceFile()))
+                    .ifPresent(f -> map.sourceFile(classToken, f.sourceFile().stringValue()));
+            return add(loader, key, token, HumanNames.method(token, parameters), parameters);
+        }
+    }
+
+    private synchronized Integer known(ClassLoader loader, Key key) {
+        return slotsOf(loader).byKey.get(key);
+    }
+
+    /** A slot for a method made outside the lock, unless another thread gave it one meanwhile. */
+    private synchronized int add(ClassLoader loader, Key key, MethodToken token, String humanName, List<String> parameters) {
+        LoaderSlots ofLoader = slotsOf(loader);
         Integer known = ofLoader.byKey.get(key);
         if (known != null) return known;
-        String generic = m.findAttribute(Attributes.signature()).map(s -> s.signature().stringValue()).orElse(null);
-        int[] lines = m.code().flatMap(c -> c.findAttribute(Attributes.lineNumberTable())).map(t -> {
+        int reused = free.nextSetBit(0);
+        if (reused >= 0) free.clear(reused);
+        int slot = reused >= 0 ? reused : methods.size();
+        Method method = new Method(slot, map.internMethodToken(token), token, humanName, parameters);
+        if (reused >= 0) methods.set(slot, method);
+        else methods.add(method);
+        ofLoader.byKey.put(key, slot);
+        ProbeControl.reserve(slot + 1);
+        return slot;
+    }
+
+    private LoaderSlots slotsOf(ClassLoader loader) {
+        return mayUnload(loader) ? byLoader.computeIfAbsent(loader, l -> new LoaderSlots(l, collected)) : permanent;
+    }
+
+    private static String genericSignature(MethodModel m) {
+        return m.findAttribute(Attributes.signature()).map(s -> s.signature().stringValue()).orElse(null);
+    }
+
+    /** Bytecode offsets and line numbers in pairs, as the class file has them. */
+    private static int[] lineTable(MethodModel m) {
+        return m.code().flatMap(c -> c.findAttribute(Attributes.lineNumberTable())).map(t -> {
             List<LineNumberInfo> l = t.lineNumbers();
             int[] pairs = new int[l.size() * 2];
             for (int i = 0; i < l.size(); i++) {
@@ -104,19 +162,6 @@ final class ProbeSlots implements Instrumenter.Slots {
             }
             return pairs;
         }).orElse(new int[0]);
-        MethodToken token = new MethodToken(classToken, name, desc, generic, m.flags().flagsMask(), lines);
-        List<String> parameters = parameterNames().get(name + desc);
-        m.parent().flatMap(c -> c.findAttribute(Attributes.sourceFile()))
-                .ifPresent(f -> map.sourceFile(classToken, f.sourceFile().stringValue()));
-        int reused = free.nextSetBit(0);
-        if (reused >= 0) free.clear(reused);
-        int slot = reused >= 0 ? reused : methods.size();
-        Method method = new Method(slot, map.internMethodToken(token), token, HumanNames.method(token, parameters), parameters);
-        if (reused >= 0) methods.set(slot, method);
-        else methods.add(method);
-        ofLoader.byKey.put(key, slot);
-        ProbeControl.reserve(slot + 1);
-        return slot;
     }
 
     private static boolean mayUnload(ClassLoader loader) {
@@ -157,30 +202,6 @@ final class ProbeSlots implements Instrumenter.Slots {
         }
         ProbeControl.dropFreeChunks(methods.size(), slot -> !free.get(slot));
         if (ownMap) map.retireUnloaded(System.nanoTime() + 1);  // the slots were all that named these tokens
-    }
-
-    /**
-     * The class file being transformed, whose methods ask for slots one after another, and what
-     * is made once for all of them: its class token (one per method held ten thousand copies
-     * under churn) and its parameter names (parsed when a new slot first needs them).
-     */
-    private byte[] currentClassFile;
-    private ClassToken currentClassToken;
-    private Map<String, List<String>> currentParameterNames;
-
-    private ClassToken classToken(String binaryName, ClassLoader loader, String codeSource, byte[] classFile) {
-        if (classFile != currentClassFile) {
-            currentClassToken = classToken(binaryName, loader, codeSource);
-            currentParameterNames = null;
-            currentClassFile = classFile;
-        }
-        return currentClassToken;
-    }
-
-    /** Parameter names of the class file {@link #classToken} was last asked about. */
-    private Map<String, List<String>> parameterNames() {
-        if (currentParameterNames == null) currentParameterNames = ParameterNames.of(currentClassFile);
-        return currentParameterNames;
     }
 
     private ClassToken classToken(String binaryName, ClassLoader loader, String codeSource) {

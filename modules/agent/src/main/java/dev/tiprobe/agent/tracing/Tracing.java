@@ -358,7 +358,7 @@ public final class Tracing {
                 byte[] bytes = in.readAllBytes();
                 for (TraceMode m : TraceMode.values()) {
                     new Instrumenter(MethodFilter.parse("dev.tiprobe.agent.tracing.WarmUp"), m,
-                            (name, loader, source, method, file) -> 0, Instrumenter.LoadedClasses.NONE).transform(null, null, bytes);
+                            (name, loader, source, file) -> method -> 0, Instrumenter.LoadedClasses.NONE).transform(null, null, bytes);
                 }
             } catch (IOException | RuntimeException e) {
                 classFailures.add("warm-up: " + e);

@@ -22,7 +22,7 @@ class InstrumenterTest {
     void aClassThatAlreadyCallsTheProbeIsLeftAlone() {
         for (TraceMode mode : TraceMode.values()) {
             Instrumenter instrumenter = new Instrumenter(MethodFilter.parse("gen.**"), mode,
-                    (name, loader, source, method, file) -> 0, Instrumenter.LoadedClasses.NONE);
+                    (name, loader, source, file) -> method -> 0, Instrumenter.LoadedClasses.NONE);
             byte[] original = GeneratedClasses.classFile("gen.Twice");
             assertFalse(Instrumenter.callsTheProbe(ClassFile.of().parse(original)));
             Instrumenter.Result first = instrumenter.transform(null, null, original);

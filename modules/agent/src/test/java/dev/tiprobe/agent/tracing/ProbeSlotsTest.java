@@ -30,7 +30,7 @@ class ProbeSlotsTest {
             ClassModel model = ClassFile.of().parse(classFile);
             MethodModel work = model.methods().stream().filter(m -> m.methodName().equalsString("work")).findFirst().orElseThrow();
 
-            int slot = slots.slotFor("gen.Twice", second, null, work, classFile);
+            int slot = slots.forClass("gen.Twice", second, null, classFile).slotFor(work);
 
             ProbeSlots.Method traced = slots.methods().get(slot);
             LoaderRef tracedLoader = traced.token().owner().loader();
