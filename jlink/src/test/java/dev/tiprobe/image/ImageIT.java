@@ -1297,6 +1297,64 @@ class ImageIT {
         assertTrue(old.isAlive(), "the target is left alone");
     }
 
+    /**
+     * {@code watch} on the shop: the calls a condition over an argument's fields and the duration
+     * holds for, exactly as many as asked, each printed within a second of its end, the order by
+     * its fields, each with its callers (the first one too); a misspelt field is told once; a malformed condition is refused before any
+     * attach; the shop's own output stays its own.
+     */
+    @Test
+    void watchPrintsTheCallsAConditionHoldsForAsTheyEnd() throws Exception {
+        Path demoJar = TIPROBE.getParent().resolveSibling("lib").resolve("tiprobe-demo.jar");
+        List<String> shop = new ArrayList<>(List.of(JAVA));
+        shop.addAll(QUIET);
+        shop.addAll(List.of("-cp", demoJar.toString(), "demo.shop.Shop", "20"));
+        Process target = targets.start(shop, "shop.out", "open for 20 s");
+        String pid = Long.toString(target.pid());
+
+        Run malformed = tiprobe("watch", "--where", "order.qty >", pid, "demo.shop.Shop::checkout");
+        assertEquals(2, malformed.exit());
+        assertTrue(malformed.err().startsWith("tiprobe watch: a value is missing at position 11 of 'order.qty >'"), malformed.err());
+        assertEquals("idle", tiprobe("status", pid).out().strip(), "refused before the attach");
+
+        Path err = dir.resolve("watch.err");
+        Process watch = new ProcessBuilder(TIPROBE.toString(), "watch", "-n", "5", "--json", "--where", "order.qty > 2 && duration > 1ms",
+                pid, "demo.shop.Shop::checkout").redirectError(err.toFile()).start();
+        List<String> lines = new ArrayList<>();
+        List<Long> arrived = new ArrayList<>();
+        try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = out.readLine()) != null; ) {
+                arrived.add(System.currentTimeMillis() * 1_000_000L);
+                lines.add(line);
+            }
+        }
+        assertEquals(0, watch.waitFor(), Files.readString(err));
+        assertEquals(5, lines.size(), String.join("\n", lines));
+        Pattern call = Pattern.compile("\\{\"method\": \"tiprobe-demo.jar!demo.shop.Shop.checkout\\(demo.shop.Shop\\$Order order\\) : long\", \"thread\": \"clerk-\\d\","
+                + ".*\"startEpochNanos\": (\\d+), \"durationNanos\": (\\d+), \"args\": \\[\\{\"name\": \"order\", \"value\": \\{\"object\": \"demo.shop.Shop\\$Order\""
+                + ".*\\{\"name\": \"qty\", \"value\": 3\\}.*\"returned\": \\d+, \"frames\": .*\"stack\": \\[\"tiprobe-demo.jar!demo.shop.Shop.checkout"
+                + "\\(demo.shop.Shop\\$Order\\) : long:\\d+\", \"tiprobe-demo.jar!demo.shop.Shop.work\\(int, long\\) : void:\\d+\", .*\\]\\}");
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = call.matcher(lines.get(i));
+            assertTrue(m.matches(), lines.get(i));
+            long end = Long.parseLong(m.group(1)) + Long.parseLong(m.group(2));
+            assertTrue(Long.parseLong(m.group(2)) > 1_000_000, lines.get(i));
+            if (i == 0) assertTrue(arrived.get(i) - end < 1_000_000_000L, "printed " + (arrived.get(i) - end) / 1_000_000 + " ms after the call ended");
+        }
+        assertTrue(Files.readString(err).contains("tiprobe watch: 5 calls printed; classes restored"), Files.readString(err));
+
+        Run misspelt = tiprobe("watch", "-d", "2s", "--where", "order.qtyy > 2", pid, "demo.shop.Shop::checkout");
+        assertEquals(0, misspelt.exit(), misspelt.err());
+        assertEquals("", misspelt.out());
+        assertEquals(1, misspelt.err().lines().filter(l -> l.startsWith("tiprobe watch: note: ")
+                && l.endsWith("order.qtyy: no field qtyy in demo.shop.Shop$Order")).count(), misspelt.err());
+        assertTrue(misspelt.err().contains("tiprobe watch: 0 calls printed; classes restored"), misspelt.err());
+
+        assertTrue(target.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(Files.readString(dir.resolve("shop.out")).matches(
+                "open for 20 s\nrevenue \\d+\\.\\d\\d, sold out \\d+ times, discount rules loaded \\d+\n"), Files.readString(dir.resolve("shop.out")));
+    }
+
     @Test
     void badInputGetsOneLineAndTheDocumentedExitCode() throws Exception {
         Run none = tiprobe("status", "2147483000");

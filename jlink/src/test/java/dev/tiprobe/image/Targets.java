@@ -34,10 +34,15 @@ final class Targets implements AutoCloseable {
 
     /** Starts {@code command} with its output in {@code log}; returns once it printed "ready". */
     Process startReady(List<String> command, String log) throws Exception {
+        return start(command, log, "ready");
+    }
+
+    /** Starts {@code command} with its output in {@code log}; returns once it printed {@code ready}. */
+    Process start(List<String> command, String log, String ready) throws Exception {
         Path out = dir.resolve(log);
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         started.add(p);
-        await(out, p, text -> text.contains("ready"), "target did not start");
+        await(out, p, text -> text.contains(ready), "target did not start");
         return p;
     }
 

@@ -8,7 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A small shop: four clerks take orders, price them, reserve stock (which sometimes runs out),
- * and now and then load a discount rule in a loader of its own that is dropped again.
+ * and now and then load a discount rule in a loader of its own that is dropped again. With an
+ * argument, the clerks keep taking orders for that many seconds, one every few milliseconds each:
+ * a program to attach to ({@code tiprobe watch}).
  */
 public final class Shop {
     enum Tier { REGULAR, GOLD }
@@ -22,18 +24,22 @@ public final class Shop {
 
     public static void main(String[] args) throws Exception {
         Shop shop = new Shop();
+        long openUntil = args.length > 0 ? System.nanoTime() + (long) (Double.parseDouble(args[0]) * 1e9) : 0;
+        if (args.length > 0) System.out.println("open for " + args[0] + " s");
         List<Thread> clerks = new ArrayList<>();
         for (int c = 0; c < 4; c++) {
             int clerk = c;
-            clerks.add(Thread.ofPlatform().name("clerk-" + c).start(() -> shop.work(clerk)));
+            clerks.add(Thread.ofPlatform().name("clerk-" + c).start(() -> shop.work(clerk, openUntil)));
         }
         for (Thread t : clerks) t.join();
         System.out.printf("revenue %.2f, sold out %d times, discount rules loaded %d%n",
                 shop.revenueCents.get() / 100.0, shop.soldOut.get(), Discounts.loaded.get());
     }
 
-    void work(int clerk) {
-        for (int i = 0; i < 250; i++) {
+    /** 250 orders, or orders until {@code openUntil} (a nanoTime; 0: none), one every 5 ms. */
+    void work(int clerk, long openUntil) {
+        for (int i = 0; i < 250 || openUntil != 0 && System.nanoTime() < openUntil; i++) {
+            if (openUntil != 0) pause();
             String customer = CUSTOMERS[(clerk + i) % CUSTOMERS.length];
             String sku = SKUS[(i * 7 + clerk) % SKUS.length];
             int qty = 1 + (i % 3);
@@ -44,6 +50,14 @@ public final class Shop {
                 soldOut.incrementAndGet();
                 inventory.restock(sku, 20);
             }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -216,10 +216,18 @@ public final class AgentMain {
         Tracing.Session t = null;
         Profiling s = null;
         try {
-            if (options.tracing() != null) t = Tracing.start(options.tracing(), r.names());
+            // Profiling before tracing: the walker that gives kept calls their stacks is there before the first probe runs.
+            if (options.tracing() != null) Tracing.prepareProbe();
             if (Profiling.wanted(options)) s = Profiling.start(Jvmti.get(), options, r);
+            if (options.tracing() != null) t = Tracing.start(options.tracing(), r.names());
         } catch (IOException | RuntimeException | Error e) {
-            if (t != null) t.stop();
+            if (s != null) {
+                try {
+                    s.close();
+                } catch (IOException | RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+            }
             discard(r, recording, e);
             throw e;
         }

@@ -115,7 +115,7 @@ final class AgentSession {
         if (p != null && p.engines()) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far; ").append(p.idMap());
         b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping());
         Reply reply = Reply.ok(Reply.RUNNING, b.toString()).with(Reply.RECORDING, recorder.file().toAbsolutePath());
-        if (now != null) reply = reply.with(Reply.METHODS, now.methodCount()).with(Reply.CALLS, now.totalCalls());
+        if (now != null) reply = withNotes(reply.with(Reply.METHODS, now.methodCount()).with(Reply.CALLS, now.totalCalls()));
         return p == null ? reply : p.counted(reply);
     }
 
@@ -167,7 +167,13 @@ final class AgentSession {
             p.flush();
             if (p.engines()) b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
         }
-        return withFiles(Reply.ok(Reply.DUMPED, b.toString()));
+        return withNotes(withFiles(Reply.ok(Reply.DUMPED, b.toString())));
+    }
+
+    /** {@code reply} with what the session's condition could not read so far, if anything. */
+    private Reply withNotes(Reply reply) {
+        List<String> notes = tracing == null ? List.of() : tracing.conditionNotes();
+        return notes.isEmpty() ? reply : reply.with(Reply.NOTES, String.join("\n", notes));
     }
 
     /**

@@ -86,9 +86,12 @@ final class Profiling implements AutoCloseable {
         return options.profiling() || keepsCallerStacks(options);
     }
 
-    /** Tracing that keeps calls by their duration keeps each one's stack: a stack walk for kept calls only. */
+    /**
+     * Tracing that keeps calls by their duration or by a condition ({@code watch}) keeps each one's
+     * stack: a stack walk for kept calls only.
+     */
     static boolean keepsCallerStacks(AgentOptions options) {
-        return options.tracing() != null && options.tracing().limits().minNanos() > 0;
+        return options.tracing() != null && (options.tracing().limits().minNanos() > 0 || options.tracing().where() != null);
     }
 
     /** Whether an engine runs (a session that only traces may start this for kept calls' stacks alone). */

@@ -14,8 +14,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code tiprobe collect}: start, show progress on stderr, stop at the end or at Ctrl-C, and
@@ -71,29 +69,13 @@ final class CollectCommand extends SessionCommand {
         Agent.jar();  // a missing agent jar fails before the target is touched
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
-            // owner: the session stops itself if this command is killed (SIGKILL runs no Ctrl-C hook).
-            ProcessHandle me = ProcessHandle.current();
-            String owner = me.pid() + ":" + me.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
-            Reply started = startSession(target, options + ",progress=" + progress + ",owner=" + owner);
+            Reply started = startSession(target, options + ",progress=" + progress + ",owner=" + ownerOfTheSession());
             err.println("tiprobe collect: " + started.text());
             warnIfNothingMatched(started);
-            // Ctrl-C runs this hook; it waits (a while) for the stop, the report and the summary below.
-            CountDownLatch done = new CountDownLatch(1);
-            CountDownLatch stoppedLatch = new CountDownLatch(1);
-            Thread interrupt = new Thread(() -> {
-                done.countDown();
-                try {
-                    stoppedLatch.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException ignored) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "tiprobe-ctrl-c");
-            Runtime.getRuntime().addShutdownHook(interrupt);
             long start = System.nanoTime();
             long end = start + duration.toNanos();
-            try {
-                while (!done.await(Math.min(1_000_000_000L, Math.max(0, end - System.nanoTime())), TimeUnit.NANOSECONDS)
-                        && System.nanoTime() < end) {
+            try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, the report and the summary below
+                while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {
                     if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                         err.println();
                         throw new CliException(exitedDuringTheSession());
@@ -114,18 +96,11 @@ final class CollectCommand extends SessionCommand {
                     err.flush();
                 }
                 err.println();
-                if (done.getCount() == 0) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
+                if (ctrlC.wasPressed()) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
                 finish(target);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 finish(target);
-            } finally {
-                stoppedLatch.countDown();
-                try {
-                    Runtime.getRuntime().removeShutdownHook(interrupt);
-                } catch (IllegalStateException shuttingDown) {
-                    // Ctrl-C: the hook is running and lets the JVM exit now that all is written
-                }
             }
         } finally {
             Agent.delete(progress);

@@ -17,7 +17,7 @@ import java.util.Set;
         description = "Profiles and traces running JVMs (JDK 25+), pure Java on JVMTI and JFR: CPU and wall-clock flame graphs,"
                 + " allocations, locks, and method tracing with arguments.",
         subcommands = {ListCommand.class, CollectCommand.class, StartCommand.class, StatusCommand.class,
-                DumpCommand.class, StopCommand.class, RunCommand.class, ReportCommand.class, DemoCommand.class,
+                DumpCommand.class, StopCommand.class, RunCommand.class, ReportCommand.class, DemoCommand.class, WatchCommand.class,
                 CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {

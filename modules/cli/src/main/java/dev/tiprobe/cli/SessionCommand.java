@@ -14,7 +14,7 @@ abstract class SessionCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "<pid>", description = "The target JVM.")
+    @Parameters(index = "0", paramLabel = "<pid>", description = "The target JVM.")
     long pid;
 
     /** What the agent is asked: start, status, dump or stop. */
@@ -80,6 +80,15 @@ abstract class SessionCommand implements Callable<Integer> {
     static Reply reach(Target target, String command) throws CliException {
         Reply answer = target.ask(command);
         return answer != null ? answer : target.send(Agent.jar(), "command=" + command);
+    }
+
+    /**
+     * This command's process as a session's owner ({@code <pid>:<start, epoch ms>}): the session
+     * stops itself when it is gone, as when the command is killed (SIGKILL runs no Ctrl-C hook).
+     */
+    static String ownerOfTheSession() {
+        ProcessHandle me = ProcessHandle.current();
+        return me.pid() + ":" + me.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
     }
 
     /** Loads the agent to start a session, once none is found running (asking costs the target nothing). */

@@ -199,8 +199,7 @@ final class TextReport {
         for (Recording.Call c : traced.subList(0, Math.min(calls, traced.size()))) {
             out.println("  " + TracedText.call(r, c));
             // A call kept by its duration has its stack, the method itself first: its callers, nearest first.
-            int[] stack = c.stackFrames();
-            for (int i = 1; i < Math.min(stack.length, 1 + CALLER_FRAMES); i++) out.printf("        from %s%n", r.methodName(stack[i]));
+            for (String caller : TracedText.callers(r, c, CALLER_FRAMES)) out.printf("        from %s%n", caller);
         }
     }
 

@@ -20,7 +20,7 @@ class HelpTest {
         return new Result(exit, out.toString(), err.toString());
     }
 
-    static final List<String> COMMANDS = List.of("list", "collect", "start", "status", "dump", "stop", "run", "report", "demo");
+    static final List<String> COMMANDS = List.of("list", "collect", "start", "status", "dump", "stop", "run", "report", "demo", "watch");
 
     @Test
     void everySubcommandPrintsItsUsageWithAnExample() {
@@ -60,6 +60,20 @@ class HelpTest {
         Result zero = tiprobe("collect", "-d", "0", "1");
         assertEquals(2, zero.exit(), zero.err());
         assertTrue(zero.err().contains("-d must be a positive duration such as 30 (seconds), 500ms, 5m or 1h, not '0'"), zero.err());
+    }
+
+    /** A malformed watch is a usage error named by its position, before any process is touched (pid 1 is never attached). */
+    @Test
+    void aMalformedWatchIsRefusedBeforeAnyAttach() {
+        Result condition = tiprobe("watch", "--where", "order.qty >> 2", "1", "shop.Shop::checkout");
+        assertEquals(2, condition.exit(), condition.err());
+        assertEquals("tiprobe watch: a value is missing at position 11 of 'order.qty >> 2'", condition.err().lines().findFirst().orElseThrow());
+        Result filter = tiprobe("watch", "1", "shop.Shop::check(");
+        assertEquals(2, filter.exit(), filter.err());
+        assertTrue(filter.err().startsWith("tiprobe watch: missing ')'"), filter.err());
+        Result stack = tiprobe("watch", "--stack", "1", "shop.Shop::checkout");
+        assertEquals(2, stack.exit(), stack.err());
+        assertTrue(stack.err().startsWith("tiprobe watch: --stack shows the callers of the calls --where keeps"), stack.err());
     }
 
     @Test

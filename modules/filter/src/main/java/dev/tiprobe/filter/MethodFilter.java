@@ -38,17 +38,11 @@ public final class MethodFilter {
     }
 
     /** A malformed filter: the message names the position (0-based) in the filter text. */
-    public static final class FilterSyntaxException extends IllegalArgumentException {
+    public static final class FilterSyntaxException extends SyntaxException {
         private static final long serialVersionUID = 1L;
-        private final int position;
 
         FilterSyntaxException(String message, String text, int position) {
-            super(message + " at position " + position + " of '" + text + "'");
-            this.position = position;
-        }
-
-        public int position() {
-            return position;
+            super(message, text, position);
         }
     }
 

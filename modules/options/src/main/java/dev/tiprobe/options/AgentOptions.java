@@ -1,5 +1,6 @@
 package dev.tiprobe.options;
 
+import dev.tiprobe.filter.CallCondition;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.filter.Untraceable;
 
@@ -87,8 +88,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * @param overheadBudget the most the probes may add, as a share of the program's own CPU;
      *                       above it the hottest methods lose their probes (0: no budget, every
      *                       method is traced whatever it costs)
+     * @param where          trace mode: calls kept only where this holds at their end, or null for any
      */
-    public record Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget) {
+    public record Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget, CallCondition where) {
         /** The agent's default budget: 5 % of the program's CPU. */
         public static final double DEFAULT_BUDGET = 0.05;
 
@@ -99,6 +101,13 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (!(overheadBudget >= 0 && overheadBudget <= 10)) {
                 throw new IllegalArgumentException("overhead must be a percentage such as 5 (0: no limit), not " + overheadBudget * 100);
             }
+            if (where != null && mode != TraceMode.TRACE) {
+                throw new IllegalArgumentException("where keeps traced calls by their values: it needs mode=trace");
+            }
+        }
+
+        public Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget) {
+            this(filter, mode, limits, overheadBudget, null);
         }
 
         /** No budget: what tests of exact counts want. */
@@ -253,6 +262,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
         if (file == null) throw new IllegalArgumentException("missing file");
         for (String value : new String[] {file, recording, tracing == null ? null : tracing.filter().toString(),
+                tracing == null || tracing.where() == null ? null : tracing.where().toString(),
                 sampling == null ? null : sampling.threads()}) {
             if (value != null && split(value).size() > 1) {
                 throw new IllegalArgumentException("',' separates options: no value may contain one outside parentheses: " + value);
@@ -322,12 +332,14 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         double allocOverhead = Allocations.DEFAULT_BUDGET;
         Duration lock = null;
         boolean quiet = false;
+        String where = null;
         for (String option : split(text)) {
             int eq = option.indexOf('=');
             String key = (eq < 0 ? option : option.substring(0, eq)).trim();
             String value = eq < 0 ? "" : option.substring(eq + 1).trim();
             switch (key) {
                 case "trace" -> filter = value;
+                case "where" -> where = value;
                 case "mode" -> mode = choice(TraceMode.class, key, value, "count, time or trace");
                 case "file" -> file = value;
                 case "rate" -> rate = number(key, value);
@@ -357,7 +369,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             }
         }
         Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
-                new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead);
+                new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
+                where == null ? null : CallCondition.parse(where));
+        if (where != null && filter == null) throw new IllegalArgumentException("where keeps traced calls by their values: it needs trace=<filter>");
         Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
         if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
         if (recompile && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
@@ -385,6 +399,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (tracing.overheadBudget() != Tracing.DEFAULT_BUDGET) {
                 b.append(",overhead=").append(percentText(tracing.overheadBudget()));
             }
+            if (tracing.where() != null) b.append(",where=").append(tracing.where());
         }
         if (sampling != null) {
             b.append(",interval=").append(durationText(sampling.interval()));

@@ -1,5 +1,6 @@
 package dev.tiprobe.options;
 
+import dev.tiprobe.filter.CallCondition;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
@@ -31,11 +32,24 @@ class AgentOptionsTest {
                 new AgentOptions(null, new Sampling(Duration.ofSeconds(1), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
                         "x.json", null),
                 new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT, 0.07), null, "y.json", null),
+                new AgentOptions(new Tracing(MethodFilter.parse("shop.Shop::checkout"), TraceMode.TRACE, TraceLimits.DEFAULT,
+                        Tracing.DEFAULT_BUDGET, CallCondition.parse("order.qty > 2 && (duration > 1ms || thread ~ 'clerk-*')")), null, "w.tpr", null),
                 new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null),
                         "/p/profile-%t.pb.gz", null, new AgentOptions.Loop(Duration.ofSeconds(60), 5)),
                 new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
                         "/p/r-%t.tpr", null, new AgentOptions.Loop(Duration.ofMillis(1500), AgentOptions.Loop.DEFAULT_KEEP)));
         for (AgentOptions o : sessions) assertEquals(o, AgentOptions.parse(o.format()), o.format());
+    }
+
+    /** A condition keeps traced calls by their values: it needs trace mode, and a malformed one is refused with its position. */
+    @Test
+    void aConditionNeedsTraceModeAndParses() {
+        assertEquals("where keeps traced calls by their values: it needs mode=trace",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,where=threw")).getMessage());
+        assertEquals("where keeps traced calls by their values: it needs trace=<filter>",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,where=threw")).getMessage());
+        assertEquals("'=' compares as '==' at position 8 of 'args[0] = 1'",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,mode=trace,where=args[0] = 1")).getMessage());
     }
 
     /** A filter naming what the probe runs on is refused by name, by the command and by -javaagent alike. */

@@ -16,7 +16,7 @@ public final class Call {
     private final long startNanos;
     private final TraceSettings settings;
     private final boolean recording;
-    /** Kept or not at its end, by its duration ({@link TraceSettings#minNanos()}); not yet in the buffer. */
+    /** Kept or not at its end, by its duration or the condition ({@link TraceSettings#decidedAtEnd()}); not yet in the buffer. */
     private final boolean pending;
     private Object[] args = NO_ARGS;
     private volatile long endNanos;
@@ -79,7 +79,7 @@ public final class Call {
         result = value;
         endNanos = System.nanoTime();
         outcome = how;  // volatile: publishes the rest
-        if (pending) Probe.keepIfSlow(this);
+        if (pending) Probe.keepAtEnd(this);
     }
 
     /** The instrumented method's slot. */

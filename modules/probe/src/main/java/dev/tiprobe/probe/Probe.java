@@ -233,8 +233,8 @@ public final class Probe {
             boolean first = slot < firsts.length ? callAcquire(firsts, slot) == null : firstsFor(slot) != null;
             // One in n at random, not every n-th: a counter would meet the same method each time
             // in a program that calls n methods in turn, and never record the others.
-            if (settings.minNanos() > 0) {
-                // Only slow calls: which they are is known at the end, where keepIfSlow decides.
+            if (settings.decidedAtEnd()) {
+                // Only slow calls, or those the condition keeps: which they are is known at the end, where keepAtEnd decides.
                 if (settings.everyNth() > 1 && s.nextRandom(settings.everyNth()) != 0) return dropped(s);
                 return new Call(slot, s, depth, System.nanoTime(), settings, true);
             }
@@ -268,14 +268,16 @@ public final class Probe {
     }
 
     /**
-     * The end of a call traced under a duration threshold: kept when it took at least
-     * {@link TraceSettings#minNanos()}, within the rate cap and the buffer's reservoir, as calls
-     * without a threshold are kept at their start. A call of an earlier session is not.
+     * The end of a call traced under a duration threshold or a condition: kept when it took at
+     * least {@link TraceSettings#minNanos()} and the condition ({@link TraceSettings#keep()}) holds,
+     * within the rate cap and the buffer's reservoir, as other calls are kept at their start. A
+     * call of an earlier session is not.
      */
-    static void keepIfSlow(Call c) {
+    static void keepAtEnd(Call c) {
         try {
             TraceSettings settings = trace;
             if (c.settings() != settings || c.endNanos() - c.startNanos() < settings.minNanos()) return;
+            if (settings.keep() != null && !holds(settings.keep(), c)) return;
             ThreadState s = c.owner();
             if (!admit(settings, c.endNanos())) {
                 countDropped(s);
@@ -291,6 +293,19 @@ public final class Probe {
             putInBuffer(buffer, (int) at, c);
         } catch (Throwable t) {
             failed();
+        }
+    }
+
+    /** The agent's condition on a call, with tiprobe's work marked meanwhile; false when it fails. */
+    private static boolean holds(java.util.function.Predicate<Call> keep, Call c) {
+        boolean marked = markTiprobes(true);
+        try {
+            return keep.test(c);
+        } catch (Throwable t) {
+            failed();
+            return false;
+        } finally {
+            markTiprobes(marked);
         }
     }
 

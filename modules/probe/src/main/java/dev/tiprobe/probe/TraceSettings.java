@@ -13,11 +13,25 @@ package dev.tiprobe.probe;
  *                    also its fields' fields; 0 shows objects by class and identity only
  * @param maxFields   fields kept of one object
  * @param minNanos    calls kept only when they took at least this long (0: any): each call is
- *                    captured at its start and kept or dropped at its end ({@code Probe.keepIfSlow})
+ *                    captured at its start and kept or dropped at its end ({@code Probe.keepAtEnd})
+ * @param keep        calls kept only when this holds at their end (null: any), as with {@code
+ *                    minNanos}: the agent's condition over the captured values ({@code watch --where});
+ *                    tested with tiprobe's work marked on the calling thread, so it traces nothing
  */
 public record TraceSettings(boolean on, long perSecond, int everyNth, int maxString, int maxElements,
-                            boolean callToString, int maxDepth, int maxFields, long minNanos) {
+                            boolean callToString, int maxDepth, int maxFields, long minNanos,
+                            java.util.function.Predicate<Call> keep) {
     public static final TraceSettings OFF = new TraceSettings(false, 0, 1, 0, 0, false, 0, 0, 0);
+
+    public TraceSettings(boolean on, long perSecond, int everyNth, int maxString, int maxElements,
+                         boolean callToString, int maxDepth, int maxFields, long minNanos) {
+        this(on, perSecond, everyNth, maxString, maxElements, callToString, maxDepth, maxFields, minNanos, null);
+    }
+
+    /** Whether a call is kept or dropped at its end, not at its start. */
+    boolean decidedAtEnd() {
+        return minNanos > 0 || keep != null;
+    }
 
     public TraceSettings {
         if (everyNth < 1) throw new IllegalArgumentException("everyNth must be at least 1: " + everyNth);

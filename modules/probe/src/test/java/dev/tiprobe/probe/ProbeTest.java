@@ -91,6 +91,35 @@ class ProbeTest {
     }
 
     /**
+     * Under a condition ({@code watch --where}) only the calls it holds for are kept, decided at
+     * their end with their arguments and result; the condition runs as tiprobe's work (a traced
+     * method it calls is not counted), and one that throws keeps nothing and is counted as a failure.
+     */
+    @Test
+    void aConditionKeepsOnlyTheCallsItHoldsFor() {
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 0, c -> {
+            Probe.count(3);
+            if ((Integer) c.args()[0] == 13) throw new IllegalStateException("a faulty condition");
+            return (Integer) c.args()[0] % 2 == 0 && c.outcome() == Call.RETURNED;
+        }), 1000);
+        for (int i = 0; i < 10; i++) {
+            Call c = Probe.traceEnter(1);
+            Probe.arg(c, 0, i);
+            if (i == 8) Probe.traceThrow(new IllegalArgumentException("eight"), c);
+            else Probe.traceReturn(c);
+        }
+        Call faulty = Probe.traceEnter(1);
+        Probe.arg(faulty, 0, 13);
+        Probe.traceReturn(faulty);
+        List<Object> kept = new ArrayList<>();
+        for (Call c : ProbeControl.tracedCalls()) kept.add(c.args()[0]);
+        assertEquals(List.of(0, 2, 4, 6), kept, "even, returned: not 8, which threw, nor a method's first call by itself");
+        assertEquals(11, ProbeControl.counts(4)[1]);
+        assertEquals(0, ProbeControl.counts(4)[3], "the condition's own calls are left out");
+        assertEquals(1, ProbeControl.failures());
+    }
+
+    /**
      * Calls on profiling machinery's threads (tiprobe's, JFR's and the JVM's Attach Listener, by
      * name) and on a thread marked as doing tiprobe's work are neither counted, timed nor traced;
      * unmarked, they are again.

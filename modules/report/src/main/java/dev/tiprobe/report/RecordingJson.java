@@ -147,35 +147,47 @@ public final class RecordingJson {
         b.append(",\n  \"calls\": [");
         String sep = "\n    ";
         for (Recording.Call c : TracedText.callsByStart(r)) {
-            b.append(sep).append("{\"method\": ");
-            JsonText.quote(b, r.tracedName(c.methodId()));
-            b.append(", \"thread\": ");
-            JsonText.quote(b, r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()));
-            b.append(", \"threadId\": ").append(c.threadId()).append(", \"depth\": ").append(c.depth())
-                    .append(", \"startEpochNanos\": ").append(c.startEpochNanos()).append(", \"durationNanos\": ")
-                    .append(c.durationNanos()).append(", \"args\": [");
-            for (int i = 0; i < c.argValues().size(); i++) {
-                b.append(i > 0 ? ", " : "").append("{\"name\": ");
-                JsonText.quote(b, c.argNames().get(i));
-                b.append(", \"value\": ");
-                value(b, c.argValues().get(i));
-                b.append('}');
-            }
-            b.append(']');
-            b.append(c.threw() ? ", \"thrown\": " : ", \"returned\": ");  // null for void
-            value(b, c.result());
-            if (c.stackFrames().length > 0) {  // a call kept by its duration: where it was called from, itself first
-                b.append(", \"frames\": [");
-                numbers(b, c.stackFrames());
-                b.append("], \"lines\": [");
-                numbers(b, c.stackLines());
-                b.append(']');
-            }
-            b.append('}');
+            b.append(sep);
+            call(r, c, b);
             sep = ",\n    ";
             spill(b, out);
         }
         b.append("\n  ]");
+    }
+
+    /** One traced call as a JSON object: its method, thread, times, arguments, and what it returned or threw. */
+    public static void call(Recording r, Recording.Call c, StringBuilder b) {
+        b.append("{\"method\": ");
+        JsonText.quote(b, r.tracedName(c.methodId()));
+        b.append(", \"thread\": ");
+        JsonText.quote(b, r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()));
+        b.append(", \"threadId\": ").append(c.threadId()).append(", \"depth\": ").append(c.depth())
+                .append(", \"startEpochNanos\": ").append(c.startEpochNanos()).append(", \"durationNanos\": ")
+                .append(c.durationNanos()).append(", \"args\": [");
+        for (int i = 0; i < c.argValues().size(); i++) {
+            b.append(i > 0 ? ", " : "").append("{\"name\": ");
+            JsonText.quote(b, c.argNames().get(i));
+            b.append(", \"value\": ");
+            value(b, c.argValues().get(i));
+            b.append('}');
+        }
+        b.append(']');
+        b.append(c.threw() ? ", \"thrown\": " : ", \"returned\": ");  // null for void
+        value(b, c.result());
+        if (c.stackFrames().length > 0) {  // a call kept by its duration: where it was called from, itself first
+            b.append(", \"frames\": [");
+            numbers(b, c.stackFrames());
+            b.append("], \"lines\": [");
+            numbers(b, c.stackLines());
+            b.append("], \"stack\": [");  // the same frames by name, for a reader of this object alone (watch --json)
+            for (int i = 0; i < c.stackFrames().length; i++) {
+                if (i > 0) b.append(", ");
+                int line = i < c.stackLines().length ? c.stackLines()[i] : 0;
+                JsonText.quote(b, r.methodName(c.stackFrames()[i]) + (line > 0 ? ":" + line : ""));
+            }
+            b.append(']');
+        }
+        b.append('}');
     }
 
     /** Skipped methods, classes left unchanged, the overhead budget and the probes it removed. */

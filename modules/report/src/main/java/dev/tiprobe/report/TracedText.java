@@ -52,13 +52,26 @@ public final class TracedText {
         return calls;
     }
 
+    /** The callers of a call kept with its stack, nearest first, at most {@code max}; none for a call without one. */
+    public static List<String> callers(Recording r, Recording.Call c, int max) {
+        int[] stack = c.stackFrames();  // the method itself first
+        List<String> callers = new ArrayList<>();
+        for (int i = 1; i < stack.length && callers.size() < max; i++) callers.add(r.methodName(stack[i]));
+        return callers;
+    }
+
     /** {@code [main]   fib(n=10) -> 55  (1.200 ms)}, indented by depth. */
     public static String call(Recording r, Recording.Call c) {
+        return call(r, c, true);
+    }
+
+    /** {@code [main] fib(n=10) -> 55  (1.200 ms)}; {@code byDepth}: indented by the traced frames below it. */
+    public static String call(Recording r, Recording.Call c, boolean byDepth) {
         String method = r.tracedName(c.methodId());
         int paren = method.indexOf('(');
         String head = paren < 0 ? method : method.substring(0, paren);
         StringBuilder b = new StringBuilder("[").append(r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()))
-                .append("] ").append("  ".repeat(Math.min(c.depth(), 20))).append(head).append('(');
+                .append("] ").append(byDepth ? "  ".repeat(Math.min(c.depth(), 20)) : "").append(head).append('(');
         for (int i = 0; i < c.argValues().size(); i++) {
             if (i > 0) b.append(", ");
             b.append(c.argNames().get(i)).append('=').append(ValueText.of(c.argValues().get(i)));

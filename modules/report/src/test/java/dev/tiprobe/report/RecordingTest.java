@@ -266,7 +266,7 @@ class RecordingTest {
         String json = out.toString();
         assertEquals(300 + 1, json.split("\"frames\"").length - 1, "every sample's, and the one call kept with its stack");
         assertTrue(json.contains("\"thrown\": {\"type\": \"java.lang.IllegalStateException\", \"message\": \"no\"}, \"frames\": [6, 4, 5],"
-                + " \"lines\": [7, 20, 0]}"), "a call's stack, itself first");
+                + " \"lines\": [7, 20, 0], \"stack\": [\"app.jar!com.foo.M6"), "a call's stack, itself first, by id and by name");
         assertTrue(json.contains("\"4\": \"app.jar!com.foo.M4.run(int x) : void\""), json.substring(0, 400));
         assertTrue(json.contains("\"thrown\": {\"type\": \"java.lang.IllegalStateException\", \"message\": \"no\"}"), "a thrown exception");
         assertTrue(json.contains("{\"epochNanos\": 1000000000, \"event\": \"load\", \"class\": \"com.foo.Plugin0\"}"));

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 
 /**
@@ -71,6 +72,7 @@ final class ProbeSlots implements Instrumenter.Slots {
     private final LoaderSlots permanent = new LoaderSlots(null, null);
     /** By slot; null where a slot is free. */
     private final List<Method> methods = new ArrayList<>();
+    private volatile AtomicReferenceArray<Method> bySlot = new AtomicReferenceArray<>(0);
     private final Map<ClassLoader, LoaderSlots> byLoader = new WeakHashMap<>();
     private final ReferenceQueue<ClassLoader> collected = new ReferenceQueue<>();
     /** Methods of collected loaders not yet handed out by {@link #unloaded()}. */
@@ -135,9 +137,7 @@ final class ProbeSlots implements Instrumenter.Slots {
         int reused = free.nextSetBit(0);
         if (reused >= 0) free.clear(reused);
         int slot = reused >= 0 ? reused : methods.size();
-        Method method = new Method(slot, map.internMethodToken(token), token, humanName, parameters);
-        if (reused >= 0) methods.set(slot, method);
-        else methods.add(method);
+        put(slot, new Method(slot, map.internMethodToken(token), token, humanName, parameters));
         ofLoader.byKey.put(key, slot);
         ProbeControl.reserve(slot + 1);
         return slot;
@@ -197,7 +197,7 @@ final class ProbeSlots implements Instrumenter.Slots {
         ProbeControl.release(gone.stream().mapToInt(Method::slot).toArray());
         for (Method m : gone) {
             if (ownMap) map.retireLater(m.tokenId());
-            methods.set(m.slot(), null);
+            put(m.slot(), null);
             free.set(m.slot());
         }
         ProbeControl.dropFreeChunks(methods.size(), slot -> !free.get(slot));
@@ -211,6 +211,28 @@ final class ProbeSlots implements Instrumenter.Slots {
         String version = moduleName != null && module.getDescriptor() != null
                 ? module.getDescriptor().rawVersion().orElse(null) : null;
         return new ClassToken(ClassToken.stableName(binaryName), map.loaders().of(loader), moduleName, version, codeSource);
+    }
+
+    /**
+     * What a slot stands for now, or null; without the lock, since a condition asks at the end of
+     * every traced call on the program's threads ({@link #methods} holds the same, under the lock).
+     */
+    Method method(int slot) {
+        AtomicReferenceArray<Method> now = bySlot;
+        return slot >= 0 && slot < now.length() ? now.get(slot) : null;
+    }
+
+    /** Sets what a slot stands for, in {@link #methods} and for {@link #method}; under the lock. */
+    private void put(int slot, Method method) {
+        if (slot < methods.size()) methods.set(slot, method);
+        else methods.add(method);
+        AtomicReferenceArray<Method> now = bySlot;
+        if (slot >= now.length()) {
+            AtomicReferenceArray<Method> bigger = new AtomicReferenceArray<>(Math.max(64, 2 * slot));
+            for (int i = 0; i < now.length(); i++) bigger.set(i, now.get(i));
+            bySlot = now = bigger;
+        }
+        now.set(slot, method);
     }
 
     /** One more than the highest slot handed out. */

@@ -54,9 +54,9 @@ public final class Tracing {
     private Tracing() {}
 
     /** The probe's settings for trace mode (touched only once the probe classes are in the boot loader). */
-    private static TraceSettings settings(TraceLimits limits) {
+    private static TraceSettings settings(TraceLimits limits, java.util.function.Predicate<Call> keep) {
         return new TraceSettings(true, limits.perSecond(), limits.everyNth(), limits.maxString(), limits.maxElements(),
-                limits.callToString(), limits.maxDepth(), limits.maxFields(), limits.minNanos());
+                limits.callToString(), limits.maxDepth(), limits.maxFields(), limits.minNanos(), keep);
     }
 
     private static final Object LOCK = new Object();
@@ -109,13 +109,24 @@ public final class Tracing {
         return start(options, names, false);
     }
 
+    /**
+     * Puts the probe's classes into the boot loader, once per JVM, before any class calls them:
+     * what {@link #start} does first, and what must come before the agent hands the probe a
+     * walker for kept calls' stacks.
+     */
+    public static void prepareProbe() {
+        synchronized (LOCK) {
+            if (!probeInBootLoader) defineProbe(Jvmti.get());
+            probeInBootLoader = true;
+        }
+    }
+
     private static Session start(AgentOptions.Tracing options, IdMap names, boolean ownMap) {
         synchronized (LOCK) {
             checkIdle();
             Jvmti jvmti = Jvmti.get();
             jvmti.addCapabilities(Capability.CAN_RETRANSFORM_CLASSES);
-            if (!probeInBootLoader) defineProbe(jvmti);
-            probeInBootLoader = true;
+            prepareProbe();
             current = new Session(options, null, names, ownMap);
             current.attach(jvmti);
             return current;
@@ -248,6 +259,23 @@ public final class Tracing {
             return active;
         }
 
+        /** The most notes kept of a condition's paths that led nowhere: each is told once. */
+        private static final int MAX_NOTES = 20;
+        private final Set<String> conditionNotes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        /** Whether a call that ended holds the session's condition ({@code where=}), on the thread that made it. */
+        private boolean matches(Call c) {
+            ProbeSlots.Method m = slots.method(c.slot());
+            return m != null && options.where().test(new CallFacts(c, m.parameterNames()), note -> {
+                if (conditionNotes.size() < MAX_NOTES) conditionNotes.add(m.humanName() + ": " + note);
+            });
+        }
+
+        /** What the condition could not read so far (a field a class lacks, a parameter a method lacks), each once. */
+        public List<String> conditionNotes() {
+            return List.copyOf(new java.util.TreeSet<>(conditionNotes));
+        }
+
         /** The classes {@code loader} has initiated: through JVMTI, or java.lang.instrument before it. */
         private Class<?>[] initiatedBy(ClassLoader loader) {
             Jvmti j = jvmti;
@@ -272,7 +300,8 @@ public final class Tracing {
 
         private void prepare() {
             TraceLimits limits = options.limits();
-            ProbeControl.reset(options.mode() == TraceMode.TRACE ? settings(limits) : TraceSettings.OFF, limits.maxCalls());
+            ProbeControl.reset(options.mode() == TraceMode.TRACE ? settings(limits, options.where() == null ? null : this::matches)
+                    : TraceSettings.OFF, limits.maxCalls());
             ProbeControl.openFieldsWith(options.mode() == TraceMode.TRACE ? Tracing::openToProbe : null);
             if (options.mode() == TraceMode.TIME) ProbeControl.chooseClock(chosenClock());
             warmUp();
