@@ -16,12 +16,17 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code tiprobe demo}: runs the bundled shop workload with tracing, writes the results
- * ({@code tiprobe-demo.json}, {@code .txt} and the recording) into a new temporary directory only
- * the user can enter, or where {@code -f} says, and prints the top methods and a few calls. A demo
- * leaves nothing in the current directory (a checkout would show its files as untracked).
+ * {@code tiprobe demo}: runs the bundled shop workload twice, once traced and once profiled (CPU,
+ * allocations and locks), writes the results ({@code tiprobe-demo.json}, {@code .txt}, the
+ * recordings, and {@code tiprobe-demo-profile.html}, the flame graphs) into a new temporary
+ * directory only the user can enter, or where {@code -f} says, and prints the top methods, a few
+ * calls, and the profile's top methods, allocations and locks. Profiled in a run of its own: the
+ * traced run's threads spend most of their time in tiprobe's instrumenting of the rules' classes,
+ * which would crowd the shop's own methods out of the flame graph. A demo leaves nothing in the
+ * current directory (a checkout would show its files as untracked).
  */
-@Command(name = "demo", description = "Trace the bundled demo workload; write its results into a new temporary directory (or -f) and print a summary.",
+@Command(name = "demo", description = "Trace the bundled demo workload, then profile it (CPU, allocations, locks); write the results and a flame"
+        + " graph page into a new temporary directory (or -f) and print a summary.",
         footerHeading = "%nExamples:%n", footer = {"  tiprobe demo", "  tiprobe demo -f /tmp/shop"})
 final class DemoCommand implements Callable<Integer> {
     /** The shop, without the record's accessors (many calls, little to see). */
@@ -64,10 +69,31 @@ final class DemoCommand implements Callable<Integer> {
         List<Recording.Call> calls = TracedText.callsByStart(r);
         out.printf("%nA few of the %d calls recorded (one in four)%n", calls.size());
         for (Recording.Call c : interesting(r, calls)) out.println("  " + TracedText.call(r, c));
+        Path page = Path.of(named + "-profile.html").toAbsolutePath();
+        err.println();
+        err.println("tiprobe demo: running it again, open for " + PROFILED_SECONDS + " s, profiled: " + PROFILE_FLAGS);
+        List<String> open = new java.util.ArrayList<>(command);
+        open.add(PROFILED_SECONDS);
+        RunCommand.Finished profiled = RunCommand.launch(open, JavaLauncher.check(command.getFirst()), PROFILE + ",file=" + page, false, page);
+        if (profiled.exit() != 0) throw new CliException("the demo workload exited with " + profiled.exit());
+        Path profile = Report.recordingFor(page);
+        Recording p = Exports.read(profile, err);
+        Exports.write(p, profile, page);
+        out.println();
+        TextReport.write(p, out, 10, 0);
         out.println();
         out.println("Wrote " + json + ", " + txt + " and the recording " + recording);
+        out.println("Wrote the flame graphs " + page + " (CPU, allocations, locks: open it in a browser) and the recording " + profile);
         return Main.OK;
     }
+
+    /**
+     * The profiled run: the shop kept open a few seconds (its 1,000 orders take half a second, too
+     * little for a profile), CPU every millisecond, allocations, every contended lock.
+     */
+    private static final String PROFILED_SECONDS = "3";
+    private static final String PROFILE_FLAGS = "--sample 1ms --sample-mode cpu --alloc 128k --lock 0";
+    private static final String PROFILE = "interval=1ms,samplemode=cpu,alloc=128k,lock=0";
 
     /** A few calls worth reading: an order shown by its fields, prices with their tier, a discount, reservations that ran out. */
     private static List<Recording.Call> interesting(Recording r, List<Recording.Call> calls) {

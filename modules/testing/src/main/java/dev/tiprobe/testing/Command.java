@@ -55,18 +55,22 @@ public final class Command {
     /** The threads of {@code p} and of the JVMs it started, as jcmd prints them: what a hung command was doing. */
     private static String threadDumps(Process p) {
         StringBuilder b = new StringBuilder();
-        java.util.stream.Stream.concat(java.util.stream.Stream.of(p.toHandle()), p.descendants()).forEach(h -> {
-            try {
-                Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                        Long.toString(h.pid()), "Thread.print").redirectErrorStream(true).start();
-                CompletableFuture<String> dump = readAll(jcmd.getInputStream());
-                if (jcmd.waitFor(30, TimeUnit.SECONDS)) b.append(dump.get(5, TimeUnit.SECONDS));
-                else jcmd.destroyForcibly();
-            } catch (Exception e) {
-                b.append("no thread dump of ").append(h.pid()).append(": ").append(e).append('\n');
-            }
-        });
+        java.util.stream.Stream.concat(java.util.stream.Stream.of(p.toHandle()), p.descendants()).forEach(h -> b.append(threadDump(h)));
         return b.toString();
+    }
+
+    /** The threads of the JVM {@code h}, as jcmd prints them: what a target that stopped answering was doing. */
+    public static String threadDump(ProcessHandle h) {
+        try {
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(h.pid()), "Thread.print").redirectErrorStream(true).start();
+            CompletableFuture<String> dump = readAll(jcmd.getInputStream());
+            if (jcmd.waitFor(30, TimeUnit.SECONDS)) return dump.get(5, TimeUnit.SECONDS);
+            jcmd.destroyForcibly();
+            return "no thread dump of " + h.pid() + ": jcmd did not answer in 30 s\n";
+        } catch (Exception e) {
+            return "no thread dump of " + h.pid() + ": " + e + "\n";
+        }
     }
 
     /** All of {@code stream}, read on a daemon thread. */
