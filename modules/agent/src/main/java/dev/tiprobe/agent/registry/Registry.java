@@ -163,18 +163,14 @@ public final class Registry implements AutoCloseable {
      */
     private IdMap.ClassEntry register(Class<?> type, boolean announce) {
         if (type.isPrimitive() || type.isArray()) return null;
-        long known = jvmti.getTag(type);
-        if (mine(known)) return map.classByTag(known);
-        if (!jvmti.classStatus(type).prepared()) return null;
-        // Named outside the lock: the callbacks of every thread wait on it, and naming asks JVMTI and the loader table.
-        ClassToken token = classToken(type);
-        String sourceFile = sourceFileName(type);
         synchronized (this) {
             long tag = jvmti.getTag(type);
             if (mine(tag)) return map.classByTag(tag);
+            if (!jvmti.classStatus(type).prepared()) return null;
             tag = nextTag.getAndIncrement();
+            ClassToken token = classToken(type);
             map.addClass(tag, token);
-            map.sourceFile(token, sourceFile);
+            map.sourceFile(token, sourceFileName(type));
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
             ClassListener l = listener;
@@ -226,10 +222,9 @@ public final class Registry implements AutoCloseable {
             IdMap.ClassEntry owner = register(declaring);
             IdMap.MethodEntry listed = map.method(methodId);
             if (listed != null || owner == null) return listed;
-            MethodToken token = methodToken(owner.token(), methodId);  // JVMTI asked outside the lock
             synchronized (this) {
                 IdMap.MethodEntry added = map.method(methodId);
-                return added != null ? added : map.addMethod(methodId, owner.tag(), token);
+                return added != null ? added : map.addMethod(methodId, owner.tag(), methodToken(owner.token(), methodId));
             }
         });
     }
@@ -291,23 +286,18 @@ public final class Registry implements AutoCloseable {
     /**
      * Adds every method of a registered class to the map, once: what naming a frame by class,
      * method and descriptor needs. GetClassMethods on a class that is live (held here meanwhile,
-     * so it cannot unload); nothing is loaded. Returns whether methods were added now.
+     * so it cannot unload); nothing is loaded. Returns whether the class's methods are in the map
+     * now, learned by this call or by another thread's before it (the caller looks again): two
+     * threads naming frames of one class at once must both find its methods.
      */
     private boolean learnMethods(IdMap.ClassEntry c) {
         return map.pinned(() -> {
-            Class<?> type;
             synchronized (this) {
-                type = classOfTag(c.tag());
-                if (type == null || methodsLearned.get(c.tag()) != null || map.classByTag(c.tag()) == null) return false;
-            }
-            // A class of hundreds of methods takes milliseconds of JVMTI calls: made outside the lock, added under it.
-            long[] ids = jvmti.classMethods(type);
-            MethodToken[] tokens = new MethodToken[ids.length];
-            for (int i = 0; i < ids.length; i++) if (map.method(ids[i]) == null) tokens[i] = methodToken(c.token(), ids[i]);
-            synchronized (this) {
-                if (methodsLearned.get(c.tag()) != null || map.classByTag(c.tag()) == null) return false;
-                for (int i = 0; i < ids.length; i++) {
-                    if (tokens[i] != null && map.method(ids[i]) == null) map.addMethod(ids[i], c.tag(), tokens[i]);
+                if (methodsLearned.get(c.tag()) != null) return true;
+                Class<?> type = classOfTag(c.tag());
+                if (type == null || map.classByTag(c.tag()) == null) return false;
+                for (long id : jvmti.classMethods(type)) {
+                    if (map.method(id) == null) map.addMethod(id, c.tag(), methodToken(c.token(), id));
                 }
                 methodsLearned.put(c.tag(), Boolean.TRUE);
                 return true;
