@@ -185,14 +185,14 @@ final class Profiling implements AutoCloseable {
         IOException first = null;
         try {
             if (jfr != null) jfr.close();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError e) {  // a full heap too: the engines below are closed all the same
             first = new IOException("JFR's stream did not close: " + e.getMessage(), e);
         }
         for (AutoCloseable engine : new AutoCloseable[] {sampler, allocations, locks}) {
             if (engine == null) continue;
             try {
                 engine.close();
-            } catch (Exception e) {
+            } catch (Exception | OutOfMemoryError e) {
                 if (first == null) first = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
             }
         }

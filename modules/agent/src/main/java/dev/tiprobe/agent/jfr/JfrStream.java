@@ -281,17 +281,23 @@ public final class JfrStream implements AutoCloseable {
      * the stream to read the recording's last chunk, and at the JVM's exit, beside a recording of
      * the program's own that JFR's shutdown hook ends meanwhile, that chunk may never come (the
      * stream naps for the next file; seen once in the shop demo with {@code -XX:StartFlightRecording},
-     * the program hung at its exit). Closing the stream, which follows, wakes it.
+     * the program hung at its exit). Closing the stream, which follows, wakes it. Where the heap
+     * has no room for the helper thread, the stream is closed at once.
      */
     private static void stopWithin(RecordingStream stream, Duration limit) {
         RuntimeException[] thrown = new RuntimeException[1];
-        Thread stopper = AgentThreads.daemon(EventEngine.THREAD_PREFIX + "jfr-stop").start(() -> {
-            try {
-                stream.stop();
-            } catch (RuntimeException e) {
-                thrown[0] = e;
-            }
-        });
+        Thread stopper;
+        try {
+            stopper = AgentThreads.daemon(EventEngine.THREAD_PREFIX + "jfr-stop").start(() -> {
+                try {
+                    stream.stop();
+                } catch (RuntimeException e) {
+                    thrown[0] = e;
+                }
+            });
+        } catch (OutOfMemoryError noRoomForAThread) {
+            return;  // a full heap: the stream is closed without its last events, rather than waited for without a limit
+        }
         try {
             stopper.join(limit.toMillis());
         } catch (InterruptedException e) {
