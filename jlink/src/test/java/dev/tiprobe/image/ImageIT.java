@@ -1367,7 +1367,7 @@ class ImageIT {
         assertEquals(5, lines.size(), String.join("\n", lines));
         Pattern call = Pattern.compile("\\{\"method\": \"tiprobe-demo.jar!demo.shop.Shop.checkout\\(demo.shop.Shop\\$Order order\\) : long\", \"thread\": \"clerk-\\d\","
                 + ".*\"startEpochNanos\": (\\d+), \"durationNanos\": (\\d+), \"args\": \\[\\{\"name\": \"order\", \"value\": \\{\"object\": \"demo.shop.Shop\\$Order\""
-                + ".*\\{\"name\": \"qty\", \"value\": 3\\}.*\"returned\": \\d+, \"frames\": .*\"stack\": \\[\"tiprobe-demo.jar!demo.shop.Shop.checkout"
+                + ".*\\{\"name\": \"qty\", \"value\": 3\\}.*(\"returned\": \\d+|\"thrown\": \\{\"type\": \"demo.shop.Inventory\\$OutOfStock\", [^}]*\\}), \"frames\": .*\"stack\": \\[\"tiprobe-demo.jar!demo.shop.Shop.checkout"
                 + "\\(demo.shop.Shop\\$Order\\) : long:\\d+\", \"tiprobe-demo.jar!demo.shop.Shop.work\\(int, long\\) : void:\\d+\", .*\\]\\}");
         for (int i = 0; i < lines.size(); i++) {
             Matcher m = call.matcher(lines.get(i));

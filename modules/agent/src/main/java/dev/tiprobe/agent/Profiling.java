@@ -175,6 +175,20 @@ final class Profiling implements AutoCloseable {
         if (locks != null) locks.flush();
     }
 
+    /** Said when a close failed and the heap had no room for more words. */
+    private static final IOException FULL_HEAP = new IOException("the heap is full");
+
+    /** The first failure of a close, kept as it is; in a full heap, one made in advance (making one may fail again). */
+    private static IOException failure(IOException first, String what, Throwable e) {
+        if (first != null) return first;
+        if (e instanceof IOException io) return io;
+        try {
+            return new IOException(what == null ? e.getMessage() : what + ": " + e.getMessage(), e);
+        } catch (OutOfMemoryError stillFull) {
+            return FULL_HEAP;
+        }
+    }
+
     /**
      * Stops JFR's events (which hands each engine what JFR still holds), every engine, then the
      * registry; each runs even when an earlier one failed. The first failure is thrown.
@@ -186,14 +200,14 @@ final class Profiling implements AutoCloseable {
         try {
             if (jfr != null) jfr.close();
         } catch (RuntimeException | OutOfMemoryError e) {  // a full heap too: the engines below are closed all the same
-            first = new IOException("JFR's stream did not close: " + e.getMessage(), e);
+            first = failure(null, "JFR's stream did not close", e);
         }
         for (AutoCloseable engine : new AutoCloseable[] {sampler, allocations, locks}) {
             if (engine == null) continue;
             try {
                 engine.close();
             } catch (Exception | OutOfMemoryError e) {
-                if (first == null) first = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+                first = failure(first, null, e);
             }
         }
         registry.close();

@@ -75,32 +75,33 @@ final class CollectCommand extends SessionCommand {
             long start = System.nanoTime();
             long end = start + duration.toNanos();
             try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, the report and the summary below
-                while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {
-                    if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                        err.println();
-                        throw new CliException(exitedDuringTheSession());
+                try {
+                    while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {
+                        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                            err.println();
+                            throw new CliException(exitedDuringTheSession());
+                        }
+                        if (loopExports != null) loopExports.convertFinished(false, err).forEach(f -> {
+                            err.println();
+                            err.println("tiprobe collect: wrote " + f);
+                        });
+                        long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
+                        Reply now = Agent.read(progress);
+                        if (now != null && now.kind().equals(Reply.IDLE)) {  // the session stopped itself, its recording finished
+                            err.println();
+                            outputFromRecording(Report.recordingFor(output));
+                            throw new CliException("the session stopped itself: " + now.fact(Reply.WHY));
+                        }
+                        err.printf("\rtiprobe collect: %d s elapsed, %d s left%s   ", elapsed,
+                                Math.max(0, duration.toSeconds() - elapsed), progress(now));
+                        err.flush();
                     }
-                    if (loopExports != null) loopExports.convertFinished(false, err).forEach(f -> {
-                        err.println();
-                        err.println("tiprobe collect: wrote " + f);
-                    });
-                    long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
-                    Reply now = Agent.read(progress);
-                    if (now != null && now.kind().equals(Reply.IDLE)) {  // the session stopped itself, its recording finished
-                        err.println();
-                        outputFromRecording(Report.recordingFor(output));
-                        throw new CliException("the session stopped itself: " + now.fact(Reply.WHY));
-                    }
-                    err.printf("\rtiprobe collect: %d s elapsed, %d s left%s   ", elapsed,
-                            Math.max(0, duration.toSeconds() - elapsed), progress(now));
-                    err.flush();
+                    err.println();
+                    if (ctrlC.wasPressed()) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-                err.println();
-                if (ctrlC.wasPressed()) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
-                finish(target);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                finish(target);
+                finish(target);  // inside: a Ctrl-C's hook waits for it
             }
         } finally {
             Agent.delete(progress);

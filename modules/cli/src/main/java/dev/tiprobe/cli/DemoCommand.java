@@ -36,7 +36,7 @@ final class DemoCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = {"-f", "--file"}, paramLabel = "<base>",
-            description = "Base name of the outputs: .json, .txt and .tpr are added (default: tiprobe-demo in a new temporary directory).")
+            description = "Base name of the outputs: .json, .txt, .tpr, -profile.html and -profile.html.tpr are added (default: tiprobe-demo in a new temporary directory).")
     String base;
 
     @Override

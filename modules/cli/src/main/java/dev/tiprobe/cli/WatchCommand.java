@@ -114,18 +114,20 @@ final class WatchCommand extends SessionCommand {
             warnIfNothingMatched(started);
             Printed printed = new Printed();
             try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, which restores the classes
-                long end = System.nanoTime() + duration.toNanos();
-                while (!ctrlC.await(POLL.toNanos()) && System.nanoTime() < end
-                        && (count == null || printed.calls < count)) {
-                    printNew(dumpOrExited(target, printed), printed);
+                try {
+                    long end = System.nanoTime() + duration.toNanos();
+                    while (!ctrlC.await(POLL.toNanos()) && System.nanoTime() < end
+                            && (count == null || printed.calls < count)) {
+                        printNew(dumpOrExited(target, printed), printed);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
                 Reply last = reach(target, "stop");
                 if (count == null || printed.calls < count) printNew(last, printed);
                 err.println("tiprobe watch: " + printed.calls + (printed.calls == 1 ? " call" : " calls") + " printed; "
                         + (last.ok() ? "classes restored" : last.text()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                reach(target, "stop");
+                deleteDirectory();  // before Ctrl-C's hook lets the JVM exit: the recording holds the program's values
             }
         } finally {
             deleteDirectory();

@@ -296,8 +296,15 @@ public final class Probe {
         }
     }
 
-    /** The agent's condition on a call, with tiprobe's work marked meanwhile; false when it fails. */
+    /**
+     * The agent's condition on a call, with the thread's state busy meanwhile (as while a value is
+     * captured), so that methods the condition calls are not traced, on virtual threads too, where
+     * tiprobe's work is not marked; false when it fails.
+     */
     private static boolean holds(java.util.function.Predicate<Call> keep, Call c) {
+        ThreadState s = c.owner();
+        boolean wasBusy = s.busy;
+        s.busy = true;
         boolean marked = markTiprobes(true);
         try {
             return keep.test(c);
@@ -306,6 +313,7 @@ public final class Probe {
             return false;
         } finally {
             markTiprobes(marked);
+            s.busy = wasBusy;
         }
     }
 

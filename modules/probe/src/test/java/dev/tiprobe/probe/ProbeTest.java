@@ -119,6 +119,25 @@ class ProbeTest {
         assertEquals(1, ProbeControl.failures());
     }
 
+    /** On a virtual thread too, where tiprobe's work is not marked: a traced method the condition calls is neither traced nor kept. */
+    @Test
+    void aConditionOnAVirtualThreadTracesNothingOfItsOwn() throws Exception {
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 0, c -> {
+            Call inner = Probe.traceEnter(3);  // a traced method the condition's own code calls
+            Probe.traceReturn(inner);
+            return c.slot() == 1;
+        }), 1000);
+        Thread.ofVirtual().start(() -> {
+            Call c = Probe.traceEnter(1);
+            Probe.arg(c, 0, 7);
+            Probe.traceReturn(c);
+        }).join();
+        Call[] kept = ProbeControl.tracedCalls();
+        assertEquals(1, kept.length, "the call alone, not the condition's own");
+        assertEquals(1, kept[0].slot());
+        assertEquals(0, ProbeControl.failures());
+    }
+
     /**
      * Calls on profiling machinery's threads (tiprobe's, JFR's and the JVM's Attach Listener, by
      * name) and on a thread marked as doing tiprobe's work are neither counted, timed nor traced;
