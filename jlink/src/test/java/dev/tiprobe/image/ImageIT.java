@@ -668,7 +668,8 @@ class ImageIT {
         assertEquals(1, refused.exit(), refused.err());
         // The refusal, with the heap's figures when the agent could still read them; when even the
         // agent's classes or its answer found no room, the command's own line says why it may be.
-        assertTrue(refused.err().strip().matches("(?s).*tiprobe start: the target's heap is (\\d+ % full after its last collection \\(of \\d+ MB\\)|full):"
+        assertTrue(refused.err().strip().matches("(?s).*tiprobe start: the target's heap is (\\d+ % full after its last collection \\(of \\d+ MB\\)"
+                + "(, its collector pausing it \\d+ % of the time)?|full):"
                 + " tiprobe does not start where its tables could bring an OutOfMemoryError")
                 || refused.err().strip().matches("tiprobe start: the agent (did not load in|in) " + pid + "\\b.*\\(is its heap full\\? jcmd " + pid + " GC.heap_info\\)"),
                 refused.err());

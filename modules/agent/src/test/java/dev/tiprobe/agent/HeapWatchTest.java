@@ -47,4 +47,19 @@ class HeapWatchTest {
         assertFalse(failed(heap, "Java heap space"));
         assertTrue(failed(heap, "Java heap space"));
     }
+
+    /**
+     * A heap the application itself keeps at 84 % (just under {@link HeapWatch#FULL}) with its
+     * collector running most of the time is nearly full; the same heap with a quiet collector, or
+     * a busy collector in a roomy heap, is not.
+     */
+    @Test
+    void aCrowdedHeapWhoseCollectorThrashesIsNearlyFull() {
+        assertTrue(HeapWatch.nearlyFull(0.84, 0.9));
+        assertTrue(HeapWatch.nearlyFull(0.86, 0));
+        assertFalse(HeapWatch.nearlyFull(0.84, 0.05));
+        assertFalse(HeapWatch.nearlyFull(0.50, 0.9));
+        assertEquals(0.5, HeapWatch.busyShare(100, 600, 1_000_000_000L), 1e-9, "500 ms of pauses in a second");
+        assertEquals(0, HeapWatch.busyShare(-1, 600, 1_000_000_000L), "unknown pauses: not busy");
+    }
 }
