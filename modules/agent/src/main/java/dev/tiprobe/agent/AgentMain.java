@@ -322,7 +322,23 @@ public final class AgentMain {
     private static void stopItself(String why, Path progress) throws IOException {
         stoppedItself = why;
         stop();
+        try {
+            ControlSocket.leaveStoppedNote(controlSocket(), startMillis(), why);
+        } catch (Throwable noRoom) {
+            // status and stop then attach and ask, which answers the same where the heap has room
+        }
         writeStatus(progress);  // idle: collect ends early
+    }
+
+    /** Where this JVM's session listens for the tiprobe command. */
+    private static Path controlSocket() {
+        return ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")), System.getProperty("user.name"),
+                ProcessHandle.current().pid());
+    }
+
+    /** When this JVM started (epoch ms), as the command sees it too: a note of another JVM with this pid is not this one's. */
+    private static long startMillis() {
+        return ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
     }
 
     /**
@@ -355,7 +371,7 @@ public final class AgentMain {
 
     /** Why the last session ended by itself, for status and stop: {@code " (the last session stopped itself: …)"}, or nothing. */
     private static String whyIdle() {
-        return stoppedItself == null ? "" : " (the last session stopped itself: " + stoppedItself + ")";
+        return stoppedItself == null ? "" : ControlSocket.lastStopped(stoppedItself);
     }
 
     private static synchronized Reply dump() throws IOException {
@@ -382,8 +398,8 @@ public final class AgentMain {
         shutdownHook = new ShutdownHook(() -> finish(started), started.traces());
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
-            channel = ControlChannel.open(ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")),
-                    System.getProperty("user.name"), ProcessHandle.current().pid()), command -> answer(command).encode());
+            channel = ControlChannel.open(controlSocket(), command -> answer(command).encode());
+            ControlSocket.removeStoppedNote(controlSocket());  // the last session's: this one runs
             channelProblem = null;
         } catch (IOException | RuntimeException e) {
             channel = null;  // the command then reaches the session by loading the agent again

@@ -34,13 +34,22 @@ abstract class SessionCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException {
         String options = agentOptions();  // options that do not go together fail before the target is touched
+        Reply unattached = command().equals("start") ? null : Target.askUnattached(pid, command());
+        if (unattached != null) {
+            print(unattached);
+            return Main.OK;
+        }
         try (Target target = Target.attach(pid)) {
-            Reply answer = answer(target, options);
-            spec.commandLine().getOut().println(finishedText(answer, "recording in " + answer.fact(Reply.RECORDING)));
-            warnIfNothingMatched(answer);
-            if (finished(answer)) written(Report.convert(answer.path(Reply.RECORDING), answer.path(Reply.OUTPUT)));
+            print(answer(target, options));
         }
         return Main.OK;
+    }
+
+    /** Prints the agent's answer and, for a dump or a stop, writes the output asked for from its recording. */
+    private void print(Reply answer) throws CliException {
+        spec.commandLine().getOut().println(finishedText(answer, "recording in " + answer.fact(Reply.RECORDING)));
+        warnIfNothingMatched(answer);
+        if (finished(answer)) written(Report.convert(answer.path(Reply.RECORDING), answer.path(Reply.OUTPUT)));
     }
 
     /** Whether {@code answer} is a dump's or a stop's, with a recording the command makes the output from. */

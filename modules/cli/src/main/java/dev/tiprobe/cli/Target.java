@@ -29,8 +29,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A JVM tiprobe attached to, after the checks that give a clear answer instead of the attach
  * API's: the pid exists, belongs to this user, is a JVM that accepts attach, and runs Java 25 or
  * newer. A session, once started by loading the agent, is reached through its control socket
- * ({@link ControlSocket}): attaching to read the target's properties loads nothing, so status,
- * dump and stop leave no JDK warning in the target. Loading the agent answers in a file only this
+ * ({@link ControlSocket}), found without attaching where it is in the usual place, and otherwise
+ * by attaching to read the target's properties, which loads nothing: status, dump and stop leave
+ * no JDK warning in the target. Loading the agent answers in a file only this
  * user reads.
  */
 final class Target implements AutoCloseable {
@@ -49,6 +50,32 @@ final class Target implements AutoCloseable {
     }
 
     static Target attach(long pid) throws CliException {
+        refuseWhatIsNotAnotherOfMyJvms(pid);
+        return within(ATTACH_PATIENCE, "attach", pid, () -> attachNow(pid));
+    }
+
+    /**
+     * What the session in {@code pid} answers {@code command} (status, dump, stop), asked without
+     * attaching where its socket is in this user's temporary directory, the usual place; where a
+     * session there stopped itself, its note answers instead (idle, and why). Null when neither is
+     * found: then {@link #attach} learns where the target's socket is. Attaching takes room in the
+     * target's heap, and a heap full enough to stop a session may have none to give (seen: 40 s of
+     * status commands whose attach met an {@code OutOfMemoryError}).
+     */
+    static Reply askUnattached(long pid, String command) throws CliException {
+        refuseWhatIsNotAnotherOfMyJvms(pid);
+        Path socket = ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")), System.getProperty("user.name"), pid);
+        Reply answer = new Target(pid, null, new Properties(), socket).ask(command);
+        if (answer != null) return answer;
+        long started = ProcessHandle.of(pid).flatMap(p -> p.info().startInstant()).map(java.time.Instant::toEpochMilli).orElse(-1L);
+        String why = started < 0 ? null : ControlSocket.stoppedItself(socket, started);
+        if (why == null) return null;
+        if (!command.equals("status")) throw new CliException("no session is running" + ControlSocket.lastStopped(why));
+        return Reply.ok(Reply.IDLE, "idle" + ControlSocket.lastStopped(why)).with(Reply.WHY, why);
+    }
+
+    /** The checks before any attach: the pid is another live process of this user's, and a JVM that accepts attach. */
+    private static void refuseWhatIsNotAnotherOfMyJvms(long pid) throws CliException {
         if (pid == ProcessHandle.current().pid()) throw new CliException("pid " + pid + " is tiprobe itself");
         Optional<ProcessHandle> process = ProcessHandle.of(pid);
         if (process.isEmpty() || !process.get().isAlive()) throw new CliException("no process with pid " + pid);
@@ -58,7 +85,6 @@ final class Target implements AutoCloseable {
             throw new CliException("process " + pid + " belongs to " + owner.get() + "; tiprobe attaches only to JVMs of its own user (" + me + ")");
         }
         refuseWhatCannotAttach(pid);
-        return within(ATTACH_PATIENCE, "attach", pid, () -> attachNow(pid));
     }
 
     private static Target attachNow(long pid) throws CliException {

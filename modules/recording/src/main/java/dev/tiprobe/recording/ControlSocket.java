@@ -12,8 +12,8 @@ import java.nio.file.attribute.PosixFilePermissions;
  * agent when a session starts and removed when it stops, in a directory only its user can enter,
  * {@code <java.io.tmpdir of the target>/.tiprobe-<user>/<pid>.sock} ({@code /tmp} when that path is
  * too long for a socket). Both sides compute the same
- * path; the command reads the target's temporary directory through the attach API, which loads
- * nothing into the target. The protocol is one line in (a command) and one line out (a
+ * path; the command looks first in its own temporary directory (the usual one), and otherwise
+ * reads the target's through the attach API, which loads nothing into the target. The protocol is one line in (a command) and one line out (a
  * {@link Reply}); no network port is opened.
  */
 public final class ControlSocket {
@@ -58,6 +58,46 @@ public final class ControlSocket {
             if (!perms.endsWith("------")) throw new IOException(dir + " may be entered by others (" + perms + ")");
         } catch (UnsupportedOperationException e) {
             // no POSIX permissions here: the directory's place in the user's temporary folder guards it
+        }
+    }
+
+    /**
+     * Where a session that stopped itself (its heap full, its recording removed) says why, beside
+     * its socket: with the socket gone, status and stop read it instead of attaching, which needs
+     * room in the target's heap that a heap full enough to stop a session may not have.
+     */
+    static Path stoppedNote(Path socket) {
+        return socket.resolveSibling(socket.getFileName().toString().replace(".sock", ".stopped"));
+    }
+
+    /** What status and stop add to say why no session runs: {@code " (the last session stopped itself: <why>)"}. */
+    public static String lastStopped(String why) {
+        return " (the last session stopped itself: " + why + ")";
+    }
+
+    /** Leaves the note of a session of the JVM started at {@code startMillis} (epoch ms) that stopped itself for {@code why}. */
+    public static void leaveStoppedNote(Path socket, long startMillis, String why) throws IOException {
+        PrivateFiles.replace(stoppedNote(socket), w -> w.write(startMillis + "\n" + why + "\n"));
+    }
+
+    /** Removes the note, at a session's start. */
+    public static void removeStoppedNote(Path socket) throws IOException {
+        Files.deleteIfExists(stoppedNote(socket));
+    }
+
+    /**
+     * Why the last session of the JVM started at {@code startMillis} stopped itself, from its
+     * note; null without one. A note of another JVM that had this pid is removed.
+     */
+    public static String stoppedItself(Path socket, long startMillis) {
+        Path note = stoppedNote(socket);
+        try {
+            String[] lines = Files.readString(note, StandardCharsets.UTF_8).split("\n", 2);
+            if (lines.length == 2 && Math.abs(Long.parseLong(lines[0]) - startMillis) < 1000) return lines[1].strip();
+            Files.deleteIfExists(note);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return null;  // none, or unreadable: the caller attaches and asks
         }
     }
 }
