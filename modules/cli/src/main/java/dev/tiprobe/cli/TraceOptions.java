@@ -228,7 +228,8 @@ final class TraceOptions {
                 minNanos);
     }
 
-    private static long notNegative(String flag, Number value, long otherwise) throws CliException {
+    /** {@code value}, or {@code otherwise} when the flag was not given; a negative one is refused as the flag's. */
+    static long notNegative(String flag, Number value, long otherwise) throws CliException {
         if (value == null) return otherwise;
         if (value.longValue() < 0) throw new UsageException(flag + " must not be negative: " + value);
         return value.longValue();

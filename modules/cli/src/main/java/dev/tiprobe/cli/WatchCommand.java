@@ -72,6 +72,16 @@ final class WatchCommand extends SessionCommand {
     @Option(names = "--max-depth", paramLabel = "<n>", description = "How deep objects are shown by their fields (default 1: an argument's own fields).")
     Integer maxDepth;
 
+    @Option(names = "--max-fields", paramLabel = "<n>", description = "Fields shown of one object, and read by --where (default 8).")
+    Integer maxFields;
+
+    @Option(names = "--max-elements", paramLabel = "<n>", description = "Array elements shown, and read by --where (default 8).")
+    Integer maxElements;
+
+    @Option(names = "--max-string", paramLabel = "<chars>",
+            description = "Strings shown up to this many characters (default 100); --where compares what was captured.")
+    Integer maxString;
+
     private Path directory;
 
     @Override
@@ -82,16 +92,19 @@ final class WatchCommand extends SessionCommand {
     @Override
     String sessionOptions() throws CliException {
         if (stack && where == null) throw new UsageException("--stack shows the callers of the calls --where keeps: name a condition (--where 'threw', 'duration > 0ms')");
-        try {
+        TraceLimits d = TraceLimits.DEFAULT;
+        TraceLimits limits = new TraceLimits(WATCHED_PER_SECOND, 1, d.maxCalls(),
+                (int) TraceOptions.notNegative("--max-string", maxString, d.maxString()),
+                (int) TraceOptions.notNegative("--max-elements", maxElements, d.maxElements()), false,
+                (int) TraceOptions.notNegative("--max-depth", maxDepth, d.maxDepth()),
+                (int) TraceOptions.notNegative("--max-fields", maxFields, d.maxFields()), 0);
+        AgentOptions.Tracing tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), TraceMode.TRACE, limits,
+                AgentOptions.Tracing.DEFAULT_BUDGET, where == null ? null : CallCondition.parse(where));
+        try {  // last: every setting above is checked first
             directory = Files.createTempDirectory("tiprobe-watch-");  // rwx------
         } catch (IOException e) {
             throw new CliException("cannot make a directory for the watch's recording: " + e.getMessage(), e);
         }
-        TraceLimits d = TraceLimits.DEFAULT;
-        TraceLimits limits = new TraceLimits(WATCHED_PER_SECOND, 1, d.maxCalls(), d.maxString(), d.maxElements(), false,
-                maxDepth != null ? maxDepth : d.maxDepth(), d.maxFields(), 0);
-        AgentOptions.Tracing tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), TraceMode.TRACE, limits,
-                AgentOptions.Tracing.DEFAULT_BUDGET, where == null ? null : CallCondition.parse(where));
         return new AgentOptions(tracing, null, directory.resolve("watch.tpr").toString(), null, null, null, null, false).format();
     }
 
@@ -101,8 +114,7 @@ final class WatchCommand extends SessionCommand {
         String options;
         try {
             options = agentOptions();  // a malformed filter or condition is refused before the target is touched
-        } catch (IllegalArgumentException e) {
-            deleteDirectory();
+        } catch (IllegalArgumentException e) {  // thrown before the watch's directory is made
             throw new UsageException(e.getMessage());
         }
         try (Target target = Target.attach(pid)) {
@@ -171,6 +183,11 @@ final class WatchCommand extends SessionCommand {
             r = RecordingReader.read(recording);
         } catch (IOException e) {
             throw new CliException("cannot read the session's recording: " + e.getMessage(), e);
+        }
+        for (Recording.Removed removed : r.tracing().removed()) {
+            String note = "the probe of " + removed.method() + " came out at " + removed.callsPerSecond()
+                    + " calls/s: its cost went over the overhead budget; its later calls are not watched";
+            if (printed.notes.add(note)) spec.commandLine().getErr().println("tiprobe watch: note: " + note);
         }
         List<Recording.Call> ended = new ArrayList<>();
         for (Recording.Call c : r.calls()) {

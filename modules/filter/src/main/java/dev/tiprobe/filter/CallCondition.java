@@ -156,7 +156,8 @@ public final class CallCondition {
         }
     }
 
-    private record Compare(Operand left, String op, Operand right) implements Node {
+    /** {@code pattern}: for {@code ~} with a string written in the condition, its glob's pattern, made once at parse time. */
+    private record Compare(Operand left, String op, Operand right, Pattern pattern) implements Node {
         public boolean test(Facts call, Consumer<String> onMissing) {
             Object a = left.value(call, onMissing);
             Object b = right.value(call, onMissing);
@@ -164,7 +165,7 @@ public final class CallCondition {
             return switch (op) {
                 case "==" -> same(a, b);
                 case "!=" -> !same(a, b);
-                case "~" -> a instanceof String s && b instanceof String glob && glob(glob).matcher(s).matches();
+                case "~" -> a instanceof String s && b instanceof String g && (pattern != null ? pattern : glob(g)).matcher(s).matches();
                 default -> {
                     Integer order = order(a, b);
                     yield order != null && switch (op) {
@@ -273,7 +274,8 @@ public final class CallCondition {
                 return "no " + what + " in " + f.type() + (f.byName().isEmpty() ? " (its fields were not captured: --max-depth)" : "");
             }
             if (v instanceof Elements a) {
-                return "no " + what + " in an array of " + a.length() + (a.first().size() < a.length() ? " (" + a.first().size() + " captured: --max-elements)" : "");
+                return "no " + what + " in an array of " + a.length()
+                        + (a.first().size() < a.length() ? " (its first " + a.first().size() + " captured: --max-elements)" : "");
             }
             return "no " + what + " in " + v;
         }
@@ -329,11 +331,15 @@ public final class CallCondition {
                 if (left instanceof Literal) throw error("a comparison is missing after the value at position " + start);
                 return new Truth(left);
             }
+            skipSpace();
+            int rightStart = at;
             Operand right = operand();
             if (isDuration(left) && isBareNumber(right) || isDuration(right) && isBareNumber(left)) {
-                throw error("give the duration a unit (ns, us, ms, s or m), e.g. duration > 10ms");
+                throw new ConditionSyntaxException("give the duration a unit (ns, us, ms, s or m), e.g. duration > 10ms", text,
+                        isBareNumber(right) ? rightStart : start);
             }
-            return new Compare(left, op, right);
+            Pattern pattern = op.equals("~") && right instanceof Literal l && l.value() instanceof String g ? glob(g) : null;
+            return new Compare(left, op, right, pattern);
         }
 
         private static boolean isDuration(Operand o) {
@@ -396,7 +402,11 @@ public final class CallCondition {
                     int from = at;
                     while (more() && Character.isDigit(text.charAt(at))) at++;
                     if (from == at || !more() || text.charAt(at) != ']') throw error("an index such as [0] is expected");
-                    steps.add(Integer.parseInt(text.substring(from, at)));
+                    try {
+                        steps.add(Integer.parseInt(text.substring(from, at)));
+                    } catch (NumberFormatException e) {
+                        throw new ConditionSyntaxException("the index is too large", text, from);
+                    }
                     at++;
                 } else {
                     break;

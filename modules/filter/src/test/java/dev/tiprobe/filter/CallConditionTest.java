@@ -99,8 +99,12 @@ class CallConditionTest {
         assertEquals(12, e.position(), e.getMessage());
         assertTrue(e.getMessage().startsWith("a value is missing at position 12"), e.getMessage());
         assertEquals(10, assertThrows(CallCondition.ConditionSyntaxException.class, () -> CallCondition.parse("order.qty = 2")).position());
-        assertTrue(assertThrows(CallCondition.ConditionSyntaxException.class, () -> CallCondition.parse("duration > 10"))
-                .getMessage().contains("unit"));
+        var bare = assertThrows(CallCondition.ConditionSyntaxException.class, () -> CallCondition.parse("duration > 10 && threw"));
+        assertTrue(bare.getMessage().contains("unit"), bare.getMessage());
+        assertEquals(11, bare.position(), "at the number without a unit");
+        assertEquals(0, assertThrows(CallCondition.ConditionSyntaxException.class, () -> CallCondition.parse("5 < duration")).position());
+        var huge = assertThrows(CallCondition.ConditionSyntaxException.class, () -> CallCondition.parse("args[99999999999] == 1"));
+        assertEquals(5, huge.position(), huge.getMessage());
         assertTrue(assertThrows(CallCondition.ConditionSyntaxException.class, () -> CallCondition.parse("order.qty > 10 parsecs"))
                 .getMessage().startsWith("unexpected 'parsecs'"));
         assertTrue(assertThrows(CallCondition.ConditionSyntaxException.class, () -> CallCondition.parse("duration > 10xs"))
