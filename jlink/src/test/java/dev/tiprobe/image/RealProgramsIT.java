@@ -443,6 +443,29 @@ class RealProgramsIT {
         return (last[1] - first[1]) * 1000.0 / (last[0] - first[0]);
     }
 
+    /**
+     * watch on a real database: H2's JDBC clients' {@code setString} calls (the customer, as
+     * parameter 1 of a query and 2 of a merge), kept by a glob over their string argument. Each printed line is a call of H2's method on a client thread with the
+     * argument the condition held for and nothing else; the watch ends at its count with H2's
+     * classes restored, and H2 runs on with nothing of tiprobe's in its output.
+     */
+    @Test
+    void watchPrintsADatabasesCallsAConditionHoldsFor() throws Exception {
+        Process h2 = program("h2.out", "example.real.H2Load", dir.toString(), "2", "0");
+        String pid = Long.toString(h2.pid());
+        Command.Run watch = tiprobe("watch", "-n", "5", "--where", "args[1] ~ 'c-1?'", pid, "org.h2.jdbc.JdbcPreparedStatement::setString");
+        assertEquals(0, watch.exit(), watch.err());
+        List<String> lines = watch.out().lines().toList();
+        assertEquals(5, lines.size(), watch.out());
+        Pattern call = Pattern.compile("\\[jdbc-client-\\d] h2-[^!]+\\.jar!org\\.h2\\.jdbc\\.JdbcPreparedStatement\\.setString"
+                + "\\((\\w+=)?[12], (\\w+=)?\"c-1\\d\"\\)  \\(\\d+(\\.\\d+)? [mun]?s\\)");
+        for (String line : lines) assertTrue(call.matcher(line).matches(), line);
+        assertTrue(watch.err().contains("tiprobe watch: 5 calls printed; classes restored"), watch.err());
+        assertEquals("idle", tiprobe("status", pid).out().strip(), "no session left");
+        assertTrue(h2.isAlive(), "the database runs on");
+        assertFalse(Files.readString(dir.resolve("h2.out")).contains("tiprobe"), "nothing of tiprobe's in H2's output");
+    }
+
     /** Attaching with a filter that matches thousands of methods says so at once, with what the budget will do. */
     @Test
     void aBroadFilterIsNamedAtStart() throws Exception {
