@@ -32,6 +32,10 @@ public final class RecordingWriter implements AutoCloseable {
     private final java.util.BitSet methodsWritten = new java.util.BitSet();
     private final Set<Long> threadsWritten = new HashSet<>();
     private final Map<String, Integer> typesWritten = new HashMap<>();
+    /** The last type id given: ids are never given twice, also after {@link #dropTornRecord} forgot which names were written. */
+    private int typeIds;
+    /** Where the record being written began in the chunk; -1 between records. */
+    private int recordStart = -1;
     private final ChunkBuffer chunk = new ChunkBuffer();
     private long chunkStart = -1;
     private long chunkEnd;
@@ -207,7 +211,7 @@ public final class RecordingWriter implements AutoCloseable {
     private int type(String name) {
         Integer id = typesWritten.get(name);
         if (id != null) return id;
-        int next = typesWritten.size() + 1;
+        int next = ++typeIds;
         typesWritten.put(name, next);
         chunk.write(RecordingFormat.TYPE);
         varlong(next);
@@ -471,8 +475,27 @@ public final class RecordingWriter implements AutoCloseable {
      * waits reach the agent about a second late) starts a chunk of its own, so its time is kept.
      */
     private void begin(long epochNanos) throws IOException {
+        if (recordStart >= 0) dropTornRecord();
         if (chunkStart >= 0 && chunkStart - epochNanos > LATE_NANOS) flush();
         if (chunkStart < 0) chunkStart = epochNanos;
+        recordStart = chunk.size();
+    }
+
+    /**
+     * A record whose writing failed halfway (an {@link OutOfMemoryError} as the chunk grew, in a
+     * heap the application filled) left its first bytes in the chunk, and maybe definitions the
+     * caches now count as written; the records after it made the chunk unreadable from there (seen
+     * in CI: "a name is not UTF-8"). Its bytes go, the chunk so far is written whole, and every
+     * name is written again where next met.
+     */
+    private void dropTornRecord() throws IOException {
+        chunk.truncate(recordStart);
+        recordStart = -1;
+        flush();
+        stacksInChunk.clear();  // flush clears it too, unless the torn record was the chunk's first
+        methodsWritten.clear();
+        threadsWritten.clear();
+        typesWritten.clear();
     }
 
     /** How far before its chunk an event may be stamped and still join it (its offset then 0). */
@@ -484,12 +507,17 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     private void end(long epochNanos) throws IOException {
+        recordStart = -1;
         chunkEnd = Math.max(chunkEnd, epochNanos);
         if (chunk.size() >= FLUSH_BYTES) flush();
     }
 
     /** Writes the gathered events as one chunk (nothing when there are none). */
     public void flush() throws IOException {
+        if (recordStart >= 0) {
+            dropTornRecord();  // flushes what came before the torn record
+            return;
+        }
         if (chunk.size() == 0) return;
         byte[] times = new byte[16];
         put(times, 0, chunkStart, 8);
@@ -549,6 +577,11 @@ public final class RecordingWriter implements AutoCloseable {
 
         ChunkBuffer() {
             super(KEPT);
+        }
+
+        /** Forgets what was written from {@code size} on. */
+        void truncate(int size) {
+            count = Math.min(count, size);
         }
 
         void addTo(CRC32 crc) {

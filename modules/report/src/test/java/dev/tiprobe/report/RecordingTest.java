@@ -85,6 +85,39 @@ class RecordingTest {
         assertEquals(Map.of("M1", 1L, "[truncated];M3;M2", 5L), folded);
     }
 
+    /**
+     * A record whose writing failed halfway (an OutOfMemoryError in a full heap; here, naming a
+     * method fails as the sample defines it) leaves a readable file: the torn record is gone, the
+     * records before and after it are whole, and names it had half written are written again.
+     */
+    @Test
+    void aRecordTornByAFailureLeavesTheRecordingWhole() throws IOException {
+        Path file = dir.resolve("torn.tpr");
+        boolean[] failOnce = {true};
+        try (RecordingWriter w = RecordingWriter.create(file, id -> {
+            if (id == 3 && failOnce[0]) {
+                failOnce[0] = false;
+                throw new OutOfMemoryError("Java heap space");
+            }
+            return "M" + id;
+        })) {
+            w.sample(1_000, 1, "a", RecordingFormat.STATE_RUNNABLE, 0, new int[] {1, 2}, new int[] {0, 0}, 2, false);
+            w.alloc(2_000, 1, "a", "byte[]", 64, 0, new int[] {2}, new int[] {0}, 1, false);
+            assertThrows(OutOfMemoryError.class,
+                    () -> w.sample(3_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0, new int[] {3, 1}, new int[] {0, 0}, 2, false));
+            w.sample(4_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0, new int[] {3, 1}, new int[] {0, 0}, 2, false);
+            w.alloc(5_000, 1, "a", "byte[]", 64, 0, new int[] {1}, new int[] {0}, 1, false);
+        }
+        Recording r = RecordingReader.read(file);
+        assertNull(r.damage(), () -> r.damage().toString());
+        assertEquals(List.of(1_000L, 4_000L), r.samples().stream().map(Recording.Sample::epochNanos).toList());
+        Map<String, Long> folded = FoldedStacks.fold(View.WALL.of(r), false);
+        assertEquals(Map.of("M2;M1", 1L, "M1;M3", 1L), folded);
+        Map<String, Long> allocated = FoldedStacks.fold(View.ALLOC.of(r), false);
+        assertEquals(2, allocated.size(), allocated.toString());
+        assertTrue(allocated.entrySet().stream().allMatch(e -> e.getKey().contains("byte[]") && e.getValue() == 64), "the type named in both chunks: " + allocated);
+    }
+
     /** A chunk past the flush size is cut and written whole, and the chunks after it (in a buffer made small again) too. */
     @Test
     void chunksPastTheFlushSizeAndSmallOnesAfterThemAreReadBackWhole() throws IOException {
