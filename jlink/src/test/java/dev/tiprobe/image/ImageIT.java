@@ -652,6 +652,11 @@ class ImageIT {
         assertEquals(1, stop.exit());
         assertEquals("tiprobe stop: no session is running" + why, stop.err().strip());
         assertTrue(target.isAlive(), "the target runs on");
+        // a new session removes the last one's note: it runs, and once stopped the target is plainly idle
+        assertEquals(0, tiprobe("start", "--sample", "10ms", "-f", dir.resolve("again.collapsed").toString(), pid).exit());
+        assertTrue(tiprobe("status", pid).out().startsWith("running"));
+        assertEquals(0, tiprobe("stop", pid).exit());
+        assertEquals("idle", tiprobe("status", pid).out().strip());
     }
 
     /**

@@ -445,9 +445,10 @@ class RealProgramsIT {
 
     /**
      * watch on a real database: H2's JDBC clients' {@code setString} calls (the customer, as
-     * parameter 1 of a query and 2 of a merge), kept by a glob over their string argument. Each printed line is a call of H2's method on a client thread with the
-     * argument the condition held for and nothing else; the watch ends at its count with H2's
-     * classes restored, and H2 runs on with nothing of tiprobe's in its output.
+     * parameter 1 of a query and 2 of a merge), kept by a glob over their string argument. Each
+     * printed line is a call of H2's method on a client thread with the argument the condition
+     * held for and nothing else; the watch ends at its count with H2's classes restored, and H2
+     * runs on with nothing of tiprobe's in its output.
      */
     @Test
     void watchPrintsADatabasesCallsAConditionHoldsFor() throws Exception {

@@ -321,13 +321,23 @@ public final class AgentMain {
     /** Stops the session for {@code why}, kept first so that a stop that fails in a full heap still leaves it. Holding the class's lock. */
     private static void stopItself(String why, Path progress) throws IOException {
         stoppedItself = why;
+        leaveStoppedNote(why);
         stop();
+        writeStatus(progress);  // idle: collect ends early
+    }
+
+    /**
+     * Leaves {@code why} beside the socket for status and stop, before the stop (which finishing
+     * the recording may leave a full heap without room for), removed when the JVM exits.
+     */
+    private static void leaveStoppedNote(String why) {
         try {
-            ControlSocket.leaveStoppedNote(controlSocket(), startMillis(), why);
+            Path socket = controlSocket();
+            ControlSocket.leaveStoppedNote(socket, startMillis(), why);
+            ControlSocket.stoppedNoteFile(socket).toFile().deleteOnExit();
         } catch (Throwable noRoom) {
             // status and stop then attach and ask, which answers the same where the heap has room
         }
-        writeStatus(progress);  // idle: collect ends early
     }
 
     /** Where this JVM's session listens for the tiprobe command. */
@@ -375,7 +385,7 @@ public final class AgentMain {
     }
 
     private static synchronized Reply dump() throws IOException {
-        return running() ? session.dump() : Reply.error("no session is running");
+        return running() ? session.dump() : Reply.error("no session is running" + whyIdle());
     }
 
     private static synchronized Reply stop() {
@@ -398,8 +408,12 @@ public final class AgentMain {
         shutdownHook = new ShutdownHook(() -> finish(started), started.traces());
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
-            channel = ControlChannel.open(controlSocket(), command -> answer(command).encode());
             ControlSocket.removeStoppedNote(controlSocket());  // the last session's: this one runs
+        } catch (IOException | RuntimeException e) {
+            // a note that stays says idle to status and stop while this session runs: they then attach and ask
+        }
+        try {
+            channel = ControlChannel.open(controlSocket(), command -> answer(command).encode());
             channelProblem = null;
         } catch (IOException | RuntimeException e) {
             channel = null;  // the command then reaches the session by loading the agent again

@@ -10,9 +10,11 @@ import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The {@code .txt} form of a recording: what to trust first, the top methods of each view (samples,
@@ -206,12 +208,24 @@ final class TextReport {
     /** Callers shown of a traced call that has its stack (the JSON has them all). */
     private static final int CALLER_FRAMES = 5;
 
-    /** What tracing did not do, in full: methods skipped, classes left unchanged, probes removed. */
+    /** Methods named of one reason for not instrumenting them; the JSON has them all. */
+    private static final int SKIPPED_SHOWN = 10;
+
+    /**
+     * What tracing did not do: methods skipped, by reason ({@link #SKIPPED_SHOWN} of each, as a
+     * broad filter skips thousands of accessors), classes left unchanged, probes removed.
+     */
     private static void account(Recording r, PrintWriter out) {
         Recording.Tracing t = r.tracing();
         if (!t.skipped().isEmpty()) {
             out.printf("%nNot instrumented%n");
-            t.skipped().forEach(s -> out.println("  " + s.className() + "." + s.methodName() + s.descriptor() + ": " + s.reason()));
+            Map<String, List<Recording.Skipped>> byReason = t.skipped().stream()
+                    .collect(Collectors.groupingBy(Recording.Skipped::reason, LinkedHashMap::new, Collectors.toList()));
+            byReason.forEach((reason, methods) -> {
+                methods.stream().limit(SKIPPED_SHOWN)
+                        .forEach(s -> out.println("  " + s.className() + "." + s.methodName() + s.descriptor() + ": " + reason));
+                if (methods.size() > SKIPPED_SHOWN) out.printf("  … and %d more: %s%n", methods.size() - SKIPPED_SHOWN, reason);
+            });
         }
         if (!t.classFailures().isEmpty()) {
             out.printf("%nClasses left unchanged%n");

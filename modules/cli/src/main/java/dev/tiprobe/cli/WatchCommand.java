@@ -100,7 +100,7 @@ final class WatchCommand extends SessionCommand {
                 (int) TraceOptions.notNegative("--max-fields", maxFields, d.maxFields()), 0);
         AgentOptions.Tracing tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), TraceMode.TRACE, limits,
                 AgentOptions.Tracing.DEFAULT_BUDGET, where == null ? null : CallCondition.parse(where));
-        try {  // last: every setting above is checked first
+        try {  // after each setting is checked on its own
             directory = Files.createTempDirectory("tiprobe-watch-");  // rwx------
         } catch (IOException e) {
             throw new CliException("cannot make a directory for the watch's recording: " + e.getMessage(), e);
@@ -114,7 +114,8 @@ final class WatchCommand extends SessionCommand {
         String options;
         try {
             options = agentOptions();  // a malformed filter or condition is refused before the target is touched
-        } catch (IllegalArgumentException e) {  // thrown before the watch's directory is made
+        } catch (IllegalArgumentException e) {  // the options together (a ',' in the condition) are checked after the directory is made
+            deleteDirectory();
             throw new UsageException(e.getMessage());
         }
         try (Target target = Target.attach(pid)) {

@@ -66,7 +66,7 @@ public final class ControlSocket {
      * its socket: with the socket gone, status and stop read it instead of attaching, which needs
      * room in the target's heap that a heap full enough to stop a session may not have.
      */
-    static Path stoppedNote(Path socket) {
+    public static Path stoppedNoteFile(Path socket) {
         return socket.resolveSibling(socket.getFileName().toString().replace(".sock", ".stopped"));
     }
 
@@ -77,12 +77,12 @@ public final class ControlSocket {
 
     /** Leaves the note of a session of the JVM started at {@code startMillis} (epoch ms) that stopped itself for {@code why}. */
     public static void leaveStoppedNote(Path socket, long startMillis, String why) throws IOException {
-        PrivateFiles.replace(stoppedNote(socket), w -> w.write(startMillis + "\n" + why + "\n"));
+        PrivateFiles.replace(stoppedNoteFile(socket), w -> w.write(startMillis + "\n" + why + "\n"));
     }
 
     /** Removes the note, at a session's start. */
     public static void removeStoppedNote(Path socket) throws IOException {
-        Files.deleteIfExists(stoppedNote(socket));
+        Files.deleteIfExists(stoppedNoteFile(socket));
     }
 
     /**
@@ -90,7 +90,7 @@ public final class ControlSocket {
      * note; null without one. A note of another JVM that had this pid is removed.
      */
     public static String stoppedItself(Path socket, long startMillis) {
-        Path note = stoppedNote(socket);
+        Path note = stoppedNoteFile(socket);
         try {
             String[] lines = Files.readString(note, StandardCharsets.UTF_8).split("\n", 2);
             if (lines.length == 2 && Math.abs(Long.parseLong(lines[0]) - startMillis) < 1000) return lines[1].strip();
