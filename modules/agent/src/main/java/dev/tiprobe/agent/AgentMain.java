@@ -333,7 +333,7 @@ public final class AgentMain {
     private static void leaveStoppedNote(String why) {
         try {
             Path socket = controlSocket();
-            ControlSocket.leaveStoppedNote(socket, startMillis(), why);
+            ControlSocket.leaveStoppedNote(socket, ControlSocket.startMillis(ProcessHandle.current()), why);
             ControlSocket.stoppedNoteFile(socket).toFile().deleteOnExit();
         } catch (Throwable noRoom) {
             // status and stop then attach and ask, which answers the same where the heap has room
@@ -346,11 +346,6 @@ public final class AgentMain {
                 ProcessHandle.current().pid());
     }
 
-    /** When this JVM started (epoch ms), as the command sees it too: a note of another JVM with this pid is not this one's. */
-    private static long startMillis() {
-        return ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
-    }
-
     /**
      * The process of {@code owner} ({@code <pid>:<start, epoch ms>}), or null when the target
      * cannot see it as the command saw itself: a command in another pid namespace, whose pid
@@ -361,8 +356,7 @@ public final class AgentMain {
             String[] parts = owner.split(":");
             ProcessHandle p = ProcessHandle.of(Long.parseLong(parts[0])).orElse(null);
             long started = parts.length > 1 ? Long.parseLong(parts[1]) : -1;
-            long seen = p == null ? -1 : p.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
-            return p != null && started > 0 && seen > 0 && Math.abs(seen - started) < 1000 ? p : null;
+            return p != null && ControlSocket.sameStart(started, ControlSocket.startMillis(p)) ? p : null;
         } catch (RuntimeException e) {
             return null;
         }

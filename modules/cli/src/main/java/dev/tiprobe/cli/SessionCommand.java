@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.recording.ControlSocket;
 import dev.tiprobe.recording.Reply;
 
 import picocli.CommandLine.Model.CommandSpec;
@@ -97,7 +98,7 @@ abstract class SessionCommand implements Callable<Integer> {
      */
     static String ownerOfTheSession() {
         ProcessHandle me = ProcessHandle.current();
-        return me.pid() + ":" + me.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+        return me.pid() + ":" + ControlSocket.startMillis(me);
     }
 
     /** Loads the agent to start a session, once none is found running (asking costs the target nothing). */

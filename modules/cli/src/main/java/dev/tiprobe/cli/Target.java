@@ -67,8 +67,7 @@ final class Target implements AutoCloseable {
         Path socket = ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")), System.getProperty("user.name"), pid);
         Reply answer = new Target(pid, null, new Properties(), socket).ask(command);
         if (answer != null) return answer;
-        long started = ProcessHandle.of(pid).flatMap(p -> p.info().startInstant()).map(java.time.Instant::toEpochMilli).orElse(-1L);
-        String why = started < 0 ? null : ControlSocket.stoppedItself(socket, started);
+        String why = ControlSocket.stoppedItself(socket, ProcessHandle.of(pid).map(ControlSocket::startMillis).orElse(-1L));
         if (why == null) return null;
         if (!command.equals("status")) throw new CliException("no session is running" + ControlSocket.lastStopped(why));
         return Reply.ok(Reply.IDLE, "idle" + ControlSocket.lastStopped(why)).with(Reply.WHY, why);

@@ -190,6 +190,11 @@ final class WatchCommand extends SessionCommand {
                     + " calls/s: its cost went over the overhead budget; its later calls are not watched";
             if (printed.notes.add(note)) spec.commandLine().getErr().println("tiprobe watch: note: " + note);
         }
+        if (r.calls().size() >= TraceLimits.DEFAULT.maxCalls()) {
+            String note = TraceLimits.DEFAULT.maxCalls() + " calls kept: from here on the session keeps a random sample of the calls"
+                    + " that end (trace mode's limit), so not every call is printed; narrow the filter or the condition";
+            if (printed.notes.add(note)) spec.commandLine().getErr().println("tiprobe watch: note: " + note);
+        }
         List<Recording.Call> ended = new ArrayList<>();
         for (Recording.Call c : r.calls()) {
             if (c.durationNanos() >= 0 && printed.seen.add(new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), c.methodId()))) ended.add(c);

@@ -70,6 +70,16 @@ public final class ControlSocket {
         return socket.resolveSibling(socket.getFileName().toString().replace(".sock", ".stopped"));
     }
 
+    /** When {@code process} started (epoch ms), as both sides of the socket read it; -1 where the system does not say. */
+    public static long startMillis(ProcessHandle process) {
+        return process.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
+    }
+
+    /** Whether two readings of a start ({@link #startMillis}) are one process's: both known, within a second (pids are reused). */
+    public static boolean sameStart(long a, long b) {
+        return a > 0 && b > 0 && Math.abs(a - b) < 1000;
+    }
+
     /** What status and stop add to say why no session runs: {@code " (the last session stopped itself: <why>)"}. */
     public static String lastStopped(String why) {
         return " (the last session stopped itself: " + why + ")";
@@ -90,10 +100,11 @@ public final class ControlSocket {
      * note; null without one. A note of another JVM that had this pid is removed.
      */
     public static String stoppedItself(Path socket, long startMillis) {
+        if (startMillis <= 0) return null;  // a start the system does not say: no note can be told apart
         Path note = stoppedNoteFile(socket);
         try {
             String[] lines = Files.readString(note, StandardCharsets.UTF_8).split("\n", 2);
-            if (lines.length == 2 && Math.abs(Long.parseLong(lines[0]) - startMillis) < 1000) return lines[1].strip();
+            if (lines.length == 2 && sameStart(Long.parseLong(lines[0]), startMillis)) return lines[1].strip();
             Files.deleteIfExists(note);
             return null;
         } catch (IOException | RuntimeException e) {
