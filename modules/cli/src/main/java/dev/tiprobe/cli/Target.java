@@ -57,8 +57,9 @@ final class Target implements AutoCloseable {
     /**
      * What the session in {@code pid} answers {@code command} (status, dump, stop), asked without
      * attaching where its socket is in this user's temporary directory, the usual place; where a
-     * session there stopped itself, its note answers instead (idle, and why). Null when neither is
-     * found: then {@link #attach} learns where the target's socket is. Attaching takes room in the
+     * session there stopped itself, its note answers instead (idle, and why); status of a target
+     * whose temporary directory is this command's ({@link #tmpdirIsMine}) is idle without either.
+     * Null otherwise: then {@link #attach} learns where the target's socket is. Attaching takes room in the
      * target's heap, and a heap full enough to stop a session may have none to give (seen: 40 s of
      * status commands whose attach met an {@code OutOfMemoryError}).
      */
@@ -68,9 +69,44 @@ final class Target implements AutoCloseable {
         Reply answer = new Target(pid, null, new Properties(), socket).ask(command);
         if (answer != null) return answer;
         String why = ControlSocket.stoppedItself(socket, ProcessHandle.of(pid).map(ControlSocket::startMillis).orElse(-1L));
-        if (why == null) return null;
+        if (why == null) return command.equals("status") && tmpdirIsMine(pid) ? Reply.ok(Reply.IDLE, "idle") : null;
         if (!command.equals("status")) throw new CliException("no session is running" + ControlSocket.lastStopped(why));
         return Reply.ok(Reply.IDLE, "idle" + ControlSocket.lastStopped(why)).with(Reply.WHY, why);
+    }
+
+    /**
+     * Whether the target's {@code java.io.tmpdir} is this command's, as far as /proc tells: this
+     * command's is the default {@code /tmp}, and nothing the target's JVM reads at its start may
+     * set another ({@link #mayChooseTmpdir}). Then no socket there means no session, and status
+     * need not attach. False where /proc cannot be read.
+     */
+    static boolean tmpdirIsMine(long pid) {
+        if (!Path.of(System.getProperty("java.io.tmpdir")).equals(Path.of("/tmp"))) return false;
+        Path proc = Path.of("/proc", Long.toString(pid));
+        try {
+            return !mayChooseTmpdir(new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).split("\0"),
+                    new String(Files.readAllBytes(proc.resolve("environ")), StandardCharsets.UTF_8).split("\0"));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether a JVM started with {@code args} in {@code environment} ({@code NAME=value} each) may
+     * have a {@code java.io.tmpdir} of its own: the property on its command line or in the
+     * variables its launcher reads, or a file of arguments or flags that could hold it. (A program
+     * that sets the property itself while it runs is not seen.)
+     */
+    static boolean mayChooseTmpdir(String[] args, String[] environment) {
+        for (String arg : args) {
+            if (arg.startsWith("-Djava.io.tmpdir=") || arg.startsWith("@") || arg.startsWith("-XX:Flags=")
+                    || arg.startsWith("-XX:VMOptionsFile=")) return true;
+        }
+        for (String variable : environment) {
+            if (variable.matches("(JAVA_TOOL_OPTIONS|JDK_JAVA_OPTIONS|_JAVA_OPTIONS)=.*")
+                    && (variable.contains("java.io.tmpdir") || variable.contains("@"))) return true;
+        }
+        return false;
     }
 
     /** The checks before any attach: the pid is another live process of this user's, and a JVM that accepts attach. */

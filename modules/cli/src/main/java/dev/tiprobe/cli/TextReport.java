@@ -213,7 +213,8 @@ final class TextReport {
 
     /**
      * What tracing did not do: methods skipped, by reason ({@link #SKIPPED_SHOWN} of each, as a
-     * broad filter skips thousands of accessors), classes left unchanged, probes removed.
+     * broad filter over a real program skips hundreds, its abstract methods), classes left
+     * unchanged, probes removed.
      */
     private static void account(Recording r, PrintWriter out) {
         Recording.Tracing t = r.tracing();

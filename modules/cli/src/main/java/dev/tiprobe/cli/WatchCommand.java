@@ -174,7 +174,7 @@ final class WatchCommand extends SessionCommand {
         String notes = reply.fact(Reply.NOTES);
         if (notes != null) {
             for (String note : notes.split("\n")) {
-                if (printed.notes.add(note)) spec.commandLine().getErr().println("tiprobe watch: note: " + note);
+                tellOnce(printed, note);
             }
         }
         Path recording = reply.path(Reply.RECORDING);
@@ -186,14 +186,12 @@ final class WatchCommand extends SessionCommand {
             throw new CliException("cannot read the session's recording: " + e.getMessage(), e);
         }
         for (Recording.Removed removed : r.tracing().removed()) {
-            String note = "the probe of " + removed.method() + " came out at " + removed.callsPerSecond()
-                    + " calls/s: its cost went over the overhead budget; its later calls are not watched";
-            if (printed.notes.add(note)) spec.commandLine().getErr().println("tiprobe watch: note: " + note);
+            tellOnce(printed, "the probe of " + removed.method() + " came out at " + removed.callsPerSecond()
+                    + " calls/s: its cost went over the overhead budget; its later calls are not watched");
         }
         if (r.calls().size() >= TraceLimits.DEFAULT.maxCalls()) {
-            String note = TraceLimits.DEFAULT.maxCalls() + " calls kept: from here on the session keeps a random sample of the calls"
-                    + " that end (trace mode's limit), so not every call is printed; narrow the filter or the condition";
-            if (printed.notes.add(note)) spec.commandLine().getErr().println("tiprobe watch: note: " + note);
+            tellOnce(printed, TraceLimits.DEFAULT.maxCalls() + " calls kept: from here on the session keeps a random sample of the"
+                    + " calls that end (trace mode's limit), so not every call is printed; narrow the filter or the condition");
         }
         List<Recording.Call> ended = new ArrayList<>();
         for (Recording.Call c : r.calls()) {
@@ -214,6 +212,11 @@ final class WatchCommand extends SessionCommand {
             printed.calls++;
         }
         out.flush();
+    }
+
+    /** A note on stderr, the first time it comes. */
+    private void tellOnce(Printed printed, String note) {
+        if (printed.notes.add(note)) spec.commandLine().getErr().println("tiprobe watch: note: " + note);
     }
 
     private void deleteDirectory() {
