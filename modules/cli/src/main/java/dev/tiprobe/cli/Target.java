@@ -66,7 +66,7 @@ final class Target implements AutoCloseable {
     static Reply askUnattached(long pid, String command) throws CliException {
         refuseWhatIsNotAnotherOfMyJvms(pid);
         Path socket = ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")), System.getProperty("user.name"), pid);
-        Reply answer = new Target(pid, null, new Properties(), socket).ask(command);
+        Reply answer = ask(pid, socket, command);
         if (answer != null) return answer;
         String why = ControlSocket.stoppedItself(socket, ProcessHandle.of(pid).map(ControlSocket::startMillis).orElse(-1L));
         if (why == null) return command.equals("status") && tmpdirIsMine(pid) ? Reply.ok(Reply.IDLE, "idle") : null;
@@ -261,7 +261,7 @@ final class Target implements AutoCloseable {
     private Reply load(Path agentJar, String options, Path reply) throws CliException {
         try {
             vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
-            return okOrThrow(Files.readString(reply, StandardCharsets.UTF_8));
+            return okOrThrow(pid, Files.readString(reply, StandardCharsets.UTF_8));
         } catch (AgentLoadException e) {
             throw new CliException("the agent did not load in " + pid + ": " + e.getMessage(), e);
         } catch (AgentInitializationException e) {
@@ -284,6 +284,11 @@ final class Target implements AutoCloseable {
      * @throws CliException with the agent's own message when it answers {@code error}
      */
     Reply ask(String command) throws CliException {
+        return ask(pid, controlSocket, command);
+    }
+
+    /** {@link #ask(String)} of the session of {@code pid} at {@code controlSocket}, attached or not. */
+    private static Reply ask(long pid, Path controlSocket, String command) throws CliException {
         if (!Files.exists(controlSocket)) return null;
         String answer;
         Duration patience = command.equals("status") ? STATUS_PATIENCE : PATIENCE;
@@ -305,7 +310,7 @@ final class Target implements AutoCloseable {
             return null;  // a socket file nobody listens on: the JVM that made it is gone
         }
         if (answer.isBlank() && !Files.exists(controlSocket)) return null;  // the session ended as it was asked
-        return okOrThrow(answer);
+        return okOrThrow(pid, answer);
     }
 
     /** A blocking channel has no read timeout: closing it from another thread ends the read. Interrupt the thread once answered. */
@@ -325,7 +330,7 @@ final class Target implements AutoCloseable {
     static final Duration STATUS_PATIENCE = Duration.ofSeconds(15);
     static final Duration PATIENCE = Duration.ofMinutes(2);
 
-    private Reply okOrThrow(String answer) throws CliException {
+    private static Reply okOrThrow(long pid, String answer) throws CliException {
         if (answer.isBlank()) throw new CliException("the agent in " + pid + " did not answer" + HEAP_HINT.formatted(pid));
         Reply reply;
         try {
