@@ -72,32 +72,9 @@ final class CollectCommand extends SessionCommand {
             Reply started = startSession(target, options + ",progress=" + progress + ",owner=" + ownerOfTheSession());
             err.println("tiprobe collect: " + started.text());
             warnIfNothingMatched(started);
-            long start = System.nanoTime();
-            long end = start + duration.toNanos();
             try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, the report and the summary below
                 try {
-                    while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {
-                        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                            err.println();
-                            throw new CliException(exitedDuringTheSession());
-                        }
-                        if (loopExports != null) loopExports.convertFinished(false, err).forEach(f -> {
-                            err.println();
-                            err.println("tiprobe collect: wrote " + f);
-                        });
-                        long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
-                        Reply now = Agent.read(progress);
-                        if (now != null && now.kind().equals(Reply.IDLE)) {  // the session stopped itself, its recording finished
-                            err.println();
-                            outputFromRecording(Report.recordingFor(output));
-                            throw new CliException("the session stopped itself: " + now.fact(Reply.WHY));
-                        }
-                        err.printf("\rtiprobe collect: %d s elapsed, %d s left%s   ", elapsed,
-                                Math.max(0, duration.toSeconds() - elapsed), progress(now));
-                        err.flush();
-                    }
-                    err.println();
-                    if (ctrlC.wasPressed()) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
+                    showProgress(ctrlC, progress, err);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -107,6 +84,38 @@ final class CollectCommand extends SessionCommand {
             Agent.delete(progress);
         }
         return Main.OK;
+    }
+
+    /**
+     * Says each second how far the session is, until its duration ends or Ctrl-C; a target that
+     * exits, or a session that stops itself (its recording then made into the output), ends the
+     * command.
+     */
+    private void showProgress(CtrlC ctrlC, Path progress, PrintWriter err) throws CliException, InterruptedException {
+        long start = System.nanoTime();
+        long end = start + duration.toNanos();
+        while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {
+            if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                err.println();
+                throw new CliException(exitedDuringTheSession());
+            }
+            if (loopExports != null) loopExports.convertFinished(false, err).forEach(f -> {
+                err.println();
+                err.println("tiprobe collect: wrote " + f);
+            });
+            long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
+            Reply now = Agent.read(progress);
+            if (now != null && now.kind().equals(Reply.IDLE)) {  // the session stopped itself, its recording finished
+                err.println();
+                outputFromRecording(Report.recordingFor(output));
+                throw new CliException("the session stopped itself: " + now.fact(Reply.WHY));
+            }
+            err.printf("\rtiprobe collect: %d s elapsed, %d s left%s   ", elapsed,
+                    Math.max(0, duration.toSeconds() - elapsed), progress(now));
+            err.flush();
+        }
+        err.println();
+        if (ctrlC.wasPressed()) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
     }
 
     /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
