@@ -18,7 +18,7 @@ h2=$(ls "$HOME"/.m2/repository/com/h2database/h2/*/h2-*.jar | tail -1)
 cp="$root/jlink/target/test-classes:$h2"
 out=$(mktemp -d)
 mkdir -p "$out/a" "$out/b"
-flags=(-XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED -cp "$cp" example.real.H2Load)
+flags=(${EXTRA_FLAGS:-} -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED -cp "$cp" example.real.H2Load)
 "$JAVA_HOME/bin/java" "${flags[@]}" "$out/a" 1 45 > "$out/a.out" 2>&1 &
 a=$!
 "$JAVA_HOME/bin/java" "${flags[@]}" "$out/b" 1 45 > "$out/b.out" 2>&1 &

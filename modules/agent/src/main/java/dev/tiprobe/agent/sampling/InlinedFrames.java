@@ -1,12 +1,12 @@
 package dev.tiprobe.agent.sampling;
 
+import dev.tiprobe.agent.JvmOptions;
 import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * Gets HotSpot to record, in the code it compiles, where each inlined method's instructions lie,
@@ -39,18 +39,9 @@ final class InlinedFrames implements AutoCloseable {
      * Throws {@link dev.tiprobe.jvmti.JvmtiException} where the VM refuses the event.
      */
     static InlinedFrames start(Jvmti jvmti) {
-        boolean flag = ProcessHandle.current().info().arguments().map(a -> List.of(a).contains(DEBUG_NON_SAFEPOINTS)).orElse(false)
-                || inEnvironment("JAVA_TOOL_OPTIONS") || inEnvironment("JDK_JAVA_OPTIONS");
+        boolean flag = JvmOptions.given("-XX:+DebugNonSafepoints");
         Events.Registration r = flag ? null : jvmti.events().on(Event.COMPILED_METHOD_LOAD, (method, address, size) -> {});
         return new InlinedFrames(r, flag ? 0 : jvmAge().toNanos());
-    }
-
-    private static final String DEBUG_NON_SAFEPOINTS = "-XX:+DebugNonSafepoints";
-
-    /** Whether the JVM options in environment variable {@code name} turn the flag on (an @argfile is not read). */
-    private static boolean inEnvironment(String name) {
-        String options = System.getenv(name);
-        return options != null && List.of(options.split("\\s+")).contains(DEBUG_NON_SAFEPOINTS);
     }
 
     /** How long the JVM had run when the event was enabled: what it compiled meanwhile lacks the information (0: nothing does). */

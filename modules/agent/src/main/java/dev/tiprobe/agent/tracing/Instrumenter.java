@@ -142,10 +142,13 @@ final class Instrumenter {
      * @param loader     the defining loader (null for the bootstrap loader), used to read class
      *                   files of types the stack maps need
      * @param codeSource where the class came from (a jar or directory URL), or null
+     * @param jvmVerifies whether the JVM verifies the result itself and refuses it whole if it
+     *                   fails (a retransformed class of any loader but the bootstrap one): then
+     *                   the result is not verified here, which would take more than half the time
      * @return the new class file, or null bytes when nothing was chosen, or when the class file
      *         already calls the probe (another route of the same session instrumented it first)
      */
-    Result transform(ClassLoader loader, String codeSource, byte[] classFile) {
+    Result transform(ClassLoader loader, String codeSource, byte[] classFile, boolean jvmVerifies) {
         ClassModel model = ClassFile.of().parse(classFile);
         if (callsTheProbe(model)) return new Result(null, 0, List.of());
         String binaryName = model.thisClass().asInternalName().replace('/', '.');
@@ -182,8 +185,8 @@ final class Instrumenter {
             }
         };
         byte[] out = cf.transformClass(model, transform);
-        // A class the JVM would reject must never reach it: that would change the program.
-        List<String> errors = cf.verify(out).stream().map(Throwable::getMessage).toList();
+        // A class the JVM would reject at its load must never reach it: that would change the program.
+        List<String> errors = jvmVerifies ? List.of() : cf.verify(out).stream().map(Throwable::getMessage).toList();
         if (!errors.isEmpty() && !onlyTypesTheOriginalLacks(errors, cf.verify(classFile))) {
             throw new IllegalStateException("instrumented code does not verify: " + errors.getFirst());
         }

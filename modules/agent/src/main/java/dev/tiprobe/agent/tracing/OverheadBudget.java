@@ -26,6 +26,8 @@ import java.util.List;
  * compiled code that inlined them: a few decisive rounds cost less than many small ones. So a round
  * removes down to half the budget (the program speeds up afterwards, and the remaining methods'
  * rates rise with it), and the next round waits until four looks later, once the JIT has settled.
+ * While a session is still instrumenting the classes loaded before it, neither rule applies
+ * ({@link #lookWhileInstrumenting}): the hottest probes must come out as soon as they show.
  */
 final class OverheadBudget {
     /** Below this many nanoseconds of probe time per second, nothing is removed. */
@@ -68,6 +70,19 @@ final class OverheadBudget {
      * Slots already removed must show a rate of zero from then on (their counts stop).
      */
     List<Removal> look(long nowNanos, long[] calls, long processCpuNanos) {
+        return look(nowNanos, calls, processCpuNanos, false);
+    }
+
+    /**
+     * A look while the session is still instrumenting the loaded classes: each batch brings new
+     * probes and throws compiled code away, so there is neither a burst to wait out nor a JIT to
+     * let settle, and one look over the budget is enough for a round.
+     */
+    List<Removal> lookWhileInstrumenting(long nowNanos, long[] calls, long processCpuNanos) {
+        return look(nowNanos, calls, processCpuNanos, true);
+    }
+
+    private List<Removal> look(long nowNanos, long[] calls, long processCpuNanos, boolean instrumenting) {
         List<Removal> out = List.of();
         if (lastNanos >= 0 && nowNanos > lastNanos) {
             double seconds = (nowNanos - lastNanos) / 1e9;
@@ -82,7 +97,9 @@ final class OverheadBudget {
             double cpuNanosPerSecond = (processCpuNanos - lastCpuNanos) / seconds;
             double allowed = Math.max(FLOOR_NANOS_PER_SECOND, share * Math.max(0, cpuNanosPerSecond - probeNanosPerSecond));
             boolean over = probeNanosPerSecond > allowed;
-            if (quietLooks > 0) {
+            if (instrumenting) {
+                if (over) out = hottestUntilUnder(rates, probeNanosPerSecond, allowed / 2);
+            } else if (quietLooks > 0) {
                 quietLooks--;
                 over = false;
             } else if (over && overLastTime) {
@@ -91,10 +108,18 @@ final class OverheadBudget {
             }
             overLastTime = over && out.isEmpty();
         }
+        rebase(nowNanos, calls, processCpuNanos);
+        return out;
+    }
+
+    /**
+     * Starts the next look's rates here, once a round's probes are out: the calls they made
+     * while their classes were being retransformed would otherwise count against them again.
+     */
+    void rebase(long nowNanos, long[] calls, long processCpuNanos) {
         lastNanos = nowNanos;
         lastCalls = Arrays.copyOf(calls, calls.length);
         lastCpuNanos = processCpuNanos;
-        return out;
     }
 
     private List<Removal> hottestUntilUnder(long[] rates, double probeNanosPerSecond, double allowed) {

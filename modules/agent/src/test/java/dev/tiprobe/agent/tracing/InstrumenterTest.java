@@ -25,11 +25,11 @@ class InstrumenterTest {
                     (name, loader, source, file) -> method -> 0, Instrumenter.LoadedClasses.NONE);
             byte[] original = GeneratedClasses.classFile("gen.Twice");
             assertFalse(Instrumenter.callsTheProbe(ClassFile.of().parse(original)));
-            Instrumenter.Result first = instrumenter.transform(null, null, original);
+            Instrumenter.Result first = instrumenter.transform(null, null, original, false);
             assertNotNull(first.bytes(), mode + ": the original is instrumented");
             assertEquals(3, first.instrumented(), mode + ": <init>, work and twice");
             assertTrue(Instrumenter.callsTheProbe(ClassFile.of().parse(first.bytes())));
-            Instrumenter.Result second = instrumenter.transform(null, null, first.bytes());
+            Instrumenter.Result second = instrumenter.transform(null, null, first.bytes(), false);
             assertNull(second.bytes(), mode + ": instrumented once, not twice");
             assertEquals(0, second.instrumented());
         }

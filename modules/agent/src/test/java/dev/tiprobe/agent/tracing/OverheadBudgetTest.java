@@ -42,4 +42,26 @@ class OverheadBudgetTest {
         OverheadBudget idle = new OverheadBudget(0.05, 3);
         assertTrue(lookAfter(idle, 5, new long[] {5_000_000}).isEmpty(), "15 ms/s of count probes is under the 20 ms/s floor");
     }
+
+    @Test
+    void whileClassesAreInstrumentedOneLookOverIsARoundAndNoRoundWaitsForTheLast() {
+        OverheadBudget b = new OverheadBudget(0.05, 100);
+        assertEquals(List.of(), b.lookWhileInstrumenting(0, new long[] {0, 0}, 0));
+        assertEquals(List.of(new OverheadBudget.Removal(0, 6_000_000)),
+                b.lookWhileInstrumenting(SECOND, new long[] {6_000_000, 0}, 2 * SECOND), "the first look over the budget");
+        assertEquals(List.of(new OverheadBudget.Removal(1, 5_000_000)),
+                b.lookWhileInstrumenting(2 * SECOND, new long[] {6_000_000, 5_000_000}, 4 * SECOND),
+                "a method instrumented since comes out at the next look, with no quiet looks between");
+    }
+
+    @Test
+    void callsMadeWhileARoundTookProbesOutDoNotCountAgainstThem() {
+        OverheadBudget b = new OverheadBudget(0.05, 100);
+        b.lookWhileInstrumenting(0, new long[] {0}, 0);
+        assertEquals(1, b.lookWhileInstrumenting(SECOND, new long[] {6_000_000}, 2 * SECOND).size());
+        // the retransform took 300 ms, and the method ran on meanwhile; its count stops after
+        b.rebase(SECOND + 300_000_000, new long[] {7_800_000}, 2 * SECOND + 600_000_000);
+        assertEquals(List.of(), b.lookWhileInstrumenting(2 * SECOND, new long[] {7_800_000}, 4 * SECOND),
+                "its rate since the round is zero");
+    }
 }

@@ -1,0 +1,47 @@
+package dev.tiprobe.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The options this JVM was started with, as far as the process can tell without a management
+ * module: its command line and the environment variables the launcher reads. Where an option could
+ * hide in a file (an {@code @argfile}, {@code -XX:Flags=}, {@code -XX:VMOptionsFile=}) the answer
+ * is "not known", so a caller that must be sure assumes the worst.
+ */
+public final class JvmOptions {
+    private JvmOptions() {}
+
+    private static final List<String> ENVIRONMENT = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
+
+    /** Every option in sight, or empty where some may be out of sight. */
+    static Optional<List<String>> known() {
+        Optional<String[]> command = ProcessHandle.current().info().arguments();
+        if (command.isEmpty()) return Optional.empty();
+        List<String> all = new ArrayList<>(List.of(command.get()));
+        for (String name : ENVIRONMENT) {
+            String value = System.getenv(name);
+            if (value != null && !value.isBlank()) all.addAll(List.of(value.strip().split("\\s+")));
+        }
+        for (String option : all) {
+            if (option.startsWith("@") || option.startsWith("-XX:Flags=") || option.startsWith("-XX:VMOptionsFile=")) return Optional.empty();
+        }
+        return Optional.of(all);
+    }
+
+    /** Whether the JVM was certainly started with {@code option} (false where that is not known). */
+    public static boolean given(String option) {
+        return known().map(all -> all.contains(option)).orElse(false);
+    }
+
+    /**
+     * Whether HotSpot verifies the class files of every loader but the bootstrap one, as it does
+     * unless told not to: then a retransformed class that would not verify is refused whole by
+     * RetransformClasses, and the class runs on unchanged.
+     */
+    public static boolean verifiesApplicationClasses() {
+        return known().map(all -> !all.contains("-XX:-BytecodeVerificationRemote") && !all.contains("-Xverify:none")
+                && !all.contains("-noverify")).orElse(false);
+    }
+}
