@@ -1396,6 +1396,41 @@ class ImageIT {
                 "open for 20 s\nrevenue \\d+\\.\\d\\d, sold out \\d+ times, discount rules loaded \\d+\n"), Files.readString(dir.resolve("shop.out")));
     }
 
+    /**
+     * {@code watch --tree}: under each slow call, its body's callees one level down, slowest first,
+     * each with its time, share and count: the callee that sleeps holds the call's time; the
+     * program's output stays its own.
+     */
+    @Test
+    void watchTreeNamesTheCalleeWhereASlowCallsTimeWent() throws Exception {
+        List<String> program = new ArrayList<>(List.of(JAVA));
+        program.addAll(QUIET);
+        program.addAll(List.of("-cp", CLASSES, "example.known.SlowCallee", "8"));
+        Process target = targets.start(program, "slow.out", "ready");
+        Run watch = tiprobe("watch", "-n", "3", "--tree", "--where", "duration > 10ms", Long.toString(target.pid()), "example.known.SlowCallee::handle");
+        assertEquals(0, watch.exit(), watch.err());
+        List<String> lines = watch.out().lines().toList();
+        List<Integer> calls = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) if (lines.get(i).startsWith("[main] ")) calls.add(i);
+        assertEquals(3, calls.size(), watch.out());
+        Pattern branch = Pattern.compile(" +(\\d+\\.\\d{3}) ms +(\\d+\\.\\d)% +(\\d+x)? +(.+)");
+        for (int call : calls) {
+            assertTrue(lines.get(call).matches("\\[main] example.known.SlowCallee.handle\\(request=\"request-\\d+\"\\) -> \"<value-\\d+>\"  \\(\\d+\\.\\d{3} ms\\)"), lines.get(call));
+            List<Matcher> tree = lines.subList(call + 1, call + 5).stream().map(branch::matcher).toList();
+            assertTrue(tree.stream().allMatch(Matcher::matches), String.join("\n", lines.subList(call, call + 5)));
+            assertEquals("example.known.SlowCallee.lookup(int) : java.lang.String", tree.get(0).group(4), "the slowest first: " + lines.subList(call, call + 5));
+            // lookup sleeps 15 ms; the rest is microseconds, but a thread's first watched call also pays for the probe's first steps (about 2 ms)
+            assertTrue(Double.parseDouble(tree.get(0).group(1)) >= 14.5 && Double.parseDouble(tree.get(0).group(2)) >= 75,
+                    "the sleep holds the call's time: " + lines.get(call + 1));
+            assertEquals("1x", tree.get(0).group(3));
+            assertEquals(java.util.Set.of("example.known.SlowCallee.parse(java.lang.String) : int", "example.known.SlowCallee.render(java.lang.String) : java.lang.String",
+                    "[own code]"), java.util.Set.of(tree.get(1).group(4), tree.get(2).group(4), tree.get(3).group(4)));
+        }
+        assertTrue(watch.err().contains("tiprobe watch: 3 calls printed; classes restored"), watch.err());
+        assertTrue(target.waitFor(60, TimeUnit.SECONDS));
+        assertEquals("ready\nhandled\n", Files.readString(dir.resolve("slow.out")));
+    }
+
     @Test
     void badInputGetsOneLineAndTheDocumentedExitCode() throws Exception {
         Run none = tiprobe("status", "2147483000");

@@ -272,7 +272,8 @@ public final class Recorder implements AutoCloseable {
         CapturedValue result = c.threw() || !c.method().endsWith(": void") ? CapturedValues.of(c.result()) : CapturedValue.NONE;
         CallbackStacks.Resolved s = c.callerStack();
         writer.call(c.startEpochNanos(), c.threadId(), c.threadName(), id, c.depth(), c.durationNanos(), c.threw(),
-                argNames, values, result, s == null ? null : new RecordingWriter.Stack(s.frames(), s.lines(), s.depth(), s.truncated()));
+                argNames, values, result, s == null ? null : new RecordingWriter.Stack(s.frames(), s.lines(), s.depth(), s.truncated()),
+                c.callees());
     }
 
     /** The lists a tracing session only adds to; each is written from where the last write stopped. */

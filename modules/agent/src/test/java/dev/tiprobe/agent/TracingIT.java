@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.report.Recording;
@@ -19,6 +20,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -258,6 +260,36 @@ class TracingIT {
         long resultCalls = list(json, "methods").stream().mapToLong(m -> (Long) m.get("calls")).sum();
         assertEquals(resultCalls, recordedCalls, "the recording's method statistics are the results' counts");
         assertEquals("trace", recording.info().get(RecordingFormat.INFO_TRACE_MODE));
+    }
+
+    /**
+     * With {@code tree}, every traced call also times the call sites of its body: the workload's
+     * shapes (constructors with this(), recursion, exceptions caught at several depths, a
+     * synchronized method, lambdas, virtual threads) run as before with the same counts, and each
+     * call names its callees with how often each site ran and how long it took, a callee that
+     * threw included.
+     */
+    @Test
+    void traceModeWithATreeTimesEachCallsCallSites() throws Exception {
+        Map<String, Object> json = traced("trace", ",tree,rate=0,maxcalls=400000");
+        assertKnownCounts(json);
+        Recording recording = RecordingReader.read(dir.resolve("trace.tpr"));
+        Recording.Call main = recording.calls().stream().filter(c -> recording.tracedName(c.methodId()).contains("Workload.main("))
+                .findFirst().orElseThrow();
+        Map<String, List<Callee>> byMethod = main.callees().stream().collect(Collectors.groupingBy(Callee::method));
+        Callee nap = byMethod.get(WORKLOAD + ".nap() : void").getFirst();
+        assertEquals(1, nap.calls());
+        assertTrue(nap.nanos() >= 50_000_000, "nap sleeps 50 ms: " + nap);
+        assertEquals(List.of(10L, 5L), byMethod.get(WORKLOAD + ".thrower(int, int) : int").stream().map(Callee::calls).sorted(Comparator.reverseOrder()).toList(),
+                "two call sites: ten calls that returned, five that threw (each closed at the next site)");
+        assertEquals(1000, byMethod.get(WORKLOAD + ".locked(int) : int").getFirst().calls());
+        assertTrue(byMethod.containsKey("java.io.PrintStream.println(java.lang.String) : void"), "JDK callees by the type the code names: " + byMethod.keySet());
+        assertTrue(main.callees().stream().mapToLong(Callee::nanos).sum() <= main.durationNanos(), "callees within the call");
+        assertEquals(main.callees().stream().sorted(Comparator.comparingLong(Callee::nanos).reversed()).toList(), main.callees(), "slowest first");
+        Recording.Call fib = recording.calls().stream().filter(c -> recording.tracedName(c.methodId()).contains(".fib(")
+                && c.depth() == 1).findFirst().orElseThrow();
+        assertEquals(List.of(WORKLOAD + ".fib(int) : int", WORKLOAD + ".fib(int) : int"), fib.callees().stream().map(Callee::method).toList(),
+                "fib(15) calls fib(14) and fib(13), each once: " + fib.callees());
     }
 
     /**

@@ -40,6 +40,7 @@ import java.util.Set;
         + " or threw, and how long it took; --where keeps the calls a condition holds for. Classes are restored at the end.",
         footerHeading = "%nExamples:%n", footer = {"  tiprobe watch 4242 'com.shop.Shop::checkout'",
         "  tiprobe watch -n 5 --where 'order.qty > 2 && duration > 1ms' 4242 'com.shop.Shop::checkout'",
+        "  tiprobe watch -n 3 --tree --where 'duration > 10ms' 4242 'com.shop.Shop::checkout'",
         "  tiprobe watch -d 30s --where 'threw' --json 4242 'com.shop.**'"})
 final class WatchCommand extends SessionCommand {
     /** The most calls kept a second: more than anyone reads, and a bound on the stack walks a broad condition costs. */
@@ -63,11 +64,16 @@ final class WatchCommand extends SessionCommand {
             description = "Stop after this long: 10s, 2m (default ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--json", description = "One JSON object a line, for scripts (with --where, each with its stack: frames by name and line, itself first).")
+    @Option(names = "--json", description = "One JSON object a line, for scripts (with --where, each with its stack: frames by name and line, itself first;"
+            + " with --tree, its callees).")
     boolean json;
 
     @Option(names = "--stack", description = "With --where: under each call, its callers, nearest first (a stack walk of each call printed).")
     boolean stack;
+
+    @Option(names = "--tree", description = "Under each call, the calls its body made, one level down, slowest first: the time in each"
+            + " call site, its share of the call and how often it ran, then the method's own code; each watched call times its call sites.")
+    boolean tree;
 
     @Option(names = "--max-depth", paramLabel = "<n>", description = "How deep objects are shown by their fields (default 1: an argument's own fields).")
     Integer maxDepth;
@@ -99,7 +105,7 @@ final class WatchCommand extends SessionCommand {
                 (int) TraceOptions.notNegative("--max-depth", maxDepth, d.maxDepth()),
                 (int) TraceOptions.notNegative("--max-fields", maxFields, d.maxFields()), 0);
         AgentOptions.Tracing tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), TraceMode.TRACE, limits,
-                AgentOptions.Tracing.DEFAULT_BUDGET, where == null ? null : CallCondition.parse(where));
+                AgentOptions.Tracing.DEFAULT_BUDGET, where == null ? null : CallCondition.parse(where), tree);
         try {  // after each setting is checked on its own
             directory = Files.createTempDirectory("tiprobe-watch-");  // rwx------
         } catch (IOException e) {
@@ -207,6 +213,7 @@ final class WatchCommand extends SessionCommand {
                 out.println(b);
             } else {
                 out.println(TracedText.call(r, c, false));
+                for (String branch : TracedText.callTree(c)) out.println("  " + branch);
                 if (stack) for (String caller : TracedText.callers(r, c, Integer.MAX_VALUE)) out.println("    from " + caller);
             }
             printed.calls++;

@@ -89,8 +89,11 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      *                       above it the hottest methods lose their probes (0: no budget, every
      *                       method is traced whatever it costs)
      * @param where          trace mode: calls kept only where this holds at their end, or null for any
+     * @param tree           trace mode: each call also times the call sites of the method's body,
+     *                       one level of callees (a watch's call tree)
      */
-    public record Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget, CallCondition where) {
+    public record Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget, CallCondition where,
+                          boolean tree) {
         /** The agent's default budget: 5 % of the program's CPU. */
         public static final double DEFAULT_BUDGET = 0.05;
 
@@ -104,10 +107,13 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (where != null && mode != TraceMode.TRACE) {
                 throw new IllegalArgumentException("where keeps traced calls by their values: it needs mode=trace");
             }
+            if (tree && mode != TraceMode.TRACE) {
+                throw new IllegalArgumentException("tree times the callees of traced calls: it needs mode=trace");
+            }
         }
 
         public Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget) {
-            this(filter, mode, limits, overheadBudget, null);
+            this(filter, mode, limits, overheadBudget, null, false);
         }
 
         /** No budget: what tests of exact counts want. */
@@ -333,6 +339,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         Duration lock = null;
         boolean quiet = false;
         String where = null;
+        boolean tree = false;
         for (String option : split(text)) {
             int eq = option.indexOf('=');
             String key = (eq < 0 ? option : option.substring(0, eq)).trim();
@@ -340,6 +347,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             switch (key) {
                 case "trace" -> filter = value;
                 case "where" -> where = value;
+                case "tree" -> tree = value.isEmpty() || Boolean.parseBoolean(value);
                 case "mode" -> mode = choice(TraceMode.class, key, value, "count, time or trace");
                 case "file" -> file = value;
                 case "rate" -> rate = number(key, value);
@@ -370,7 +378,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
         Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
                 new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
-                where == null ? null : CallCondition.parse(where));
+                where == null ? null : CallCondition.parse(where), tree);
+        if (tree && filter == null) throw new IllegalArgumentException("tree times the callees of traced calls: it needs trace=<filter>");
         if (where != null && filter == null) throw new IllegalArgumentException("where keeps traced calls by their values: it needs trace=<filter>");
         Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
         if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
@@ -400,6 +409,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 b.append(",overhead=").append(percentText(tracing.overheadBudget()));
             }
             if (tracing.where() != null) b.append(",where=").append(tracing.where());
+            if (tracing.tree()) b.append(",tree");
         }
         if (sampling != null) {
             b.append(",interval=").append(durationText(sampling.interval()));

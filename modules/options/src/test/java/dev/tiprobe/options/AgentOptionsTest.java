@@ -33,7 +33,9 @@ class AgentOptionsTest {
                         "x.json", null),
                 new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT, 0.07), null, "y.json", null),
                 new AgentOptions(new Tracing(MethodFilter.parse("shop.Shop::checkout"), TraceMode.TRACE, TraceLimits.DEFAULT,
-                        Tracing.DEFAULT_BUDGET, CallCondition.parse("order.qty > 2 && (duration > 1ms || thread ~ 'clerk-*')")), null, "w.tpr", null),
+                        Tracing.DEFAULT_BUDGET, CallCondition.parse("order.qty > 2 && (duration > 1ms || thread ~ 'clerk-*')"), false), null, "w.tpr", null),
+                new AgentOptions(new Tracing(MethodFilter.parse("shop.Shop::checkout"), TraceMode.TRACE, TraceLimits.DEFAULT,
+                        Tracing.DEFAULT_BUDGET, null, true), null, "t.tpr", null),
                 new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null),
                         "/p/profile-%t.pb.gz", null, new AgentOptions.Loop(Duration.ofSeconds(60), 5)),
                 new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
@@ -50,6 +52,16 @@ class AgentOptionsTest {
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,where=threw")).getMessage());
         assertEquals("'=' compares as '==' at position 8 of 'args[0] = 1'",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,mode=trace,where=args[0] = 1")).getMessage());
+    }
+
+    /** A call tree times the callees of traced calls: trace mode, and a filter, or it is refused. */
+    @Test
+    void aCallTreeNeedsTraceMode() {
+        assertEquals("tree times the callees of traced calls: it needs mode=trace",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,mode=time,tree")).getMessage());
+        assertEquals("tree times the callees of traced calls: it needs trace=<filter>",
+                assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,tree")).getMessage());
+        assertTrue(AgentOptions.parse("trace=a.B::c,mode=trace,tree").tracing().tree());
     }
 
     /** A filter naming what the probe runs on is refused by name, by the command and by -javaagent alike. */

@@ -1,5 +1,7 @@
 package dev.tiprobe.probe;
 
+import java.util.Arrays;
+
 /**
  * One traced call: which method, on which thread at which depth, when, its arguments as they were
  * at the call, and how it ended. Written by the calling thread; read by the agent after the call
@@ -24,6 +26,15 @@ public final class Call {
     private Object result;
     /** Where a call kept by its duration was called from, as the agent's walker took it; null for other calls. */
     private Object callerStack;
+    /**
+     * Time and calls by call site of the method's body ({@link Probe#siteEnter}), where the
+     * instrumenter timed its call sites (a watch's call tree); null until the first site.
+     */
+    private long[] siteNanos;
+    private long[] siteCalls;
+    /** The site entered and not yet left (-1: none), and when. */
+    private int openSite = -1;
+    private long openSiteNanos;
 
     private static final Object[] NO_ARGS = new Object[0];
 
@@ -78,6 +89,7 @@ public final class Call {
         if (!recording) return;
         result = value;
         endNanos = System.nanoTime();
+        if (openSite >= 0) leaveSite(endNanos);  // the callee threw, and so does this call (or it caught it and returned without another call)
         outcome = how;  // volatile: publishes the rest
         if (pending) Probe.keepAtEnd(this);
     }
@@ -122,6 +134,45 @@ public final class Call {
 
     void callerStack(Object stack) {
         callerStack = stack;
+    }
+
+    /** The body's call of site {@code site} begins; a site still open threw into a handler of this method. */
+    void enterSite(int site) {
+        long now = System.nanoTime();
+        if (openSite >= 0) leaveSite(now);
+        if (siteNanos == null || site >= siteNanos.length) {
+            int length = Math.max(site + 1, siteNanos == null ? 4 : siteNanos.length * 2);
+            siteNanos = siteNanos == null ? new long[length] : Arrays.copyOf(siteNanos, length);
+            siteCalls = siteCalls == null ? new long[length] : Arrays.copyOf(siteCalls, length);
+        }
+        openSite = site;
+        openSiteNanos = now;
+    }
+
+    /** The body's call of the open site returned. */
+    void leaveSite() {
+        if (openSite >= 0) leaveSite(System.nanoTime());
+    }
+
+    private void leaveSite(long now) {
+        siteNanos[openSite] += now - openSiteNanos;
+        siteCalls[openSite]++;
+        openSite = -1;
+    }
+
+    /**
+     * Nanoseconds spent in each call site of the method's body during this call, by site index
+     * (empty where the sites were not timed or none was reached); read once the call ended.
+     */
+    public long[] siteNanos() {
+        byte o = outcome;  // volatile read before the plain fields
+        return o == RUNNING || siteNanos == null ? new long[0] : siteNanos;
+    }
+
+    /** How many times each call site ran during this call, as {@link #siteNanos()}. */
+    public long[] siteCalls() {
+        byte o = outcome;
+        return o == RUNNING || siteCalls == null ? new long[0] : siteCalls;
     }
 
     /** The return value as captured (null for void), or a {@link Captured.Thrown} when it threw. */

@@ -412,6 +412,29 @@ public final class Probe {
         }
     }
 
+    /**
+     * Before a call site of a method whose sites are timed (a watch's call tree): the site's
+     * index in the method's body. Only the calling thread touches its call.
+     */
+    public static void siteEnter(Call c, int site) {
+        if (c == null || !c.recording()) return;
+        try {
+            c.enterSite(site);
+        } catch (Throwable t) {
+            failed();
+        }
+    }
+
+    /** After a call site returned normally. */
+    public static void siteExit(Call c) {
+        if (c == null || !c.recording()) return;
+        try {
+            c.leaveSite();
+        } catch (Throwable t) {
+            failed();
+        }
+    }
+
     public static void traceReturn(Call c) { if (c != null) c.end(Call.RETURNED, null); }
     public static void traceReturn(boolean v, Call c) { if (c != null) c.end(Call.RETURNED, v); }
     public static void traceReturn(byte v, Call c) { if (c != null) c.end(Call.RETURNED, v); }

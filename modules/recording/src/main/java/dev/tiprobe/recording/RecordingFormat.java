@@ -1,7 +1,7 @@
 package dev.tiprobe.recording;
 
 /**
- * The recording format, version 10. A file is a header and chunks; each chunk is checksummed and
+ * The recording format, version 11. A file is a header and chunks; each chunk is checksummed and
  * introduces the symbols (method and thread names) the file uses first in it, and the stacks its
  * events name (a pool per chunk, as JFR keeps its constants), so a recording cut short is readable
  * up to its last whole chunk, and one damaged in a chunk in every other whole one (names first
@@ -9,7 +9,7 @@ package dev.tiprobe.recording;
  * writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2 (no SOURCE) and 3
  * (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED records), 4 (no
  * TYPE, ALLOC, FREED or LOCK records), 5 (no ALLOC_INTERVAL), 6, 7 and 8 (each event's stack
- * written in it, no STACK records) and 9 (no caller stack in CALL) are read too.
+ * written in it, no STACK records), 9 (no caller stack in CALL) and 10 (no callees in CALL) are read too.
  *
  * <pre>
  * file    := "TPRB" u8:version u8:0 u8:0 u8:0   chunk*
@@ -44,10 +44,13 @@ package dev.tiprobe.recording;
  *                   package root (org/foo/Bar.java), written with the method's METHOD record when known
  *   8 CALL          varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome
  *                   varlong:durationNanos varint:argCount (string:name value) * argCount value:result
- *                   [varint:stackId, version 10 on]
+ *                   [varint:stackId, version 10 on] [varint:calleeCount (string:method varlong:calls
+ *                   varlong:nanos) * calleeCount, version 11 on]
  *                   one traced call; outcome RETURNED, THREW (result is the exception) or RUNNING
  *                   (duration 0, result NONE); for a call kept by its duration, its stack as it ended,
- *                   the method itself on top (stack id 0: none taken)
+ *                   the method itself on top (stack id 0: none taken); where the session timed the call sites of
+ *                   the method's body (a watch's call tree), each site that ran: the method it names, how often
+ *                   it ran in this call and the nanoseconds spent in it
  *  14 TYPE          varint:id string:name      a class the allocation and lock views name as their leaf frame
  *                   ({@code byte[]}, {@code com.foo.Blob}), written before the first record that uses it
  *  15 ALLOC         varlong:nanosAfterStart varlong:threadId varint:typeId varlong:size varlong:tag stack
@@ -94,8 +97,11 @@ public final class RecordingFormat {
      * 8: a STATS may be settled ({@link #STATS_SETTLED}).
      * 9: events name their stacks in the chunk's pool ({@link #STACK}).
      * 10: a CALL may name its stack ({@link #CALLER_STACKS_SINCE}).
+     * 11: a CALL ends with its timed call sites ({@link #CALLEES_SINCE}).
      */
-    public static final int VERSION = 10;
+    public static final int VERSION = 11;
+    /** The first version whose CALL records end with their callees. */
+    public static final int CALLEES_SINCE = 11;
     /** The first version whose CALL records end with a stack id (0: none). */
     public static final int CALLER_STACKS_SINCE = 10;
     /** The first version whose events name their stacks by id ({@link #STACK}). */

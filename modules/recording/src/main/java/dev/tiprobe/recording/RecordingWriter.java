@@ -308,11 +308,11 @@ public final class RecordingWriter implements AutoCloseable {
     /**
      * A traced call: {@code durationNanos} -1 while it runs; {@code result} {@link CapturedValue#NONE}
      * for void (written so while running); {@code stack} where it was called from, itself on top,
-     * or null.
+     * or null; {@code callees} its timed call sites (empty where they were not timed).
      */
     public void call(long startEpochNanos, long threadId, String threadName, int methodId, int depth, long durationNanos,
-                     boolean threw, List<String> argNames, List<CapturedValue> argValues, CapturedValue result, Stack stack)
-            throws IOException {
+                     boolean threw, List<String> argNames, List<CapturedValue> argValues, CapturedValue result, Stack stack,
+                     List<Callee> callees) throws IOException {
         begin(startEpochNanos);
         thread(threadId, threadName);
         method(methodId);
@@ -331,6 +331,12 @@ public final class RecordingWriter implements AutoCloseable {
         }
         value(durationNanos < 0 || result == null ? CapturedValue.NONE : result, 0);
         varlong(stackId);
+        varlong(callees.size());
+        for (Callee callee : callees) {
+            string(callee.method());
+            varlong(Math.max(0, callee.calls()));
+            varlong(Math.max(0, callee.nanos()));
+        }
         end(startEpochNanos);
     }
 

@@ -1,5 +1,6 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
 
@@ -93,11 +94,12 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      * A traced call. {@code durationNanos} is -1 for a call still running when it was written;
      * {@code result} is the returned value ({@link CapturedValue.None} for void), or the exception
      * when {@code threw}. A call kept by its duration has its stack as it ended, leaf (the method
-     * itself) first; others none (empty arrays).
+     * itself) first; others none (empty arrays). A call whose call sites were timed (a watch's
+     * call tree) has its callees, slowest first; others none.
      */
     public record Call(long startEpochNanos, long threadId, int methodId, int depth, long durationNanos, boolean threw,
                        List<String> argNames, List<CapturedValue> argValues, CapturedValue result, int[] stackFrames,
-                       int[] stackLines) {}
+                       int[] stackLines, List<Callee> callees) {}
 
     /** A traced method as its filter chose it, and the name reports show (with parameter names where known). */
     public record Signature(String className, String methodName, String descriptor, String displayName) {}

@@ -1,5 +1,6 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
 
@@ -184,6 +185,16 @@ public final class RecordingJson {
                 if (i > 0) b.append(", ");
                 int line = i < c.stackLines().length ? c.stackLines()[i] : 0;
                 JsonText.quote(b, r.methodName(c.stackFrames()[i]) + (line > 0 ? ":" + line : ""));
+            }
+            b.append(']');
+        }
+        if (!c.callees().isEmpty()) {  // its call sites were timed (watch --tree): slowest first
+            b.append(", \"callees\": [");
+            for (int i = 0; i < c.callees().size(); i++) {
+                Callee callee = c.callees().get(i);
+                b.append(i > 0 ? ", " : "").append("{\"method\": ");
+                JsonText.quote(b, callee.method());
+                b.append(", \"calls\": ").append(callee.calls()).append(", \"nanos\": ").append(callee.nanos()).append('}');
             }
             b.append(']');
         }

@@ -1,5 +1,6 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
 
@@ -225,6 +226,7 @@ public final class RecordingReader {
         final List<Frames> stacks;
         /** Version 10 on: calls end with a stack id. */
         final boolean callerStacks;
+        final boolean callees;
         long start;
         long end;
 
@@ -233,6 +235,7 @@ public final class RecordingReader {
             this.settles = version >= RecordingFormat.SETTLED_SINCE;
             this.stacks = version >= RecordingFormat.STACKS_SINCE ? new ArrayList<>() : null;
             this.callerStacks = version >= RecordingFormat.CALLER_STACKS_SINCE;
+            this.callees = version >= RecordingFormat.CALLEES_SINCE;
         }
 
         void decode(ByteBuffer b) throws Malformed {
@@ -381,8 +384,18 @@ public final class RecordingReader {
             CapturedValue result = value(b, 0);
             long stackId = callerStacks ? varlong(b) : 0;
             Frames stack = stackId == 0 ? NO_FRAMES : pooled(stackId);  // 0: no stack taken
+            List<Callee> sites = callees ? callees(b) : List.of();
             return new Recording.Call(time, thread, method, (int) depth, outcome == RecordingFormat.RUNNING ? -1 : duration,
-                    outcome == RecordingFormat.THREW, List.copyOf(names), List.copyOf(args), result, stack.ids, stack.lines);
+                    outcome == RecordingFormat.THREW, List.copyOf(names), List.copyOf(args), result, stack.ids, stack.lines, sites);
+        }
+
+        /** A CALL's timed call sites. */
+        private static List<Callee> callees(ByteBuffer b) throws Malformed {
+            long count = varlong(b);
+            if (count > b.remaining() / 3) throw new Malformed("bad callee count " + count);
+            List<Callee> out = new ArrayList<>();
+            for (long i = 0; i < count; i++) out.add(new Callee(string(b), varlong(b), varlong(b)));
+            return List.copyOf(out);
         }
 
         /** Bucket b: calls of [2^b, 2^(b+1)) ns. */

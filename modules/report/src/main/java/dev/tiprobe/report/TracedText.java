@@ -1,5 +1,6 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 
 import java.util.ArrayList;
@@ -58,6 +59,30 @@ public final class TracedText {
         List<String> callers = new ArrayList<>();
         for (int i = 1; i < stack.length && callers.size() < max; i++) callers.add(r.methodName(stack[i]));
         return callers;
+    }
+
+    /**
+     * A call's timed call sites as the branches of a tree, slowest first, each with its time, its
+     * share of the call and how often it ran; the time in the method's own code last
+     * ({@code [own code]}). None where its sites were not timed.
+     */
+    public static List<String> callTree(Recording.Call c) {
+        if (c.callees().isEmpty() || c.durationNanos() < 0) return List.of();
+        List<String> lines = new ArrayList<>();
+        long inCallees = 0;
+        for (int i = 0; i < c.callees().size(); i++) {
+            Callee callee = c.callees().get(i);
+            inCallees += callee.nanos();
+            lines.add(branch(c, callee.nanos(), callee.calls(), callee.method()));
+        }
+        lines.add(branch(c, Math.max(0, c.durationNanos() - inCallees), 0, "[own code]"));
+        return lines;
+    }
+
+    /** {@code 12.001 ms  95.2%  1x  demo.shop.Pricing.total(...)}. */
+    private static String branch(Recording.Call c, long nanos, long calls, String what) {
+        double share = c.durationNanos() == 0 ? 0 : 100.0 * nanos / c.durationNanos();
+        return String.format("%10.3f ms %5.1f%% %6s  %s", nanos / 1e6, share, calls == 0 ? "" : calls + "x", what);
     }
 
     /** {@code [main]   fib(n=10) -> 55  (1.200 ms)}, indented by depth. */

@@ -1,5 +1,6 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingWriter;
 
@@ -49,7 +50,9 @@ class RecordingTest {
                 w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
                         List.of("x"), List.of(new CapturedValue.Int(chunk)),
                         chunk == 1 ? new CapturedValue.Thrown("java.lang.IllegalStateException", "no") : new CapturedValue.Str("ok"),
-                        chunk == 1 ? new RecordingWriter.Stack(new int[] {6, 4, 5}, new int[] {7, 20, 0}, 3, false) : null);
+                        chunk == 1 ? new RecordingWriter.Stack(new int[] {6, 4, 5}, new int[] {7, 20, 0}, 3, false) : null,
+                        chunk == 0 ? List.of(new Callee("com.foo.Db.query(java.lang.String) : int", 2, 1_500), new Callee("java.util.List.add(java.lang.Object) : boolean", 1, 100))
+                                : List.of());
                 if (chunk == 0) w.traced(t, 6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void");
                 long[] histogram = new long[64];
                 histogram[10] = chunk + 1;  // [1024, 2048) ns
@@ -178,6 +181,12 @@ class RecordingTest {
         assertArrayEquals(new int[] {6, 4, 5}, r.calls().get(1).stackFrames(), "a call kept by its duration: itself, then its callers");
         assertArrayEquals(new int[] {7, 20, 0}, r.calls().get(1).stackLines());
         assertEquals(-1, r.calls().get(2).durationNanos(), "a call still running when written");
+        assertEquals(List.of(new Callee("com.foo.Db.query(java.lang.String) : int", 2, 1_500), new Callee("java.util.List.add(java.lang.Object) : boolean", 1, 100)),
+                first.callees(), "a call whose call sites were timed: each site that ran");
+        assertEquals(List.of("     0.002 ms  75.0%     2x  com.foo.Db.query(java.lang.String) : int",
+                "     0.000 ms   5.0%     1x  java.util.List.add(java.lang.Object) : boolean",
+                "     0.000 ms  20.0%         [own code]"), TracedText.callTree(first));
+        assertEquals(List.of(), r.calls().get(1).callees());
         assertEquals("[worker-1]   M6.run(x=1) threw IllegalStateException: no  (0.002 ms)",
                 TracedText.call(r, r.calls().get(1)).replace("app.jar!com.foo.", ""));
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
@@ -475,7 +484,7 @@ class RecordingTest {
         List<String> names = values.stream().map(v -> "p" + values.indexOf(v)).toList();
         Path file = dir.resolve("values.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M.run(...) : void")) {
-            w.call(10, 1, "main", 1, 0, 5, false, names, values, CapturedValue.NONE, null);
+            w.call(10, 1, "main", 1, 0, 5, false, names, values, CapturedValue.NONE, null, List.of());
             w.skipped(10, "com.foo.M", "abstractOne", "()V", "abstract");
             w.classFailure(10, "com.foo.Broken: instrumented code does not verify");
             w.flush();

@@ -1,6 +1,7 @@
 package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.filter.MethodFilter;
+import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.filter.Untraceable;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.probe.Call;
@@ -66,6 +67,9 @@ final class Instrumenter {
     /** Slots of one class file's methods, used by one thread. */
     interface ClassSlots {
         int slotFor(MethodModel method);
+
+        /** The callees of the timed call sites of {@code slot}'s body, by site index (human names); called after each transform that timed them. */
+        default void callSites(int slot, List<String> callees) {}
     }
 
     /**
@@ -89,19 +93,30 @@ final class Instrumenter {
     private static final MethodTypeDesc EXIT = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, ConstantDescs.CD_long);
     private static final MethodTypeDesc TRACE_ENTER = MethodTypeDesc.of(CALL, ConstantDescs.CD_int);
     private static final MethodTypeDesc TRACE_THROW = MethodTypeDesc.of(ConstantDescs.CD_void, THROWABLE, CALL);
+    private static final MethodTypeDesc SITE_ENTER = MethodTypeDesc.of(ConstantDescs.CD_void, CALL, ConstantDescs.CD_int);
+    private static final MethodTypeDesc SITE_EXIT = MethodTypeDesc.of(ConstantDescs.CD_void, CALL);
 
     private final MethodFilter filter;
     private final TraceMode mode;
     private final Slots slots;
     private final LoadedClasses loaded;
+    /** Trace mode: also time each call site of the body (one level of callees, a watch's call tree). */
+    private final boolean timeCallSites;
     /** Methods whose probes came out (binary name, '.', name, descriptor): no longer instrumented. */
     private final Set<String> removed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Instrumenter(MethodFilter filter, TraceMode mode, Slots slots, LoadedClasses loaded) {
+        this(filter, mode, slots, loaded, false);
+    }
+
+    /** @param timeCallSites trace mode only: each call also times the call sites of the method's body */
+    Instrumenter(MethodFilter filter, TraceMode mode, Slots slots, LoadedClasses loaded, boolean timeCallSites) {
+        if (timeCallSites && mode != TraceMode.TRACE) throw new IllegalArgumentException("call sites are timed in trace mode only");
         this.filter = filter;
         this.mode = mode;
         this.slots = slots;
         this.loaded = loaded;
+        this.timeCallSites = timeCallSites;
     }
 
     /** From now on, transforms leave this method without probes (the overhead budget took them out). */
@@ -177,9 +192,12 @@ final class Instrumenter {
         }
         if (chosen.isEmpty()) return new Result(null, 0, skipped);
         ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(resolver(loader, model, loaded)));
+        Map<Integer, List<String>> sitesBySlot = new HashMap<>();
         ClassTransform transform = (builder, element) -> {
             if (element instanceof MethodModel m && chosen.containsKey(m)) {
-                builder.transformMethod(m, MethodTransform.transformingCode(new Injector(m, chosen.get(m), model)));
+                Injector injector = new Injector(m, chosen.get(m), model);
+                builder.transformMethod(m, MethodTransform.transformingCode(injector));
+                if (injector.sites != null) sitesBySlot.put(injector.slot, injector.sites);
             } else {
                 builder.with(element);
             }
@@ -190,6 +208,7 @@ final class Instrumenter {
         if (!errors.isEmpty() && !onlyTypesTheOriginalLacks(errors, cf.verify(classFile))) {
             throw new IllegalStateException("instrumented code does not verify: " + errors.getFirst());
         }
+        for (Map.Entry<Integer, List<String>> e : sitesBySlot.entrySet()) classSlots.callSites(e.getKey(), List.copyOf(e.getValue()));
         return new Result(out, chosen.size(), skipped);
     }
 
@@ -282,6 +301,19 @@ final class Instrumenter {
         return ClassHierarchyResolver.ClassHierarchyInfo.ofClass(parent == null ? null : ClassDesc.of(parent.getName()));
     }
 
+    /**
+     * A call site's callee as the static type the code names it by ({@code java.util.List.add(java.lang.Object)
+     * : boolean}), with no module or jar: its class may not be loaded yet, and a virtual call may run
+     * another class's method.
+     */
+    static String calleeName(InvokeInstruction invoke) {
+        Descriptors.MethodType type = Descriptors.methodDescriptor(invoke.typeSymbol().descriptorString());
+        String owner = invoke.owner().asSymbol().isArray() ? invoke.owner().asSymbol().displayName()
+                : invoke.owner().asInternalName().replace('/', '.');
+        String name = invoke.name().stringValue();
+        return owner + '.' + name + '(' + String.join(", ", type.parameters()) + ')' + (name.equals("<init>") ? "" : " : " + type.returnType());
+    }
+
     /** Adds the probes of one method: entry code, code before each return, a rethrowing handler. */
     private final class Injector implements CodeTransform {
         private final MethodModel method;
@@ -292,6 +324,8 @@ final class Instrumenter {
         private Label bodyStart;
         private int startLocal = -1;
         private int callLocal = -1;
+        /** The callees of the timed call sites, by site index; null where sites are not timed. */
+        final List<String> sites;
 
         private final String thisClass;
         private final String superClass;
@@ -303,6 +337,7 @@ final class Instrumenter {
             this.slot = slot;
             this.type = method.methodTypeSymbol();
             this.constructor = method.methodName().equalsString("<init>");
+            this.sites = timeCallSites ? new java.util.ArrayList<>() : null;
         }
 
         @Override
@@ -341,6 +376,10 @@ final class Instrumenter {
 
         @Override
         public void accept(CodeBuilder b, CodeElement e) {
+            if (sites != null && bodyStart != null && e instanceof InvokeInstruction invoke) {
+                timeCallSite(b, invoke);
+                return;
+            }
             if (e instanceof ReturnInstruction && mode != TraceMode.COUNT) onReturn(b);
             b.with(e);
             if (constructor && bodyStart == null && mode != TraceMode.COUNT && initializesThis(e)) {
@@ -370,6 +409,23 @@ final class Instrumenter {
                 return false;
             }
             return owner.equals(thisClass) || owner.equals(superClass);
+        }
+
+        /**
+         * The call between {@code siteEnter} and {@code siteExit}: both leave the operand stack as
+         * they found it, so the arguments already pushed stay where the call expects them. A callee
+         * that throws never reaches {@code siteExit}; the call closes its site at the next site or
+         * at its own end. Sites in a constructor before its super() or this() call are not timed.
+         */
+        private void timeCallSite(CodeBuilder b, InvokeInstruction invoke) {
+            int site = sites.size();
+            sites.add(calleeName(invoke));
+            b.aload(callLocal);
+            b.loadConstant(site);
+            b.invokestatic(PROBE, "siteEnter", SITE_ENTER);
+            b.with(invoke);
+            b.aload(callLocal);
+            b.invokestatic(PROBE, "siteExit", SITE_EXIT);
         }
 
         private void onReturn(CodeBuilder b) {

@@ -79,6 +79,8 @@ final class ProbeSlots implements Instrumenter.Slots {
     private final List<Method> pending = new ArrayList<>();
     /** Slots given back, handed out again (the lowest first) before new ones: slots stay as few as the methods alive. */
     private final BitSet free = new BitSet();
+    /** The callees of each slot's timed call sites, by site index, where a session times them (a watch's call tree). */
+    private final Map<Integer, List<String>> callSites = new java.util.concurrent.ConcurrentHashMap<>();
 
     ProbeSlots(IdMap map, boolean ownMap, BiFunction<ClassLoader, String, Module> moduleOf) {
         this.map = map;
@@ -123,6 +125,16 @@ final class ProbeSlots implements Instrumenter.Slots {
                     .ifPresent(f -> map.sourceFile(classToken, f.sourceFile().stringValue()));
             return add(loader, key, token, HumanNames.method(token, parameters), parameters);
         }
+
+        @Override
+        public void callSites(int slot, List<String> callees) {
+            ProbeSlots.this.callSites.put(slot, callees);
+        }
+    }
+
+    /** The callees of {@code slot}'s timed call sites, by site index; empty where none were timed. */
+    List<String> callSites(int slot) {
+        return callSites.getOrDefault(slot, List.of());
     }
 
     private synchronized Integer known(ClassLoader loader, Key key) {
@@ -198,6 +210,7 @@ final class ProbeSlots implements Instrumenter.Slots {
         for (Method m : gone) {
             if (ownMap) map.retireLater(m.tokenId());
             put(m.slot(), null);
+            callSites.remove(m.slot());
             free.set(m.slot());
         }
         ProbeControl.dropFreeChunks(methods.size(), slot -> !free.get(slot));

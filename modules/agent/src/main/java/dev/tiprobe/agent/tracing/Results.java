@@ -3,6 +3,7 @@ package dev.tiprobe.agent.tracing;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.recording.Callee;
 
 import java.util.List;
 
@@ -92,11 +93,12 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
     /**
      * One traced call; {@code durationNanos} is -1 while it still runs. Arguments and result as
      * captured ({@link dev.tiprobe.probe.Captured}); a call kept by its duration has its stack as
-     * it ended ({@code callerStack}, the method itself on top), others null.
+     * it ended ({@code callerStack}, the method itself on top), others null. {@code callees}: the
+     * call sites of its body that ran, where they were timed, slowest first (else empty).
      */
     public record TracedCall(MethodToken token, String method, long threadId, String threadName, int depth, long startEpochNanos,
                              long durationNanos, List<String> parameterNames, List<Object> args, Object result,
-                             boolean threw, CallbackStacks.Resolved callerStack) {}
+                             boolean threw, CallbackStacks.Resolved callerStack, List<Callee> callees) {}
 
     /** The result of the method with this class and name (first overload found), or null. */
     public MethodResult method(String className, String name) {

@@ -13,6 +13,7 @@ import dev.tiprobe.jvmti.TimeStampCounter;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.AgentOptions.TraceLimits;
 import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.recording.Callee;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
 import dev.tiprobe.probe.ProbeControl;
@@ -250,7 +251,7 @@ public final class Tracing {
             this.inst = inst;
             this.options = options;
             this.slots = new ProbeSlots(names, ownMap, this::namedModule);
-            this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, this::initiatedBy);
+            this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, this::initiatedBy, options.tree());
             this.startEpochNanos = System.currentTimeMillis() * 1_000_000L;
             this.startNanoTime = System.nanoTime();
         }
@@ -577,6 +578,20 @@ public final class Tracing {
             return finalResults;
         }
 
+        /** The timed call sites of a call that ran, slowest first; none where its sites were not timed. */
+        private List<Callee> callees(Call c) {
+            long[] nanos = c.siteNanos();
+            if (nanos.length == 0) return List.of();
+            long[] calls = c.siteCalls();
+            List<String> names = slots.callSites(c.slot());
+            List<Callee> out = new ArrayList<>();
+            for (int i = 0; i < nanos.length; i++) {
+                if (calls[i] > 0) out.add(new Callee(i < names.size() ? names.get(i) : "call site " + i, calls[i], nanos[i]));
+            }
+            out.sort(java.util.Comparator.comparingLong(Callee::nanos).reversed());
+            return out;
+        }
+
         /**
          * What the probes saw so far. With {@code release}, methods of classes that unloaded are
          * in it one last time, then their slots are given back: a program that makes and drops
@@ -616,7 +631,7 @@ public final class Tracing {
                     traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
                             startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
                             Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW,
-                            c.callerStack() instanceof CallbackStacks.Resolved stack ? stack : null));
+                            c.callerStack() instanceof CallbackStacks.Resolved stack ? stack : null, callees(c)));
                 }
             }
             Results r = new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
