@@ -307,17 +307,27 @@ public final class JfrStream implements AutoCloseable {
     }
 
     /**
-     * Stops the JVM's recording, unless JFR's shutdown hook did, and hands over its end: from the
-     * file JFR wrote as it stopped once the stream's thread has ended, else whatever the stream
-     * still reads within {@link #LAST_DELIVERY}.
+     * Stops the JVM's recording, unless the JVM is exiting, and hands over its end: from the file
+     * JFR wrote as it stopped once the stream's thread has ended, else whatever the stream still
+     * reads within {@link #LAST_DELIVERY}.
+     *
+     * <p>At the JVM's exit the recording is left to JFR's shutdown hook, which stops every
+     * recording and writes each to its destination before it deletes the disk repository. A stop
+     * of tiprobe's own, on tiprobe's hook running beside JFR's, copies the chunks to the file after
+     * the recorder's lock has been let go once ({@code PlatformRecording.stop}, JDK 25), and JFR's
+     * hook could delete them in between: the file was not written ("Missing chunkfile") and a
+     * one-second program's profile came out empty, about one run in sixteen with a JFR recording of
+     * the program's own beside it.
      */
     private void closeJvmRecording(EventStream s, long asked) {
         JvmRecordingEnd end = jvmRecordingEnd;
         try {
-            try {
-                jvmRecording.stop();  // writes the file, and its last chunk to the repository
-            } catch (IllegalStateException stoppedAlready) {
-                // by JFR's shutdown hook, which writes the file all the same
+            if (end == null || !exiting()) {
+                try {
+                    jvmRecording.stop();  // writes the file, and its last chunk to the repository
+                } catch (IllegalStateException stoppedAlready) {
+                    // by JFR's shutdown hook, which writes the file all the same
+                }
             }
             if (end != null && end.awaitWritten(LAST_DELIVERY)) {
                 if (s != null) s.close();
