@@ -1202,6 +1202,28 @@ class ImageIT {
         Run dom = chromium("--dump-dom", page.toUri().toString());
         assertTrue(dom.out().contains("<option value=\"2\">lock (time waiting to enter monitors)</option>"), "the view menu");
         assertTrue(dom.out().matches("(?s).*<div class=\"f\"[^>]*>byte\\[\\]</div>.*"), "the alloc view is drawn first, its class on top");
+
+        // The same recording as a JFR file, for JMC and IntelliJ: the JDK's parser reads its events, and tiprobe reads it back.
+        Path jfr = dir.resolve("mem.jfr");
+        Run export = tiprobe("report", recording.toString(), "-f", jfr.toString());
+        assertEquals(0, export.exit(), export.err());
+        Map<String, Long> byWeight = new HashMap<>();
+        long contended = 0;
+        for (jdk.jfr.consumer.RecordedEvent e : jdk.jfr.consumer.RecordingFile.readAllEvents(jfr)) {
+            switch (e.getEventType().getName()) {
+                case "jdk.ObjectAllocationSample" -> byWeight.merge(e.getStackTrace().getFrames().getFirst().getMethod().getName(), e.getLong("weight"), Long::sum);
+                case "jdk.JavaMonitorEnter" -> {
+                    contended++;
+                    assertEquals("example.known.AllocAndLocks$Ledger", e.getClass("monitorClass").getName());
+                }
+                default -> { }
+            }
+        }
+        assertTrue(contended > 0, "contended monitors in the JFR file");
+        long allBytes = byWeight.values().stream().mapToLong(Long::longValue).sum();
+        assertTrue(byWeight.getOrDefault("allocateBlobs", 0L) > 0.8 * allBytes, "the allocating method leads the JFR file's samples too: " + byWeight);
+        Run back = tiprobe("report", jfr.toString(), "--event", "lock", "-f", "-");
+        assertTrue(back.out().contains("example.known.AllocAndLocks$Ledger.post()"), "tiprobe reads its JFR file back: " + back.out());
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.tiprobe.cli;
 import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.report.FlameGraphHtml;
 import dev.tiprobe.report.FoldedStacks;
+import dev.tiprobe.report.JfrExport;
 import dev.tiprobe.report.JfrRecordings;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingJson;
@@ -15,13 +16,13 @@ import java.nio.file.Path;
 
 /**
  * A recording (.tpr, the one file the agent writes) into the format a file name asks for: JSON,
- * text, a flame graph page, folded stacks or a pprof profile.
+ * text, a flame graph page, folded stacks, a pprof profile or a JFR file.
  */
 final class Exports {
     private Exports() {}
 
     /** The names {@code -f} takes, for messages. */
-    static final String FORMATS = ".json, .txt, .html, .collapsed, .pb.gz (pprof) or .tpr (the recording itself)";
+    static final String FORMATS = ".json, .txt, .html, .collapsed, .pb.gz (pprof), .jfr (JFR) or .tpr (the recording itself)";
 
     /**
      * Reads a recording: tiprobe's (a damaged one gives its whole chunks, before and after the
@@ -53,7 +54,7 @@ final class Exports {
 
     /** Whether tiprobe can write a file of this name from a recording. */
     static boolean known(String name) {
-        return name.endsWith(".json") || name.endsWith(".txt") || drawnFromSamples(name) || name.endsWith(".tpr");
+        return name.endsWith(".json") || name.endsWith(".txt") || drawnFromSamples(name) || name.endsWith(".jfr") || name.endsWith(".tpr");
     }
 
     /**
@@ -76,6 +77,10 @@ final class Exports {
         View drawn = view != null ? view : View.natural(r);
         if (name.endsWith(".pb.gz")) {
             OutputFiles.writeBytes(out, o -> Pprof.write(drawn.of(r), frames, o));
+            return;
+        }
+        if (name.endsWith(".jfr")) {  // every view's events, as a JFR file: the view and the frames' spelling are the reader's
+            OutputFiles.writeBytes(out, o -> JfrExport.write(r, o));
             return;
         }
         OutputFiles.write(out, w -> {

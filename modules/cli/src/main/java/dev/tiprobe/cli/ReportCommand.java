@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * the format the file's extension names, its samples filtered on the way.
  */
 @Command(name = "report", description = "Make a report from a recording (tiprobe's .tpr, or a JFR recording: the JVM's own or"
-        + " async-profiler's .jfr): .json, .txt, .html, .collapsed or .pb.gz (pprof).",
+        + " async-profiler's .jfr): .json, .txt, .html, .collapsed, .pb.gz (pprof) or .jfr (for JMC, IntelliJ IDEA, jfr print).",
         footerHeading = "%nExamples:%n", footer = {"  tiprobe report out.tpr -f out.txt", "  tiprobe report out.tpr -f flame.html --thread 'worker-*'",
                 "  tiprobe report out.tpr -f out.pb.gz   (then: go tool pprof -top out.pb.gz)",
                 "  tiprobe report app.jfr -f flame.html --event alloc   (jcmd <pid> JFR.dump, or async-profiler's -o jfr)"})
@@ -86,7 +86,10 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws CliException {
         if (!file.equals("-") && (!Exports.known(file) || file.endsWith(".tpr"))) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "unknown format of '" + file + "': use .json, .txt, .html, .collapsed or .pb.gz");
+                    "unknown format of '" + file + "': use .json, .txt, .html, .collapsed, .pb.gz or .jfr");
+        }
+        if (lines && file.endsWith(".jfr")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "a JFR file keeps each frame's line: leave out --lines");
         }
         if (diff != null && lines) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--diff compares methods, not lines: leave out --lines");

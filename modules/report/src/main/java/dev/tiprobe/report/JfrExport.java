@@ -1,0 +1,580 @@
+package dev.tiprobe.report;
+
+import dev.tiprobe.ids.HumanNames;
+import dev.tiprobe.ids.HumanNames.FrameStyle;
+import dev.tiprobe.recording.RecordingFormat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A recording as a JFR file, the format JDK Mission Control, IntelliJ IDEA, {@code jfr print} and
+ * async-profiler's converters read (the JDK's parser is what the tests check it with): one chunk of JFR 2.1 with the events a profiler writes, as
+ * async-profiler's {@code -o jfr} does. Samples of a cpu-mode recording are {@code jdk.ExecutionSample}s
+ * (those of threads seen running; the sampling period in a {@code jdk.ActiveSetting}, so each stands
+ * for one period of CPU where tiprobe measured the thread's own);
+ * those of a wall-mode one are {@code profiler.WallClockSample}s (async-profiler's wall event: each
+ * with its thread's state and the sampling intervals it stands for); allocation samples
+ * {@code jdk.ObjectAllocationSample}s weighing the bytes they stand for; contended monitors
+ * {@code jdk.JavaMonitorEnter}, waits {@code jdk.JavaMonitorWait}. Traced calls and method
+ * statistics have no JFR event and are left out (JSON and text keep them).
+ *
+ * <p>The layout, as the JDK's own parser reads it (its {@code jdk.jfr.internal.consumer}): a
+ * 68-byte header; the events, each {@code size type fields} in compressed integers; one checkpoint
+ * holding every constant pool (threads, stack traces, methods, classes, symbols, thread states);
+ * the metadata last, a tree of class elements describing each type's fields in order. Time is in
+ * nanosecond ticks from the recording's start. Frames carry no frame type (tiprobe does not know
+ * whether a frame ran interpreted or compiled), and methods no modifiers.
+ */
+public final class JfrExport {
+    private JfrExport() {}
+
+    private static final int HEADER_BYTES = 68;
+    /** Header flags: integers compressed (JMC reads fixed-width ones otherwise), final chunk. */
+    private static final int FLAGS = 0x3;
+
+    // Type ids: any but 0 (metadata) and 1 (checkpoint).
+    private static final int LONG = 10, INT = 11, BOOLEAN = 12, STRING = 13;
+    private static final int THREAD = 20, CLASS = 21, STACK_TRACE = 22, STACK_FRAME = 23, METHOD = 24, SYMBOL = 25, THREAD_STATE = 26;
+    private static final int LABEL = 30, TIMESTAMP = 31, TIMESPAN = 32;
+    private static final int EXECUTION_SAMPLE = 100, WALL_CLOCK_SAMPLE = 101, ALLOCATION_SAMPLE = 102, MONITOR_ENTER = 103, MONITOR_WAIT = 104, ACTIVE_SETTING = 105;
+
+    /** Writes {@code r} to {@code out} as a JFR file. */
+    public static void write(Recording r, OutputStream out) throws IOException {
+        Pools pools = new Pools(r);
+        Bytes events = new Bytes();
+        long start = r.startEpochNanos();
+        boolean wall = !r.cpuMode();
+        long interval = r.infoNumber(RecordingFormat.INFO_INTERVAL);
+        if (!wall && interval > 0) {  // what each execution sample stands for, as JFR's settings say it
+            Bytes e = new Bytes();
+            e.varlong(0);
+            e.varlong(EXECUTION_SAMPLE);
+            e.string("period");
+            e.string(interval + " ns");
+            events.event(ACTIVE_SETTING, e);
+        }
+        for (Recording.Sample s : r.samples()) {
+            // JFR's execution samples are of threads running Java: a cpu-mode sample of a thread seen not running holds no CPU
+            if (!wall && baseState(s.state()) != RecordingFormat.STATE_RUNNABLE) continue;
+            Bytes e = new Bytes();
+            e.varlong(s.epochNanos() - start);
+            e.varlong(pools.thread(s.threadId()));
+            e.varlong(pools.stack(s.frames(), s.lines()));
+            e.varlong(pools.state(s.state()));
+            if (wall) e.varlong(Math.max(1, s.ticks()));
+            events.event(wall ? WALL_CLOCK_SAMPLE : EXECUTION_SAMPLE, e);
+        }
+        for (Recording.Allocation a : r.events().allocations()) {
+            Bytes e = new Bytes();
+            e.varlong(a.epochNanos() - start);
+            e.varlong(pools.thread(a.threadId()));
+            e.varlong(pools.stack(a.frames(), a.lines()));
+            e.varlong(pools.type(r.typeName(a.typeId())));
+            e.varlong(a.estimatedBytes());
+            events.event(ALLOCATION_SAMPLE, e);
+        }
+        for (Recording.LockWait w : r.events().locks()) {
+            Bytes e = new Bytes();
+            e.varlong(w.epochNanos() - w.waitNanos() - start);  // JFR times a wait from its start; tiprobe keeps its end
+            e.varlong(w.waitNanos());
+            e.varlong(pools.thread(w.threadId()));
+            e.varlong(pools.stack(w.frames(), w.lines()));
+            e.varlong(pools.type(r.typeName(w.typeId())));
+            e.varlong(w.ownerThreadId() == 0 ? 0 : pools.thread(w.ownerThreadId()));
+            events.event(w.kind() == RecordingFormat.LOCK_CONTENDED ? MONITOR_ENTER : MONITOR_WAIT, e);
+        }
+        Bytes checkpoint = pools.checkpoint();
+        Bytes metadata = metadata(wall);
+
+        long constantPoolOffset = HEADER_BYTES + events.size();
+        long metadataOffset = constantPoolOffset + checkpoint.size();
+        long chunkSize = metadataOffset + metadata.size();
+        Bytes header = new Bytes();
+        header.raw(new byte[] {'F', 'L', 'R', 0});
+        header.u2(2);
+        header.u2(1);
+        header.i8(chunkSize);
+        header.i8(constantPoolOffset);
+        header.i8(metadataOffset);
+        header.i8(start);
+        header.i8(Math.max(0, r.endEpochNanos() - start));
+        header.i8(0);  // start ticks: ticks count nanoseconds from the start
+        header.i8(1_000_000_000L);
+        header.raw(new byte[] {0, 0});  // file state 0: written and whole
+        header.u2(FLAGS);
+        header.writeTo(out);
+        events.writeTo(out);
+        checkpoint.writeTo(out);
+        metadata.writeTo(out);
+    }
+
+    /** A sample's state without its flags (truncated, weighted). */
+    private static byte baseState(byte state) {
+        return (byte) (state & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
+    }
+
+    /** The constant pools, filled as the events name their entries; keys count from 1 (0 is null). */
+    private static final class Pools {
+        private final Recording r;
+        final Map<Long, Long> threads = new LinkedHashMap<>();
+        final Map<String, Long> stacks = new LinkedHashMap<>();
+        final List<int[][]> stackFrames = new ArrayList<>();
+        final Map<Integer, Long> methods = new LinkedHashMap<>();
+        final Map<String, Long> classes = new LinkedHashMap<>();
+        final Map<String, Long> symbols = new LinkedHashMap<>();
+        final Map<String, Long> states = new LinkedHashMap<>();
+        /** Each method key's class, name and descriptor symbols. */
+        final List<long[]> methodParts = new ArrayList<>();
+        /** Each class key's name symbol. */
+        final List<Long> classNames = new ArrayList<>();
+
+        Pools(Recording r) {
+            this.r = r;
+        }
+
+        long thread(long threadId) {
+            return threads.computeIfAbsent(threadId, id -> (long) threads.size() + 1);
+        }
+
+        long state(byte state) {
+            String name = switch (baseState(state)) {
+                case RecordingFormat.STATE_RUNNABLE -> "STATE_RUNNABLE";
+                case RecordingFormat.STATE_WAITING -> "STATE_WAITING";
+                default -> "STATE_BLOCKED";
+            };
+            return states.computeIfAbsent(name, n -> (long) states.size() + 1);
+        }
+
+        long stack(int[] frames, int[] lines) {
+            String key = Arrays.toString(frames) + Arrays.toString(lines);
+            Long known = stacks.get(key);
+            if (known != null) return known;
+            long id = stacks.size() + 1;
+            stacks.put(key, id);
+            stackFrames.add(new int[][] {frames, lines});
+            return id;
+        }
+
+        long symbol(String s) {
+            return symbols.computeIfAbsent(s, x -> (long) symbols.size() + 1);
+        }
+
+        /** A class by the name the views give it ({@code com.foo.Bar}, {@code byte[]}), as the JVM names it ({@code com/foo/Bar}, {@code [B}). */
+        long type(String viewName) {
+            String jvmName = jvmClassName(viewName);
+            Long known = classes.get(jvmName);
+            if (known != null) return known;
+            long id = classes.size() + 1;
+            classes.put(jvmName, id);
+            classNames.add(symbol(jvmName));
+            return id;
+        }
+
+        long method(int methodId) {
+            Long known = methods.get(methodId);
+            if (known != null) return known;
+            String human = r.methodName(methodId);
+            String dotted = HumanNames.frame(human, FrameStyle.DOT);
+            int dot = dotted.lastIndexOf('.');
+            String owner = dot < 0 ? "" : dotted.substring(0, dot);
+            String name = dot < 0 ? dotted : dotted.substring(dot + 1);
+            long id = methods.size() + 1;
+            methods.put(methodId, id);
+            methodParts.add(new long[] {type(owner), symbol(name), symbol(descriptor(human))});
+            return id;
+        }
+
+        /** Every pool in one checkpoint event; methods and classes are named while the stacks are written, so those go first. */
+        Bytes checkpoint() {
+            Bytes traces = new Bytes();
+            for (int i = 0; i < stackFrames.size(); i++) {
+                int[] frames = stackFrames.get(i)[0];
+                int[] lines = stackFrames.get(i)[1];
+                int depth = frames.length;
+                boolean truncated = depth > 0 && frames[depth - 1] == Recording.TRUNCATED;  // the reader's root for a cut stack
+                if (truncated) depth--;
+                traces.varlong(i + 1);
+                traces.bool(truncated);
+                traces.varlong(depth);
+                for (int f = 0; f < depth; f++) {
+                    traces.varlong(method(frames[f]));
+                    traces.varlong(f < lines.length ? Math.max(0, lines[f]) : 0);
+                    traces.varlong(0);  // bytecode index: not known
+                }
+            }
+            Bytes methodPool = new Bytes();
+            for (int i = 0; i < methodParts.size(); i++) {
+                methodPool.varlong(i + 1);
+                for (long part : methodParts.get(i)) methodPool.varlong(part);
+            }
+            Bytes classPool = new Bytes();
+            for (int i = 0; i < classNames.size(); i++) {
+                classPool.varlong(i + 1);
+                classPool.varlong(classNames.get(i));
+            }
+            Bytes threadPool = new Bytes();
+            for (Map.Entry<Long, Long> t : threads.entrySet()) {
+                String name = r.threads().getOrDefault(t.getKey(), "thread " + t.getKey());
+                threadPool.varlong(t.getValue());
+                threadPool.string(name);
+                threadPool.varlong(t.getKey());
+                threadPool.string(name);
+                threadPool.varlong(t.getKey());
+            }
+            List<Object[]> pools = new ArrayList<>();
+            pools.add(new Object[] {STACK_TRACE, stackFrames.size(), traces});
+            pools.add(new Object[] {METHOD, methodParts.size(), methodPool});
+            pools.add(new Object[] {CLASS, classNames.size(), classPool});
+            pools.add(new Object[] {THREAD, threads.size(), threadPool});
+            pools.add(new Object[] {SYMBOL, symbols.size(), strings(symbols)});
+            pools.add(new Object[] {THREAD_STATE, states.size(), strings(states)});
+            pools.removeIf(p -> (int) p[1] == 0);  // a pool of no entries is refused
+            Bytes body = new Bytes();
+            body.varlong(0);  // start ticks
+            body.varlong(0);  // duration
+            body.varlong(0);  // delta to the next checkpoint: none
+            body.raw(new byte[] {0});  // checkpoint type: plain
+            body.varlong(pools.size());
+            for (Object[] p : pools) {
+                body.varlong((int) p[0]);
+                body.varlong((int) p[1]);
+                body.append((Bytes) p[2]);
+            }
+            Bytes event = new Bytes();
+            event.event(1, body);
+            return event;
+        }
+
+        private static Bytes strings(Map<String, Long> pool) {
+            Bytes b = new Bytes();
+            for (Map.Entry<String, Long> e : pool.entrySet()) {
+                b.varlong(e.getValue());
+                b.string(e.getKey());
+            }
+            return b;
+        }
+    }
+
+    /**
+     * A class's name as the JVM writes it in JFR: {@code com/foo/Bar}, arrays by descriptor
+     * ({@code [B}, {@code [Ljava/lang/String;}); a hidden class keeps the name the views give it.
+     */
+    static String jvmClassName(String viewName) {
+        int dims = 0;
+        String element = viewName;
+        while (element.endsWith("[]")) {
+            dims++;
+            element = element.substring(0, element.length() - 2);
+        }
+        if (dims == 0) return element.replace('.', '/');
+        return "[".repeat(dims) + fieldDescriptor(element);
+    }
+
+    /** {@code java.util.Map<K, java.util.List<V>>[]} as {@code java.util.Map[]}. */
+    private static String withoutTypeArguments(String type) {
+        StringBuilder b = new StringBuilder();
+        int depth = 0;
+        for (int i = 0; i < type.length(); i++) {
+            char c = type.charAt(i);
+            if (c == '<') depth++;
+            else if (c == '>') depth--;
+            else if (depth == 0) b.append(c);
+        }
+        return b.toString();
+    }
+
+    private static String fieldDescriptor(String type) {
+        int dims = 0;
+        String t = withoutTypeArguments(type).strip();
+        if (t.endsWith("...")) {
+            dims++;
+            t = t.substring(0, t.length() - 3);
+        }
+        while (t.endsWith("[]")) {
+            dims++;
+            t = t.substring(0, t.length() - 2);
+        }
+        String one = switch (t) {
+            case "boolean" -> "Z";
+            case "byte" -> "B";
+            case "char" -> "C";
+            case "short" -> "S";
+            case "int" -> "I";
+            case "long" -> "J";
+            case "float" -> "F";
+            case "double" -> "D";
+            case "void" -> "V";
+            default -> "L" + t.replace('.', '/') + ";";
+        };
+        return "[".repeat(dims) + one;
+    }
+
+    /**
+     * A method's descriptor from its human name ({@code com.foo.Bar.baz(int, java.util.List<java.lang.String>) : long}
+     * gives {@code (ILjava/util/List;)J}); a generic type variable stands as {@code Ljava/lang/Object;},
+     * and a frame that names no method gives {@code ()V}.
+     */
+    static String descriptor(String human) {
+        int open = human.indexOf('(');
+        int close = human.lastIndexOf(')');
+        if (open < 0 || close < open) return "()V";
+        StringBuilder b = new StringBuilder("(");
+        for (String parameter : parameters(human.substring(open + 1, close))) {
+            String type = withoutTypeArguments(parameter).strip();
+            int space = type.lastIndexOf(' ');
+            if (space > 0) type = type.substring(0, space);  // a parameter's name
+            b.append(typeVariable(type) ? "Ljava/lang/Object;" : fieldDescriptor(type));
+        }
+        int colon = human.indexOf(" : ", close);
+        String returned = colon < 0 ? "void" : withoutTypeArguments(human.substring(colon + 3)).strip();
+        return b.append(')').append(typeVariable(returned) ? "Ljava/lang/Object;" : fieldDescriptor(returned)).toString();
+    }
+
+    /** {@code T}, {@code E[]}: a type variable, which has no package and starts upper case with no dot. */
+    private static boolean typeVariable(String type) {
+        String t = type.replace("[]", "").replace("...", "");
+        return !t.isEmpty() && t.indexOf('.') < 0 && Character.isUpperCase(t.charAt(0)) && t.length() <= 2;
+    }
+
+    /** The parameters of a parameter list, split at the commas outside generic brackets. */
+    private static List<String> parameters(String list) {
+        List<String> out = new ArrayList<>();
+        if (list.isBlank()) return out;
+        int depth = 0;
+        int from = 0;
+        for (int i = 0; i < list.length(); i++) {
+            char c = list.charAt(i);
+            if (c == '<') depth++;
+            else if (c == '>') depth--;
+            else if (c == ',' && depth == 0) {
+                out.add(list.substring(from, i));
+                from = i + 1;
+            }
+        }
+        out.add(list.substring(from));
+        return out;
+    }
+
+    /** The metadata event: every type the events and pools use, their fields in the order they are written. */
+    private static Bytes metadata(boolean wall) {
+        Element root = new Element("root");
+        Element types = root.child("metadata");
+        for (Object[] p : new Object[][] {{"long", LONG}, {"int", INT}, {"boolean", BOOLEAN}, {"java.lang.String", STRING}}) {
+            types.type((String) p[0], (int) p[1], null, false);
+        }
+        for (Object[] a : new Object[][] {{"jdk.jfr.Label", LABEL}, {"jdk.jfr.Timestamp", TIMESTAMP}, {"jdk.jfr.Timespan", TIMESPAN}}) {
+            types.type((String) a[0], (int) a[1], "java.lang.annotation.Annotation", false).field("value", STRING, false, false);
+        }
+        Element thread = types.type("java.lang.Thread", THREAD, null, false);
+        thread.field("osName", STRING, false, false);
+        thread.field("osThreadId", LONG, false, false);
+        thread.field("javaName", STRING, false, false);
+        thread.field("javaThreadId", LONG, false, false);
+        types.type("java.lang.Class", CLASS, null, false).field("name", SYMBOL, true, false);
+        types.type("jdk.types.Symbol", SYMBOL, null, true).field("string", STRING, false, false);
+        types.type("jdk.types.ThreadState", THREAD_STATE, null, true).field("name", STRING, false, false);
+        Element method = types.type("jdk.types.Method", METHOD, null, false);
+        method.field("type", CLASS, true, false);
+        method.field("name", SYMBOL, true, false);
+        method.field("descriptor", SYMBOL, true, false);
+        Element frame = types.type("jdk.types.StackFrame", STACK_FRAME, null, false);
+        frame.field("method", METHOD, true, false);
+        frame.field("lineNumber", INT, false, false);
+        frame.field("bytecodeIndex", INT, false, false);
+        Element trace = types.type("jdk.types.StackTrace", STACK_TRACE, null, false);
+        trace.field("truncated", BOOLEAN, false, false);
+        trace.field("frames", STACK_FRAME, false, true);
+
+        Element sample = event(types, wall ? "profiler.WallClockSample" : "jdk.ExecutionSample", wall ? WALL_CLOCK_SAMPLE : EXECUTION_SAMPLE,
+                wall ? "Wall Clock Sample" : "Method Profiling Sample", false);
+        sample.field("sampledThread", THREAD, true, false);
+        sample.field("stackTrace", STACK_TRACE, true, false);
+        sample.field("state", THREAD_STATE, true, false);
+        if (wall) sample.field("samples", INT, false, false);
+        Element allocation = event(types, "jdk.ObjectAllocationSample", ALLOCATION_SAMPLE, "Object Allocation Sample", false);
+        allocation.field("eventThread", THREAD, true, false);
+        allocation.field("stackTrace", STACK_TRACE, true, false);
+        allocation.field("objectClass", CLASS, true, false);
+        allocation.field("weight", LONG, false, false);
+        for (Object[] m : new Object[][] {{"jdk.JavaMonitorEnter", MONITOR_ENTER, "Java Monitor Blocked", "previousOwner"},
+                {"jdk.JavaMonitorWait", MONITOR_WAIT, "Java Monitor Wait", "notifier"}}) {
+            Element monitor = event(types, (String) m[0], (int) m[1], (String) m[2], true);
+            monitor.field("eventThread", THREAD, true, false);
+            monitor.field("stackTrace", STACK_TRACE, true, false);
+            monitor.field("monitorClass", CLASS, true, false);
+            monitor.field((String) m[3], THREAD, true, false);
+        }
+        Element setting = event(types, "jdk.ActiveSetting", ACTIVE_SETTING, "Recording Setting", false);
+        setting.field("id", LONG, false, false);
+        setting.field("name", STRING, false, false);
+        setting.field("value", STRING, false, false);
+        root.child("region").attribute("locale", "en_US").attribute("gmtOffset", "0");
+
+        Map<String, Integer> strings = new LinkedHashMap<>();
+        root.collect(strings);
+        Bytes body = new Bytes();
+        body.varlong(0);  // start ticks
+        body.varlong(0);  // duration
+        body.varlong(1);  // metadata id
+        body.varlong(strings.size());
+        for (String s : strings.keySet()) body.string(s);
+        root.write(body, strings);
+        Bytes event = new Bytes();
+        event.event(0, body);
+        return event;
+    }
+
+    /** An event type: {@code startTime} first, then {@code duration} where it has one (the parser reads both by position). */
+    private static Element event(Element types, String name, int id, String label, boolean timed) {
+        Element e = types.type(name, id, "jdk.jfr.Event", false);
+        e.annotation(LABEL, label);
+        e.field("startTime", LONG, false, false).annotation(TIMESTAMP, "TICKS");
+        if (timed) e.field("duration", LONG, false, false).annotation(TIMESPAN, "TICKS");
+        return e;
+    }
+
+    /** An element of the metadata tree: a name, attributes and children. */
+    private static final class Element {
+        final String name;
+        final Map<String, String> attributes = new LinkedHashMap<>();
+        final List<Element> children = new ArrayList<>();
+
+        Element(String name) {
+            this.name = name;
+        }
+
+        Element child(String childName) {
+            Element c = new Element(childName);
+            children.add(c);
+            return c;
+        }
+
+        Element attribute(String key, String value) {
+            attributes.put(key, value);
+            return this;
+        }
+
+        Element type(String typeName, int id, String superType, boolean simple) {
+            Element c = child("class").attribute("name", typeName).attribute("id", Integer.toString(id));
+            if (superType != null) c.attribute("superType", superType);
+            if (simple) c.attribute("simpleType", "true");  // the parser takes the attribute's presence for true
+            return c;
+        }
+
+        Element field(String fieldName, int type, boolean constantPool, boolean array) {
+            Element f = child("field").attribute("name", fieldName).attribute("class", Integer.toString(type));
+            if (array) f.attribute("dimension", "1");
+            if (constantPool) f.attribute("constantPool", "true");
+            return f;
+        }
+
+        Element annotation(int type, String value) {
+            child("annotation").attribute("class", Integer.toString(type)).attribute("value", value);
+            return this;
+        }
+
+        void collect(Map<String, Integer> strings) {
+            strings.putIfAbsent(name, strings.size());
+            for (Map.Entry<String, String> a : attributes.entrySet()) {
+                strings.putIfAbsent(a.getKey(), strings.size());
+                strings.putIfAbsent(a.getValue(), strings.size());
+            }
+            for (Element c : children) c.collect(strings);
+        }
+
+        void write(Bytes b, Map<String, Integer> strings) {
+            b.varlong(strings.get(name));
+            b.varlong(attributes.size());
+            for (Map.Entry<String, String> a : attributes.entrySet()) {
+                b.varlong(strings.get(a.getKey()));
+                b.varlong(strings.get(a.getValue()));
+            }
+            b.varlong(children.size());
+            for (Element c : children) c.write(b, strings);
+        }
+    }
+
+    /** Bytes in JFR's encodings: compressed integers (LEB128, the ninth byte whole), UTF-8 strings. */
+    private static final class Bytes {
+        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        int size() {
+            return out.size();
+        }
+
+        void raw(byte[] bytes) {
+            out.writeBytes(bytes);
+        }
+
+        void append(Bytes other) {
+            out.writeBytes(other.out.toByteArray());
+        }
+
+        void writeTo(OutputStream o) throws IOException {
+            out.writeTo(o);
+        }
+
+        void u2(int v) {
+            out.write(v >>> 8);
+            out.write(v);
+        }
+
+        void i8(long v) {
+            for (int shift = 56; shift >= 0; shift -= 8) out.write((int) (v >>> shift));
+        }
+
+        void varlong(long v) {
+            for (int i = 0; i < 8; i++) {
+                if ((v & ~0x7FL) == 0) {
+                    out.write((int) v);
+                    return;
+                }
+                out.write((int) (v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            out.write((int) v);  // bits 56 to 63, whole
+        }
+
+        void bool(boolean v) {
+            out.write(v ? 1 : 0);
+        }
+
+        void string(String s) {
+            if (s == null) {
+                out.write(0);
+            } else if (s.isEmpty()) {
+                out.write(1);
+            } else {
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                out.write(3);
+                varlong(utf8.length);
+                out.writeBytes(utf8);
+            }
+        }
+
+        /** {@code body} as an event of {@code type}: its size first, counting the size's own four bytes (padded, as the JDK writes it). */
+        void event(long type, Bytes body) {
+            Bytes typed = new Bytes();
+            typed.varlong(type);
+            typed.append(body);
+            int size = typed.size() + 4;
+            if (size < 1 << 28) {
+                out.write((size & 0x7F) | 0x80);
+                out.write(((size >>> 7) & 0x7F) | 0x80);
+                out.write(((size >>> 14) & 0x7F) | 0x80);
+                out.write((size >>> 21) & 0x7F);
+            } else {
+                varlong(typed.size() + 5L);  // a checkpoint of over 256 MiB: five bytes of size
+            }
+            out.writeBytes(typed.out.toByteArray());
+        }
+    }
+}

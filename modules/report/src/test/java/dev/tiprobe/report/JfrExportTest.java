@@ -1,0 +1,117 @@
+package dev.tiprobe.report;
+
+import dev.tiprobe.ids.HumanNames.FrameStyle;
+import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.RecordingWriter;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JfrExportTest {
+    @TempDir
+    Path dir;
+
+    static final Map<Integer, String> METHODS = Map.of(
+            1, "app.jar!com.foo.Orders.total(java.util.List<com.foo.Order> orders, int[] discounts) : long",
+            2, "app.jar!com.foo.Orders.<init>()",
+            3, "java.base/java.lang.Thread.run() : void",
+            4, "app.jar!com.foo.Gen$$Lambda/hidden.apply(java.lang.Object) : java.lang.Object");
+
+    /** A tiprobe recording with samples, allocations and waits, exported to JFR. */
+    private Path exported(String mode) throws IOException {
+        Path tpr = dir.resolve(mode + ".tpr");
+        try (RecordingWriter w = RecordingWriter.create(tpr, METHODS::get)) {
+            w.info(1_000_000_000L, RecordingFormat.INFO_SAMPLE_MODE, mode);
+            w.info(1_000_000_000L, RecordingFormat.INFO_INTERVAL, "10000000");
+            for (int i = 0; i < 30; i++) {
+                w.sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1", RecordingFormat.STATE_RUNNABLE, 10_000_000,
+                        new int[] {1, 4, 3}, new int[] {42, 0, 840}, 3, false);
+            }
+            for (int i = 0; i < 10; i++) {
+                w.sample(1_000_000_000L + i * 10_000_000L, 8, "waiter", RecordingFormat.STATE_WAITING, 0,
+                        new int[] {2, 3}, new int[] {7, 840}, 2, false);
+            }
+            w.alloc(1_100_000_000L, 7, "worker-1", "byte[]", 4096, 0, new int[] {1, 3}, new int[] {43, 840}, 2, false);
+            w.alloc(1_200_000_000L, 7, "worker-1", "com.foo.Order[][]", 64, 0, new int[] {1, 3}, new int[] {43, 840}, 2, false);
+            w.lock(1_300_000_000L, 8, "waiter", RecordingFormat.LOCK_CONTENDED, "com.foo.Orders", 5_000_000,
+                    new int[] {2, 3}, new int[] {9, 840}, 2, false, 7, "worker-1", new int[] {1, 3}, new int[] {42, 840}, 2, false);
+            w.flush();
+        }
+        Recording r = RecordingReader.read(tpr);
+        Path jfr = dir.resolve(mode + ".jfr");
+        try (OutputStream out = Files.newOutputStream(jfr)) {
+            JfrExport.write(r, out);
+        }
+        return jfr;
+    }
+
+    /**
+     * The JDK's own parser reads the file: each event with its thread, stack (class, method,
+     * descriptor and line of each frame), allocated class and weight, monitor class, owner and
+     * duration, and the time the sample was taken.
+     */
+    @Test
+    void theJdksParserReadsEveryEventWithItsStackThreadAndClass() throws IOException {
+        List<RecordedEvent> events = RecordingFile.readAllEvents(exported("cpu"));
+        Map<String, Long> byType = events.stream().collect(Collectors.groupingBy(e -> e.getEventType().getName(), Collectors.counting()));
+        assertEquals(Map.of("jdk.ActiveSetting", 1L, "jdk.ExecutionSample", 30L, "jdk.ObjectAllocationSample", 2L, "jdk.JavaMonitorEnter", 1L), byType,
+                "a cpu-mode recording's samples of threads seen running, and its period");
+        RecordedEvent sample = events.stream().filter(e -> e.getEventType().getName().equals("jdk.ExecutionSample")).findFirst().orElseThrow();
+        assertEquals("worker-1", sample.getThread("sampledThread").getJavaName());
+        assertEquals(7, sample.getThread("sampledThread").getJavaThreadId());
+        assertEquals(1_000_000_000L, sample.getStartTime().getEpochSecond() * 1_000_000_000L + sample.getStartTime().getNano());
+        List<RecordedFrame> frames = sample.getStackTrace().getFrames();
+        assertEquals(List.of("com.foo.Orders.total", "com.foo.Gen$$Lambda.apply", "java.lang.Thread.run"),  // a hidden class as async-profiler names it
+                frames.stream().map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName()).toList());
+        assertEquals("(Ljava/util/List;[I)J", frames.get(0).getMethod().getDescriptor());
+        assertEquals(List.of(42, 0, 840), frames.stream().map(RecordedFrame::getLineNumber).toList());
+        assertEquals("STATE_RUNNABLE", sample.getString("state"));
+
+        RecordedEvent bytes = events.stream().filter(e -> e.getEventType().getName().equals("jdk.ObjectAllocationSample")).findFirst().orElseThrow();
+        assertEquals("[B", bytes.getClass("objectClass").getName(), "arrays by descriptor, as the JVM writes them");
+        assertEquals("worker-1", bytes.getThread().getJavaName());
+        assertTrue(bytes.getLong("weight") >= 4096);
+        assertEquals(43, bytes.getStackTrace().getFrames().getFirst().getLineNumber());
+        RecordedEvent orders = events.stream().filter(e -> e.getEventType().getName().equals("jdk.ObjectAllocationSample")).skip(1).findFirst().orElseThrow();
+        assertEquals("[[Lcom.foo.Order;", orders.getClass("objectClass").getName());
+
+        RecordedEvent wait = events.stream().filter(e -> e.getEventType().getName().equals("jdk.JavaMonitorEnter")).findFirst().orElseThrow();
+        assertEquals("com.foo.Orders", wait.getClass("monitorClass").getName());
+        assertEquals(5_000_000, wait.getDuration().toNanos());
+        assertEquals("worker-1", wait.getThread("previousOwner").getJavaName());
+        assertEquals(1_300_000_000L, wait.getEndTime().getEpochSecond() * 1_000_000_000L + wait.getEndTime().getNano(), "it ends when tiprobe saw it end");
+    }
+
+    /** tiprobe reads its own JFR export back into the same views: folded stacks of every view as from the recording. */
+    @Test
+    void tiprobeReadsItsExportBackIntoTheSameViews() throws IOException {
+        for (String mode : List.of("cpu", "wall")) {
+            Path jfr = exported(mode);
+            Recording original = RecordingReader.read(dir.resolve(mode + ".tpr"));
+            Recording back = JfrRecordings.read(jfr);
+            for (View view : List.of(View.ALLOC, View.LOCK, mode.equals("wall") ? View.WALL : View.CPU)) {
+                assertEquals(folded(view, original), folded(view, back), mode + " recording, " + view + " view");
+            }
+        }
+    }
+
+    private static String folded(View view, Recording r) throws IOException {
+        StringWriter w = new StringWriter();
+        FoldedStacks.write(view.of(r), w, false, FrameStyle.SLASH);
+        return w.toString();
+    }
+}
