@@ -31,6 +31,8 @@ import java.util.Set;
             "  tiprobe run --sample 10ms -f cpu.pb.gz -- java -cp app.jar app.Main",
             "  tiprobe report cpu.html.tpr -f cpu.collapsed          any view of a recording (.tpr)",
             "  tiprobe report new.tpr --diff old.tpr -f diff.html    what grew (red) and shrank (blue) since old",
+            "  tiprobe report cpu.html.tpr -f cpu.jfr                the same as a JFR file, for JMC or IntelliJ IDEA",
+            "  tiprobe watch -n 5 --tree --where 'duration > 10ms' 4242 'com.foo.Shop::checkout'",
             "  tiprobe demo",
             "",
             "Exit codes: 0 ok, 1 failure, 2 usage."})
