@@ -327,7 +327,8 @@ public final class Tracing {
 
         /** Keeps the probes' cost under the budget, or null when there is none. Looked at by one thread at a time. */
         private OverheadBudget budget;
-        private long lastLookNanos;
+        /** When the budget last looked (System.nanoTime has an arbitrary origin: one look's length before the session). */
+        private long lastLookNanos = System.nanoTime() - LOOK_NANOS;
         /** How often the budget looks at the methods' call rates. */
         private static final long LOOK_NANOS = 500_000_000;
 
