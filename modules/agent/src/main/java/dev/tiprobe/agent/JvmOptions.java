@@ -17,8 +17,11 @@ public final class JvmOptions {
 
     /** Every option in sight, or empty where some may be out of sight. */
     static Optional<List<String>> known() {
-        Optional<String[]> command = ProcessHandle.current().info().arguments();
-        if (command.isEmpty()) return Optional.empty();
+        ProcessHandle.Info info = ProcessHandle.current().info();
+        Optional<String[]> command = info.arguments();
+        // A JVM a native launcher created (jpackage, eclipse.ini, procrun) has options its command line does not show.
+        boolean javaLauncher = info.command().map(c -> c.endsWith("/java") || c.endsWith("\\java.exe")).orElse(false);
+        if (command.isEmpty() || !javaLauncher) return Optional.empty();
         List<String> all = new ArrayList<>(List.of(command.get()));
         for (String name : ENVIRONMENT) {
             String value = System.getenv(name);
@@ -41,7 +44,7 @@ public final class JvmOptions {
      * RetransformClasses, and the class runs on unchanged.
      */
     public static boolean verifiesApplicationClasses() {
-        return known().map(all -> !all.contains("-XX:-BytecodeVerificationRemote") && !all.contains("-Xverify:none")
+        return known().map(all -> !all.contains("-XX:-BytecodeVerificationRemote") && !all.contains("-XX:BytecodeVerificationRemote=false") && !all.contains("-Xverify:none")
                 && !all.contains("-noverify")).orElse(false);
     }
 }

@@ -191,7 +191,7 @@ public final class JfrStream implements AutoCloseable {
     }
 
     /** Whether the JVM has begun to exit (a shutdown hook can no longer be added). */
-    private static boolean exiting() {
+    private static synchronized boolean exiting() {  // one probe thread: two callers at once would add it twice
         try {
             Runtime.getRuntime().addShutdownHook(EXIT_PROBE);
             Runtime.getRuntime().removeShutdownHook(EXIT_PROBE);

@@ -342,6 +342,10 @@ final class Instrumenter {
 
         @Override
         public void atStart(CodeBuilder b) {
+            // The JDK may build the code a second time (to widen short jumps): start from nothing each time.
+            bodyStart = null;
+            pendingNew.clear();
+            if (sites != null) sites.clear();
             switch (mode) {
                 case COUNT -> {
                     b.loadConstant(slot);
