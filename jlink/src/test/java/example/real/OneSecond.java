@@ -1,8 +1,9 @@
 package example.real;
 
 /**
- * A program of one second: prints when main began (epoch milliseconds), spins in {@link #spin}
- * for a second and exits. A sampler started from the first moment should cover that second.
+ * A program of one second (or of the milliseconds its argument says): prints when main began
+ * (epoch milliseconds), spins in {@link #spin} for that long and exits. A sampler started from the
+ * first moment should cover that time.
  */
 public class OneSecond {
     static long spin(long x) {
@@ -12,7 +13,8 @@ public class OneSecond {
 
     public static void main(String[] args) {
         System.out.println("main at " + System.currentTimeMillis());
-        long end = System.nanoTime() + 1_000_000_000L;
+        long millis = args.length > 0 ? Long.parseLong(args[0]) : 1000;
+        long end = System.nanoTime() + millis * 1_000_000L;
         long x = 0;
         while (System.nanoTime() < end) x += spin(x);
         System.out.println("done " + (x & 1));

@@ -42,6 +42,8 @@ public final class AgentMain {
     private static String channelProblem;
     /** The session {@link #premain} began, if any: the one that says at exit where its recording went. */
     private static volatile AgentSession withTheJvm;
+    /** When that session's profiling starts; null before premain. */
+    private static volatile ProfilingStart profilingStart;
     /** Why the last session stopped by itself (its recording removed, the heap full), until the next begins; else null. */
     private static String stoppedItself;
 
@@ -71,11 +73,14 @@ public final class AgentMain {
                 discard(r, recording, e);
                 throw e;
             }
+            ProfilingStart turn = ProfilingStart.of(options);
+            profilingStart = turn;
             AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
             withTheJvm = started;
             if (Profiling.wanted(options)) {
-                jvmti.thenAccept(j -> {
+                jvmti.thenAccept(j -> {  // on the thread that waited for the VM
                     try {
+                        turn.awaitTurn();
                         // A program that ends first has its recording (and its traces) all the same.
                         Profiling p = Profiling.start(j, options, r);
                         synchronized (AgentMain.class) {
@@ -88,7 +93,7 @@ public final class AgentMain {
                     } catch (Throwable e) {
                         System.err.println("tiprobe: profiling did not start: " + message(e));
                     }
-                });
+                }).whenComplete((done, failed) -> turn.begun());  // also where JVMTI never came
             }
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
@@ -399,7 +404,11 @@ public final class AgentMain {
         stoppedItself = null;
         session = started;
         keeper = keep(started, progress, owner);
-        shutdownHook = new ShutdownHook(() -> finish(started), started.traces());
+        shutdownHook = new ShutdownHook(() -> {
+            ProfilingStart turn = profilingStart;
+            if (started == withTheJvm && turn != null) turn.hurry();  // outside finish's lock, which the start takes
+            finish(started);
+        }, started.traces());
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             ControlSocket.removeStoppedNote(controlSocket());  // the last session's: this one runs

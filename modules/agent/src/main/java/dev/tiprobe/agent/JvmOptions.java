@@ -38,6 +38,11 @@ public final class JvmOptions {
         return known().map(all -> all.contains(option)).orElse(false);
     }
 
+    /** Whether the JVM was certainly started with an option that begins with {@code prefix}. */
+    public static boolean givenStartingWith(String prefix) {
+        return known().map(all -> all.stream().anyMatch(o -> o.startsWith(prefix))).orElse(false);
+    }
+
     /**
      * Whether HotSpot verifies the class files of every loader but the bootstrap one, as it does
      * unless told not to: then a retransformed class that would not verify is refused whole by

@@ -138,6 +138,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
          * ({@link #jvmFlags}); the agent reads its samples instead of starting a recording of its own.
          */
         public static final String JVM_RECORDING = "tiprobe";
+        /** How the JVM's command line begins the option that starts {@link #JVM_RECORDING}. */
+        public static final String JVM_RECORDING_OPTION = "-XX:StartFlightRecording:name=" + JVM_RECORDING + ",";
         /** The shortest sampling interval: JFR's execution sampler takes no shorter period. */
         public static final Duration MIN_INTERVAL = Duration.ofMillis(1);
         /** The deepest stacks JFR keeps ({@code stackdepth}'s maximum). */
@@ -170,7 +172,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (!jfr) return debugInfo;
             return List.of(debugInfo.get(0), debugInfo.get(1),
                     "-XX:FlightRecorderOptions:stackdepth=" + Math.min(depth, JFR_MAX_STACK_DEPTH),
-                    "-XX:StartFlightRecording:name=" + JVM_RECORDING + ",settings=none,maxage=1m,+jdk.ExecutionSample#enabled=true,"
+                    JVM_RECORDING_OPTION + "settings=none,maxage=1m,+jdk.ExecutionSample#enabled=true,"
                             + "+jdk.ExecutionSample#period=" + interval.toNanos() + "ns",
                     "-Xlog:jfr+startup=off");
         }

@@ -115,13 +115,22 @@ public final class JfrStream implements AutoCloseable {
     }
 
     /**
-     * Reads {@code recording}, one the JVM started from its command line, from its beginning to
-     * its end: its {@code eventName} events from the JVM's disk repository, each handed to
-     * {@code handler}, and at close what the stream had not read from the file JFR writes as the
-     * recording stops ({@link JvmRecordingEnd}). Closing stops that recording.
+     * Reads the recording the JVM started from its command line under {@code name} ({@code tiprobe
+     * run}), from its beginning to its end: its {@code eventName} events from the JVM's disk
+     * repository, each handed to {@code handler}, and at close what the stream had not read from
+     * the file JFR writes as the recording stops ({@link JvmRecordingEnd}). Closing stops that
+     * recording. Empty where no such recording runs and none was {@linkplain #claimJvmRecording claimed}.
      */
-    public static JfrStream read(Recording recording, String threadName, String eventName, Consumer<RecordedEvent> handler) {
-        JvmRecordingEnd end = JvmRecordingEnd.prepare(recording, eventName, handler);
+    public static Optional<JfrStream> readJvmRecording(String name, String threadName, String eventName, Consumer<RecordedEvent> handler) {
+        Claimed c = claimed;
+        if (c == null || !c.recording().getName().equals(name) || !c.eventName().equals(eventName)) {
+            c = startedWithTheJvm(name).map(r -> new Claimed(r, eventName, JvmRecordingEnd.prepare(r, eventName))).orElse(null);
+        }
+        if (c == null) return Optional.empty();
+        claimed = null;
+        Recording recording = c.recording();
+        JvmRecordingEnd end = c.end();
+        if (end != null) end.deliverTo(handler);
         JfrStream s = new JfrStream(recording, end, threadName);
         synchronized (s) {
             s.begun = true;
@@ -132,11 +141,34 @@ public final class JfrStream implements AutoCloseable {
                 return made;
             }));
         }
-        return s;
+        return Optional.of(s);
     }
 
+    /**
+     * Takes hold of the recording the JVM started under {@code name}, before anything reads it:
+     * from now on its end is written to a file whoever stops it, so a reader that starts late,
+     * even after JFR's shutdown hook stopped it, still gets every {@code eventName} event
+     * ({@link #readJvmRecording}). Waits up to {@code limit} for JFR to start it (the JVM starts
+     * command-line recordings after the agent's premain, before {@code main}); whether it did.
+     */
+    public static boolean claimJvmRecording(String name, String eventName, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        Optional<Recording> r;
+        while ((r = startedWithTheJvm(name)).isEmpty()) {
+            if (System.nanoTime() > deadline) return false;
+            Thread.sleep(5);
+        }
+        claimed = new Claimed(r.get(), eventName, JvmRecordingEnd.prepare(r.get(), eventName));
+        return true;
+    }
+
+    /** A recording of the JVM's taken hold of, not read yet; its end null where JFR refused a destination. */
+    private record Claimed(Recording recording, String eventName, JvmRecordingEnd end) {}
+
+    private static volatile Claimed claimed;
+
     /** The recording started with the JVM under {@code name}, while it runs; none where JFR has not started. */
-    public static Optional<Recording> startedWithTheJvm(String name) {
+    private static Optional<Recording> startedWithTheJvm(String name) {
         if (!FlightRecorder.isInitialized()) return Optional.empty();
         return FlightRecorder.getFlightRecorder().getRecordings().stream()
                 .filter(r -> name.equals(r.getName()) && r.getState() == RecordingState.RUNNING).findFirst();

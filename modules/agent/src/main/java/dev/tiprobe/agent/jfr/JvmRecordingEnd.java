@@ -40,7 +40,8 @@ final class JvmRecordingEnd implements FlightRecorderListener {
     private final Recording recording;
     private final Path file;
     private final String eventName;
-    private final Consumer<RecordedEvent> handler;
+    /** Where events go, set once before the stream starts ({@link #deliverTo}). */
+    private volatile Consumer<RecordedEvent> handler = e -> {};
     /** Counted down once JFR has written the recording to {@link #file}. */
     private final CountDownLatch written = new CountDownLatch(1);
     /** The events handed over within {@link #OVERLAP} of the newest, and the same in arrival order. Stream thread only. */
@@ -56,24 +57,24 @@ final class JvmRecordingEnd implements FlightRecorderListener {
         }
     }
 
-    private JvmRecordingEnd(Recording recording, Path file, String eventName, Consumer<RecordedEvent> handler) {
+    private JvmRecordingEnd(Recording recording, Path file, String eventName) {
         this.recording = recording;
         this.file = file;
         this.eventName = eventName;
-        this.handler = handler;
     }
 
     /**
      * Has {@code recording} written to a private temporary file when it stops; null when JFR
-     * refuses (the stream then reads what it can, as before).
+     * refuses (the stream then reads what it can, as before). Its {@code eventName} events go
+     * nowhere until {@link #deliverTo}.
      */
-    static JvmRecordingEnd prepare(Recording recording, String eventName, Consumer<RecordedEvent> handler) {
+    static JvmRecordingEnd prepare(Recording recording, String eventName) {
         Path file = null;
         JvmRecordingEnd end = null;
         try {
             file = Files.createTempFile("tiprobe-jvm-", ".jfr");  // owner-only on POSIX
             file.toFile().deleteOnExit();  // should the JVM end before close() deletes it
-            end = new JvmRecordingEnd(recording, file, eventName, handler);
+            end = new JvmRecordingEnd(recording, file, eventName);
             FlightRecorder.addListener(end);
             recording.setDestination(file);
             return end;
@@ -82,6 +83,16 @@ final class JvmRecordingEnd implements FlightRecorderListener {
             else if (file != null) file.toFile().delete();
             return null;
         }
+    }
+
+    /** Where the events go from now on: set before the stream that reads the recording starts. */
+    void deliverTo(Consumer<RecordedEvent> handler) {
+        this.handler = handler;
+    }
+
+    /** The recording this end belongs to. */
+    Recording recording() {
+        return recording;
     }
 
     /** The stream's handler: hands {@code e} over and remembers it for a while. */

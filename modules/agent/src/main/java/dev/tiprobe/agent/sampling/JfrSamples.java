@@ -6,12 +6,10 @@ import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.options.AgentOptions;
-import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -61,13 +59,22 @@ final class JfrSamples implements AutoCloseable {
     static JfrSamples start(Registry registry, Duration interval, int depth, Predicate<String> threads,
                             JfrStream shared, Sink sink) {
         JfrSamples samples = new JfrSamples(new JfrFrames(registry, depth), threads, sink);
-        Optional<Recording> jvms = JfrStream.startedWithTheJvm(AgentOptions.Sampling.JVM_RECORDING);
-        samples.stream = jvms.map(r -> JfrStream.read(r, EventEngine.THREAD_PREFIX + "jfr-samples", EXECUTION, samples::deliver))
+        samples.stream = JfrStream.readJvmRecording(AgentOptions.Sampling.JVM_RECORDING, EventEngine.THREAD_PREFIX + "jfr-samples",
+                        EXECUTION, samples::deliver)
                 .orElseGet(() -> shared.with(s -> {
                     s.enable(EXECUTION).withPeriod(interval).withStackTrace();
                     s.onEvent(EXECUTION, samples::deliver);
                 }));
         return samples;
+    }
+
+    /**
+     * Takes hold of the JVM's recording for tiprobe ({@code tiprobe run}) before the sampler
+     * starts, waiting up to {@code limit} for JFR to start it: whether there is one. See
+     * {@link JfrStream#claimJvmRecording}.
+     */
+    static boolean claimJvmRecording(Duration limit) throws InterruptedException {
+        return JfrStream.claimJvmRecording(AgentOptions.Sampling.JVM_RECORDING, EXECUTION, limit);
     }
 
     /** Why the stream stopped before it was closed, or null while it runs. */

@@ -139,6 +139,15 @@ public final class Sampler implements AutoCloseable {
     }
 
     /**
+     * Takes hold of the recording the JVM started for tiprobe ({@code tiprobe run}) before the
+     * sampler starts, so that a late start still reads it whole; waits up to {@code limit} for JFR
+     * to start it. Whether there is one. Throws {@link LinkageError} without {@code jdk.jfr}.
+     */
+    public static boolean claimJvmRecording(java.time.Duration limit) throws InterruptedException {
+        return JfrSamples.claimJvmRecording(limit);
+    }
+
+    /**
      * Starts sampling into {@code recorder}; the registry fills the recorder's ID map, so the
      * recording's names and the tokens of methods traced into it come from one map. JFR's samples
      * come on the session's stream, which {@code jfr} makes (it throws where the runtime has no

@@ -1,0 +1,81 @@
+package dev.tiprobe.agent;
+
+import dev.tiprobe.agent.sampling.Sampler;
+import dev.tiprobe.options.AgentOptions;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * When a session started with the JVM begins to profile. Where the JVM samples for tiprobe from
+ * its first moment in a recording of its own ({@code tiprobe run}), nothing is lost by starting
+ * the agent's side of sampling later, and on a small machine much is gained: the agent's start
+ * (naming the JVM's classes, opening JFR's parser, the JIT compiling both) took more CPU than a
+ * core in the program's first half-second, and JFR's sampler, crowded out, took about a tenth
+ * fewer samples of it. So such a session takes hold of the JVM's recording at once (its end is
+ * then kept whoever stops it) and starts the sampler after {@link #DEFERRAL}, or as the JVM exits,
+ * whichever comes first; its samples are then read from the recording's beginning.
+ *
+ * <p>Only a session that samples and does nothing else live waits: allocations, waits and kept
+ * calls' stacks are taken by the agent itself as they happen, and the JVM keeps none for it.
+ */
+final class ProfilingStart {
+    /** How long the agent stays out of the program's way, a second of its start-up. */
+    static final Duration DEFERRAL = Duration.ofSeconds(1);
+    /** How long JFR may take to start the JVM's recording after premain (about 0.4 s here). */
+    private static final Duration JFR_START = Duration.ofSeconds(5);
+    /** How long the JVM's exit waits for a start it hurried (naming the classes, opening the parser). */
+    private static final Duration AT_EXIT = Duration.ofSeconds(10);
+
+    private final boolean defers;
+    private final CountDownLatch now = new CountDownLatch(1);
+    private final CountDownLatch begun = new CountDownLatch(1);
+
+    private ProfilingStart(boolean defers) {
+        this.defers = defers;
+    }
+
+    /** The start of a session begun in premain with {@code options}. */
+    static ProfilingStart of(AgentOptions options) {
+        boolean samplesOnly = options.sampling() != null && options.allocations() == null && options.locks() == null
+                && options.loop() == null && !Profiling.keepsCallerStacks(options);
+        return new ProfilingStart(samplesOnly && JvmOptions.givenStartingWith(AgentOptions.Sampling.JVM_RECORDING_OPTION));
+    }
+
+    /**
+     * On the thread that starts profiling: returns when it is time. A session that defers takes
+     * hold of the JVM's recording first; where there is none (JFR refused it, or no {@code jdk.jfr}),
+     * it starts at once, as any other.
+     */
+    void awaitTurn() {
+        if (!defers) return;
+        try {
+            if (Sampler.claimJvmRecording(JFR_START)) now.await(DEFERRAL.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (LinkageError noJfr) {
+            // no jdk.jfr module: the sampler walks with JVMTI from now
+        }
+    }
+
+    /** Profiling has started, or will not: an exit waiting in {@link #hurry} goes on. */
+    void begun() {
+        begun.countDown();
+    }
+
+    /**
+     * At the JVM's exit, before the session is finished: a deferred start happens now, and the
+     * exit waits for it (at most {@link #AT_EXIT}), so a program shorter than the deferral still
+     * gets its samples, read from the file JFR writes as it stops the recording.
+     */
+    void hurry() {
+        now.countDown();
+        if (!defers) return;
+        try {
+            begun.await(AT_EXIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
