@@ -163,14 +163,20 @@ public final class Registry implements AutoCloseable {
      */
     private IdMap.ClassEntry register(Class<?> type, boolean announce) {
         if (type.isPrimitive() || type.isArray()) return null;
+        long known = jvmti.getTag(type);
+        if (mine(known)) return map.classByTag(known);
+        if (!jvmti.classStatus(type).prepared()) return null;
+        // Named before the lock, never under it: naming calls JVMTI and may load one of tiprobe's
+        // classes, which waits for its jar; an allocation callback waits for this lock on a thread
+        // that may hold that jar while loading a class (one CI run hung so, in-process).
+        ClassToken token = classToken(type);
+        String sourceFile = sourceFileName(type);
         synchronized (this) {
             long tag = jvmti.getTag(type);
-            if (mine(tag)) return map.classByTag(tag);
-            if (!jvmti.classStatus(type).prepared()) return null;
+            if (mine(tag)) return map.classByTag(tag);  // by another thread meanwhile
             tag = nextTag.getAndIncrement();
-            ClassToken token = classToken(type);
             map.addClass(tag, token);
-            map.sourceFile(token, sourceFileName(type));
+            map.sourceFile(token, sourceFile);
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
             ClassListener l = listener;
@@ -222,9 +228,10 @@ public final class Registry implements AutoCloseable {
             IdMap.ClassEntry owner = register(declaring);
             IdMap.MethodEntry listed = map.method(methodId);
             if (listed != null || owner == null) return listed;
+            MethodToken token = methodToken(owner.token(), methodId);  // JVMTI calls: not under the lock (see register)
             synchronized (this) {
                 IdMap.MethodEntry added = map.method(methodId);
-                return added != null ? added : map.addMethod(methodId, owner.tag(), methodToken(owner.token(), methodId));
+                return added != null ? added : map.addMethod(methodId, owner.tag(), token);
             }
         });
     }
@@ -294,10 +301,21 @@ public final class Registry implements AutoCloseable {
         return map.pinned(() -> {
             synchronized (this) {
                 if (methodsLearned.get(c.tag()) != null) return true;
-                Class<?> type = classOfTag(c.tag());
-                if (type == null || map.classByTag(c.tag()) == null) return false;
-                for (long id : jvmti.classMethods(type)) {
-                    if (map.method(id) == null) map.addMethod(id, c.tag(), methodToken(c.token(), id));
+            }
+            Class<?> type = classOfTag(c.tag());
+            if (type == null || map.classByTag(c.tag()) == null) return false;
+            // Named before the lock, never under it (see register); two threads may both name them.
+            List<Long> ids = new ArrayList<>();
+            List<MethodToken> tokens = new ArrayList<>();
+            for (long id : jvmti.classMethods(type)) {
+                if (map.method(id) != null) continue;
+                ids.add(id);
+                tokens.add(methodToken(c.token(), id));
+            }
+            synchronized (this) {
+                if (methodsLearned.get(c.tag()) != null) return true;
+                for (int i = 0; i < ids.size(); i++) {
+                    if (map.method(ids.get(i)) == null) map.addMethod(ids.get(i), c.tag(), tokens.get(i));
                 }
                 methodsLearned.put(c.tag(), Boolean.TRUE);
                 return true;
