@@ -61,6 +61,8 @@ class ChurnSoakIT {
         System.out.println("ChurnSoakIT: heap after GC above the program alone, MB at each look: " + above);
         String status = tiprobe("status", pid).out();
         assertTrue(status.startsWith("running"), status);
+        assertTrue(status.contains("tiprobe's memory: about ") && status.contains(", ceiling 64.0 MB") && !status.contains("passed"),
+                "the footprint, under the default ceiling: " + status);
         assertEquals(0, tiprobe("dump", pid).exit(), "a dump succeeds");
         Command.Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
@@ -75,6 +77,47 @@ class ChurnSoakIT {
         while (scripts.find()) orders++;
         assertTrue(orders > 100, "the figures of scripts' classes long unloaded stay in the recording: " + orders);
         assertTrue(profiled.isAlive() && alone.isAlive(), "both programs still run");
+    }
+
+    /**
+     * The memory ceiling on the same program: past it, tracing leaves the classes that load from
+     * then on unchanged and says so in the results; far past it, the session stops itself, its
+     * recording finished, and status and stop say why. The program runs on untouched.
+     */
+    @Test
+    void aSessionPastItsMemoryCeilingShedsThenStopsItselfWithItsRecordingFinished() throws Exception {
+        Process profiled = targets.startReady(churn(600), "profiled.out");
+        String pid = Long.toString(profiled.pid());
+        Path results = dir.resolve("shed.json");
+        Command.Run start = tiprobe("start", "--trace", "Script*::*;Order*::*", "--mode", "count", "--max-memory", "6m",
+                "-f", results.toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        String status = "";
+        for (int s = 0; s < 90 && !status.contains("(passed: no new class instrumented)"); s++) {
+            Thread.sleep(1000);
+            status = tiprobe("status", pid).out();
+        }
+        assertTrue(status.startsWith("running") && status.contains("ceiling 6.0 MB (passed: no new class instrumented)"), status);
+        Command.Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+        assertTrue(Files.readString(results).contains("classes loaded from here on: left unchanged: tiprobe's memory passed its ceiling"),
+                "the results say why later classes have no figures");
+
+        Path recording = dir.resolve("far.tpr");
+        assertEquals(0, tiprobe("start", "--sample", "10ms", "--max-memory", "1m", "-f", recording.toString(), pid).exit());
+        for (int s = 0; s < 30 && status.startsWith("running") || s == 0; s++) {
+            Thread.sleep(1000);
+            status = tiprobe("status", pid).out();
+        }
+        assertTrue(status.startsWith("idle (the last session stopped itself: tiprobe's own memory (about ")
+                && status.contains("went far over its ceiling of 1.0 MB (--max-memory))"), status);
+        Command.Run none = tiprobe("stop", pid);
+        assertEquals(1, none.exit());
+        assertTrue(none.err().contains("the last session stopped itself: tiprobe's own memory"), none.err());
+        Command.Run report = tiprobe("report", recording.toString(), "-f", "-");
+        assertEquals(0, report.exit(), report.err());
+        assertTrue(!report.err().contains("cut short") && !report.out().contains("cut short"), "a finished recording: " + report.err());
+        assertTrue(profiled.isAlive(), "the program runs on");
     }
 
     private static List<String> churn(long seconds) {

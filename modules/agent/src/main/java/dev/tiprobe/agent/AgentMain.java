@@ -273,7 +273,11 @@ public final class AgentMain {
                             stopInAFullHeap(heap, progress);
                             return;
                         }
-                        kept.keep();
+                        String overCeiling = kept.keep();
+                        if (overCeiling != null) {
+                            stopItself(overCeiling, progress);
+                            return;
+                        }
                     }
                     writeStatus(progress);
                     Thread.sleep(1000);

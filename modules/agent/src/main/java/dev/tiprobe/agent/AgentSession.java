@@ -33,6 +33,8 @@ final class AgentSession {
     /** Set with profiling when the session loops ({@code loop=}). */
     private volatile RecordingLoop loop;
     private volatile boolean closed;
+    /** The agent's memory against the session's ceiling, looked at once a second. */
+    private final MemoryCeiling ceiling;
 
     /**
      * What closing did: the summary for {@code stop}, what went wrong, and the filter when it
@@ -46,6 +48,7 @@ final class AgentSession {
         this.options = options;
         this.pid = pid;
         this.requested = options.resultsFile(pid);
+        this.ceiling = new MemoryCeiling(options.maxMemory(Runtime.getRuntime().maxMemory()));
         if (profiling != null) profilingStarted(profiling);
     }
 
@@ -114,6 +117,9 @@ final class AgentSession {
         Profiling p = profiling;
         if (p != null && p.engines()) b.append(tracing != null ? ";" : "").append(' ').append(p.counts()).append(" so far; ").append(p.idMap());
         b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping());
+        synchronized (ceiling) {
+            b.append("; ").append(ceiling.text());
+        }
         Reply reply = Reply.ok(Reply.RUNNING, b.toString()).with(Reply.RECORDING, recorder.file().toAbsolutePath());
         if (now != null) reply = withNotes(reply.with(Reply.METHODS, now.methodCount()).with(Reply.CALLS, now.totalCalls()));
         return p == null ? reply : p.counted(reply);
@@ -129,15 +135,38 @@ final class AgentSession {
      * dies keeps them), or every few seconds when kept calls carry stacks (written well within
      * the ten seconds an unloaded class's names stay, so that every frame is named); the ID map
      * forgets the tokens of classes unloaded ten seconds ago; JFR is asked for a new chunk now and
-     * then, so that the streams tiprobe reads let go of old constants.
+     * then, so that the streams tiprobe reads let go of old constants; the agent's memory is held
+     * to its ceiling ({@link MemoryCeiling}). Returns why the session must stop itself, or null.
      */
-    void keep() throws IOException {
-        if (closed) return;
+    String keep() throws IOException {
+        if (closed) return null;
         long now = System.nanoTime();
         long every = Profiling.keepsCallerStacks(options) ? TOKEN_GRACE_NANOS / 2 : 60_000_000_000L;
         if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > every)) writeTracing();
-        recorder.retireUnloaded(now - TOKEN_GRACE_NANOS);
+        MemoryCeiling.Step step;
+        synchronized (ceiling) {
+            step = ceiling.look(footprint(), now);
+        }
+        if (step == MemoryCeiling.Step.SHED && tracing != null) tracing.refuseNewClasses("tiprobe's memory passed its ceiling (" + ceiling.text() + ")");
+        recorder.retireUnloaded(ceiling.shed() ? now : now - TOKEN_GRACE_NANOS);  // past the ceiling, tokens go at once
         JfrStream.newChunkWhenDue();
+        return step == MemoryCeiling.Step.STOP ? ceiling.whyStopped() : null;
+    }
+
+    /**
+     * What the agent holds now: in the heap, the ID map's tables and names, the probes' figures,
+     * the JFR parsers' constants and the control channel's reserve (each estimated from its own
+     * counts); natively, its JVMTI scratch buffers.
+     */
+    private MemoryCeiling.Footprint footprint() {
+        long heap = recorder.names().estimatedBytes() + ControlChannel.reservedBytes();
+        if (tracing != null) heap += dev.tiprobe.probe.ProbeControl.footprintBytes();
+        try {
+            heap += JfrStream.estimatedBytes();
+        } catch (LinkageError noJfr) {
+            // no jdk.jfr module: no parser either
+        }
+        return new MemoryCeiling.Footprint(heap, dev.tiprobe.jvmti.Jvmti.nativeBytes());
     }
 
     /** Writes tracing's figures so far to the recording (methods of unloaded classes a last time); returns them. */

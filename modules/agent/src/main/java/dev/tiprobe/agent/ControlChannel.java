@@ -39,6 +39,11 @@ final class ControlChannel implements AutoCloseable {
     /** Whether the reserve is to be held (from open until given back for good). Guarded by the class. */
     private static boolean holding;
 
+    /** The heap held back for answering now, in bytes. */
+    static synchronized long reservedBytes() {
+        return reserve == null ? 0 : reserve.length;
+    }
+
     private ControlChannel(Path socket, ServerSocketChannel server, UnaryOperator<String> answers) {
         this.socket = socket;
         this.server = server;

@@ -97,6 +97,11 @@ final class TraceOptions {
                     + " stack and, for a long contention, the owner's.")
     String lock;
 
+    @Option(names = "--max-memory", paramLabel = "<bytes>",
+            description = "The most memory tiprobe's own tables may take in the target (64m); past it tracing instruments no new class,"
+                    + " and if that is not enough the session stops itself, its recording finished (default 5 % of the max heap, at least 64m).")
+    String maxMemory;
+
     @Option(names = {"-e", "--event"}, paramLabel = "<events>",
             description = "asprof's way to name what to collect: cpu or wall, alloc, lock, several with ',' (-e cpu,alloc);"
                     + " the same as --sample 10ms --sample-mode cpu|wall, --alloc 512k, --lock 10ms, which may come beside it.")
@@ -288,7 +293,8 @@ final class TraceOptions {
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));
             AgentOptions.Locks locks = lock == null ? null
                     : new AgentOptions.Locks(AgentOptions.threshold(lock.equals(interval) ? "-i" : "--lock", lock));
-            return new AgentOptions(tracing, sampling, output.toString(), null, loop, allocations, locks);
+            long ceiling = maxMemory == null ? 0 : AgentOptions.bytes("--max-memory", maxMemory.strip());
+            return new AgentOptions(tracing, sampling, output.toString(), null, loop, allocations, locks, false, ceiling);
         } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration, size or percentage
             throw new UsageException(e.getMessage());
         }

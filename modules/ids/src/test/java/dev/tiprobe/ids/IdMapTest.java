@@ -263,4 +263,37 @@ class IdMapTest {
         assertTrue(checks.get() > 0);
         assertNotNull(map.counts());
     }
+
+    /**
+     * The footprint the agent reports and its memory ceiling rest on this estimate: for a map
+     * the shape of a script host's (generated classes, a few methods each, distinct names), it is
+     * within a quarter of what the heap grew by, measured after full collections.
+     */
+    @Test
+    void theEstimatedFootprintIsWithinAQuarterOfTheHeapTheMapHolds() {
+        LoaderRef loader = new LoaderRef("groovy.lang.GroovyClassLoader$InnerLoader", null, 7);
+        long before = heapUsedAfterGc();
+        IdMap map = new IdMap();
+        long methodId = 8;
+        for (int c = 0; c < 20_000; c++) {
+            ClassToken cls = new ClassToken("com.example.generated.Script" + c, loader, null, null, "file:/app/scripts.jar");
+            map.addClass(c + 1, cls);
+            for (int m = 0; m < 5; m++) {
+                MethodToken method = new MethodToken(cls, m == 0 ? "<init>" : "call" + m, "(Ljava/lang/Object;I)Ljava/lang/Object;",
+                        null, 1, new int[] {0, 10, 5, 11, 9, 12});
+                map.addMethod(methodId, c + 1, method);
+                methodId += 8;
+            }
+        }
+        long grown = heapUsedAfterGc() - before;
+        long estimated = map.estimatedBytes();
+        assertNotNull(map.classByTag(1), "the map is alive until here");
+        assertTrue(estimated > grown * 0.75 && estimated < grown * 1.25, "estimated " + estimated + " bytes, the heap grew by " + grown);
+    }
+
+    private static long heapUsedAfterGc() {
+        for (int i = 0; i < 3; i++) System.gc();
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory();
+    }
 }

@@ -155,6 +155,15 @@ public final class Jvmti {
     }
 
     /**
+     * The native memory tiprobe keeps between JVMTI calls, in bytes: a scratch buffer for each
+     * thread that has made or received one, freed after the thread ends. The upcall stubs (made
+     * once per JVM) and what JVMTI and JFR hold for themselves are the JVM's and not counted.
+     */
+    public static long nativeBytes() {
+        return Scratch.nativeBytes();
+    }
+
+    /**
      * Creates the event callbacks' upcall stubs ahead of the first event registration (about
      * 110 ms in a cold JVM); callable before the VM is created, from any thread.
      */

@@ -2,6 +2,10 @@ package dev.tiprobe.jvmti;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.PhantomReference;
+import java.lang.ref.ReferenceQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -45,6 +49,21 @@ final class Scratch implements AutoCloseable {
 
     private Scratch(boolean pooled) {
         this.pooled = pooled;
+        LIVE.add(new PhantomReference<>(this, GONE));
+    }
+
+    /**
+     * One phantom reference per scratch whose memory is not freed yet: a scratch goes with its
+     * thread (or, pooled, never), and its automatic arena frees the memory once the GC finds it
+     * unreachable, which is when its reference is enqueued. Counted without a thread of its own.
+     */
+    private static final Set<PhantomReference<Scratch>> LIVE = ConcurrentHashMap.newKeySet();
+    private static final ReferenceQueue<Scratch> GONE = new ReferenceQueue<>();
+
+    /** The native memory the scratches hold now, in bytes. */
+    static long nativeBytes() {
+        for (java.lang.ref.Reference<? extends Scratch> r; (r = GONE.poll()) != null; ) LIVE.remove(r);
+        return LIVE.size() * CAPACITY;
     }
 
     /**

@@ -39,7 +39,9 @@ class AgentOptionsTest {
                 new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null),
                         "/p/profile-%t.pb.gz", null, new AgentOptions.Loop(Duration.ofSeconds(60), 5)),
                 new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
-                        "/p/r-%t.tpr", null, new AgentOptions.Loop(Duration.ofMillis(1500), AgentOptions.Loop.DEFAULT_KEEP)));
+                        "/p/r-%t.tpr", null, new AgentOptions.Loop(Duration.ofMillis(1500), AgentOptions.Loop.DEFAULT_KEEP)),
+                new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
+                        "m.tpr", null, null, null, null, false, 48L << 20));
         for (AgentOptions o : sessions) assertEquals(o, AgentOptions.parse(o.format()), o.format());
     }
 
@@ -194,5 +196,15 @@ class AgentOptionsTest {
 
     static String message(String args) {
         return assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(args)).getMessage();
+    }
+
+    /** The memory ceiling: asked for in a size, or 5 % of the heap and at least 64 MB. */
+    @Test
+    void theMemoryCeilingIsAskedForOrFollowsTheHeap() {
+        assertEquals(64L << 20, AgentOptions.parse("file=a.tpr,interval=10ms,maxmemory=64m").maxMemory(1L << 30));
+        assertEquals(64L << 20, AgentOptions.parse("file=a.tpr,interval=10ms").maxMemory(256L << 20), "a small heap: the floor");
+        assertEquals(200L << 20, AgentOptions.parse("file=a.tpr,interval=10ms").maxMemory(4000L << 20), "5 % of a 4000 MB heap");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("file=a.tpr,maxmemory=lots"))
+                .getMessage().contains("maxmemory must be a size"));
     }
 }

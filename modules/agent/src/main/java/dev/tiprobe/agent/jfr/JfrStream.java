@@ -201,6 +201,17 @@ public final class JfrStream implements AutoCloseable {
     }
 
     /**
+     * About what the streams' parsers hold in the heap: JFR's metadata and the constants of the
+     * chunk being read, 2 to 3 MB each under class churn (a heap dump's count, with a new chunk
+     * every {@link #CHUNK_PERIOD}).
+     */
+    public static long estimatedBytes() {
+        return recordingNow.size() * PARSER_BYTES;
+    }
+
+    private static final long PARSER_BYTES = 3L << 20;
+
+    /**
      * Has JFR begin a new chunk once {@link #CHUNK_PERIOD} has passed since the last one asked
      * for, while a stream of tiprobe's records and the JVM is not exiting. A snapshot of what JFR
      * holds, closed at once, is the public way: with a recording to disk running, JFR rotates its

@@ -237,6 +237,8 @@ public final class Tracing {
         private final Set<String> changedByBoot = new HashSet<>();
         private final List<Results.Skipped> skipped = Collections.synchronizedList(new ArrayList<>());
         private final List<String> classFailures = Collections.synchronizedList(new ArrayList<>());
+        /** Set once the agent's memory passed its ceiling: classes that load from then on run as they are. */
+        private volatile boolean newClassesRefused;
         private final AtomicLong classesInstrumented = new AtomicLong();
         private final List<Results.Removed> removed = Collections.synchronizedList(new ArrayList<>());
         private volatile boolean active;
@@ -425,6 +427,7 @@ public final class Tracing {
          */
         private byte[] onClassFile(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
                                    byte[] classFile) {
+            if (redefined == null && newClassesRefused) return null;
             boolean marked = ProbeControl.tiprobesWork(true);
             boolean inside = Jvmti.beginOwnWork();
             try {
@@ -541,6 +544,17 @@ public final class Tracing {
                 if (finalResults != null) return finalResults;
                 return collect(true);
             }
+        }
+
+        /**
+         * From now on classes that load are not instrumented (those instrumented keep their
+         * probes): the agent's memory passed its ceiling, and each new class's methods would take
+         * more. Says so once among the classes left unchanged, with {@code why}.
+         */
+        public void refuseNewClasses(String why) {
+            if (newClassesRefused) return;
+            newClassesRefused = true;
+            classFailures.add("classes loaded from here on: left unchanged: " + why);
         }
 
         /** Slots in use (methods of loaded classes) and the highest slot handed out plus one: what the probes' figures take. */
