@@ -7,7 +7,7 @@ set -euo pipefail
 jdk=$1 modules=$2 agent=$3 demo=$4 out=$5
 rm -rf "$out"
 # jlink links explicit modules only. A dependency that names itself in its manifest alone
-# (protobuf-java's Automatic-Module-Name) gets the module-info jdeps derives from its classes.
+# (an Automatic-Module-Name; none today) gets the module-info jdeps derives from its classes.
 # Such a dependency must need no other library: jdeps sees only the JDK here.
 for jar in "$modules"/*.jar; do
   if "$jdk/bin/jar" --describe-module --file "$jar" | grep -q "automatic"; then
@@ -40,7 +40,6 @@ while [ -L "$self" ]; do
   esac
 done
 dir=$(cd "$(dirname "$self")" && pwd -P)
-# protobuf-java (the pprof export) still reads memory through sun.misc.Unsafe: allowed, without the JDK's warning.
-exec "$dir/java" --sun-misc-unsafe-memory-access=allow -m dev.tiprobe.cli/dev.tiprobe.cli.Main "$@"
+exec "$dir/java" -m dev.tiprobe.cli/dev.tiprobe.cli.Main "$@"
 LAUNCHER
 chmod 755 "$out/bin/tiprobe"

@@ -10,6 +10,7 @@ module dev.tiprobe.agent {
     requires dev.tiprobe.probe;
     requires transitive dev.tiprobe.recording;
     requires transitive dev.tiprobe.options;
+    requires dev.tiprobe.report;  // the loop's pprof profiles, written by the agent itself
     requires transitive java.instrument;
     requires static java.management;  // the heap watch, where the target's runtime has it
     requires jdk.jfr;  // sampling and lock profiling read JFR's events; where the target lacks JFR they fall back to JVMTI

@@ -1,8 +1,8 @@
 /**
  * tiprobe's recordings read back and rendered (and JFR's, read into the same model): the
  * validating reader, filters, and the exports
- * (JSON, text, folded stacks, the flame graph page). The command's side; the agent writes with
- * {@code dev.tiprobe.recording} alone.
+ * (JSON, text, folded stacks, the flame graph page, pprof, JFR). The command's side; the agent
+ * records with {@code dev.tiprobe.recording} and uses this module only for its loop's pprof profiles.
  */
 module dev.tiprobe.report {
     requires transitive dev.tiprobe.recording;

@@ -867,10 +867,54 @@ class ImageIT {
             Run usage = tiprobe(all.toArray(String[]::new));
             assertEquals(2, usage.exit(), usage.err());
         }
-        Run notARecording = tiprobe("start", "--loop", "1s", "--sample", "10ms", "-f", dir.resolve("x-%t.pb.gz").toString(), pid);
+        Run notARecording = tiprobe("start", "--loop", "1s", "--sample", "10ms", "-f", dir.resolve("x-%t.html").toString(), pid);
         assertEquals(2, notARecording.exit());
-        assertTrue(notARecording.err().startsWith("tiprobe start: start --loop writes recordings: name them .tpr"), notARecording.err());
+        assertTrue(notARecording.err().startsWith("tiprobe start: start --loop writes recordings or pprof profiles: name them .tpr or .pb.gz"),
+                notARecording.err());
         assertEquals("idle", tiprobe("status", pid).out().strip(), "nothing started");
+
+        Path pprofs = Files.createDirectories(dir.resolve("pprofs"));
+        Run startPprof = tiprobe("start", "--sample", "10ms", "--loop", "1s", "--keep", "2", "-f", pprofs.resolve("p-%t.pb.gz").toString(), pid);
+        assertEquals(0, startPprof.exit(), startPprof.err());
+        Thread.sleep(3_500);
+        assertEquals(0, tiprobe("stop", pid).exit());
+        List<Path> written = listing(pprofs, null);
+        assertEquals(2, written.size(), "the agent's own profiles, the newest 2: " + written);
+        for (Path profile : written) assertAgentProfile(profile, "example.known.Known", busy.pid(), "Known.spin");
+    }
+
+    /**
+     * A service profiled continuously from its start, with no command beside it: the agent's loop
+     * writes each period's pprof profile itself, the last one at exit, each read by {@code go tool
+     * pprof} and labelled with the service, host and pid that Pyroscope and Parca index.
+     */
+    @Test
+    void anAgentLoopFromTheJvmsStartWritesLabelledPprofProfilesItself() throws Exception {
+        Path lib = TIPROBE.getParent().resolveSibling("lib");
+        Path profiles = Files.createDirectories(dir.resolve("fleet"));
+        Process p = new ProcessBuilder(JAVA, "-javaagent:" + lib.resolve("tiprobe-agent.jar") + "=interval=10ms,samplemode=cpu,loop=1s,keep=10,file="
+                + profiles.resolve("cpu-%t.pb.gz"), "--enable-native-access=ALL-UNNAMED", "-cp", CLASSES, "example.real.OneSecond", "3500")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("fleet.out").toFile()).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the program ends");
+        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("fleet.out")));
+        List<Path> written = listing(profiles, null);
+        assertTrue(written.size() >= 3 && written.stream().allMatch(f -> f.getFileName().toString().matches("cpu-\\d{8}-\\d{6}\\.pb\\.gz")),
+                "a profile a second, the last at exit, and no recording left: " + written);
+        for (Path profile : written) assertAgentProfile(profile, "example.real.OneSecond", p.pid(), null);
+        StringBuilder tops = new StringBuilder();
+        for (Path f : written) tops.append(Command.run(List.of("go", "tool", "pprof", "-top", "-sample_index=samples", f.toString())).out());
+        assertTrue(tops.toString().contains("OneSecond.main") || tops.toString().contains("OneSecond.spin"), "the program's own frames: " + tops);
+    }
+
+    /** A pprof profile of the agent's loop: {@code go tool pprof} reads it, its samples labelled; {@code hot} among its top frames if not null. */
+    private static void assertAgentProfile(Path profile, String service, long pid, String hot) throws Exception {
+        Run top = Command.run(List.of("go", "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
+        assertEquals(0, top.exit(), top.err());
+        if (hot != null) assertTrue(top.out().contains(hot), "each profile is complete on its own: " + top.out());
+        Run tags = Command.run(List.of("go", "tool", "pprof", "-tags", profile.toString()));
+        assertEquals(0, tags.exit(), tags.err());
+        assertTrue(tags.out().contains(service) && tags.out().contains(Long.toString(pid)) && tags.out().contains("host:"),
+                "service, host and pid labels: " + tags.out());
     }
 
     @Test

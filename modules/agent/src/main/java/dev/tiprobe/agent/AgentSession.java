@@ -238,13 +238,18 @@ final class AgentSession {
             }
         }
         if (p != null && p.engines()) b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
+        Path last = null;
         try {
             recorder.close();
-            if (l != null) l.keep(recorder.file());  // the last period's recording counts too
+            if (l != null) last = l.keep(recorder.file());  // the last period's recording counts too
         } catch (Throwable e) {
             problems.add("could not finish the recording: " + message(e));
         }
         Reply reply = problems.isEmpty() ? withFiles(Reply.ok(Reply.STOPPED, b.toString())) : Reply.error(String.join("; ", problems));
+        if (last != null && !last.equals(recorder.file())) {
+            last = last.toAbsolutePath();  // the loop made the profile itself: there is nothing left to convert
+            reply = reply.with(Reply.RECORDING, last).with(Reply.OUTPUT, last);
+        }
         return new Ending(reply, problems, unmatched);
     }
 

@@ -1,19 +1,33 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.ids.HumanNames;
+import dev.tiprobe.report.Pprof;
+import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.RecordingReader;
+import dev.tiprobe.report.View;
+
 import dev.tiprobe.options.AgentOptions;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Continuous profiling ({@code loop=}): every period a {@code tiprobe-loop} thread finishes the
  * session's recording and begins the next, named by {@code %t} at that moment, so each file is
- * complete and readable on its own (the command turns each into a pprof profile or a page). Only
- * the {@code keep} newest finished recordings stay; older ones are deleted as new ones finish.
+ * complete and readable on its own. Where the output asked for is pprof ({@code file=cpu-%t.pb.gz})
+ * the agent turns each finished recording into that profile itself, labelled with the service, host
+ * and pid that Pyroscope and Parca index, and removes the recording: a service profiled from its
+ * start ({@code -javaagent}) or by {@code start --loop} has no command beside it to do so
+ * ({@code collect --loop} asks for recordings and converts them into any format). Only the
+ * {@code keep} newest finished files stay; older ones are deleted as new ones finish.
  */
 final class RecordingLoop implements AutoCloseable {
     private final Recorder recorder;
@@ -74,10 +88,71 @@ final class RecordingLoop implements AutoCloseable {
         }
     }
 
-    /** Counts {@code done} among the finished recordings and deletes the oldest beyond {@code keep}. */
-    synchronized void keep(Path done) throws IOException {
-        finished.addLast(done);
+    /**
+     * Counts {@code done}, a finished recording, among the finished files (as the pprof profile
+     * made of it where one is asked for) and deletes the oldest beyond {@code keep}. Returns the
+     * file kept for it.
+     */
+    synchronized Path keep(Path done) throws IOException {
+        Path kept = options.file().endsWith(PPROF) ? profiled(done) : done;
+        finished.addLast(kept);
         while (finished.size() > options.loop().keep()) Files.deleteIfExists(finished.removeFirst());
+        return kept;
+    }
+
+    private static final String PPROF = ".pb.gz";
+
+    /**
+     * {@code recording} as the pprof profile named for it, written beside it (through a temporary
+     * file, so a reader never sees half a profile), the recording then removed; the recording
+     * itself where it cannot be read or the profile written (why, in {@link #describe}).
+     */
+    private Path profiled(Path recording) {
+        Path output = AgentOptions.outputBeside(recording, options.file());
+        Path partial = output.resolveSibling(output.getFileName() + ".partial");
+        try {
+            Recording r = RecordingReader.read(recording);
+            try (OutputStream out = Files.newOutputStream(partial)) {
+                Pprof.write(View.natural(r).of(r), HumanNames.FrameStyle.SLASH, labels(), out);
+            }
+            Files.move(partial, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.deleteIfExists(recording);
+            return output;
+        } catch (IOException | RuntimeException e) {
+            problem = "could not write " + output.getFileName() + ": " + AgentSession.message(e);
+            try {
+                Files.deleteIfExists(partial);
+            } catch (IOException ignored) {
+                // left for the user to remove
+            }
+            return recording;
+        }
+    }
+
+    /**
+     * The labels each sample of a loop's profiles carries: {@code service} (the main class or jar
+     * the JVM was started with), {@code host} and {@code pid}. Made once: naming the host may ask DNS.
+     */
+    private Map<String, String> labels() {
+        Map<String, String> made = labels;
+        if (made != null) return made;
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException | RuntimeException e) {
+            host = "unknown";
+        }
+        return labels = Map.of("service", service(), "host", host, "pid", Long.toString(pid));
+    }
+
+    private Map<String, String> labels;
+
+    /** The program's name: its main class, or its jar's file name, from {@code sun.java.command}; else {@code java}. */
+    static String service() {
+        String command = System.getProperty("sun.java.command", "").strip();
+        if (command.isEmpty()) return "java";
+        String first = command.split("\\s+")[0];
+        return first.endsWith(".jar") ? Path.of(first).getFileName().toString() : first;
     }
 
     /** {@code , a recording every 60 s, the 10 newest kept}, and why the loop stopped if it did. */

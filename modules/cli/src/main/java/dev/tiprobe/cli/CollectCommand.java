@@ -59,7 +59,7 @@ final class CollectCommand extends SessionCommand {
         }
         output = Agent.loopOutput(trace.file(), pid);
         loopExports = new LoopExports(output, loop.keep());
-        return trace.agentOptions(output, loop);
+        return trace.agentOptions(AgentOptions.recordingBeside(output), loop);  // recordings: this command converts them
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.report.FlameGraphHtml;
 import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.JfrExport;
+import dev.tiprobe.report.Pprof;
 import dev.tiprobe.report.JfrRecordings;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingJson;

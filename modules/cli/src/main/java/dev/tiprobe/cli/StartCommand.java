@@ -26,9 +26,9 @@ final class StartCommand extends SessionCommand {
     String sessionOptions() throws CliException {
         AgentOptions.Loop loop = looping.loop(trace);
         if (loop == null) return trace.agentOptions(Agent.output(trace.file(), pid));
-        if (!trace.file().endsWith(".tpr")) {
-            throw new UsageException("start --loop writes recordings: name them .tpr (e.g. -f 'p-%t.tpr'); collect --loop"
-                    + " makes .pb.gz, .html, ... of each as it finishes");
+        if (!trace.file().endsWith(".tpr") && !trace.file().endsWith(".pb.gz")) {
+            throw new UsageException("start --loop writes recordings or pprof profiles: name them .tpr or .pb.gz (e.g. -f 'p-%t.pb.gz');"
+                    + " collect --loop makes .html, .collapsed, ... of each as it finishes");
         }
         return trace.agentOptions(Agent.loopOutput(trace.file(), pid), loop);
     }

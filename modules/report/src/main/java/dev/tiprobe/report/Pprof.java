@@ -1,13 +1,8 @@
-package dev.tiprobe.cli;
+package dev.tiprobe.report;
 
-import com.google.protobuf.CodedOutputStream;
 import dev.tiprobe.ids.HumanNames;
-import dev.tiprobe.report.Profile;
-import dev.tiprobe.report.Recording;
-import dev.tiprobe.report.View;
 import dev.tiprobe.recording.RecordingFormat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -26,16 +21,22 @@ import java.util.zip.GZIPOutputStream;
  * name its frames ({@link HumanNames#frame}; its full name is the system name), its jar or module
  * its mapping; each (method, line) is a
  * location, its file the path of the source its class names ({@code org/foo/Bar.java}). Every
- * sample carries its thread's name as the label {@code thread}; the traced methods' statistics go
- * into the profile's comments.
+ * sample carries its thread's name as the label {@code thread}, and the labels it is given (the
+ * agent's loop gives {@code service}, {@code host} and {@code pid}, which Pyroscope and Parca
+ * index); the traced methods' statistics go into the profile's comments.
  */
-final class Pprof {
+public final class Pprof {
     private Pprof() {}
 
     /** Writes the view {@code p} to {@code out}, gzipped, its functions named in {@code style}, and closes nothing. */
-    static void write(Profile p, HumanNames.FrameStyle style, OutputStream out) throws IOException {
+    public static void write(Profile p, HumanNames.FrameStyle style, OutputStream out) throws IOException {
+        write(p, style, Map.of(), out);
+    }
+
+    /** As {@link #write(Profile, HumanNames.FrameStyle, OutputStream)}, every sample also carrying {@code labels}. */
+    public static void write(Profile p, HumanNames.FrameStyle style, Map<String, String> labels, OutputStream out) throws IOException {
         GZIPOutputStream gz = new GZIPOutputStream(out);
-        gz.write(new Pprof.Builder(p, style).profile());
+        gz.write(new Pprof.Builder(p, style, labels).profile());
         gz.finish();
     }
 
@@ -44,6 +45,7 @@ final class Pprof {
         private final Profile view;
         private final Recording r;
         private final HumanNames.FrameStyle style;
+        private final Map<String, String> labels;
         private final Map<String, Long> strings = new LinkedHashMap<>();
         private final Map<String, Long> mappings = new LinkedHashMap<>();  // jar or module -> mapping id
         private final Map<Integer, Function> functions = new LinkedHashMap<>();  // by method id
@@ -53,10 +55,11 @@ final class Pprof {
 
         private record Location(long id, Function function, int line) {}
 
-        Builder(Profile view, HumanNames.FrameStyle style) {
+        Builder(Profile view, HumanNames.FrameStyle style, Map<String, String> labels) {
             this.view = view;
             this.r = view.recording();
             this.style = style;
+            this.labels = labels;
             string("");
         }
 
@@ -85,8 +88,9 @@ final class Pprof {
             String[][] named = types(cpuMode);
             for (String[] t : named) types.add(new long[] {string(t[0]), string(t[1])});
             long threadKey = string("thread");
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            CodedOutputStream p = CodedOutputStream.newInstance(bytes);
+            List<long[]> given = new ArrayList<>();
+            for (Map.Entry<String, String> l : new java.util.TreeMap<>(labels).entrySet()) given.add(new long[] {string(l.getKey()), string(l.getValue())});
+            ProtoOut p = new ProtoOut();
             for (long[] t : types) p.writeByteArray(1, message(m -> {
                 m.writeInt64(1, t[0]);
                 m.writeInt64(2, t[1]);
@@ -102,12 +106,18 @@ final class Pprof {
                         : cpuMode ? new long[] {1, s.weight()} : new long[] {ticks, s.weight(), ticks * interval};
                 long thread = string(r.threads().getOrDefault(s.threadId(), "thread " + s.threadId()));
                 p.writeByteArray(2, message(m -> {
-                    m.writeByteArray(1, packed(ids, true));
-                    m.writeByteArray(2, packed(values, false));
+                    m.writeByteArray(1, packed(ids));
+                    m.writeByteArray(2, packed(values));
                     m.writeByteArray(3, message(l -> {
                         l.writeInt64(1, threadKey);
                         l.writeInt64(2, thread);
                     }));
+                    for (long[] label : given) {
+                        m.writeByteArray(3, message(l -> {
+                            l.writeInt64(1, label[0]);
+                            l.writeInt64(2, label[1]);
+                        }));
+                    }
                 }));
             }
             List<Long> comments = new ArrayList<>();
@@ -161,8 +171,7 @@ final class Pprof {
             p.writeInt64(12, samples ? interval : r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL));
             for (long c : comments) p.writeInt64(13, c);
             p.writeInt64(14, defaultType);
-            p.flush();
-            return bytes.toByteArray();
+            return p.toByteArray();
         }
 
         /**
@@ -213,30 +222,25 @@ final class Pprof {
      * {@code java.base/java.util.HashMap.put(...)}); "[classes]" for classes from a directory, and
      * for names tiprobe makes up, such as "[truncated]".
      */
-    static String mappingOf(String human) {
+    public static String mappingOf(String human) {
         String origin = HumanNames.originOf(human);
         return origin != null ? origin : "[classes]";
     }
 
     private interface Fields {
-        void write(CodedOutputStream out) throws IOException;
+        void write(ProtoOut out);
     }
 
-    private static byte[] message(Fields fields) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    private static byte[] message(Fields fields) {
+        ProtoOut out = new ProtoOut();
         fields.write(out);
-        out.flush();
-        return bytes.toByteArray();
+        return out.toByteArray();
     }
 
-    /** A packed repeated field's payload: unsigned varints (ids) or int64 varints (values). */
-    private static byte[] packed(long[] values, boolean unsigned) throws IOException {
+    /** A packed repeated field's payload: varints (ids unsigned, values int64: the same bytes). */
+    private static byte[] packed(long[] values) {
         return message(out -> {
-            for (long v : values) {
-                if (unsigned) out.writeUInt64NoTag(v);
-                else out.writeInt64NoTag(v);
-            }
+            for (long v : values) out.writeVarintNoTag(v);
         });
     }
 }

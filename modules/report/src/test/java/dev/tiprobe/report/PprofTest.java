@@ -1,4 +1,4 @@
-package dev.tiprobe.cli;
+package dev.tiprobe.report;
 
 import org.junit.jupiter.api.Test;
 
