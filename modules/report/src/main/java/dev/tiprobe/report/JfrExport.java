@@ -23,8 +23,11 @@ import java.util.Map;
  * those of a wall-mode one are {@code profiler.WallClockSample}s (async-profiler's wall event: each
  * with its thread's state and the sampling intervals it stands for); allocation samples
  * {@code jdk.ObjectAllocationSample}s weighing the bytes they stand for; contended monitors
- * {@code jdk.JavaMonitorEnter}, waits {@code jdk.JavaMonitorWait}. Traced calls and method
- * statistics have no JFR event and are left out (JSON and text keep them).
+ * {@code jdk.JavaMonitorEnter}, waits {@code jdk.JavaMonitorWait}. tiprobe's own events, which
+ * JFR has no type for, are {@code tiprobe.TracedCall} (each traced call kept: its method, thread,
+ * duration, arguments and result as the text report shows them, whether it threw, its depth, and
+ * its stack where it was kept by its duration), {@code tiprobe.ClassLoad} and
+ * {@code tiprobe.ClassUnload}. Method statistics have no event (JSON and text keep them).
  *
  * <p>The layout, as the JDK's own parser reads it (its {@code jdk.jfr.internal.consumer}): a
  * 68-byte header; the events, each {@code size type fields} in compressed integers; one checkpoint
@@ -45,6 +48,7 @@ public final class JfrExport {
     private static final int THREAD = 20, CLASS = 21, STACK_TRACE = 22, STACK_FRAME = 23, METHOD = 24, SYMBOL = 25, THREAD_STATE = 26;
     private static final int LABEL = 30, TIMESTAMP = 31, TIMESPAN = 32;
     private static final int EXECUTION_SAMPLE = 100, WALL_CLOCK_SAMPLE = 101, ALLOCATION_SAMPLE = 102, MONITOR_ENTER = 103, MONITOR_WAIT = 104, ACTIVE_SETTING = 105;
+    private static final int TRACED_CALL = 110, CLASS_LOAD = 111, CLASS_UNLOAD = 112;
 
     /** Writes {@code r} to {@code out} as a JFR file. */
     public static void write(Recording r, OutputStream out) throws IOException {
@@ -91,6 +95,25 @@ public final class JfrExport {
             e.varlong(w.ownerThreadId() == 0 ? 0 : pools.thread(w.ownerThreadId()));
             events.event(w.kind() == RecordingFormat.LOCK_CONTENDED ? MONITOR_ENTER : MONITOR_WAIT, e);
         }
+        for (Recording.Call c : r.calls()) {
+            Bytes e = new Bytes();
+            e.varlong(c.startEpochNanos() - start);
+            e.varlong(c.durationNanos());
+            e.varlong(pools.thread(c.threadId()));
+            e.varlong(c.stackFrames().length == 0 ? 0 : pools.stack(c.stackFrames(), c.stackLines()));
+            e.varlong(pools.method(c.methodId()));
+            e.string(arguments(c));
+            e.string(ValueText.of(c.result()));
+            e.bool(c.threw());
+            e.varlong(c.depth());
+            events.event(TRACED_CALL, e);
+        }
+        for (Recording.ClassEvent c : r.classEvents()) {
+            Bytes e = new Bytes();
+            e.varlong(c.epochNanos() - start);
+            e.varlong(pools.type(c.className()));
+            events.event(c.load() ? CLASS_LOAD : CLASS_UNLOAD, e);
+        }
         Bytes checkpoint = pools.checkpoint();
         Bytes metadata = metadata(wall);
 
@@ -114,6 +137,17 @@ public final class JfrExport {
         events.writeTo(out);
         checkpoint.writeTo(out);
         metadata.writeTo(out);
+    }
+
+    /** A traced call's arguments as the text report shows them: {@code order=Shop$Order{id=5, …}, qty=2}. */
+    private static String arguments(Recording.Call c) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < c.argValues().size(); i++) {
+            if (i > 0) b.append(", ");
+            if (i < c.argNames().size() && c.argNames().get(i) != null) b.append(c.argNames().get(i)).append('=');
+            b.append(ValueText.of(c.argValues().get(i)));
+        }
+        return b.toString();
     }
 
     /** A sample's state without its flags (truncated, weighted). */
@@ -411,6 +445,17 @@ public final class JfrExport {
             monitor.field("stackTrace", STACK_TRACE, true, false);
             monitor.field("monitorClass", CLASS, true, false);
             monitor.field((String) m[3], THREAD, true, false);
+        }
+        Element call = event(types, "tiprobe.TracedCall", TRACED_CALL, "Traced Call", true);
+        call.field("eventThread", THREAD, true, false);
+        call.field("stackTrace", STACK_TRACE, true, false);
+        call.field("method", METHOD, true, false);
+        call.field("arguments", STRING, false, false);
+        call.field("result", STRING, false, false);
+        call.field("threw", BOOLEAN, false, false);
+        call.field("depth", INT, false, false);
+        for (Object[] c : new Object[][] {{"tiprobe.ClassLoad", CLASS_LOAD, "Class Load"}, {"tiprobe.ClassUnload", CLASS_UNLOAD, "Class Unload"}}) {
+            event(types, (String) c[0], (int) c[1], (String) c[2], false).field("loadedClass", CLASS, true, false);
         }
         Element setting = event(types, "jdk.ActiveSetting", ACTIVE_SETTING, "Recording Setting", false);
         setting.field("id", LONG, false, false);

@@ -114,4 +114,52 @@ class JfrExportTest {
         FoldedStacks.write(view.of(r), w, false, FrameStyle.SLASH);
         return w.toString();
     }
+
+    /**
+     * tiprobe's own events, which JFR has no type for: each traced call with its method, thread,
+     * duration, arguments, result and kept stack, and classes loaded and unloaded, read back by
+     * the JDK's parser and by its {@code jfr} tool ({@code summary}, {@code print --events}).
+     */
+    @Test
+    void tracedCallsAndClassEventsAreTiprobesOwnJfrEvents() throws Exception {
+        Path tpr = dir.resolve("traced.tpr");
+        try (RecordingWriter w = RecordingWriter.create(tpr, METHODS::get)) {
+            w.classEvent(1_000_000_000L, true, "com.foo.Orders");
+            w.call(1_050_000_000L, 7, "worker-1", 1, 0, 3_000_000, false, List.of("orders", "discounts"),
+                    List.of(new dev.tiprobe.recording.CapturedValue.Str("three orders"), new dev.tiprobe.recording.CapturedValue.Int(5)),
+                    new dev.tiprobe.recording.CapturedValue.Int(1250), new RecordingWriter.Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false),
+                    List.of());
+            w.classEvent(1_200_000_000L, false, "com.foo.Orders");
+            w.flush();
+        }
+        Path jfr = dir.resolve("traced.jfr");
+        try (OutputStream out = Files.newOutputStream(jfr)) {
+            JfrExport.write(RecordingReader.read(tpr), out);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        RecordedEvent call = events.stream().filter(e -> e.getEventType().getName().equals("tiprobe.TracedCall")).findFirst().orElseThrow();
+        assertEquals("total", call.<jdk.jfr.consumer.RecordedMethod>getValue("method").getName());
+        assertEquals("com.foo.Orders", call.<jdk.jfr.consumer.RecordedMethod>getValue("method").getType().getName());
+        assertEquals("worker-1", call.getThread("eventThread").getJavaName());
+        assertEquals(3_000_000, call.getDuration().toNanos());
+        assertEquals("orders=\"three orders\", discounts=5", call.getString("arguments"));
+        assertEquals("1250", call.getString("result"));
+        assertEquals(List.of("total", "run"), call.getStackTrace().getFrames().stream().map(f -> f.getMethod().getName()).toList());
+        assertEquals(List.of("tiprobe.ClassLoad com.foo.Orders", "tiprobe.ClassUnload com.foo.Orders"), events.stream()
+                .filter(e -> e.getEventType().getName().startsWith("tiprobe.Class"))
+                .map(e -> e.getEventType().getName() + " " + e.getClass("loadedClass").getName()).toList());
+
+        String jfrTool = Path.of(System.getProperty("java.home"), "bin", "jfr").toString();
+        String summary = run(jfrTool, "summary", jfr.toString());
+        assertTrue(summary.contains("tiprobe.TracedCall") && summary.contains("tiprobe.ClassLoad") && summary.contains("tiprobe.ClassUnload"), summary);
+        String printed = run(jfrTool, "print", "--events", "tiprobe.TracedCall", jfr.toString());
+        assertTrue(printed.contains("arguments = \"orders=\"three orders\", discounts=5\"") && printed.contains("com.foo.Orders.total("), printed);
+    }
+
+    private static String run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), out);
+        return out;
+    }
 }
