@@ -1010,6 +1010,55 @@ class ImageIT {
     }
 
     /**
+     * asprof's output flags on collect, beside async-profiler 4.6 on the same program: {@code -o
+     * collapsed -t --include} prints folded stacks to stdout, each under its thread as asprof's
+     * {@code threads} roots them ({@code [main tid=…]}) and only those through the included frame;
+     * {@code -o flat} prints the top methods, {@code -o pprof -f x.pb.gz} writes what {@code go
+     * tool pprof} reads; {@code --exclude} drops; a format that needs a file without one, or
+     * {@code -t} without folded stacks, is a usage error.
+     */
+    @Test
+    void asprofsOutputFlagsWorkAsAsprofsDoOnTheSameProgram() throws Exception {
+        String lib = System.getProperty("asyncprofiler.lib");
+        assertTrue(lib != null && Files.isRegularFile(Path.of(lib)), "async-profiler unpacked by the build: " + lib);
+        Process busy = startReady(busyTarget(), "flags-busy.out");
+        String pid = Long.toString(busy.pid());
+        Run folded = tiprobe("-d", "2s", "-o", "collapsed", "-t", "--include", "*Known.spin*", pid);
+        assertEquals(0, folded.exit(), folded.err());
+        List<String> ours = folded.out().lines().toList();
+        assertFalse(ours.isEmpty(), folded.err());
+        assertTrue(ours.stream().allMatch(l -> l.matches("\\[main tid=\\d+\\];.*example/known/Known\\.spin.* \\d+")), "tiprobe: " + ours);
+
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Path theirs = dir.resolve("ap.collapsed");
+        assertEquals(0, Command.run(List.of(jcmd, pid, "JVMTI.agent_load", lib, "\"start,event=itimer,interval=10ms,threads\"")).exit());
+        Thread.sleep(2_000);  // async-profiler takes threads at start, include at stop
+        Run stop = Command.run(List.of(jcmd, pid, "JVMTI.agent_load", lib, "\"stop,collapsed,include=*Known.spin*,file=" + theirs + "\""));
+        assertEquals(0, stop.exit(), stop.out() + stop.err());
+        List<String> asprofs = Files.readAllLines(theirs);
+        assertFalse(asprofs.isEmpty(), "async-profiler's stacks");
+        assertTrue(asprofs.stream().allMatch(l -> l.startsWith("[main tid=") && l.contains("example/known/Known.spin")),
+                "async-profiler, the same flags: " + asprofs);
+
+        Run excluded = tiprobe("-d", "1s", "-o", "collapsed", "--exclude", "*Known.spin*", pid);
+        assertEquals(0, excluded.exit(), excluded.err());
+        assertTrue(excluded.out().lines().noneMatch(l -> l.contains("Known.spin")), excluded.out());
+        Run flat = tiprobe("-d", "1s", "-o", "flat", pid);
+        assertEquals(0, flat.exit(), flat.err());
+        assertTrue(flat.out().contains("example.known.Known.spin"), flat.out());
+        Path pprof = dir.resolve("flags.pb.gz");
+        assertEquals(0, tiprobe("-d", "1s", "-o", "pprof", "-f", pprof.toString(), pid).exit());
+        Run top = Command.run(List.of("go", "tool", "pprof", "-top", pprof.toString()));
+        assertTrue(top.out().contains("Known.spin"), top.out() + top.err());
+        Run noFile = tiprobe("-d", "1s", "-o", "jfr", pid);
+        assertEquals(2, noFile.exit());
+        assertTrue(noFile.err().contains("-o jfr writes a file: name it with -f (e.g. -f profile.jfr)"), noFile.err());
+        Run threadsAlone = tiprobe("-d", "1s", "-t", pid);
+        assertEquals(2, threadsAlone.exit());
+        assertTrue(threadsAlone.err().contains("-t splits folded stacks by thread"), threadsAlone.err());
+    }
+
+    /**
      * async-profiler's {@code .jfr} (4.6 from Maven Central, loaded into a target of the test's
      * own with jcmd, CPU by itimer) reports through tiprobe with the hot method on top.
      */

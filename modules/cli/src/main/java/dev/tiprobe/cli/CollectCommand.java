@@ -2,7 +2,11 @@ package dev.tiprobe.cli;
 
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.Reply;
+import dev.tiprobe.ids.HumanNames.FrameStyle;
+import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.RecordingFilter;
+import dev.tiprobe.report.View;
 import dev.tiprobe.report.RecordingReader;
 
 import picocli.CommandLine;
@@ -35,11 +39,26 @@ final class CollectCommand extends SessionCommand {
     @Mixin
     LoopOptions looping;
 
+    @Option(names = {"-o", "--output"}, paramLabel = "flat|collapsed|flamegraph|jfr|pprof",
+            description = "The output format, as asprof's -o: flat (the top methods; the default without -f), collapsed (folded stacks),"
+                    + " flamegraph (the .html page), jfr or pprof. Without -f, flat and collapsed go to stdout; the others need -f with"
+                    + " their extension (.html, .jfr, .pb.gz).")
+    String format;
+
+    @Option(names = {"-t", "--threads"}, description = "Folded stacks split by thread, its name the root frame, as asprof's -t (collapsed output).")
+    boolean perThread;
+
+    @Option(names = "--include", paramLabel = "<glob>", description = "Keep only samples with a frame matching, as asprof's --include, e.g. '*Orders.total*' (repeatable).")
+    java.util.List<String> includes = new java.util.ArrayList<>();
+
+    @Option(names = "--exclude", paramLabel = "<glob>", description = "Drop samples with a frame matching, as asprof's --exclude (repeatable).")
+    java.util.List<String> excludes = new java.util.ArrayList<>();
+
     private Path output;
+    /** What goes to stdout instead of a file: "flat" (the top methods) or "collapsed"; null when a file is written. */
+    private String printed;
     /** With --loop: turns each finished recording into the output asked for. */
     private LoopExports loopExports;
-    /** No -f and no --trace: the top methods are printed, from a recording kept in the working directory. */
-    private boolean textToStdout;
 
     /** Where the recording goes when the profile is printed: the working directory, for {@code tiprobe report} to draw other views from. */
     static final String PRINTED_RECORDING = "tiprobe-%p-%t.tpr";
@@ -53,9 +72,13 @@ final class CollectCommand extends SessionCommand {
     String sessionOptions() throws CliException {
         AgentOptions.Loop loop = looping.loop(trace);
         if (loop == null) {
-            textToStdout = trace.textToStdout();
-            output = Agent.output(textToStdout ? PRINTED_RECORDING : trace.file(), pid);
+            printed = printed();
+            output = Agent.output(printed != null ? PRINTED_RECORDING : trace.file(), pid);
             return trace.agentOptions(output);
+        }
+        if (format != null || perThread || !includes.isEmpty() || !excludes.isEmpty()) {
+            throw new UsageException("-o, -t, --include and --exclude shape one output: with --loop, name the format by -f's extension"
+                    + " and filter each profile with tiprobe report");
         }
         output = Agent.loopOutput(trace.file(), pid);
         loopExports = new LoopExports(output, loop.keep());
@@ -124,16 +147,74 @@ final class CollectCommand extends SessionCommand {
         Path recording = stopped.path(Reply.RECORDING);
         // a loop's last period's recording is a profile now, like the others: say where they all are
         String finished = finishedText(stopped, loopExports != null ? "profiles in " + output.getParent() : "recording in " + recording);
-        if (textToStdout) spec.commandLine().getErr().println("tiprobe collect: " + finished);  // stdout is the profile's
+        if (printed != null) spec.commandLine().getErr().println("tiprobe collect: " + finished);  // stdout is the profile's
         outputFromRecording(recording != null ? recording : Report.recordingFor(output));
-        if (!textToStdout) spec.commandLine().getOut().println(finished);
+        if (printed == null) spec.commandLine().getOut().println(finished);
     }
 
     /** What was asked for, from the finished recording: the top methods printed, the output written, or the loop's profiles. */
     private void outputFromRecording(Path recording) throws CliException {
-        if (loopExports != null) loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
-        else if (textToStdout) TextReport.write(Exports.read(recording, spec.commandLine().getErr()), null, spec.commandLine().getOut(), 20, 0);
-        else written(Report.convert(recording, output));
+        if (loopExports != null) {
+            loopExports.convertFinished(true, spec.commandLine().getErr()).forEach(this::written);
+        } else if (printed != null) {
+            print(filtered(Exports.read(recording, spec.commandLine().getErr())));
+        } else if (!perThread && includes.isEmpty() && excludes.isEmpty()) {
+            written(Report.convert(recording, output));
+        } else if (!recording.equals(output)) {
+            Recording r = filtered(Exports.read(recording, spec.commandLine().getErr()));
+            if (perThread) OutputFiles.write(output, w -> FoldedStacks.write(View.natural(r).of(r), w, true, FrameStyle.SLASH));
+            else Exports.write(r, recording, output);
+            written(output);
+        }
+    }
+
+    /** The profile on stdout, as asprof prints it without a file: the top methods, or folded stacks. */
+    private void print(Recording r) throws CliException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (printed.equals("flat")) {
+            TextReport.write(r, null, out, 20, 0);
+            return;
+        }
+        try {
+            FoldedStacks.write(View.natural(r).of(r), out, perThread, FrameStyle.SLASH);
+            out.flush();
+        } catch (IOException e) {
+            throw new CliException("cannot print the folded stacks: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code r} with only the samples --include and --exclude keep. */
+    private Recording filtered(Recording r) {
+        return new RecordingFilter(includes, excludes, java.util.List.of(), 0, Long.MAX_VALUE).apply(r);
+    }
+
+    /**
+     * What goes to stdout, checking -o and -t against -f: "flat" where nothing is named to write
+     * (no -f and no --trace, or -o flat), "collapsed" for -o collapsed without -f, null for a file.
+     */
+    private String printed() throws UsageException {
+        String file = trace.file;
+        if (format != null) {
+            String extension = switch (format.strip().toLowerCase(java.util.Locale.ROOT)) {
+                case "flat" -> ".txt";
+                case "collapsed" -> ".collapsed";
+                case "flamegraph" -> ".html";
+                case "jfr" -> ".jfr";
+                case "pprof" -> ".pb.gz";
+                default -> throw new UsageException("-o: '" + format + "' is no format: use flat, collapsed, flamegraph, jfr or pprof");
+            };
+            if (file != null && !file.endsWith(extension)) {
+                throw new UsageException("-o " + format + " writes " + extension + ": name the file so (-f …" + extension + ")");
+            }
+            if (file == null && !extension.equals(".txt") && !extension.equals(".collapsed")) {
+                throw new UsageException("-o " + format + " writes a file: name it with -f (e.g. -f profile" + extension + ")");
+            }
+        }
+        boolean collapsed = (format != null && format.strip().equalsIgnoreCase("collapsed")) || (file != null && file.endsWith(".collapsed"));
+        if (perThread && !collapsed) throw new UsageException("-t splits folded stacks by thread: use -o collapsed or -f x.collapsed");
+        if (file != null) return null;
+        if (format != null) return format.strip().toLowerCase(java.util.Locale.ROOT);
+        return trace.textToStdout() ? "flat" : null;
     }
 
     /**
@@ -156,7 +237,14 @@ final class CollectCommand extends SessionCommand {
                         + " %d waits and %d traced calls in %d chunks, up to %s", recording, r.samples().size(),
                         r.events().allocations().size(), r.events().locks().size(), r.calls().size(), r.chunks(),
                         r.chunks() == 0 ? "its start" : "its last whole chunk");
-        if (textToStdout) TextReport.write(r, null, spec.commandLine().getOut(), 20, 0);
+        if (printed != null) {
+            try {
+                print(filtered(r));
+            } catch (CliException e) {
+                return exited + held + "; " + e.getMessage();
+            }
+            return exited + held + ": " + recording;
+        }
         if (recording.equals(output)) return exited + held + ": " + recording;
         try {
             Exports.write(r, recording, output);

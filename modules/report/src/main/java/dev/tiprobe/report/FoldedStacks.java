@@ -28,14 +28,14 @@ public final class FoldedStacks {
         return fold(p, threadRoots, FrameStyle.SLASH);
     }
 
-    /** Stack to weight, sorted, with optional thread name as the root frame, frames named in {@code style}. */
+    /** Stack to weight, sorted, with optional thread as the root frame ({@link #threadFrame}), frames named in {@code style}. */
     public static Map<String, Long> fold(Profile p, boolean threadRoots, FrameStyle style) {
         Recording r = p.recording();
         Map<String, Long> folded = new TreeMap<>();
         StringBuilder b = new StringBuilder();
         for (Profile.Stack s : p.stacks()) {
             b.setLength(0);
-            if (threadRoots) b.append(frame(r.threads().getOrDefault(s.threadId(), "thread " + s.threadId())));
+            if (threadRoots) b.append(threadFrame(r.threads().getOrDefault(s.threadId(), "thread"), s.threadId()));
             for (int i = s.frames().length - 1; i >= 0; i--) {
                 if (!b.isEmpty()) b.append(';');
                 b.append(frame(HumanNames.frame(r.methodName(s.frames()[i]), style)));
@@ -44,6 +44,11 @@ public final class FoldedStacks {
             if (s.weight() > 0) folded.merge(b.toString(), s.weight(), Long::sum);
         }
         return folded;
+    }
+
+    /** A thread as the root frame, as async-profiler's {@code -t} spells it: {@code [main tid=1]} (tiprobe's id is the Java thread id). */
+    static String threadFrame(String name, long threadId) {
+        return frame("[" + name + " tid=" + threadId + "]");
     }
 
     public static void write(Profile p, Writer out, boolean threadRoots, FrameStyle style) throws IOException {

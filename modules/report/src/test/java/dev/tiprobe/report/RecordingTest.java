@@ -253,7 +253,8 @@ class RecordingTest {
         assertEquals(300, parsed.values().stream().mapToLong(Long::longValue).sum());
         assertEquals(3 * 34, parsed.get("com/foo/M5.run;com/foo/M4.run;com/foo/M1.run"), "i % 3 == 0 in 34 of 100: named as async-profiler names frames");
         assertEquals(3, parsed.size());
-        assertTrue(FoldedStacks.fold(r, true).keySet().stream().allMatch(k -> k.startsWith("worker-")));
+        assertTrue(FoldedStacks.fold(r, true).keySet().stream().allMatch(k -> k.matches("\\[worker-\\d+ tid=\\d+\\];.*")),
+                "each stack under its thread, as async-profiler's -t roots them: " + FoldedStacks.fold(r, true).keySet());
     }
 
     @Test
@@ -683,7 +684,7 @@ class RecordingTest {
         assertNull(r.damage());
         assertEquals(List.of(View.ALLOC, View.LIVE, View.LOCK, View.WAIT), View.in(r));
         long item = r.events().allocations().get(1).estimatedBytes();
-        assertEquals(Map.of("main;app/Main.main;app/Store.put;byte[]", (long) (1 << 20), "main;app/Main.main;app/Store.put;app.Item",
+        assertEquals(Map.of("[main tid=1];app/Main.main;app/Store.put;byte[]", (long) (1 << 20), "[main tid=1];app/Main.main;app/Store.put;app.Item",
                 item), FoldedStacks.fold(View.ALLOC.of(r), true));
         assertTrue(item > 1000 && item < 1100, "a small object stands for about the interval: " + item);
         assertEquals(Map.of("app/Main.main;app/Store.put;byte[]", (long) (1 << 20)), FoldedStacks.fold(View.LIVE.of(r), false),
