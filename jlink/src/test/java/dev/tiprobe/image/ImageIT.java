@@ -906,6 +906,13 @@ class ImageIT {
         assertTrue(tops.toString().contains("OneSecond.main") || tops.toString().contains("OneSecond.spin"), "the program's own frames: " + tops);
     }
 
+    /** A collect that printed its profile keeps its recording in the working directory, and says where: not the test's to leave. */
+    private static void removePrintedRecording(Run printed) throws IOException {
+        Matcher m = Pattern.compile("recording in (\\S+\\.tpr)").matcher(printed.err());
+        assertTrue(m.find(), "where the recording went: " + printed.err());
+        Files.deleteIfExists(Path.of(m.group(1)));
+    }
+
     /** A pprof profile of the agent's loop: {@code go tool pprof} reads it, its samples labelled; {@code hot} among its top frames if not null. */
     private static void assertAgentProfile(Path profile, String service, long pid, String hot) throws Exception {
         Run top = Command.run(List.of("go", "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
@@ -1040,12 +1047,15 @@ class ImageIT {
         assertTrue(asprofs.stream().allMatch(l -> l.startsWith("[main tid=") && l.contains("example/known/Known.spin")),
                 "async-profiler, the same flags: " + asprofs);
 
-        Run excluded = tiprobe("-d", "1s", "-o", "collapsed", "--exclude", "*Known.spin*", pid);
+        Run excluded = tiprobe("-d", "2s", "-o", "collapsed", "--exclude", "*Known.spin*", pid);
         assertEquals(0, excluded.exit(), excluded.err());
         assertTrue(excluded.out().lines().noneMatch(l -> l.contains("Known.spin")), excluded.out());
+        Run kept = tiprobe("-d", "2s", "-o", "collapsed", "--exclude", "*NoSuchFrame*", pid);
+        assertTrue(kept.out().lines().anyMatch(l -> l.contains("Known.spin")), "an exclude that matches nothing drops nothing: " + kept.out());
         Run flat = tiprobe("-d", "1s", "-o", "flat", pid);
         assertEquals(0, flat.exit(), flat.err());
         assertTrue(flat.out().contains("example.known.Known.spin"), flat.out());
+        for (Run printed : List.of(folded, excluded, kept, flat)) removePrintedRecording(printed);
         Path pprof = dir.resolve("flags.pb.gz");
         assertEquals(0, tiprobe("-d", "1s", "-o", "pprof", "-f", pprof.toString(), pid).exit());
         Run top = Command.run(List.of("go", "tool", "pprof", "-top", pprof.toString()));

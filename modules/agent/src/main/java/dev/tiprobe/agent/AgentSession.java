@@ -147,7 +147,8 @@ final class AgentSession {
         synchronized (ceiling) {
             step = ceiling.look(footprint(), now);
         }
-        if (step == MemoryCeiling.Step.SHED && tracing != null) tracing.refuseNewClasses("tiprobe's memory passed its ceiling (" + ceiling.text() + ")");
+        if (tracing != null && step == MemoryCeiling.Step.SHED) tracing.refuseNewClasses("tiprobe's memory passed its ceiling (" + ceiling.text() + ")");
+        if (tracing != null && step == MemoryCeiling.Step.RESUME) tracing.allowNewClasses();
         recorder.retireUnloaded(ceiling.shed() ? now : now - TOKEN_GRACE_NANOS);  // past the ceiling, tokens go at once
         JfrStream.newChunkWhenDue();
         return step == MemoryCeiling.Step.STOP ? ceiling.whyStopped() : null;

@@ -51,7 +51,7 @@ final class ProfilingStart {
     void awaitTurn() {
         if (!defers) return;
         try {
-            if (Sampler.claimJvmRecording(JFR_START)) now.await(DEFERRAL.toMillis(), TimeUnit.MILLISECONDS);
+            if (Sampler.claimJvmRecording(JFR_START, () -> now.getCount() == 0)) now.await(DEFERRAL.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (LinkageError noJfr) {

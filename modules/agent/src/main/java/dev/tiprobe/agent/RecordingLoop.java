@@ -60,6 +60,7 @@ final class RecordingLoop implements AutoCloseable {
     }
 
     private void run() {
+        if (options.file().endsWith(PPROF)) labels();
         long period = options.loop().period().toNanos();
         long due = System.nanoTime() + period;
         try {
@@ -110,6 +111,11 @@ final class RecordingLoop implements AutoCloseable {
     private Path profiled(Path recording) {
         Path output = AgentOptions.outputBeside(recording, options.file());
         Path partial = output.resolveSibling(output.getFileName() + ".partial");
+        String crowded = HeapWatch.nearlyFull();  // the profile is made in the application's heap
+        if (crowded != null) {
+            problem = output.getFileName() + " not made, its recording kept: " + crowded;
+            return recording;
+        }
         try {
             Recording r = RecordingReader.read(recording);
             try (OutputStream out = Files.newOutputStream(partial)) {
@@ -118,7 +124,7 @@ final class RecordingLoop implements AutoCloseable {
             Files.move(partial, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(recording);
             return output;
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {  // an OutOfMemoryError too: the loop goes on, the recording kept
             problem = "could not write " + output.getFileName() + ": " + AgentSession.message(e);
             try {
                 Files.deleteIfExists(partial);
@@ -131,7 +137,8 @@ final class RecordingLoop implements AutoCloseable {
 
     /**
      * The labels each sample of a loop's profiles carries: {@code service} (the main class or jar
-     * the JVM was started with), {@code host} and {@code pid}. Made once: naming the host may ask DNS.
+     * the JVM was started with), {@code host} and {@code pid}. Made once, on the loop's thread as it
+     * begins: naming the host may ask DNS, which must not hold up the JVM's exit.
      */
     private Map<String, String> labels() {
         Map<String, String> made = labels;
@@ -145,7 +152,7 @@ final class RecordingLoop implements AutoCloseable {
         return labels = Map.of("service", service(), "host", host, "pid", Long.toString(pid));
     }
 
-    private Map<String, String> labels;
+    private volatile Map<String, String> labels;
 
     /** The program's name: its main class, or its jar's file name, from {@code sun.java.command}; else {@code java}. */
     static String service() {

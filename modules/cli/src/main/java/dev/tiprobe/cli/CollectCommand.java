@@ -161,11 +161,15 @@ final class CollectCommand extends SessionCommand {
         } else if (!perThread && includes.isEmpty() && excludes.isEmpty()) {
             written(Report.convert(recording, output));
         } else if (!recording.equals(output)) {
-            Recording r = filtered(Exports.read(recording, spec.commandLine().getErr()));
-            if (perThread) OutputFiles.write(output, w -> FoldedStacks.write(View.natural(r).of(r), w, true, FrameStyle.SLASH));
-            else Exports.write(r, recording, output);
+            write(filtered(Exports.read(recording, spec.commandLine().getErr())), recording);
             written(output);
         }
+    }
+
+    /** {@code r} (of {@code recording}) as the output asked for: folded stacks under their threads with -t. */
+    private void write(Recording r, Path recording) throws CliException {
+        if (perThread) OutputFiles.write(output, w -> FoldedStacks.write(View.natural(r).of(r), w, true, FrameStyle.SLASH));
+        else Exports.write(r, recording, output);
     }
 
     /** The profile on stdout, as asprof prints it without a file: the top methods, or folded stacks. */
@@ -210,6 +214,10 @@ final class CollectCommand extends SessionCommand {
                 throw new UsageException("-o " + format + " writes a file: name it with -f (e.g. -f profile" + extension + ")");
             }
         }
+        if (file != null && file.endsWith(".tpr") && (perThread || !includes.isEmpty() || !excludes.isEmpty())) {
+            throw new UsageException("-t, --include and --exclude shape a profile: a .tpr keeps the whole recording (tiprobe report"
+                    + " filters it later)");
+        }
         boolean collapsed = (format != null && format.strip().equalsIgnoreCase("collapsed")) || (file != null && file.endsWith(".collapsed"));
         if (perThread && !collapsed) throw new UsageException("-t splits folded stacks by thread: use -o collapsed or -f x.collapsed");
         if (file != null) return null;
@@ -247,7 +255,7 @@ final class CollectCommand extends SessionCommand {
         }
         if (recording.equals(output)) return exited + held + ": " + recording;
         try {
-            Exports.write(r, recording, output);
+            write(filtered(r), recording);
             return exited + held + "; wrote " + output + " from it";
         } catch (CliException e) {
             return exited + held + "; " + e.getMessage();

@@ -293,7 +293,7 @@ final class TraceOptions {
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));
             AgentOptions.Locks locks = lock == null ? null
                     : new AgentOptions.Locks(AgentOptions.threshold(lock.equals(interval) ? "-i" : "--lock", lock));
-            long ceiling = maxMemory == null ? 0 : AgentOptions.bytes("--max-memory", maxMemory.strip());
+            long ceiling = maxMemory == null ? 0 : AgentOptions.maxMemory("--max-memory", maxMemory.strip());
             return new AgentOptions(tracing, sampling, output.toString(), null, loop, allocations, locks, false, ceiling);
         } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration, size or percentage
             throw new UsageException(e.getMessage());

@@ -68,6 +68,13 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return Math.max(64L << 20, maxHeapBytes / 20);
     }
 
+    /** A memory ceiling as given: a {@link #bytes size} of at least 1 MB (a bare {@code 64} would be 64 bytes). */
+    public static long maxMemory(String name, String value) {
+        long bytes = bytes(name, value);
+        if (bytes < 1L << 20) throw new IllegalArgumentException(name + " must be at least 1m, not '" + value + "' (a size such as 64m)");
+        return bytes;
+    }
+
     /** The memory ceiling of this session in a JVM whose heap may grow to {@code maxHeapBytes}. */
     public long maxMemory(long maxHeapBytes) {
         return maxMemory > 0 ? maxMemory : automaticMaxMemory(maxHeapBytes);
@@ -400,7 +407,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "allocoverhead" -> allocOverhead = percent(key, value);
                 case "lock" -> lock = threshold(key, value);
                 case "quiet" -> quiet = value.isEmpty() || Boolean.parseBoolean(value);
-                case "maxmemory" -> maxMemory = bytes(key, value);
+                case "maxmemory" -> maxMemory = maxMemory(key, value);
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }

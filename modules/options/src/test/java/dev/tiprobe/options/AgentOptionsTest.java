@@ -206,5 +206,7 @@ class AgentOptionsTest {
         assertEquals(200L << 20, AgentOptions.parse("file=a.tpr,interval=10ms").maxMemory(4000L << 20), "5 % of a 4000 MB heap");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("file=a.tpr,maxmemory=lots"))
                 .getMessage().contains("maxmemory must be a size"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("file=a.tpr,maxmemory=64"))
+                .getMessage().contains("maxmemory must be at least 1m, not '64'"), "64 bytes is no ceiling: a unit is meant");
     }
 }

@@ -98,7 +98,7 @@ public final class JfrExport {
         for (Recording.Call c : r.calls()) {
             Bytes e = new Bytes();
             e.varlong(c.startEpochNanos() - start);
-            e.varlong(c.durationNanos());
+            e.varlong(c.durationNanos() >= 0 ? c.durationNanos() : Math.max(0, r.endEpochNanos() - c.startEpochNanos()));  // still running at the end
             e.varlong(pools.thread(c.threadId()));
             e.varlong(c.stackFrames().length == 0 ? 0 : pools.stack(c.stackFrames(), c.stackLines()));
             e.varlong(pools.method(c.methodId()));

@@ -149,13 +149,15 @@ public final class JfrStream implements AutoCloseable {
      * from now on its end is written to a file whoever stops it, so a reader that starts late,
      * even after JFR's shutdown hook stopped it, still gets every {@code eventName} event
      * ({@link #readJvmRecording}). Waits up to {@code limit} for JFR to start it (the JVM starts
-     * command-line recordings after the agent's premain, before {@code main}); whether it did.
+     * command-line recordings after the agent's premain, before {@code main}), or until {@code
+     * giveUp} says so; whether it did.
      */
-    public static boolean claimJvmRecording(String name, String eventName, Duration limit) throws InterruptedException {
+    public static boolean claimJvmRecording(String name, String eventName, Duration limit, java.util.function.BooleanSupplier giveUp)
+            throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         Optional<Recording> r;
         while ((r = startedWithTheJvm(name)).isEmpty()) {
-            if (System.nanoTime() > deadline) return false;
+            if (System.nanoTime() > deadline || giveUp.getAsBoolean()) return false;
             Thread.sleep(5);
         }
         claimed = new Claimed(r.get(), eventName, JvmRecordingEnd.prepare(r.get(), eventName));

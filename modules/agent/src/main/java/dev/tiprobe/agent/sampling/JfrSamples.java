@@ -73,8 +73,8 @@ final class JfrSamples implements AutoCloseable {
      * starts, waiting up to {@code limit} for JFR to start it: whether there is one. See
      * {@link JfrStream#claimJvmRecording}.
      */
-    static boolean claimJvmRecording(Duration limit) throws InterruptedException {
-        return JfrStream.claimJvmRecording(AgentOptions.Sampling.JVM_RECORDING, EXECUTION, limit);
+    static boolean claimJvmRecording(Duration limit, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
+        return JfrStream.claimJvmRecording(AgentOptions.Sampling.JVM_RECORDING, EXECUTION, limit, giveUp);
     }
 
     /** Why the stream stopped before it was closed, or null while it runs. */

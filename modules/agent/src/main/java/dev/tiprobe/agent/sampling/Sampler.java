@@ -141,10 +141,10 @@ public final class Sampler implements AutoCloseable {
     /**
      * Takes hold of the recording the JVM started for tiprobe ({@code tiprobe run}) before the
      * sampler starts, so that a late start still reads it whole; waits up to {@code limit} for JFR
-     * to start it. Whether there is one. Throws {@link LinkageError} without {@code jdk.jfr}.
+     * to start it, or until {@code giveUp}. Whether there is one. Throws {@link LinkageError} without {@code jdk.jfr}.
      */
-    public static boolean claimJvmRecording(java.time.Duration limit) throws InterruptedException {
-        return JfrSamples.claimJvmRecording(limit);
+    public static boolean claimJvmRecording(java.time.Duration limit, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
+        return JfrSamples.claimJvmRecording(limit, giveUp);
     }
 
     /**

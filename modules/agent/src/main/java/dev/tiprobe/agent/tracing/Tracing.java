@@ -548,14 +548,22 @@ public final class Tracing {
 
         /**
          * From now on classes that load are not instrumented (those instrumented keep their
-         * probes): the agent's memory passed its ceiling, and each new class's methods would take
-         * more. Says so once among the classes left unchanged, with {@code why}.
+         * probes), until {@link #allowNewClasses}: the agent's memory passed its ceiling, and each
+         * new class's methods would take more. Says so among the classes left unchanged, with {@code why}, the first time.
          */
         public void refuseNewClasses(String why) {
             if (newClassesRefused) return;
             newClassesRefused = true;
-            classFailures.add("classes loaded from here on: left unchanged: " + why);
+            if (!refusedOnce) classFailures.add("classes loaded while tiprobe's memory was over its ceiling: left unchanged: " + why);
+            refusedOnce = true;
         }
+
+        /** Classes that load are instrumented again: the agent's memory is well under its ceiling again. */
+        public void allowNewClasses() {
+            newClassesRefused = false;
+        }
+
+        private volatile boolean refusedOnce;
 
         /** Slots in use (methods of loaded classes) and the highest slot handed out plus one: what the probes' figures take. */
         public String slotUse() {
