@@ -906,6 +906,13 @@ class ImageIT {
         assertTrue(tops.toString().contains("OneSecond.main") || tops.toString().contains("OneSecond.spin"), "the program's own frames: " + tops);
     }
 
+    /** async-profiler's library, which the build unpacks from Maven Central. */
+    static String asyncProfilerLib() {
+        String lib = System.getProperty("asyncprofiler.lib");
+        assertTrue(lib != null && Files.isRegularFile(Path.of(lib)), "async-profiler unpacked by the build: " + lib);
+        return lib;
+    }
+
     /** A collect that printed its profile keeps its recording in the working directory, and says where: not the test's to leave. */
     private static void removePrintedRecording(Run printed) throws IOException {
         Matcher m = Pattern.compile("recording in (\\S+\\.tpr)").matcher(printed.err());
@@ -1026,8 +1033,7 @@ class ImageIT {
      */
     @Test
     void asprofsOutputFlagsWorkAsAsprofsDoOnTheSameProgram() throws Exception {
-        String lib = System.getProperty("asyncprofiler.lib");
-        assertTrue(lib != null && Files.isRegularFile(Path.of(lib)), "async-profiler unpacked by the build: " + lib);
+        String lib = asyncProfilerLib();
         Process busy = startReady(busyTarget(), "flags-busy.out");
         String pid = Long.toString(busy.pid());
         Run folded = tiprobe("-d", "2s", "-o", "collapsed", "-t", "--include", "*Known.spin*", pid);
@@ -1055,7 +1061,10 @@ class ImageIT {
         Run flat = tiprobe("-d", "1s", "-o", "flat", pid);
         assertEquals(0, flat.exit(), flat.err());
         assertTrue(flat.out().contains("example.known.Known.spin"), flat.out());
-        for (Run printed : List.of(folded, excluded, kept, flat)) removePrintedRecording(printed);
+        Run traces = tiprobe("-d", "1s", "-o", "traces", pid);
+        assertEquals(0, traces.exit(), traces.err());
+        assertTrue(traces.out().startsWith("--- ") && traces.out().contains("  [ 0] example.known.Known.spin"), "the top stack, leaf first: " + traces.out());
+        for (Run printed : List.of(folded, excluded, kept, flat, traces)) removePrintedRecording(printed);
         Path pprof = dir.resolve("flags.pb.gz");
         assertEquals(0, tiprobe("-d", "1s", "-o", "pprof", "-f", pprof.toString(), pid).exit());
         Run top = Command.run(List.of("go", "tool", "pprof", "-top", pprof.toString()));
@@ -1074,8 +1083,7 @@ class ImageIT {
      */
     @Test
     void anAsyncProfilerRecordingReportsItsHotMethodOnTop() throws Exception {
-        String lib = System.getProperty("asyncprofiler.lib");
-        assertTrue(lib != null && Files.isRegularFile(Path.of(lib)), "async-profiler unpacked by the build: " + lib);
+        String lib = asyncProfilerLib();
         Process busy = startReady(busyTarget(), "ap-busy.out");
         String pid = Long.toString(busy.pid());
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
@@ -1113,8 +1121,7 @@ class ImageIT {
      */
     @Test
     void foldedStacksLineUpWithAsyncProfilersOfTheSameProgram() throws Exception {
-        String lib = System.getProperty("asyncprofiler.lib");
-        assertTrue(lib != null && Files.isRegularFile(Path.of(lib)), "async-profiler unpacked by the build: " + lib);
+        String lib = asyncProfilerLib();
         Path ours = dir.resolve("shapes.collapsed");
         Path theirs = dir.resolve("shapes-async-profiler.collapsed");
         Run run = tiprobe("run", "--sample", "10ms", "--sample-mode", "cpu", "-f", ours.toString(), "--", JAVA,

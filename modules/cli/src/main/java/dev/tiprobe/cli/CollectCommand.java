@@ -39,10 +39,10 @@ final class CollectCommand extends SessionCommand {
     @Mixin
     LoopOptions looping;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "flat|collapsed|flamegraph|jfr|pprof",
-            description = "The output format, as asprof's -o: flat (the top methods; the default without -f), collapsed (folded stacks),"
-                    + " flamegraph (the .html page), jfr or pprof. Without -f, flat and collapsed go to stdout; the others need -f with"
-                    + " their extension (.html, .jfr, .pb.gz).")
+    @Option(names = {"-o", "--output"}, paramLabel = "flat|traces|collapsed|flamegraph|jfr|pprof",
+            description = "The output format, as asprof's -o: flat (the top methods; the default without -f), traces (the top stacks),"
+                    + " collapsed (folded stacks), flamegraph (the .html page), jfr or pprof. Without -f, flat, traces and collapsed go to"
+                    + " stdout; the others need -f with their extension (.html, .jfr, .pb.gz).")
     String format;
 
     @Option(names = {"-t", "--threads"}, description = "Folded stacks split by thread, its name the root frame, as asprof's -t (collapsed output).")
@@ -179,12 +179,32 @@ final class CollectCommand extends SessionCommand {
             TextReport.write(r, null, out, 20, 0);
             return;
         }
+        if (printed.equals("traces")) {
+            traces(r, out, 20);
+            return;
+        }
         try {
             FoldedStacks.write(View.natural(r).of(r), out, perThread, FrameStyle.SLASH);
             out.flush();
         } catch (IOException e) {
             throw new CliException("cannot print the folded stacks: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The {@code top} heaviest stacks of the recording's natural view, as asprof's {@code -o traces}
+     * prints them: {@code --- 1230000000 (45.10%)}, then the frames, the leaf first.
+     */
+    static void traces(Recording r, PrintWriter out, int top) {
+        java.util.Map<String, Long> folded = FoldedStacks.fold(View.natural(r).of(r), false, FrameStyle.DOT);
+        long total = folded.values().stream().mapToLong(Long::longValue).sum();
+        folded.entrySet().stream().sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(top).forEach(e -> {
+            out.printf(java.util.Locale.ROOT, "--- %d (%.2f%%)%n", e.getValue(), total == 0 ? 0 : 100.0 * e.getValue() / total);
+            String[] frames = e.getKey().split(";");
+            for (int i = frames.length - 1; i >= 0; i--) out.printf(java.util.Locale.ROOT, "  [%2d] %s%n", frames.length - 1 - i, frames[i]);
+            out.println();
+        });
+        out.flush();
     }
 
     /** {@code r} with only the samples --include and --exclude keep. */
@@ -194,19 +214,22 @@ final class CollectCommand extends SessionCommand {
 
     /**
      * What goes to stdout, checking -o and -t against -f: "flat" where nothing is named to write
-     * (no -f and no --trace, or -o flat), "collapsed" for -o collapsed without -f, null for a file.
+     * (no -f and no --trace, or -o flat), "traces" or "collapsed" for those without -f, null for a file.
      */
     private String printed() throws UsageException {
         String file = trace.file;
         if (format != null) {
             String extension = switch (format.strip().toLowerCase(java.util.Locale.ROOT)) {
-                case "flat" -> ".txt";
+                case "flat", "traces" -> ".txt";
                 case "collapsed" -> ".collapsed";
                 case "flamegraph" -> ".html";
                 case "jfr" -> ".jfr";
                 case "pprof" -> ".pb.gz";
-                default -> throw new UsageException("-o: '" + format + "' is no format: use flat, collapsed, flamegraph, jfr or pprof");
+                default -> throw new UsageException("-o: '" + format + "' is no format: use flat, traces, collapsed, flamegraph, jfr or pprof");
             };
+            if (file != null && extension.equals(".txt") && format.strip().equalsIgnoreCase("traces")) {
+                throw new UsageException("-o traces prints the top stacks: leave out -f (a .txt file holds the full report)");
+            }
             if (file != null && !file.endsWith(extension)) {
                 throw new UsageException("-o " + format + " writes " + extension + ": name the file so (-f …" + extension + ")");
             }
