@@ -897,6 +897,8 @@ class ImageIT {
                 .redirectErrorStream(true).redirectOutput(dir.resolve("fleet.out").toFile()).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the program ends");
         assertEquals(0, p.exitValue(), Files.readString(dir.resolve("fleet.out")));
+        assertTrue(Files.readString(dir.resolve("fleet.out")).contains("tiprobe: profiles in " + profiles + " (the last: cpu-"),
+                "the agent names where its profiles went: " + Files.readString(dir.resolve("fleet.out")));
         List<Path> written = listing(profiles, null);
         assertTrue(written.size() >= 3 && written.stream().allMatch(f -> f.getFileName().toString().matches("cpu-\\d{8}-\\d{6}\\.pb\\.gz")),
                 "a profile a second, the last at exit, and no recording left: " + written);

@@ -520,6 +520,7 @@ public final class AgentMain {
         Path recording = reply.path(Reply.RECORDING);
         Path output = reply.path(Reply.OUTPUT);
         if (recording == null) return null;
+        if (recording.toString().endsWith(".pb.gz")) return "profiles in " + recording.getParent() + " (the last: " + recording.getFileName() + ")";  // a loop's own
         if (output == null || output.equals(recording)) return "recording in " + recording;
         return "recording in " + recording + " (tiprobe report " + recording + " -f " + output + " makes " + output.getFileName() + ")";
     }
