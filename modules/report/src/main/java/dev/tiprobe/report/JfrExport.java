@@ -102,7 +102,7 @@ public final class JfrExport {
             e.varlong(pools.thread(c.threadId()));
             e.varlong(c.stackFrames().length == 0 ? 0 : pools.stack(c.stackFrames(), c.stackLines()));
             e.varlong(pools.method(c.methodId()));
-            e.string(arguments(c));
+            e.string(TracedText.arguments(c));  // as the text report shows them
             e.string(ValueText.of(c.result()));
             e.bool(c.threw());
             e.varlong(c.depth());
@@ -137,17 +137,6 @@ public final class JfrExport {
         events.writeTo(out);
         checkpoint.writeTo(out);
         metadata.writeTo(out);
-    }
-
-    /** A traced call's arguments as the text report shows them: {@code order=Shop$Order{id=5, …}, qty=2}. */
-    private static String arguments(Recording.Call c) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < c.argValues().size(); i++) {
-            if (i > 0) b.append(", ");
-            if (i < c.argNames().size() && c.argNames().get(i) != null) b.append(c.argNames().get(i)).append('=');
-            b.append(ValueText.of(c.argValues().get(i)));
-        }
-        return b.toString();
     }
 
     /** A sample's state without its flags (truncated, weighted). */

@@ -85,6 +85,17 @@ public final class TracedText {
         return String.format("%10.3f ms %5.1f%% %6s  %s", nanos / 1e6, share, calls == 0 ? "" : calls + "x", what);
     }
 
+    /** A traced call's arguments as the reports show them: {@code order=Shop$Order{id=5, …}, qty=2}. */
+    static String arguments(Recording.Call c) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < c.argValues().size(); i++) {
+            if (i > 0) b.append(", ");
+            if (i < c.argNames().size() && c.argNames().get(i) != null) b.append(c.argNames().get(i)).append('=');
+            b.append(ValueText.of(c.argValues().get(i)));
+        }
+        return b.toString();
+    }
+
     /** {@code [main]   fib(n=10) -> 55  (1.200 ms)}, indented by depth. */
     public static String call(Recording r, Recording.Call c) {
         return call(r, c, true);
@@ -97,11 +108,7 @@ public final class TracedText {
         String head = paren < 0 ? method : method.substring(0, paren);
         StringBuilder b = new StringBuilder("[").append(r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()))
                 .append("] ").append(byDepth ? "  ".repeat(Math.min(c.depth(), 20)) : "").append(head).append('(');
-        for (int i = 0; i < c.argValues().size(); i++) {
-            if (i > 0) b.append(", ");
-            b.append(c.argNames().get(i)).append('=').append(ValueText.of(c.argValues().get(i)));
-        }
-        b.append(')');
+        b.append(arguments(c)).append(')');
         if (c.durationNanos() < 0) return b.append("  (still running)").toString();
         if (c.threw()) b.append(" threw ").append(ValueText.of(c.result()));
         else if (!(c.result() instanceof CapturedValue.None)) b.append(" -> ").append(ValueText.of(c.result()));
