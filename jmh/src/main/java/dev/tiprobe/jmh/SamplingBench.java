@@ -20,7 +20,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Throughput of a CPU-bound workload on two threads while a profiler samples every 10 ms, each
  * profiler in forks of its own, all in one run: none; tiprobe wall and cpu sampling; async-profiler
- * 4.6 itimer and wall; JFR with its profile settings (execution samples every 10 ms). The loss
+ * 4.6 itimer and wall; JFR with its profile settings (execution samples every 10 ms, and the
+ * profile's other events); JFR with execution samples every 10 ms alone, which is what tiprobe's
+ * cpu mode asks of JFR, so the difference between the two rows is tiprobe's own cost. The loss
  * against the first row is the cost of sampling. The loop rows profile continuously, a file a
  * second (tiprobe {@code loop=1s,keep=3}, async-profiler {@code loop=1s}): against the rows without a
  * loop, the cost of finishing one recording and beginning the next every period. {@code parked}
@@ -45,6 +47,9 @@ public class SamplingBench {
     static final String ASYNC_PROFILER_LOOP = Peers.ASYNC_PROFILER_AGENT + "start,interval=10ms,"
             + "event=itimer,loop=1s,file=jmh/target/sampling-ap-loop-%p-%t.jfr";
     static final String JFR = "-XX:StartFlightRecording:settings=profile,filename=jmh/target/sampling-%p.jfr";
+    /** JFR asked for what tiprobe's cpu mode asks of it, execution samples every 10 ms, and nothing else. */
+    static final String JFR_SAMPLES = "-XX:StartFlightRecording:settings=none,+jdk.ExecutionSample#enabled=true,"
+            + "+jdk.ExecutionSample#period=10ms,filename=jmh/target/sampling-samples-%p.jfr";
 
     long seed = 42;
 
@@ -109,6 +114,12 @@ public class SamplingBench {
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = JFR)
     public long jfrProfile(Parked parked) {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = JFR_SAMPLES)
+    public long jfrExecutionSamples(Parked parked) {
         return seed = Busy.outer(seed);
     }
 }

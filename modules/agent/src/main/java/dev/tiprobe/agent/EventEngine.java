@@ -96,7 +96,7 @@ public abstract class EventEngine<E> implements AutoCloseable {
                     lastFlush = now;
                     if (asked) flushRequest.answer();
                 }
-                Thread.sleep(TICK_MILLIS);
+                flushRequest.nap(TICK_MILLIS * 1_000_000L);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -127,6 +127,7 @@ public abstract class EventEngine<E> implements AutoCloseable {
             stopEvents();
         } finally {
             running = false;
+            flushRequest.wake();
         }
         Thread thread;
         synchronized (this) {

@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code dump} asking an engine's own thread to write what it has gathered: the session's thread
@@ -10,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 public final class FlushRequest {
     private volatile CountDownLatch pending;
     private volatile long askedNanos;
+    /** The engine's thread while it {@link #nap naps}, else null. */
+    private volatile Thread napping;
 
     public FlushRequest() {}
 
@@ -18,11 +21,33 @@ public final class FlushRequest {
         CountDownLatch done = new CountDownLatch(1);
         askedNanos = System.nanoTime();
         pending = done;
+        wake();
         try {
             done.await(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * On the engine's thread, between ticks: sleeps up to {@code nanos}, less when a request
+     * comes or {@link #wake()} is called. An engine with little to do each tick can then tick
+     * seldom (each wake-up takes a core from a busy program) and still answer a {@code dump} at once.
+     */
+    public void nap(long nanos) throws InterruptedException {
+        napping = Thread.currentThread();
+        try {
+            if (pending == null) LockSupport.parkNanos(this, nanos);  // a request set before this line is seen here; one after unparks
+        } finally {
+            napping = null;
+        }
+        if (Thread.interrupted()) throw new InterruptedException();
+    }
+
+    /** Ends the engine thread's nap now (e.g. to stop it). */
+    public void wake() {
+        Thread t = napping;
+        if (t != null) LockSupport.unpark(t);
     }
 
     /** On the engine's thread: whether a request waits for {@link #answer()}. */

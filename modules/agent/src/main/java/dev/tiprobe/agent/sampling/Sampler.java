@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Takes stack samples and writes them to a recording as method token ids, from the ID map; names
@@ -81,6 +82,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     private final Jvmti jvmti;
+    private final ToLongFunction<Thread> cpuClock;
     private final Registry registry;
     private final Sampling options;
     private final Predicate<String> threads;  // null: every thread
@@ -111,8 +113,8 @@ public final class Sampler implements AutoCloseable {
     private static final long LATE_NANOS = 3_000_000_000L;
     /** Waiting threads walked a tick at most in wall mode beside JFR (async-profiler's wall clock takes 16 a tick too). */
     static final int WALL_THREADS_PER_TICK = 16;
-    /** Wall mode beside JFR: when each thread was last looked at (nanoTime), the next thread in turn. Sampler thread only. */
-    private final Map<Long, Long> lastLook = new HashMap<>();
+    /** Wall mode beside JFR: each thread's last look, the next thread in turn. Sampler thread only. */
+    private final Map<Long, Look> lastLook = new HashMap<>();
     private int nextInTurn;
     /** The threads of the last full walk, and when the next one is due. Sampler thread only. */
     private List<Thread> known = List.of();
@@ -130,6 +132,7 @@ public final class Sampler implements AutoCloseable {
 
     private Sampler(Jvmti jvmti, Registry registry, Sampling options, Recorder recorder) {
         this.jvmti = jvmti;
+        this.cpuClock = cpuClock(jvmti);
         this.registry = registry;
         this.options = options;
         this.threads = options.threads() == null ? null : Arrays.stream(options.threads().split(";"))
@@ -264,8 +267,8 @@ public final class Sampler implements AutoCloseable {
                     lastFlush = began;
                     flushRequest.answer();
                 }
-                long sleep = intervalNanos - (System.nanoTime() - began);
-                if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                long sleep = (jfrSamplesAll(j) ? JFR_TICK_NANOS : intervalNanos) - (System.nanoTime() - began);
+                if (sleep > 0) flushRequest.nap(sleep);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -273,6 +276,18 @@ public final class Sampler implements AutoCloseable {
             failure = t;  // reported by close(); status shows the sampler as stopped
             running = false;
         }
+    }
+
+    /**
+     * How often the sampler's thread looks round while JFR takes every sample: it then only
+     * writes class events and a chunk a second. Waking each interval instead cost more of a busy
+     * program's CPU than JFR's stream (45 against 21 ms in 15 s, BENCHMARKS.md).
+     */
+    private static final long JFR_TICK_NANOS = 100_000_000L;
+
+    /** Whether JFR takes every sample: cpu mode on JFR, no waiting virtual threads to walk. */
+    private boolean jfrSamplesAll(JfrSamples j) {
+        return j != null && j.sampling() && options.mode() != SampleMode.WALL && virtualThreads == null;
     }
 
     /**
@@ -291,7 +306,7 @@ public final class Sampler implements AutoCloseable {
             for (Jvmti.ThreadStack ts : jvmti.allStackTraces(options.depth() + 1, false)) {
                 if (ts.thread() != null && !ts.frames().isEmpty() && chosen(ts.thread())) {
                     seen.add(ts.thread());
-                    writeNotRunning(ts.thread(), ts, frames);
+                    writeNotRunning(ts.thread(), ts, Look.CPU_UNKNOWN, frames);
                 }
             }
             known = seen;
@@ -305,8 +320,39 @@ public final class Sampler implements AutoCloseable {
         for (int i = 0; i < n; i++) batch.add(known.get((nextInTurn + i) % known.size()));
         nextInTurn = (nextInTurn + n) % known.size();
         for (Thread t : batch) {
-            Jvmti.ThreadStack ts = stackOf(t);
-            if (ts != null) writeNotRunning(t, ts, frames);
+            long cpu = cpuTime(t);  // before the walk: a thread that runs after it shows a later time next tick
+            Look last = lastLook.get(t.threadId());
+            if (last != null && last.stillRunningJava(cpu, t)) {
+                lastLook.put(t.threadId(), new Look(System.nanoTime(), cpu, true, last.stack()));
+                continue;  // JFR's, and a handshake would stop it until its next safepoint poll
+            }
+            Jvmti.ThreadStack ts = last != null && last.idleSince(cpu) ? last.stack() : stackOf(t);
+            if (ts != null) writeNotRunning(t, ts, cpu, frames);
+        }
+    }
+
+    /**
+     * When a thread was last looked at (nanoTime), its CPU clock read just before, whether it ran
+     * Java code then, and its stack then. Two shortcuts spare a tick's handshakes:
+     * <ul>
+     * <li>A waiting thread whose clock has not moved since has not run, so its stack is still that
+     *     one: it is written again without stopping the thread (async-profiler's wall clock skips
+     *     idle threads alike).
+     * <li>A thread that ran Java code, is runnable and whose clock moved is taken to run Java
+     *     code still (JFR samples it). One that went into native code meanwhile and keeps a core
+     *     busy there is seen at the next full walk, within a second.
+     * </ul>
+     * Each full walk (once a second) takes every stack anew.
+     */
+    private record Look(long nanos, long cpuNanos, boolean runningJava, Jvmti.ThreadStack stack) {
+        static final long CPU_UNKNOWN = -1;
+
+        boolean idleSince(long cpuNow) {
+            return !runningJava && cpuNanos != CPU_UNKNOWN && cpuNow == cpuNanos;
+        }
+
+        boolean stillRunningJava(long cpuNow, Thread t) {
+            return runningJava && cpuNow != cpuNanos && t.getState() == Thread.State.RUNNABLE;
         }
     }
 
@@ -391,13 +437,15 @@ public final class Sampler implements AutoCloseable {
 
     /**
      * Writes {@code ts} of {@code t} for the intervals since {@code t} was last looked at (one for
-     * a thread not seen before), unless it runs Java code (JFR's).
+     * a thread not seen before), unless it runs Java code (JFR's); {@code cpuNanos} is its CPU
+     * clock read before {@code ts} was taken, or {@link Look#CPU_UNKNOWN}.
      */
-    private void writeNotRunning(Thread t, Jvmti.ThreadStack ts, Frames frames) throws IOException {
+    private void writeNotRunning(Thread t, Jvmti.ThreadStack ts, long cpuNanos, Frames frames) throws IOException {
         long now = System.nanoTime();
-        Long last = lastLook.put(t.threadId(), now);
-        if (runningJava(ts.state(), ts.frames().getFirst())) return;
-        long ticks = last == null ? 1 : Math.max(1, Math.round((double) (now - last) / options.interval().toNanos()));
+        boolean running = runningJava(ts.state(), ts.frames().getFirst());
+        Look last = lastLook.put(t.threadId(), new Look(now, cpuNanos, running, ts));
+        if (running) return;
+        long ticks = last == null ? 1 : Math.max(1, Math.round((double) (now - last.nanos()) / options.interval().toNanos()));
         write(recorder.now(), t.threadId(), t.getName(), state(ts.state()), 0, ticks, ts.frames(), frames);
     }
 
@@ -519,9 +567,33 @@ public final class Sampler implements AutoCloseable {
     /** {@code t}'s CPU time, or -1 when it ended. */
     private long cpuTime(Thread t) {
         try {
-            return jvmti.threadCpuTime(t);
+            return cpuClock.applyAsLong(t);
         } catch (RuntimeException gone) {
             return -1;
+        }
+    }
+
+    /**
+     * Reads a thread's CPU clock: through java.management where the target's runtime has it (a
+     * look-up by id, about half a microsecond here; wall mode reads one per waiting thread a tick),
+     * else through JVMTI, which costs a JNI reference a call.
+     */
+    private static ToLongFunction<Thread> cpuClock(Jvmti jvmti) {
+        try {
+            return ManagedClock.of();
+        } catch (LinkageError | RuntimeException noManagement) {
+            return jvmti::threadCpuTime;
+        }
+    }
+
+    /** Apart, so that a runtime without java.management fails here and not in the sampler. */
+    private static final class ManagedClock {
+        static ToLongFunction<Thread> of() {
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            if (!threads.isThreadCpuTimeSupported() || !threads.isThreadCpuTimeEnabled()) {
+                throw new UnsupportedOperationException("thread CPU time not enabled");
+            }
+            return t -> threads.getThreadCpuTime(t.threadId());
         }
     }
 
@@ -588,6 +660,7 @@ public final class Sampler implements AutoCloseable {
     @Override
     public void close() throws IOException {
         running = false;
+        flushRequest.wake();
         try {
             thread.join(5_000);
         } catch (InterruptedException e) {
