@@ -51,6 +51,7 @@ public final class Event<H> {
     private final int type;
     private final Capability needs;
     private final Stub stub;
+    private final Call<H> call;
     private final int index;
 
     /** Makes an event's upcall stub in {@code arena}, warms it, and puts it in the callback table. */
@@ -65,11 +66,23 @@ public final class Event<H> {
         }
     }
 
-    private Event(String name, int type, Capability needs, Stub stub) {
+    /**
+     * Calls one handler with the callback's arguments: {@code a}, {@code b} and {@code c} are the
+     * JNI references it was given, made Java objects (null where it has fewer), {@code x},
+     * {@code y} and {@code z} its other arguments as raw words. Each is a lambda made as this
+     * class initializes, so no callback ever links one.
+     */
+    @FunctionalInterface
+    interface Call<H> {
+        void call(H handler, Object a, Object b, Object c, long x, long y, long z) throws Throwable;
+    }
+
+    private Event(String name, int type, Capability needs, Stub stub, Call<H> call) {
         this.name = name;
         this.type = type;
         this.needs = needs;
         this.stub = stub;
+        this.call = call;
         synchronized (ALL) {
             this.index = ALL.size();
             ALL.add(this);
@@ -122,6 +135,34 @@ public final class Event<H> {
         return stub;
     }
 
+    /**
+     * Every callback but ClassFileLoadHook's: the JNI references {@code a}, {@code b}, {@code c}
+     * (0: none) made Java objects once, then each handler called in turn, each delivery or
+     * failure counted, one failing handler not stopping the others, and nothing escaping.
+     */
+    @SuppressWarnings("unchecked")
+    private static <H> void deliver(long env, long jni, Event<H> event, long a, long b, long c, long x, long y, long z) {
+        Events e = Upcalls.enter(env, event);
+        if (e == null) return;
+        try {
+            Object ja = e.toJava(jni, a);
+            Object jb = e.toJava(jni, b);
+            Object jc = e.toJava(jni, c);
+            for (Object h : e.handlers(event)) {
+                try {
+                    event.call.call((H) h, ja, jb, jc, x, y, z);
+                    e.delivered(event);
+                } catch (Throwable t) {
+                    e.failed(event, t);
+                }
+            }
+        } catch (Throwable ignored) {
+            // Swallowed: an exception escaping an upcall terminates the JVM.
+        } finally {
+            Upcalls.leave();
+        }
+    }
+
     // ---------------------------------------------------------------- VMDeath
 
     @FunctionalInterface
@@ -131,25 +172,11 @@ public final class Event<H> {
 
     public static final Event<VmDeathHandler> VM_DEATH = new Event<>("VMDeath", jvmti_h.JVMTI_EVENT_VM_DEATH(), null,
             (table, arena) -> jvmtiEventCallbacks.VMDeath(table, warm(Upcalls.stub(jvmtiEventVMDeath.descriptor(), "vmDeath", arena),
-                    s -> jvmtiEventVMDeath.invoke(s, NULL, NULL))));
+                    s -> jvmtiEventVMDeath.invoke(s, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.vmDeath());
 
     private static void vmDeath(long env, long jni) {
-        Events e = Upcalls.enter(env, VM_DEATH);
-        if (e == null) return;
-        try {
-            for (Object h : e.handlers(VM_DEATH)) {
-                try {
-                    ((VmDeathHandler) h).vmDeath();
-                    e.delivered(VM_DEATH);
-                } catch (Throwable t) {
-                    e.failed(VM_DEATH, t);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, jni, VM_DEATH, 0, 0, 0, 0, 0, 0);
     }
 
     // ---------------------------------------------------------------- ThreadStart, ThreadEnd
@@ -161,11 +188,13 @@ public final class Event<H> {
 
     public static final Event<ThreadHandler> THREAD_START = new Event<>("ThreadStart", jvmti_h.JVMTI_EVENT_THREAD_START(), null,
             (table, arena) -> jvmtiEventCallbacks.ThreadStart(table, warm(Upcalls.stub(jvmtiEventThreadStart.descriptor(), "threadStart", arena),
-                    s -> jvmtiEventThreadStart.invoke(s, NULL, NULL, NULL))));
+                    s -> jvmtiEventThreadStart.invoke(s, NULL, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.thread((Thread) a));
 
     public static final Event<ThreadHandler> THREAD_END = new Event<>("ThreadEnd", jvmti_h.JVMTI_EVENT_THREAD_END(), null,
             (table, arena) -> jvmtiEventCallbacks.ThreadEnd(table, warm(Upcalls.stub(jvmtiEventThreadEnd.descriptor(), "threadEnd", arena),
-                    s -> jvmtiEventThreadEnd.invoke(s, NULL, NULL, NULL))));
+                    s -> jvmtiEventThreadEnd.invoke(s, NULL, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.thread((Thread) a));
 
     private static void threadStart(long env, long jni, long thread) {
         threadEvent(env, jni, thread, THREAD_START);
@@ -176,23 +205,7 @@ public final class Event<H> {
     }
 
     private static void threadEvent(long env, long jni, long thread, Event<ThreadHandler> event) {
-        Events e = Upcalls.enter(env, event);
-        if (e == null) return;
-        try {
-            Thread t = (Thread) e.toJava(jni, thread);
-            for (Object h : e.handlers(event)) {
-                try {
-                    ((ThreadHandler) h).thread(t);
-                    e.delivered(event);
-                } catch (Throwable x) {
-                    e.failed(event, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, jni, event, thread, 0, 0, 0, 0, 0);
     }
 
     // ---------------------------------------------------------------- ClassFileLoadHook
@@ -213,7 +226,8 @@ public final class Event<H> {
             jvmti_h.JVMTI_EVENT_CLASS_FILE_LOAD_HOOK(), Capability.CAN_RETRANSFORM_CLASSES,
             (table, arena) -> jvmtiEventCallbacks.ClassFileLoadHook(table, warm(Upcalls.stub(
                     jvmtiEventClassFileLoadHook.descriptor(), "classFileLoadHook", arena),
-                    s -> jvmtiEventClassFileLoadHook.invoke(s, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL))));
+                    s -> jvmtiEventClassFileLoadHook.invoke(s, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL))),
+            null);
 
     /** Chains the handlers (each sees the previous output) and hands JVMTI-allocated bytes back. */
     private static void classFileLoadHook(long env, long jni, long classBeingRedefined, long loader, long name,
@@ -272,11 +286,13 @@ public final class Event<H> {
 
     public static final Event<ClassLoadHandler> CLASS_LOAD = new Event<>("ClassLoad", jvmti_h.JVMTI_EVENT_CLASS_LOAD(), null,
             (table, arena) -> jvmtiEventCallbacks.ClassLoad(table, warm(Upcalls.stub(jvmtiEventClassLoad.descriptor(), "classLoad", arena),
-                    s -> jvmtiEventClassLoad.invoke(s, NULL, NULL, NULL, NULL))));
+                    s -> jvmtiEventClassLoad.invoke(s, NULL, NULL, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.classLoad((Thread) a, (Class<?>) b));
 
     public static final Event<ClassPrepareHandler> CLASS_PREPARE = new Event<>("ClassPrepare", jvmti_h.JVMTI_EVENT_CLASS_PREPARE(), null,
             (table, arena) -> jvmtiEventCallbacks.ClassPrepare(table, warm(Upcalls.stub(jvmtiEventClassPrepare.descriptor(), "classPrepare", arena),
-                    s -> jvmtiEventClassPrepare.invoke(s, NULL, NULL, NULL, NULL))));
+                    s -> jvmtiEventClassPrepare.invoke(s, NULL, NULL, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.classPrepare((Thread) a, (Class<?>) b));
 
     /** ClassLoad and ClassPrepare share their arguments; plain type tests, no switch, so nothing loads on first use. */
     private static void classLoad(long env, long jni, long thread, long klass) {
@@ -287,26 +303,8 @@ public final class Event<H> {
         classEvent(env, jni, thread, klass, CLASS_PREPARE);
     }
 
-    private static void classEvent(long env, long jni, long thread, long klass, Event<?> event) {
-        Events e = Upcalls.enter(env, event);
-        if (e == null) return;
-        try {
-            Thread t = (Thread) e.toJava(jni, thread);
-            Class<?> c = (Class<?>) e.toJava(jni, klass);
-            for (Object h : e.handlers(event)) {
-                try {
-                    if (event == CLASS_PREPARE) ((ClassPrepareHandler) h).classPrepare(t, c);
-                    else ((ClassLoadHandler) h).classLoad(t, c);
-                    e.delivered(event);
-                } catch (Throwable x) {
-                    e.failed(event, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+    private static <H> void classEvent(long env, long jni, long thread, long klass, Event<H> event) {
+        deliver(env, jni, event, thread, klass, 0, 0, 0, 0);
     }
 
     // ---------------------------------------------------------------- CompiledMethodLoad/Unload, DynamicCodeGenerated
@@ -329,75 +327,32 @@ public final class Event<H> {
     public static final Event<CompiledMethodLoadHandler> COMPILED_METHOD_LOAD = new Event<>("CompiledMethodLoad",
             jvmti_h.JVMTI_EVENT_COMPILED_METHOD_LOAD(), Capability.CAN_GENERATE_COMPILED_METHOD_LOAD_EVENTS,
             (table, arena) -> jvmtiEventCallbacks.CompiledMethodLoad(table, warm(Upcalls.stub(
-                    jvmtiEventCompiledMethodLoad.descriptor(), "compiledMethodLoad", arena), s -> jvmtiEventCompiledMethodLoad.invoke(s, NULL, NULL, 0, NULL, 0, NULL, NULL))));
+                    jvmtiEventCompiledMethodLoad.descriptor(), "compiledMethodLoad", arena), s -> jvmtiEventCompiledMethodLoad.invoke(s, NULL, NULL, 0, NULL, 0, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.compiledMethodLoad(x, y, (int) z));
 
     private static void compiledMethodLoad(long env, long method, int codeSize, long codeAddress, int mapLength, long map,
                                            long compileInfo) {
-        Events e = Upcalls.enter(env, COMPILED_METHOD_LOAD);
-        if (e == null) return;
-        try {
-            for (Object h : e.handlers(COMPILED_METHOD_LOAD)) {
-                try {
-                    ((CompiledMethodLoadHandler) h).compiledMethodLoad(method, codeAddress, codeSize);
-                    e.delivered(COMPILED_METHOD_LOAD);
-                } catch (Throwable x) {
-                    e.failed(COMPILED_METHOD_LOAD, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, 0, COMPILED_METHOD_LOAD, 0, 0, 0, method, codeAddress, codeSize);
     }
 
     public static final Event<CompiledMethodUnloadHandler> COMPILED_METHOD_UNLOAD = new Event<>("CompiledMethodUnload",
             jvmti_h.JVMTI_EVENT_COMPILED_METHOD_UNLOAD(), Capability.CAN_GENERATE_COMPILED_METHOD_LOAD_EVENTS,
             (table, arena) -> jvmtiEventCallbacks.CompiledMethodUnload(table, warm(Upcalls.stub(
-                    jvmtiEventCompiledMethodUnload.descriptor(), "compiledMethodUnload", arena), s -> jvmtiEventCompiledMethodUnload.invoke(s, NULL, NULL, NULL))));
+                    jvmtiEventCompiledMethodUnload.descriptor(), "compiledMethodUnload", arena), s -> jvmtiEventCompiledMethodUnload.invoke(s, NULL, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.compiledMethodUnload(x, y));
 
     private static void compiledMethodUnload(long env, long method, long codeAddress) {
-        Events e = Upcalls.enter(env, COMPILED_METHOD_UNLOAD);
-        if (e == null) return;
-        try {
-            for (Object h : e.handlers(COMPILED_METHOD_UNLOAD)) {
-                try {
-                    ((CompiledMethodUnloadHandler) h).compiledMethodUnload(method, codeAddress);
-                    e.delivered(COMPILED_METHOD_UNLOAD);
-                } catch (Throwable x) {
-                    e.failed(COMPILED_METHOD_UNLOAD, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, 0, COMPILED_METHOD_UNLOAD, 0, 0, 0, method, codeAddress, 0);
     }
 
     public static final Event<DynamicCodeGeneratedHandler> DYNAMIC_CODE_GENERATED = new Event<>("DynamicCodeGenerated",
             jvmti_h.JVMTI_EVENT_DYNAMIC_CODE_GENERATED(), null,
             (table, arena) -> jvmtiEventCallbacks.DynamicCodeGenerated(table, warm(Upcalls.stub(
-                    jvmtiEventDynamicCodeGenerated.descriptor(), "dynamicCodeGenerated", arena), s -> jvmtiEventDynamicCodeGenerated.invoke(s, NULL, NULL, NULL, 0))));
+                    jvmtiEventDynamicCodeGenerated.descriptor(), "dynamicCodeGenerated", arena), s -> jvmtiEventDynamicCodeGenerated.invoke(s, NULL, NULL, NULL, 0))),
+            (h, a, b, c, x, y, z) -> h.dynamicCodeGenerated(Native.string(x), y, (int) z));
 
     private static void dynamicCodeGenerated(long env, long name, long address, int length) {
-        Events e = Upcalls.enter(env, DYNAMIC_CODE_GENERATED);
-        if (e == null) return;
-        try {
-            String n = Native.string(name);
-            for (Object h : e.handlers(DYNAMIC_CODE_GENERATED)) {
-                try {
-                    ((DynamicCodeGeneratedHandler) h).dynamicCodeGenerated(n, address, length);
-                    e.delivered(DYNAMIC_CODE_GENERATED);
-                } catch (Throwable x) {
-                    e.failed(DYNAMIC_CODE_GENERATED, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, 0, DYNAMIC_CODE_GENERATED, 0, 0, 0, name, address, length);
     }
 
     // ---------------------------------------------------------------- ObjectFree
@@ -411,25 +366,11 @@ public final class Event<H> {
     public static final Event<ObjectFreeHandler> OBJECT_FREE = new Event<>("ObjectFree", jvmti_h.JVMTI_EVENT_OBJECT_FREE(),
             Capability.CAN_GENERATE_OBJECT_FREE_EVENTS,
             (table, arena) -> jvmtiEventCallbacks.ObjectFree(table, warm(Upcalls.stub(jvmtiEventObjectFree.descriptor(), "objectFree", arena),
-                    s -> jvmtiEventObjectFree.invoke(s, NULL, 0L))));
+                    s -> jvmtiEventObjectFree.invoke(s, NULL, 0L))),
+            (h, a, b, c, x, y, z) -> h.objectFree(x));
 
     private static void objectFree(long env, long tag) {
-        Events e = Upcalls.enter(env, OBJECT_FREE);
-        if (e == null) return;
-        try {
-            for (Object h : e.handlers(OBJECT_FREE)) {
-                try {
-                    ((ObjectFreeHandler) h).objectFree(tag);
-                    e.delivered(OBJECT_FREE);
-                } catch (Throwable x) {
-                    e.failed(OBJECT_FREE, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, 0, OBJECT_FREE, 0, 0, 0, tag, 0, 0);
     }
 
     // ---------------------------------------------------------------- SampledObjectAlloc
@@ -447,28 +388,11 @@ public final class Event<H> {
     public static final Event<SampledObjectAllocHandler> SAMPLED_OBJECT_ALLOC = new Event<>("SampledObjectAlloc",
             jvmti_h.JVMTI_EVENT_SAMPLED_OBJECT_ALLOC(), Capability.CAN_GENERATE_SAMPLED_OBJECT_ALLOC_EVENTS,
             (table, arena) -> jvmtiEventCallbacks.SampledObjectAlloc(table, warm(Upcalls.stub(
-                    jvmtiEventSampledObjectAlloc.descriptor(), "sampledObjectAlloc", arena), s -> jvmtiEventSampledObjectAlloc.invoke(s, NULL, NULL, NULL, NULL, NULL, 0L))));
+                    jvmtiEventSampledObjectAlloc.descriptor(), "sampledObjectAlloc", arena), s -> jvmtiEventSampledObjectAlloc.invoke(s, NULL, NULL, NULL, NULL, NULL, 0L))),
+            (h, a, b, c, x, y, z) -> h.sampledObjectAlloc((Thread) a, b, (Class<?>) c, x));
 
     private static void sampledObjectAlloc(long env, long jni, long thread, long object, long klass, long size) {
-        Events e = Upcalls.enter(env, SAMPLED_OBJECT_ALLOC);
-        if (e == null) return;
-        try {
-            Thread t = (Thread) e.toJava(jni, thread);
-            Object o = e.toJava(jni, object);
-            Class<?> c = (Class<?>) e.toJava(jni, klass);
-            for (Object h : e.handlers(SAMPLED_OBJECT_ALLOC)) {
-                try {
-                    ((SampledObjectAllocHandler) h).sampledObjectAlloc(t, o, c, size);
-                    e.delivered(SAMPLED_OBJECT_ALLOC);
-                } catch (Throwable x) {
-                    e.failed(SAMPLED_OBJECT_ALLOC, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, jni, SAMPLED_OBJECT_ALLOC, thread, object, klass, size, 0, 0);
     }
 
     // ---------------------------------------------------------------- Monitor events
@@ -498,13 +422,15 @@ public final class Event<H> {
             jvmti_h.JVMTI_EVENT_MONITOR_CONTENDED_ENTER(), Capability.CAN_GENERATE_MONITOR_EVENTS,
             (table, arena) -> jvmtiEventCallbacks.MonitorContendedEnter(table, warm(Upcalls.stub(
                     jvmtiEventMonitorContendedEnter.descriptor(), "monitorContendedEnter", arena),
-                    s -> jvmtiEventMonitorContendedEnter.invoke(s, NULL, NULL, NULL, NULL))));
+                    s -> jvmtiEventMonitorContendedEnter.invoke(s, NULL, NULL, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.monitor((Thread) a, b));
 
     public static final Event<MonitorHandler> MONITOR_CONTENDED_ENTERED = new Event<>("MonitorContendedEntered",
             jvmti_h.JVMTI_EVENT_MONITOR_CONTENDED_ENTERED(), Capability.CAN_GENERATE_MONITOR_EVENTS,
             (table, arena) -> jvmtiEventCallbacks.MonitorContendedEntered(table, warm(Upcalls.stub(
                     jvmtiEventMonitorContendedEntered.descriptor(), "monitorContendedEntered", arena),
-                    s -> jvmtiEventMonitorContendedEntered.invoke(s, NULL, NULL, NULL, NULL))));
+                    s -> jvmtiEventMonitorContendedEntered.invoke(s, NULL, NULL, NULL, NULL))),
+            (h, a, b, c, x, y, z) -> h.monitor((Thread) a, b));
 
     private static void monitorContendedEnter(long env, long jni, long thread, long object) {
         monitorEvent(env, jni, thread, object, MONITOR_CONTENDED_ENTER);
@@ -515,76 +441,27 @@ public final class Event<H> {
     }
 
     private static void monitorEvent(long env, long jni, long thread, long object, Event<MonitorHandler> event) {
-        Events e = Upcalls.enter(env, event);
-        if (e == null) return;
-        try {
-            Thread t = (Thread) e.toJava(jni, thread);
-            Object monitor = e.toJava(jni, object);
-            for (Object h : e.handlers(event)) {
-                try {
-                    ((MonitorHandler) h).monitor(t, monitor);
-                    e.delivered(event);
-                } catch (Throwable x) {
-                    e.failed(event, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, jni, event, thread, object, 0, 0, 0, 0);
     }
 
     public static final Event<MonitorWaitHandler> MONITOR_WAIT = new Event<>("MonitorWait",
             jvmti_h.JVMTI_EVENT_MONITOR_WAIT(), Capability.CAN_GENERATE_MONITOR_EVENTS,
             (table, arena) -> jvmtiEventCallbacks.MonitorWait(table, warm(Upcalls.stub(
-                    jvmtiEventMonitorWait.descriptor(), "monitorWait", arena), s -> jvmtiEventMonitorWait.invoke(s, NULL, NULL, NULL, NULL, 0L))));
+                    jvmtiEventMonitorWait.descriptor(), "monitorWait", arena), s -> jvmtiEventMonitorWait.invoke(s, NULL, NULL, NULL, NULL, 0L))),
+            (h, a, b, c, x, y, z) -> h.monitorWait((Thread) a, b, x));
 
     private static void monitorWait(long env, long jni, long thread, long object, long timeoutMillis) {
-        Events e = Upcalls.enter(env, MONITOR_WAIT);
-        if (e == null) return;
-        try {
-            Thread t = (Thread) e.toJava(jni, thread);
-            Object monitor = e.toJava(jni, object);
-            for (Object h : e.handlers(MONITOR_WAIT)) {
-                try {
-                    ((MonitorWaitHandler) h).monitorWait(t, monitor, timeoutMillis);
-                    e.delivered(MONITOR_WAIT);
-                } catch (Throwable x) {
-                    e.failed(MONITOR_WAIT, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, jni, MONITOR_WAIT, thread, object, 0, timeoutMillis, 0, 0);
     }
 
     public static final Event<MonitorWaitedHandler> MONITOR_WAITED = new Event<>("MonitorWaited",
             jvmti_h.JVMTI_EVENT_MONITOR_WAITED(), Capability.CAN_GENERATE_MONITOR_EVENTS,
             (table, arena) -> jvmtiEventCallbacks.MonitorWaited(table, warm(Upcalls.stub(
-                    jvmtiEventMonitorWaited.descriptor(), "monitorWaited", arena), s -> jvmtiEventMonitorWaited.invoke(s, NULL, NULL, NULL, NULL, (byte) 0))));
+                    jvmtiEventMonitorWaited.descriptor(), "monitorWaited", arena), s -> jvmtiEventMonitorWaited.invoke(s, NULL, NULL, NULL, NULL, (byte) 0))),
+            (h, a, b, c, x, y, z) -> h.monitorWaited((Thread) a, b, x != 0));
 
     private static void monitorWaited(long env, long jni, long thread, long object, byte timedOut) {
-        Events e = Upcalls.enter(env, MONITOR_WAITED);
-        if (e == null) return;
-        try {
-            Thread t = (Thread) e.toJava(jni, thread);
-            Object monitor = e.toJava(jni, object);
-            for (Object h : e.handlers(MONITOR_WAITED)) {
-                try {
-                    ((MonitorWaitedHandler) h).monitorWaited(t, monitor, timedOut != 0);
-                    e.delivered(MONITOR_WAITED);
-                } catch (Throwable x) {
-                    e.failed(MONITOR_WAITED, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, jni, MONITOR_WAITED, thread, object, 0, timedOut, 0, 0);
     }
 
     // ---------------------------------------------------------------- ClassUnload (a HotSpot extension event)
@@ -599,26 +476,11 @@ public final class Event<H> {
      * HotSpot's extension event {@code com.sun.hotspot.events.ClassUnload}: the name of an unloaded
      * class. Not in the callback table: {@link Upcalls#enableClassUnload} registers it.
      */
-    public static final Event<ClassUnloadHandler> CLASS_UNLOAD = new Event<>("ClassUnload", -1, null, null);
+    public static final Event<ClassUnloadHandler> CLASS_UNLOAD = new Event<>("ClassUnload", -1, null, null,
+            (h, a, b, c, x, y, z) -> h.classUnload(Native.string(x)));
 
     /** HotSpot posts ClassUnload as {@code (jvmtiEnv*, JNIEnv*, const char* name)}. */
     static void classUnload(long env, long jni, long name) {
-        Events e = Upcalls.enter(env, CLASS_UNLOAD);
-        if (e == null) return;
-        try {
-            String n = Native.string(name);
-            for (Object h : e.handlers(CLASS_UNLOAD)) {
-                try {
-                    ((ClassUnloadHandler) h).classUnload(n);
-                    e.delivered(CLASS_UNLOAD);
-                } catch (Throwable x) {
-                    e.failed(CLASS_UNLOAD, x);
-                }
-            }
-        } catch (Throwable ignored) {
-            // Swallowed: an exception escaping an upcall terminates the JVM.
-        } finally {
-            Upcalls.leave();
-        }
+        deliver(env, jni, CLASS_UNLOAD, 0, 0, 0, name, 0, 0);
     }
 }
