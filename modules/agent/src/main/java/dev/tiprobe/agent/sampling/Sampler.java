@@ -281,7 +281,7 @@ public final class Sampler implements AutoCloseable {
     /**
      * How often the sampler's thread looks round while JFR takes every sample: it then only
      * writes class events and a chunk a second. Waking each interval instead cost more of a busy
-     * program's CPU than JFR's stream (45 against 21 ms in 15 s, BENCHMARKS.md).
+     * program's CPU than JFR's stream (55 against 24 ms in 15 s, BENCHMARKS.md).
      */
     private static final long JFR_TICK_NANOS = 100_000_000L;
 
