@@ -23,29 +23,29 @@ final class TraceOptions {
     boolean args;
 
     @Option(names = "--max-calls", paramLabel = "<n>",
-            description = "Trace mode: calls kept, a sample spread over the whole session plus each method's first call (default 100000).")
+            description = "Trace mode: calls kept, a sample spread over the whole session plus each method's first call (default " + TraceLimits.DEFAULT_MAX_CALLS + ").")
     Integer maxCalls;
 
-    @Option(names = "--calls-per-second", paramLabel = "<n>", description = "Trace mode: the most calls recorded a second, 0 for no cap (default 10000).")
+    @Option(names = "--calls-per-second", paramLabel = "<n>", description = "Trace mode: the most calls recorded a second, 0 for no cap (default " + TraceLimits.DEFAULT_PER_SECOND + ").")
     Long callsPerSecond;
 
-    @Option(names = "--one-in", paramLabel = "<n>", description = "Trace mode: record one call in n, at random (default 1: every call; each method's first call is always kept).")
+    @Option(names = "--one-in", paramLabel = "<n>", description = "Trace mode: record one call in n, at random (default " + TraceLimits.DEFAULT_EVERY_NTH + ": every call; each method's first call is always kept).")
     Integer oneIn;
 
-    @Option(names = "--max-string", paramLabel = "<chars>", description = "Trace mode: strings captured up to this many characters (default 100).")
+    @Option(names = "--max-string", paramLabel = "<chars>", description = "Trace mode: strings captured up to this many characters (default " + TraceLimits.DEFAULT_MAX_STRING + ").")
     Integer maxString;
 
-    @Option(names = "--max-elements", paramLabel = "<n>", description = "Trace mode: array elements captured (default 8).")
+    @Option(names = "--max-elements", paramLabel = "<n>", description = "Trace mode: array elements captured (default " + TraceLimits.DEFAULT_MAX_ELEMENTS + ").")
     Integer maxElements;
 
     @Option(names = "--tostring", description = "Trace mode: describe other objects by their toString() (runs the application's code).")
     boolean callToString;
 
     @Option(names = "--max-depth", paramLabel = "<n>",
-            description = "Trace mode: how deep objects are shown by their fields, read without running the application's code (default 1: an argument's own fields; 0: class and identity only).")
+            description = "Trace mode: how deep objects are shown by their fields, read without running the application's code (default " + TraceLimits.DEFAULT_MAX_DEPTH + ": an argument's own fields; 0: class and identity only).")
     Integer maxDepth;
 
-    @Option(names = "--max-fields", paramLabel = "<n>", description = "Trace mode: fields shown of one object (default 8).")
+    @Option(names = "--max-fields", paramLabel = "<n>", description = "Trace mode: fields shown of one object (default " + TraceLimits.DEFAULT_MAX_FIELDS + ").")
     Integer maxFields;
 
     @Option(names = "--min-duration", paramLabel = "<duration>",
@@ -54,7 +54,7 @@ final class TraceOptions {
     String minDuration;
 
     @Option(names = "--overhead", paramLabel = "<percent>",
-            description = "The most tracing may add, in percent of the program's CPU (default 5): above it the hottest methods lose their probes, keeping their counts so far. 0: no limit.")
+            description = "The most tracing may add, in percent of the program's CPU (default " + AgentOptions.Tracing.DEFAULT_BUDGET_PERCENT + "): above it the hottest methods lose their probes, keeping their counts so far. 0: no limit.")
     String overhead;
 
     @Option(names = "--sample", paramLabel = "<interval>", description = "Sample all threads' stacks every <interval> (10ms, 1s): a recording for flame graphs.")
@@ -68,9 +68,9 @@ final class TraceOptions {
     String sampleThreads;
 
     @Option(names = {"-j", "--depth"}, paramLabel = "<frames>",
-            description = "With sampling: the most frames kept of a stack, as asprof's -j (default 2048; 1 to 4095); deeper stacks"
-                    + " are cut at the root and shown under [truncated]. JFR's samples keep at most JFR's own depth (64 attached,"
-                    + " 2048 under run); allocation and lock stacks at most 256.")
+            description = "With sampling: the most frames kept of a stack, as asprof's -j (default " + Sampling.DEFAULT_DEPTH + "; 1 to " + MAX_DEPTH + "); deeper stacks"
+                    + " are cut at the root and shown under [truncated]. JFR's samples keep at most JFR's own depth (64 attached, "
+                    + Sampling.JFR_MAX_STACK_DEPTH + " under run); allocation and lock stacks at most " + Sampling.EVENT_DEPTH + ".")
     Integer depth;
 
     /** The deepest stack --depth takes: the recording's limit, less the [truncated] root. */
@@ -88,7 +88,7 @@ final class TraceOptions {
     boolean live;
 
     @Option(names = "--alloc-overhead", paramLabel = "<percent>",
-            description = "With --alloc: the most sampling may cost, in percent of the program's CPU (default 1; 0: no limit)."
+            description = "With --alloc: the most sampling may cost, in percent of the program's CPU (default " + AgentOptions.Allocations.DEFAULT_BUDGET_PERCENT + "; 0: no limit)."
                     + " Above it the interval is raised, each sample weighing by the interval it was taken at.")
     String allocOverhead;
 

@@ -75,17 +75,17 @@ final class WatchCommand extends SessionCommand {
             + " call site, its share of the call and how often it ran, then the method's own code; each watched call times its call sites.")
     boolean tree;
 
-    @Option(names = "--max-depth", paramLabel = "<n>", description = "How deep objects are shown by their fields (default 1: an argument's own fields).")
+    @Option(names = "--max-depth", paramLabel = "<n>", description = "How deep objects are shown by their fields (default " + TraceLimits.DEFAULT_MAX_DEPTH + ": an argument's own fields).")
     Integer maxDepth;
 
-    @Option(names = "--max-fields", paramLabel = "<n>", description = "Fields shown of one object, and read by --where (default 8).")
+    @Option(names = "--max-fields", paramLabel = "<n>", description = "Fields shown of one object, and read by --where (default " + TraceLimits.DEFAULT_MAX_FIELDS + ").")
     Integer maxFields;
 
-    @Option(names = "--max-elements", paramLabel = "<n>", description = "Array elements shown, and read by --where (default 8).")
+    @Option(names = "--max-elements", paramLabel = "<n>", description = "Array elements shown, and read by --where (default " + TraceLimits.DEFAULT_MAX_ELEMENTS + ").")
     Integer maxElements;
 
     @Option(names = "--max-string", paramLabel = "<chars>",
-            description = "Strings shown up to this many characters (default 100); --where compares what was captured.")
+            description = "Strings shown up to this many characters (default " + TraceLimits.DEFAULT_MAX_STRING + "); --where compares what was captured.")
     Integer maxString;
 
     private Path directory;

@@ -100,7 +100,16 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      */
     public record TraceLimits(long perSecond, int everyNth, int maxCalls, int maxString, int maxElements,
                               boolean callToString, int maxDepth, int maxFields, long minNanos) {
-        public static final TraceLimits DEFAULT = new TraceLimits(10_000, 1, 100_000, 100, 8, false, 1, 8, 0);
+        // Each default a constant, so the command's help text is made from the same numbers.
+        public static final int DEFAULT_PER_SECOND = 10_000;
+        public static final int DEFAULT_EVERY_NTH = 1;
+        public static final int DEFAULT_MAX_CALLS = 100_000;
+        public static final int DEFAULT_MAX_STRING = 100;
+        public static final int DEFAULT_MAX_ELEMENTS = 8;
+        public static final int DEFAULT_MAX_DEPTH = 1;
+        public static final int DEFAULT_MAX_FIELDS = 8;
+        public static final TraceLimits DEFAULT = new TraceLimits(DEFAULT_PER_SECOND, DEFAULT_EVERY_NTH, DEFAULT_MAX_CALLS,
+                DEFAULT_MAX_STRING, DEFAULT_MAX_ELEMENTS, false, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FIELDS, 0);
 
         public TraceLimits {
             if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0 || maxDepth < 0 || maxFields < 0 || minNanos < 0) {
@@ -126,7 +135,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     public record Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget, CallCondition where,
                           boolean tree) {
         /** The agent's default budget: 5 % of the program's CPU. */
-        public static final double DEFAULT_BUDGET = 0.05;
+        public static final int DEFAULT_BUDGET_PERCENT = 5;
+        public static final double DEFAULT_BUDGET = DEFAULT_BUDGET_PERCENT / 100.0;
 
         /** @throws IllegalArgumentException also for a filter that names what can never be traced ({@link Untraceable}) */
         public Tracing {
@@ -163,6 +173,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     public record Sampling(Duration interval, SampleMode mode, int depth, String threads, boolean recompile) {
         /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
         public static final int DEFAULT_DEPTH = 2048;
+        /** Frames kept of an allocation's or a wait's stack, whatever the sampling depth. */
+        public static final int EVENT_DEPTH = 256;
 
         /**
          * The name of the JFR recording a JVM started for sampling runs from its first moment
@@ -238,7 +250,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
          * The default budget, 1 % of the program's CPU: with what the agent costs besides (its heap
          * makes G1 work a little more, about 1 % in AllocBench), the whole stays near 2 %.
          */
-        public static final double DEFAULT_BUDGET = 0.01;
+        public static final int DEFAULT_BUDGET_PERCENT = 1;
+        public static final double DEFAULT_BUDGET = DEFAULT_BUDGET_PERCENT / 100.0;
 
         public Allocations {
             if (intervalBytes < 1 || intervalBytes > Integer.MAX_VALUE) {
