@@ -99,7 +99,8 @@ final class TraceOptions {
 
     @Option(names = "--max-memory", paramLabel = "<bytes>",
             description = "The most memory tiprobe's own tables may take in the target (64m); past it tracing instruments no new class,"
-                    + " and if that is not enough the session stops itself, its recording finished (default 5 % of the max heap, at least 64m).")
+                    + " and if that is not enough the session stops itself, its recording finished (default "
+                    + AgentOptions.AUTOMATIC_MAX_MEMORY_PERCENT + " %% of the max heap, at least " + AgentOptions.AUTOMATIC_MAX_MEMORY_MIN_MB + "m).")
     String maxMemory;
 
     @Option(names = {"-e", "--event"}, paramLabel = "<events>",

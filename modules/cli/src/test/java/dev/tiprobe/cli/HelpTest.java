@@ -38,6 +38,21 @@ class HelpTest {
         assertTrue(top.out().contains("Exit codes: 0 ok, 1 failure, 2 usage."), top.out());
     }
 
+    /** A description picocli cannot format (a bare '%') prints a warning on stderr in the middle of the help. */
+    @Test
+    void everyHelpTextFormatsWithoutAWarning() {
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(warnings, true));
+        try {
+            tiprobe("--help");
+            for (String command : COMMANDS) tiprobe(command, "--help");
+        } finally {
+            System.setErr(stderr);
+        }
+        assertEquals("", warnings.toString());
+    }
+
     @Test
     void everySubcommandAndTheToolItselfNameTheirVersion() {
         Result top = tiprobe("--version");

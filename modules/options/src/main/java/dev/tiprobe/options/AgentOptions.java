@@ -65,8 +65,12 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * dead classes at once.
      */
     public static long automaticMaxMemory(long maxHeapBytes) {
-        return Math.max(64L << 20, maxHeapBytes / 20);
+        return Math.max((long) AUTOMATIC_MAX_MEMORY_MIN_MB << 20, maxHeapBytes * AUTOMATIC_MAX_MEMORY_PERCENT / 100);
     }
+
+    /** {@link #automaticMaxMemory}'s share of the max heap, and its floor, as the help text also says. */
+    public static final int AUTOMATIC_MAX_MEMORY_PERCENT = 5;
+    public static final int AUTOMATIC_MAX_MEMORY_MIN_MB = 64;
 
     /** A memory ceiling as given: a {@link #bytes size} of at least 1 MB (a bare {@code 64} would be 64 bytes). */
     public static long maxMemory(String name, String value) {
