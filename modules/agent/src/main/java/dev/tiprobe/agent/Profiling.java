@@ -11,6 +11,7 @@ import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.recording.Reply;
+import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,8 +26,6 @@ import java.util.List;
  * duration were made ({@code --min-duration}): a session that only traces so starts it alone.
  */
 final class Profiling implements AutoCloseable {
-    /** Frames kept of an allocation's or a wait's stack (sampling keeps its own depth). */
-    static final int EVENT_DEPTH = 256;
 
     private final Registry registry;
     /** Whether the probe takes kept calls' stacks through this registry ({@link #keepsCallerStacks}). */
@@ -45,7 +44,8 @@ final class Profiling implements AutoCloseable {
     static Profiling start(Jvmti jvmti, AgentOptions options, Recorder recorder) throws IOException {
         Profiling p = new Profiling(Registry.startBackfilling(jvmti, recorder.names()));
         try {
-            int depth = options.sampling() != null ? Math.min(options.sampling().depth(), EVENT_DEPTH) : EVENT_DEPTH;
+            int depth = options.sampling() != null ? Math.min(options.sampling().depth(), AgentOptions.Sampling.EVENT_DEPTH)
+                    : AgentOptions.Sampling.EVENT_DEPTH;
             CallbackStacks stacks = new CallbackStacks(jvmti, p.registry, depth);
             if (options.sampling() != null) p.sampler = Sampler.start(jvmti, p.registry, options.sampling(), p::jfr, recorder);
             if (options.locks() != null) p.locks = LockProfiler.start(jvmti, p.registry, stacks, depth, options.locks(), p::jfr, recorder);
@@ -72,7 +72,7 @@ final class Profiling implements AutoCloseable {
      * inside tiprobe's own work or one of its callbacks (the call is then tiprobe's, and a walk
      * inside a walk would reuse its buffers). Events the walk raises are dropped ({@link Jvmti#beginOwnWork}).
      */
-    private static CallbackStacks.Resolved callerStack(CallbackStacks stacks, CallbackStacks.Site site) {
+    private static Stack callerStack(CallbackStacks stacks, CallbackStacks.Site site) {
         boolean inside = Jvmti.beginOwnWork();
         try {
             return inside ? null : stacks.inCallback(site);

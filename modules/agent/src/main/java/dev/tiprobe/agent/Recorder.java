@@ -1,12 +1,12 @@
 package dev.tiprobe.agent;
 
-import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.tracing.CapturedValues;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
+import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -125,26 +125,20 @@ public final class Recorder implements AutoCloseable {
     }
 
     public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks,
-                                    int[] frames, int[] lines, int depth, boolean truncated) throws IOException {
-        if (!closed) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, ticks, frames, lines, depth, truncated);
+                                    Stack stack) throws IOException {
+        if (!closed) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, ticks, stack);
     }
 
     /** A stack sample of a thread known by id and name, as JFR names it ({@link RecordingWriter#sample}). */
     public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos,
-                                    CallbackStacks.Resolved stack) throws IOException {
-        if (!closed) {
-            writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack.frames(), stack.lines(), stack.depth(),
-                    stack.truncated());
-        }
+                                    Stack stack) throws IOException {
+        if (!closed) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack);
     }
 
     /** A sampled allocation ({@link RecordingWriter#alloc}). */
-    public synchronized void alloc(long epochNanos, Thread t, String typeName, long size, long tag, CallbackStacks.Resolved stack)
+    public synchronized void alloc(long epochNanos, Thread t, String typeName, long size, long tag, Stack stack)
             throws IOException {
-        if (!closed) {
-            writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack.frames(), stack.lines(), stack.depth(),
-                    stack.truncated());
-        }
+        if (!closed) writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack);
     }
 
     /** Allocation sampling's interval from {@code epochNanos} on ({@link RecordingWriter#allocInterval}). */
@@ -165,17 +159,14 @@ public final class Recorder implements AutoCloseable {
      * it ended after the session began to stop.
      */
     public synchronized void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
-                                  CallbackStacks.Resolved stack, long ownerId, String ownerName, CallbackStacks.Resolved ownerStack)
+                                  Stack stack, long ownerId, String ownerName, Stack ownerStack)
             throws IOException {
         // A wait JFR hands over that ended after the stop began belongs to the wind-down (at exit, the JVM joining
         // the shutdown hooks waits on tiprobe's own): stamped past the end, it would also move the end.
         if (closed || epochNanos > stoppedAt) return;
-        CallbackStacks.Resolved held = ownerStack != null ? ownerStack : NO_FRAMES;
-        writer.lock(epochNanos, threadId, threadName, kind, typeName, waitNanos, stack.frames(), stack.lines(), stack.depth(),
-                stack.truncated(), ownerId, ownerName, held.frames(), held.lines(), held.depth(), held.truncated());
+        writer.lock(epochNanos, threadId, threadName, kind, typeName, waitNanos, stack, ownerId, ownerName,
+                ownerStack != null ? ownerStack : Stack.NONE);
     }
-
-    private static final CallbackStacks.Resolved NO_FRAMES = new CallbackStacks.Resolved(new int[0], new int[0], 0, false);
 
     public synchronized void classEvent(long epochNanos, boolean load, String className) throws IOException {
         if (!closed) writer.classEvent(epochNanos, load, className);
@@ -270,10 +261,8 @@ public final class Recorder implements AutoCloseable {
             values.add(CapturedValues.of(c.args().get(i)));
         }
         CapturedValue result = c.threw() || !c.method().endsWith(": void") ? CapturedValues.of(c.result()) : CapturedValue.NONE;
-        CallbackStacks.Resolved s = c.callerStack();
         writer.call(c.startEpochNanos(), c.threadId(), c.threadName(), id, c.depth(), c.durationNanos(), c.threw(),
-                argNames, values, result, s == null ? null : new RecordingWriter.Stack(s.frames(), s.lines(), s.depth(), s.truncated()),
-                c.callees());
+                argNames, values, result, c.callerStack(), c.callees());
     }
 
     /** The lists a tracing session only adds to; each is written from where the last write stopped. */

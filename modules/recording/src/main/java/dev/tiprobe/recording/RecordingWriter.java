@@ -70,25 +70,24 @@ public final class RecordingWriter implements AutoCloseable {
      * since the sampler last looked at it (0 if unknown); {@code truncated}: the thread had more
      * frames than {@code depth}, so the root-most ones are missing.
      */
-    public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, int[] frames,
-                       int[] lines, int depth, boolean truncated) throws IOException {
-        sample(epochNanos, threadId, threadName, state, cpuNanos, 1, frames, lines, depth, truncated);
+    public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, Stack stack) throws IOException {
+        sample(epochNanos, threadId, threadName, state, cpuNanos, 1, stack);
     }
 
     /** As {@link #sample}, standing for {@code ticks} sampling intervals of the thread's wall time ({@link RecordingFormat#STATE_WEIGHTED}). */
-    public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks, int[] frames,
-                       int[] lines, int depth, boolean truncated) throws IOException {
+    public void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks, Stack stack)
+            throws IOException {
         begin(epochNanos);
         thread(threadId, threadName);
-        int stack = stack(frames, lines, depth, truncated);
+        int stackId = stack(stack);
         chunk.write(RecordingFormat.SAMPLE);
         varlong(offset(epochNanos));
         varlong(threadId);
-        int flags = truncated || depth > RecordingFormat.MAX_DEPTH ? state | RecordingFormat.STATE_TRUNCATED : state;
+        int flags = stack.truncated() || stack.depth() > RecordingFormat.MAX_DEPTH ? state | RecordingFormat.STATE_TRUNCATED : state;
         chunk.write(ticks != 1 ? flags | RecordingFormat.STATE_WEIGHTED : flags);
         varlong(Math.max(0, cpuNanos));
         if (ticks != 1) varlong(Math.max(0, ticks));
-        varlong(stack);
+        varlong(stackId);
         end(epochNanos);
     }
 
@@ -97,19 +96,19 @@ public final class RecordingWriter implements AutoCloseable {
      * the thread at the stack given (as for {@link #sample}); {@code tag} is not 0 when the object
      * is tracked for the live view ({@link #freed} then tells when it is collected).
      */
-    public void alloc(long epochNanos, long threadId, String threadName, String typeName, long size, long tag,
-                      int[] frames, int[] lines, int depth, boolean truncated) throws IOException {
+    public void alloc(long epochNanos, long threadId, String threadName, String typeName, long size, long tag, Stack stack)
+            throws IOException {
         begin(epochNanos);
         thread(threadId, threadName);
         int type = type(typeName);
-        int stack = stack(frames, lines, depth, truncated);
+        int stackId = stack(stack);
         chunk.write(RecordingFormat.ALLOC);
         varlong(offset(epochNanos));
         varlong(threadId);
         varlong(type);
         varlong(Math.max(0, size));
         varlong(tag);
-        varlong(stack);
+        varlong(stackId);
         end(epochNanos);
     }
 
@@ -134,27 +133,25 @@ public final class RecordingWriter implements AutoCloseable {
      * A wait on a monitor of {@code typeName} that ended at {@code epochNanos} after
      * {@code waitNanos}: {@code kind} {@link RecordingFormat#LOCK_CONTENDED} or
      * {@link RecordingFormat#LOCK_WAIT}; the waiter's stack as for {@link #sample}; the owner's
-     * thread ({@code ownerId} 0: not known) and stack when it was taken.
+     * thread ({@code ownerId} 0: not known) and stack when it was taken ({@link Stack#NONE}: not taken).
      */
-    public void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
-                     int[] frames, int[] lines, int depth, boolean truncated,
-                     long ownerId, String ownerName, int[] ownerFrames, int[] ownerLines, int ownerDepth,
-                     boolean ownerTruncated) throws IOException {
+    public void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos, Stack stack,
+                     long ownerId, String ownerName, Stack ownerStack) throws IOException {
         begin(epochNanos);
         thread(threadId, threadName);
         if (ownerId != 0) thread(ownerId, ownerName);
         int type = type(typeName);
-        int stack = stack(frames, lines, depth, truncated);
-        int ownerStack = ownerId != 0 ? stack(ownerFrames, ownerLines, ownerDepth, ownerTruncated) : 0;
+        int stackId = stack(stack);
+        int ownerStackId = ownerId != 0 ? stack(ownerStack) : 0;
         chunk.write(RecordingFormat.LOCK);
         varlong(offset(epochNanos));
         varlong(threadId);
         chunk.write(kind);
         varlong(type);
         varlong(Math.max(0, waitNanos));
-        varlong(stack);
+        varlong(stackId);
         varlong(ownerId);
-        if (ownerId != 0) varlong(ownerStack);
+        if (ownerId != 0) varlong(ownerStackId);
         end(epochNanos);
     }
 
@@ -180,12 +177,12 @@ public final class RecordingWriter implements AutoCloseable {
      * its frames) the first time the chunk meets it: most samples repeat a stack seen a moment
      * before, which then costs one varint.
      */
-    private int stack(int[] frames, int[] lines, int depth, boolean truncated) {
-        int n = Math.min(depth, RecordingFormat.MAX_DEPTH);
-        int[] kept = Arrays.copyOf(frames, n);
+    private int stack(Stack stack) {
+        int n = Math.min(stack.depth(), RecordingFormat.MAX_DEPTH);
+        int[] kept = Arrays.copyOf(stack.frames(), n);
         int[] keptLines = new int[n];
-        for (int i = 0; i < n; i++) keptLines[i] = Math.max(0, lines[i]);
-        StackKey key = new StackKey(kept, keptLines, truncated || depth > n);
+        for (int i = 0; i < n; i++) keptLines[i] = Math.max(0, stack.lines()[i]);
+        StackKey key = new StackKey(kept, keptLines, stack.truncated() || stack.depth() > n);
         Integer known = stacksInChunk.get(key);
         if (known != null) return known;
         for (int i = 0; i < n; i++) method(kept[i]);
@@ -302,9 +299,6 @@ public final class RecordingWriter implements AutoCloseable {
         end(epochNanos);
     }
 
-    /** A stack, leaf first, as events carry it: method ids and lines, the first {@code depth} of them; truncated when frames are missing below. */
-    public record Stack(int[] frames, int[] lines, int depth, boolean truncated) {}
-
     /**
      * A traced call: {@code durationNanos} -1 while it runs; {@code result} {@link CapturedValue#NONE}
      * for void (written so while running); {@code stack} where it was called from, itself on top,
@@ -316,7 +310,7 @@ public final class RecordingWriter implements AutoCloseable {
         begin(startEpochNanos);
         thread(threadId, threadName);
         method(methodId);
-        int stackId = stack == null ? 0 : stack(stack.frames(), stack.lines(), stack.depth(), stack.truncated());
+        int stackId = stack == null ? 0 : stack(stack);
         chunk.write(RecordingFormat.CALL);
         varlong(offset(startEpochNanos));
         varlong(threadId);

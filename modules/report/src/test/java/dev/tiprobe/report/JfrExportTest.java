@@ -3,6 +3,7 @@ package dev.tiprobe.report;
 import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
+import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
@@ -39,16 +40,18 @@ class JfrExportTest {
             w.info(1_000_000_000L, RecordingFormat.INFO_INTERVAL, "10000000");
             for (int i = 0; i < 30; i++) {
                 w.sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1", RecordingFormat.STATE_RUNNABLE, 10_000_000,
-                        new int[] {1, 4, 3}, new int[] {42, 0, 840}, 3, false);
+                        new Stack(new int[] {1, 4, 3}, new int[] {42, 0, 840}, 3, false));
             }
             for (int i = 0; i < 10; i++) {
                 w.sample(1_000_000_000L + i * 10_000_000L, 8, "waiter", RecordingFormat.STATE_WAITING, 0,
-                        new int[] {2, 3}, new int[] {7, 840}, 2, false);
+                        new Stack(new int[] {2, 3}, new int[] {7, 840}, 2, false));
             }
-            w.alloc(1_100_000_000L, 7, "worker-1", "byte[]", 4096, 0, new int[] {1, 3}, new int[] {43, 840}, 2, false);
-            w.alloc(1_200_000_000L, 7, "worker-1", "com.foo.Order[][]", 64, 0, new int[] {1, 3}, new int[] {43, 840}, 2, false);
+            w.alloc(1_100_000_000L, 7, "worker-1", "byte[]", 4096, 0, new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false));
+            w.alloc(1_200_000_000L, 7, "worker-1", "com.foo.Order[][]", 64, 0,
+                    new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false));
             w.lock(1_300_000_000L, 8, "waiter", RecordingFormat.LOCK_CONTENDED, "com.foo.Orders", 5_000_000,
-                    new int[] {2, 3}, new int[] {9, 840}, 2, false, 7, "worker-1", new int[] {1, 3}, new int[] {42, 840}, 2, false);
+                    new Stack(new int[] {2, 3}, new int[] {9, 840}, 2, false), 7, "worker-1",
+                    new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false));
             w.flush();
         }
         Recording r = RecordingReader.read(tpr);
@@ -127,7 +130,7 @@ class JfrExportTest {
             w.classEvent(1_000_000_000L, true, "com.foo.Orders");
             w.call(1_050_000_000L, 7, "worker-1", 1, 0, 3_000_000, false, List.of("orders", "discounts"),
                     List.of(new dev.tiprobe.recording.CapturedValue.Str("three orders"), new dev.tiprobe.recording.CapturedValue.Int(5)),
-                    new dev.tiprobe.recording.CapturedValue.Int(1250), new RecordingWriter.Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false),
+                    new dev.tiprobe.recording.CapturedValue.Int(1250), new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false),
                     List.of());
             w.classEvent(1_200_000_000L, false, "com.foo.Orders");
             w.flush();

@@ -5,6 +5,7 @@ import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingWriter;
 
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Stack;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,14 +44,14 @@ class RecordingTest {
                 for (int i = 0; i < 100; i++) {
                     int[] frames = {1 + i % 3, 4, 5};  // leaf first: M1..M3 called by M4 called by M5
                     int[] lines = {10 + i % 2, 20, 0};  // M5's line unknown (a native frame, say)
-                    w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000, frames,
-                            lines, 3, false);
+                    w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000,
+                            new Stack(frames, lines, 3, false));
                 }
                 w.classEvent(t, false, "com.foo.Plugin" + chunk);
                 w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
                         List.of("x"), List.of(new CapturedValue.Int(chunk)),
                         chunk == 1 ? new CapturedValue.Thrown("java.lang.IllegalStateException", "no") : new CapturedValue.Str("ok"),
-                        chunk == 1 ? new RecordingWriter.Stack(new int[] {6, 4, 5}, new int[] {7, 20, 0}, 3, false) : null,
+                        chunk == 1 ? new Stack(new int[] {6, 4, 5}, new int[] {7, 20, 0}, 3, false) : null,
                         chunk == 0 ? List.of(new Callee("com.foo.Db.query(java.lang.String) : int", 2, 1_500), new Callee("java.util.List.add(java.lang.Object) : boolean", 1, 100))
                                 : List.of());
                 if (chunk == 0) w.traced(t, 6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void");
@@ -74,8 +75,10 @@ class RecordingTest {
         Path file = dir.resolve("ticks.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
             w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "wall");
-            w.sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 10_000_000, new int[] {1}, new int[] {0}, 1, false);
-            w.sample(3_000, 2, "parked", RecordingFormat.STATE_WAITING, 0, 5, new int[] {2, 3}, new int[] {0, 0}, 2, true);
+            w.sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 10_000_000,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false));
+            w.sample(3_000, 2, "parked", RecordingFormat.STATE_WAITING, 0, 5,
+                    new Stack(new int[] {2, 3}, new int[] {0, 0}, 2, true));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
@@ -104,12 +107,13 @@ class RecordingTest {
             }
             return "M" + id;
         })) {
-            w.sample(1_000, 1, "a", RecordingFormat.STATE_RUNNABLE, 0, new int[] {1, 2}, new int[] {0, 0}, 2, false);
-            w.alloc(2_000, 1, "a", "byte[]", 64, 0, new int[] {2}, new int[] {0}, 1, false);
+            w.sample(1_000, 1, "a", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, false));
+            w.alloc(2_000, 1, "a", "byte[]", 64, 0, new Stack(new int[] {2}, new int[] {0}, 1, false));
             assertThrows(OutOfMemoryError.class,
-                    () -> w.sample(3_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0, new int[] {3, 1}, new int[] {0, 0}, 2, false));
-            w.sample(4_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0, new int[] {3, 1}, new int[] {0, 0}, 2, false);
-            w.alloc(5_000, 1, "a", "byte[]", 64, 0, new int[] {1}, new int[] {0}, 1, false);
+                    () -> w.sample(3_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0,
+                            new Stack(new int[] {3, 1}, new int[] {0, 0}, 2, false)));
+            w.sample(4_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {3, 1}, new int[] {0, 0}, 2, false));
+            w.alloc(5_000, 1, "a", "byte[]", 64, 0, new Stack(new int[] {1}, new int[] {0}, 1, false));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage(), () -> r.damage().toString());
@@ -131,12 +135,13 @@ class RecordingTest {
         int big = 0;
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
             while (w.chunks() == 0) {  // cut by size alone
-                w.sample(1_000 + big, 1, "busy", RecordingFormat.STATE_RUNNABLE, 0, frames, lines, frames.length, false);
+                w.sample(1_000 + big, 1, "busy", RecordingFormat.STATE_RUNNABLE, 0,
+                        new Stack(frames, lines, frames.length, false));
                 big++;
             }
-            w.sample(5_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, new int[] {7}, new int[] {3}, 1, false);
+            w.sample(5_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {7}, new int[] {3}, 1, false));
             w.flush();
-            w.sample(6_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, new int[] {8}, new int[] {4}, 1, false);
+            w.sample(6_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {8}, new int[] {4}, 1, false));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
@@ -350,7 +355,7 @@ class RecordingTest {
                 int grown = file == before ? 1 : 3;  // m2's samples: 1 of 4 before, 3 of 4 after
                 for (int i = 0; i < 4; i++) {
                     int[] frames = {i < grown ? 2 : 3, 1};  // m2 or m3, called by m1
-                    w.sample(1_000 + i, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, frames, new int[2], 2, false);
+                    w.sample(1_000 + i, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, new Stack(frames, new int[2], 2, false));
                 }
             }
         }
@@ -370,7 +375,7 @@ class RecordingTest {
     void aMethodOrTitleThatLooksLikeAPlaceholderIsShownAsItIs() throws IOException {
         Path file = dir.resolve("marks.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.TITLE.Page.render(java.lang.String TITLE) : void")) {
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new int[] {1}, new int[] {0}, 1, false);
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1}, new int[] {0}, 1, false));
         }
         StringWriter out = new StringWriter();
         FlameGraphHtml.write(RecordingReader.read(file), out, "a /*DATA*/null TITLE");
@@ -394,8 +399,8 @@ class RecordingTest {
         Path file = dir.resolve("cpu.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
             w.info(0, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new int[] {1}, new int[] {7}, 1, false);
-            w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new int[] {1}, new int[] {7}, 1, false);
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
+            w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
         }
         Recording r = RecordingReader.read(file);
         assertTrue(r.cpuMode());
@@ -406,8 +411,8 @@ class RecordingTest {
     void aStackCutAtTheSamplingDepthGetsATruncatedRootInEveryView() throws IOException {
         Path file = dir.resolve("deep.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
-            w.sample(10, 1, "t", RecordingFormat.STATE_WAITING, 0, new int[] {1, 2}, new int[] {0, 0}, 2, true);
-            w.sample(20, 1, "t", RecordingFormat.STATE_WAITING, 0, new int[] {1, 2}, new int[] {0, 0}, 2, false);
+            w.sample(10, 1, "t", RecordingFormat.STATE_WAITING, 0, new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, true));
+            w.sample(20, 1, "t", RecordingFormat.STATE_WAITING, 0, new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, false));
         }
         Recording r = RecordingReader.read(file);
         assertEquals(RecordingFormat.STATE_WAITING, r.samples().getFirst().state(), "the flag is not part of the state");
@@ -423,7 +428,7 @@ class RecordingTest {
             w.info(0, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, "2");
             w.info(0, RecordingFormat.INFO_FIRST_CLASS_FAILURE, "gen.Foo: left unchanged: no hierarchy for gen.Bar");
             w.info(0, RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, "12500000");
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new int[] {1}, new int[] {7}, 1, false);
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
         }
         Recording r = RecordingReader.read(file);
         assertEquals(List.of("2 classes were left unchanged, so calls of their methods are not counted; the first:"
@@ -453,7 +458,7 @@ class RecordingTest {
     void aMethodsSourceFileTravelsWithItsNameAndKeepsToItsLines() throws IOException {
         Path file = dir.resolve("sources.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M" + id + ".run()", id -> id == 1 ? "com/foo/M1.java" : null)) {
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new int[] {1, 2}, new int[] {42, 7}, 2, false);
+            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1, 2}, new int[] {42, 7}, 2, false));
         }
         Recording r = RecordingReader.read(file);
         assertEquals(Map.of(1, "com/foo/M1.java"), r.sources(), "only methods whose class names a file");
@@ -558,15 +563,17 @@ class RecordingTest {
         Path once = dir.resolve("once.tpr");
         Path many = dir.resolve("many.tpr");
         try (RecordingWriter w = RecordingWriter.create(once, id -> "M" + id)) {
-            w.sample(1_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, deep, lines, deep.length, false);
+            w.sample(1_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(deep, lines, deep.length, false));
         }
         try (RecordingWriter w = RecordingWriter.create(many, id -> "M" + id)) {
-            for (int i = 0; i < 100; i++) w.sample(1_000 + i, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, deep, lines, deep.length, false);
-            w.alloc(2_000, 1, "t", "byte[]", 64, 0, deep, lines, deep.length, false);
-            w.sample(3_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, deep, lines, 50, true);  // cut: another stack
+            for (int i = 0; i < 100; i++) w.sample(1_000 + i, 1, "t", RecordingFormat.STATE_RUNNABLE, 0,
+                    new Stack(deep, lines, deep.length, false));
+            w.alloc(2_000, 1, "t", "byte[]", 64, 0, new Stack(deep, lines, deep.length, false));
+            w.sample(3_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(deep, lines, 50, true));  // cut: another stack
             w.flush();
-            w.lock(4_000, 1, "t", RecordingFormat.LOCK_WAIT, "java.lang.Object", 5_000_000, deep, lines, deep.length, false,
-                    2, "owner", new int[] {7}, new int[] {70}, 1, false);
+            w.lock(4_000, 1, "t", RecordingFormat.LOCK_WAIT, "java.lang.Object", 5_000_000,
+                    new Stack(deep, lines, deep.length, false),
+                    2, "owner", new Stack(new int[] {7}, new int[] {70}, 1, false));
         }
         long perStack = Files.size(once);
         assertTrue(Files.size(many) < 2 * perStack + 101 * 12 + 1_000, "the stack is written about once per chunk: "
@@ -672,13 +679,15 @@ class RecordingTest {
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
             w.info(0, RecordingFormat.INFO_ALLOC_INTERVAL, "1024");
             w.info(0, RecordingFormat.INFO_ALLOC_LIVE, "yes");
-            w.alloc(10, 1, "main", "byte[]", 1 << 20, 7, new int[] {1, 2}, new int[] {12, 3}, 2, false);
-            w.alloc(20, 1, "main", "app.Item", 32, 8, new int[] {1, 2}, new int[] {13, 3}, 2, false);
+            w.alloc(10, 1, "main", "byte[]", 1 << 20, 7, new Stack(new int[] {1, 2}, new int[] {12, 3}, 2, false));
+            w.alloc(20, 1, "main", "app.Item", 32, 8, new Stack(new int[] {1, 2}, new int[] {13, 3}, 2, false));
             w.freed(30, 8);
-            w.lock(40, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000, new int[] {3}, new int[] {0}, 1, false,
-                    3, "holder", new int[] {4}, new int[] {0}, 1, false);
-            w.lock(50, 2, "waiter", RecordingFormat.LOCK_WAIT, "java.lang.Object", 7_000_000, new int[] {3}, new int[] {0}, 1, false,
-                    0, null, null, null, 0, false);
+            w.lock(40, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000,
+                    new Stack(new int[] {3}, new int[] {0}, 1, false),
+                    3, "holder", new Stack(new int[] {4}, new int[] {0}, 1, false));
+            w.lock(50, 2, "waiter", RecordingFormat.LOCK_WAIT, "java.lang.Object", 7_000_000,
+                    new Stack(new int[] {3}, new int[] {0}, 1, false),
+                    0, null, new Stack(null, null, 0, false));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
@@ -711,10 +720,12 @@ class RecordingTest {
         long second = 1_000_000_000L;
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
             w.info(10 * second, RecordingFormat.INFO_LOCK_SOURCE, "jfr");
-            w.lock(10 * second - 1_000_000, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 6_000_000, new int[] {1},
-                    new int[] {0}, 1, false, 0, null, null, null, 0, false);
-            w.lock(9 * second, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000, new int[] {1}, new int[] {0}, 1,
-                    false, 3, "holder", new int[0], new int[0], 0, false);
+            w.lock(10 * second - 1_000_000, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 6_000_000,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null,
+                    new Stack(null, null, 0, false));
+            w.lock(9 * second, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false), 3, "holder",
+                    new Stack(new int[0], new int[0], 0, false));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
@@ -734,12 +745,12 @@ class RecordingTest {
         Map<Integer, String> names = Map.of(1, "app.Store.put(int) : void");
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
             w.info(0, RecordingFormat.INFO_ALLOC_INTERVAL, "1024");
-            w.alloc(10, 1, "main", "app.Item", 32, 0, new int[] {1}, new int[] {3}, 1, false);
+            w.alloc(10, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
             w.allocInterval(25, 8192);
-            w.alloc(20, 1, "main", "app.Item", 32, 0, new int[] {1}, new int[] {3}, 1, false);
-            w.alloc(30, 1, "main", "app.Item", 32, 0, new int[] {1}, new int[] {3}, 1, false);
+            w.alloc(20, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
+            w.alloc(30, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
             w.allocInterval(40, 2048);
-            w.alloc(50, 1, "main", "app.Item", 32, 0, new int[] {1}, new int[] {3}, 1, false);
+            w.alloc(50, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());

@@ -11,6 +11,7 @@ import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.Allocations;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
     private static final long LOOK_NANOS = 500_000_000L;
 
     /** What the callback queues: the moment, the thread, the class's name, the size, the tag and the stack. */
-    record Sampled(long epochNanos, Thread thread, String type, long size, long tag, CallbackStacks.Resolved stack) {}
+    record Sampled(long epochNanos, Thread thread, String type, long size, long tag, Stack stack) {}
 
     private final Jvmti jvmti;
     private final CallbackStacks stacks;
@@ -112,7 +113,7 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
     private void sampled(Thread thread, Object object, Class<?> type, long size) {
         offered.increment();
         if (tiprobes(thread)) return;
-        CallbackStacks.Resolved stack = stacks.inCallback(site);
+        Stack stack = stacks.inCallback(site);
         if (stack == null) return;  // tiprobe's own allocation
         long tag = 0;
         if (options.live()) {

@@ -1,13 +1,13 @@
 package dev.tiprobe.agent.jfr;
 
 import dev.tiprobe.agent.EventEngine;
-import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedClassLoader;
 import jdk.jfr.consumer.RecordedFrame;
@@ -52,7 +52,7 @@ public final class JfrFrames {
      * machinery's work (a frame of tiprobe's), which every view
      * leaves out.
      */
-    public CallbackStacks.Resolved stack(RecordedStackTrace trace) {
+    public Stack stack(RecordedStackTrace trace) {
         return stack(trace, false);
     }
 
@@ -61,7 +61,7 @@ public final class JfrFrames {
      * in the application's threads (a tracing probe's) stay, as a stack sample keeps them: that
      * cost is the program's. Only a stack loading the agent is then left out.
      */
-    public CallbackStacks.Resolved stack(RecordedStackTrace trace, boolean keepProbes) {
+    public Stack stack(RecordedStackTrace trace, boolean keepProbes) {
         List<RecordedFrame> frames = trace == null ? List.of() : trace.getFrames();
         int n = Math.min(frames.size(), depth);
         int[] ids = new int[n];
@@ -80,7 +80,7 @@ public final class JfrFrames {
             ids[i] = known != null ? known.tokenId() : registry.map().internTransient(token);
             lines[i] = Math.max(0, f.getLineNumber());
         }
-        return new CallbackStacks.Resolved(ids, lines, n, trace != null && trace.isTruncated() || frames.size() > n);
+        return new Stack(ids, lines, n, trace != null && trace.isTruncated() || frames.size() > n);
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.tiprobe.agent.locks;
 
-import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 
@@ -37,7 +37,7 @@ final class JfrWaits implements AutoCloseable {
      * monitor last before the waiter got it ({@code previousOwner}: 0 when JFR names none).
      */
     record Seen(long endEpochNanos, long threadId, String threadName, byte kind, String type, long waitNanos,
-                CallbackStacks.Resolved stack, long previousOwnerId, String previousOwnerName) {}
+                Stack stack, long previousOwnerId, String previousOwnerName) {}
 
     private final JfrFrames frames;
     private final Consumer<Seen> sink;
@@ -84,7 +84,7 @@ final class JfrWaits implements AutoCloseable {
         try {
             RecordedThread waiter = e.getThread();
             if (JfrFrames.machinery(waiter)) return;
-            CallbackStacks.Resolved stack = frames.stack(e.getStackTrace());
+            Stack stack = frames.stack(e.getStackTrace());
             if (stack == null) return;
             RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED ? e.getThread("previousOwner") : null;
             sink.accept(new Seen(JfrFrames.epochNanos(e.getEndTime()), waiter.getJavaThreadId(), waiter.getJavaName(), kind,

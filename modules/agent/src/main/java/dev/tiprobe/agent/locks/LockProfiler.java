@@ -11,6 +11,7 @@ import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.Locks;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -54,11 +55,11 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private static final long NAMED_KEPT_NANOS = 10_000_000_000L;
 
     /** Who held the monitor; its stack when the owner watch took it, else null. */
-    record Owner(long threadId, String threadName, CallbackStacks.Resolved stack) {}
+    record Owner(long threadId, String threadName, Stack stack) {}
 
     /** A finished wait, queued for writing; {@code owner} null when unknown. */
     record Wait(long epochNanos, long threadId, String threadName, byte kind, String type, long waitNanos,
-                CallbackStacks.Resolved stack, Owner owner) {}
+                Stack stack, Owner owner) {}
 
     /** A contention in progress; the owner is set by the engine's thread. */
     private static final class Pending {
@@ -171,7 +172,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             if (p.owner != null) named.add(new Named(thread.threadId(), recorder.now(), System.nanoTime(), p.owner));
             return;
         }
-        CallbackStacks.Resolved stack = stacks.inCallback(enteredSite);
+        Stack stack = stacks.inCallback(enteredSite);
         if (stack != null) {
             offer(new Wait(recorder.now(), thread.threadId(), thread.getName(), RecordingFormat.LOCK_CONTENDED,
                     Registry.typeName(monitor.getClass()), waited, stack, p.owner));
@@ -187,7 +188,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         if (start == null) return;
         long waited = System.nanoTime() - start;
         if (waited < thresholdNanos) return;
-        CallbackStacks.Resolved stack = stacks.inCallback(waitedSite);
+        Stack stack = stacks.inCallback(waitedSite);
         if (stack != null) {
             offer(new Wait(recorder.now(), thread.threadId(), thread.getName(), RecordingFormat.LOCK_WAIT,
                     Registry.typeName(monitor.getClass()), waited, stack, null));
@@ -249,7 +250,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             try {
                 Thread owner = jvmti.monitorOwner(p.monitor);
                 if (owner == null) continue;
-                CallbackStacks.Resolved stack = stacks.of(owner);
+                Stack stack = stacks.of(owner);
                 if (stack != null) p.owner = new Owner(owner.threadId(), owner.getName(), stack);
             } catch (RuntimeException e) {
                 // the owner left meanwhile (or ended): the wait is recorded without it

@@ -2,6 +2,7 @@ package dev.tiprobe.agent.registry;
 
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.recording.Stack;
 
 /**
  * Stacks taken inside an event callback (SampledObjectAlloc, MonitorContendedEntered), turned into
@@ -25,9 +26,6 @@ import dev.tiprobe.jvmti.Jvmti;
 public final class CallbackStacks {
     /** Frames taken beyond the depth asked for, for the callback's own. */
     static final int MACHINERY = 32;
-
-    /** A stack as the recording takes it: method ids and lines, leaf first; truncated when frames are missing below. */
-    public record Resolved(int[] frames, int[] lines, int depth, boolean truncated) {}
 
     private final Jvmti jvmti;
     private final Registry registry;
@@ -84,7 +82,7 @@ public final class CallbackStacks {
      * SetTag's ObjectFree), and when no frame is left (the JVM's service thread running one of
      * tiprobe's callbacks, say).
      */
-    public Resolved inCallback(Site site) {
+    public Stack inCallback(Site site) {
         long[][] b = buffers.get();
         long[] methods = b[0];
         long[] locations = b[1];
@@ -109,13 +107,13 @@ public final class CallbackStacks {
             m = first < n ? registry.resolve(methods[first]) : null;
         }
         if (ffm || first >= n) return null;  // nothing of the application's: tiprobe's own work
-        Resolved resolved = resolve(methods, locations, n, first, true);
+        Stack resolved = resolve(methods, locations, n, first, true);
         if (resolved != null && first > 0) site.learn(first, methods[first - 1]);
         return resolved;
     }
 
     /** {@code thread}'s frames now (it must be alive: a thread that owns a monitor, say). */
-    public Resolved of(Thread thread) {
+    public Stack of(Thread thread) {
         long[][] b = buffers.get();
         int n = jvmti.stackTrace(thread, 0, b[0], b[1]);
         return resolve(b[0], b[1], n, 0, false);
@@ -125,7 +123,7 @@ public final class CallbackStacks {
      * Frames {@code first} to {@code n} of a walk as the recording's ids and lines, up to the depth;
      * null, inside a callback, when a frame is not the application's ({@link Registry.FrameOwner}).
      */
-    private Resolved resolve(long[] methods, long[] locations, int n, int first, boolean inCallback) {
+    private Stack resolve(long[] methods, long[] locations, int n, int first, boolean inCallback) {
         int kept = Math.min(depth, n - first);
         int[] frames = new int[kept];
         int[] lines = new int[kept];
@@ -133,7 +131,7 @@ public final class CallbackStacks {
             Registry.FrameOwner owner = registry.nameFrame(methods[first + i], locations[first + i], frames, lines, i);
             if (inCallback && owner != Registry.FrameOwner.APPLICATION) return null;
         }
-        return new Resolved(frames, lines, kept, n == methods.length || n - first > kept);
+        return new Stack(frames, lines, kept, n == methods.length || n - first > kept);
     }
 
     private static final String TIPROBE = "dev.tiprobe.";

@@ -1,11 +1,11 @@
 package dev.tiprobe.agent.sampling;
 
 import dev.tiprobe.agent.EventEngine;
-import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 
@@ -35,7 +35,7 @@ final class JfrSamples implements AutoCloseable {
 
     /** Where a sample goes, on the stream's thread. */
     interface Sink {
-        void sample(long epochNanos, long threadId, String threadName, CallbackStacks.Resolved stack)
+        void sample(long epochNanos, long threadId, String threadName, Stack stack)
                 throws java.io.IOException;
     }
 
@@ -119,7 +119,7 @@ final class JfrSamples implements AutoCloseable {
             if (JfrFrames.machinery(t)) return;
             String name = threadName(t);
             if (threads != null && !threads.test(name)) return;
-            CallbackStacks.Resolved stack = frames.stack(e.getStackTrace(), true);
+            Stack stack = frames.stack(e.getStackTrace(), true);
             if (stack == null || stack.depth() == 0) return;
             if (t.isVirtual()) {
                 sink.sample(JfrFrames.epochNanos(e.getStartTime()), VIRTUAL_THREADS_ID, VIRTUAL_THREADS, stack);

@@ -1,10 +1,10 @@
 package dev.tiprobe.agent.sampling;
 
-import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.recording.Stack;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -85,7 +85,7 @@ final class Recompiler {
     }
 
     /** Counts a sample's top method (on JFR's thread), until the classes were chosen. */
-    void saw(CallbackStacks.Resolved stack, boolean virtualThread) {
+    void saw(Stack stack, boolean virtualThread) {
         if (done || stack.depth() == 0 || counted.get() >= SAMPLES) return;
         tops.computeIfAbsent(stack.frames()[0], id -> new AtomicInteger()).incrementAndGet();
         if (virtualThread) inVirtualThreads.add(stack.frames()[0]);

@@ -12,6 +12,7 @@ import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
 import dev.tiprobe.recording.Globs;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -629,7 +630,7 @@ public final class Sampler implements AutoCloseable {
                 return;  // tiprobe's work, not the application's (a thread in a tracing probe, though, is the application's)
             }
         }
-        recorder.sample(time, threadId, name, state, cpuNanos, ticks, frames.methods(), frames.lines(), n, stack.size() > n);
+        recorder.sample(time, threadId, name, state, cpuNanos, ticks, new Stack(frames.methods(), frames.lines(), n, stack.size() > n));
         samples.incrementAndGet();
     }
 

@@ -1,9 +1,9 @@
 package dev.tiprobe.agent.tracing;
 
-import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.recording.Callee;
+import dev.tiprobe.recording.Stack;
 
 import java.util.List;
 
@@ -98,7 +98,7 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
      */
     public record TracedCall(MethodToken token, String method, long threadId, String threadName, int depth, long startEpochNanos,
                              long durationNanos, List<String> parameterNames, List<Object> args, Object result,
-                             boolean threw, CallbackStacks.Resolved callerStack, List<Callee> callees) {}
+                             boolean threw, Stack callerStack, List<Callee> callees) {}
 
     /** The result of the method with this class and name (first overload found), or null. */
     public MethodResult method(String className, String name) {

@@ -2,7 +2,6 @@ package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.ModuleAccess;
-import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
@@ -18,6 +17,7 @@ import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
 import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.probe.TraceSettings;
+import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -654,7 +654,7 @@ public final class Tracing {
                     traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
                             startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
                             Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW,
-                            c.callerStack() instanceof CallbackStacks.Resolved stack ? stack : null, callees(c)));
+                            c.callerStack() instanceof Stack stack ? stack : null, callees(c)));
                 }
             }
             Results r = new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
