@@ -39,11 +39,44 @@ final class CollectCommand extends SessionCommand {
     @Mixin
     LoopOptions looping;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "flat|traces|collapsed|flamegraph|jfr|pprof",
+    @Option(names = {"-o", "--output"}, paramLabel = "flat|traces|collapsed|flamegraph|jfr|pprof", converter = OutputFormatConverter.class,
             description = "The output format, as asprof's -o: flat (the top methods; the default without -f), traces (the top stacks),"
                     + " collapsed (folded stacks), flamegraph (the .html page), jfr or pprof. Without -f, flat, traces and collapsed go to"
                     + " stdout; the others need -f with their extension (.html, .jfr, .pb.gz).")
-    String format;
+    OutputFormat format;
+
+    /** Reads -o in any case, and names the formats in lower case, as asprof spells them, when one is unknown. */
+    static final class OutputFormatConverter implements picocli.CommandLine.ITypeConverter<OutputFormat> {
+        @Override
+        public OutputFormat convert(String value) {
+            for (OutputFormat f : OutputFormat.values()) {
+                if (f.toString().equalsIgnoreCase(value.strip())) return f;
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is no format: use "
+                    + java.util.Arrays.stream(OutputFormat.values()).map(OutputFormat::toString).collect(java.util.stream.Collectors.joining(", ")));
+        }
+    }
+
+    /** asprof's {@code -o} formats, each with the extension of the file it writes (flat and traces print instead). */
+    enum OutputFormat {
+        FLAT(".txt"), TRACES(".txt"), COLLAPSED(".collapsed"), FLAMEGRAPH(".html"), JFR(".jfr"), PPROF(".pb.gz");
+
+        final String extension;
+
+        OutputFormat(String extension) {
+            this.extension = extension;
+        }
+
+        /** Whether it goes to stdout without -f. */
+        boolean printable() {
+            return this == FLAT || this == TRACES || this == COLLAPSED;
+        }
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     @Option(names = {"-t", "--threads"}, description = "Folded stacks split by thread, its name the root frame, as asprof's -t (collapsed output).")
     boolean perThread;
@@ -55,8 +88,8 @@ final class CollectCommand extends SessionCommand {
     java.util.List<String> excludes = new java.util.ArrayList<>();
 
     private Path output;
-    /** What goes to stdout instead of a file: "flat" (the top methods) or "collapsed"; null when a file is written. */
-    private String printed;
+    /** What goes to stdout instead of a file: flat (the top methods), traces or collapsed; null when a file is written. */
+    private OutputFormat printed;
     /** With --loop: turns each finished recording into the output asked for. */
     private LoopExports loopExports;
 
@@ -175,11 +208,11 @@ final class CollectCommand extends SessionCommand {
     /** The profile on stdout, as asprof prints it without a file: the top methods, or folded stacks. */
     private void print(Recording r) throws CliException {
         PrintWriter out = spec.commandLine().getOut();
-        if (printed.equals("flat")) {
+        if (printed == OutputFormat.FLAT) {
             TextReport.write(r, null, out, 20, 0);
             return;
         }
-        if (printed.equals("traces")) {
+        if (printed == OutputFormat.TRACES) {
             traces(r, out, 20);
             return;
         }
@@ -213,39 +246,31 @@ final class CollectCommand extends SessionCommand {
     }
 
     /**
-     * What goes to stdout, checking -o and -t against -f: "flat" where nothing is named to write
-     * (no -f and no --trace, or -o flat), "traces" or "collapsed" for those without -f, null for a file.
+     * What goes to stdout, checking -o and -t against -f: flat where nothing is named to write
+     * (no -f and no --trace, or -o flat), traces or collapsed for those without -f, null for a file.
      */
-    private String printed() throws UsageException {
+    private OutputFormat printed() throws UsageException {
         String file = trace.file;
         if (format != null) {
-            String extension = switch (format.strip().toLowerCase(java.util.Locale.ROOT)) {
-                case "flat", "traces" -> ".txt";
-                case "collapsed" -> ".collapsed";
-                case "flamegraph" -> ".html";
-                case "jfr" -> ".jfr";
-                case "pprof" -> ".pb.gz";
-                default -> throw new UsageException("-o: '" + format + "' is no format: use flat, traces, collapsed, flamegraph, jfr or pprof");
-            };
-            if (file != null && extension.equals(".txt") && format.strip().equalsIgnoreCase("traces")) {
+            if (file != null && format == OutputFormat.TRACES) {
                 throw new UsageException("-o traces prints the top stacks: leave out -f (a .txt file holds the full report)");
             }
-            if (file != null && !file.endsWith(extension)) {
-                throw new UsageException("-o " + format + " writes " + extension + ": name the file so (-f …" + extension + ")");
+            if (file != null && !file.endsWith(format.extension)) {
+                throw new UsageException("-o " + format + " writes " + format.extension + ": name the file so (-f …" + format.extension + ")");
             }
-            if (file == null && !extension.equals(".txt") && !extension.equals(".collapsed")) {
-                throw new UsageException("-o " + format + " writes a file: name it with -f (e.g. -f profile" + extension + ")");
+            if (file == null && !format.printable()) {
+                throw new UsageException("-o " + format + " writes a file: name it with -f (e.g. -f profile" + format.extension + ")");
             }
         }
         if (file != null && file.endsWith(".tpr") && (perThread || !includes.isEmpty() || !excludes.isEmpty())) {
             throw new UsageException("-t, --include and --exclude shape a profile: a .tpr keeps the whole recording (tiprobe report"
                     + " filters it later)");
         }
-        boolean collapsed = (format != null && format.strip().equalsIgnoreCase("collapsed")) || (file != null && file.endsWith(".collapsed"));
+        boolean collapsed = format == OutputFormat.COLLAPSED || (file != null && file.endsWith(OutputFormat.COLLAPSED.extension));
         if (perThread && !collapsed) throw new UsageException("-t splits folded stacks by thread: use -o collapsed or -f x.collapsed");
         if (file != null) return null;
-        if (format != null) return format.strip().toLowerCase(java.util.Locale.ROOT);
-        return trace.textToStdout() ? "flat" : null;
+        if (format != null) return format;
+        return trace.textToStdout() ? OutputFormat.FLAT : null;
     }
 
     /**

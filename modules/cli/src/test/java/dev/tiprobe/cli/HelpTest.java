@@ -53,6 +53,21 @@ class HelpTest {
         assertEquals("", warnings.toString());
     }
 
+    /** {@code -o} takes asprof's formats in any case, and a format it does not know is a usage error naming them, before any attach. */
+    @Test
+    void collectsOutputFormatsAreAsprofs() {
+        Result unknown = tiprobe("collect", "-o", "svg", "1");
+        assertEquals(2, unknown.exit(), unknown.err());
+        assertTrue(unknown.err().contains("'svg' is no format: use flat, traces, collapsed, flamegraph, jfr, pprof"), unknown.err());
+        assertEquals(CollectCommand.OutputFormat.PPROF, parsedFormat("PProf"));
+    }
+
+    private static CollectCommand.OutputFormat parsedFormat(String value) {
+        CollectCommand c = new CollectCommand();
+        new picocli.CommandLine(c).parseArgs("-o", value, "1");
+        return c.format;
+    }
+
     @Test
     void everySubcommandAndTheToolItselfNameTheirVersion() {
         Result top = tiprobe("--version");
