@@ -13,6 +13,8 @@ public final class FlushRequest {
     private volatile long askedNanos;
     /** The engine's thread while it {@link #nap naps}, else null. */
     private volatile Thread napping;
+    /** The request a nap already returned early for; engine's thread only. */
+    private CountDownLatch seen;
 
     public FlushRequest() {}
 
@@ -33,11 +35,15 @@ public final class FlushRequest {
      * On the engine's thread, between ticks: sleeps up to {@code nanos}, less when a request
      * comes or {@link #wake()} is called. An engine with little to do each tick can then tick
      * seldom (each wake-up takes a core from a busy program) and still answer a {@code dump} at once.
+     * It returns early once a request: an engine that cannot answer it yet (JFR has not handed
+     * over its events) naps in full after that, rather than spinning until it can.
      */
     public void nap(long nanos) throws InterruptedException {
         napping = Thread.currentThread();
         try {
-            if (pending == null) LockSupport.parkNanos(this, nanos);  // a request set before this line is seen here; one after unparks
+            CountDownLatch asked = pending;  // a request set before this line is seen here; one after unparks
+            if (asked == null || asked == seen) LockSupport.parkNanos(this, nanos);
+            seen = asked;
         } finally {
             napping = null;
         }

@@ -65,7 +65,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * dead classes at once.
      */
     public static long automaticMaxMemory(long maxHeapBytes) {
-        return Math.max((long) AUTOMATIC_MAX_MEMORY_MIN_MB << 20, maxHeapBytes * AUTOMATIC_MAX_MEMORY_PERCENT / 100);
+        return Math.max((long) AUTOMATIC_MAX_MEMORY_MIN_MB << 20, maxHeapBytes / 100 * AUTOMATIC_MAX_MEMORY_PERCENT);  // no overflow where the heap has no limit (Long.MAX_VALUE)
     }
 
     /** {@link #automaticMaxMemory}'s share of the max heap, and its floor, as the help text also says. */
