@@ -57,7 +57,7 @@ final class Profiling implements AutoCloseable {
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
-                ProbeControl.keepCallerStacksWith(() -> callerStack(stacks, site));
+                ProbeControl.keepCallerStacksWith(() -> callerStack(stacks, site), early -> stacks.named(early.frames()));
                 p.callerStacks = true;
             }
             return p;
@@ -195,7 +195,7 @@ final class Profiling implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
-        if (callerStacks) ProbeControl.keepCallerStacksWith(null);  // first: nothing below may keep it installed
+        if (callerStacks) ProbeControl.keepCallerStacksWith(null, null);  // first: nothing below may keep it installed
         IOException first = null;
         try {
             if (jfr != null) jfr.close();

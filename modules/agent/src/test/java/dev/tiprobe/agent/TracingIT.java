@@ -263,6 +263,28 @@ class TracingIT {
     }
 
     /**
+     * A call kept by its duration has its stack, its method on top, also when it ends in the
+     * program's first moments, before the agent has linked JVMTI (premain has returned and the
+     * agent's walker is not yet installed): Java's frames then, named as the agent's own walks
+     * name them.
+     */
+    @Test
+    void aSlowCallAtTheProgramsStartKeepsItsStack() throws Exception {
+        Path file = dir.resolve("slow.json");
+        Run run = java(List.of("-cp", TEST_CLASSES.toString(), "-javaagent:" + AGENT + "=trace=example.workload.SlowFirst::slow,mode=trace,"
+                + "minduration=20ms,file=" + file), "example.workload.SlowFirst");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("slept twice", run.out().strip());
+        Recording recording = RecordingReader.read(AgentOptions.recordingBeside(file));
+        List<Recording.Call> kept = recording.calls();
+        assertEquals(2, kept.size(), kept.toString());
+        for (Recording.Call c : kept) {
+            assertEquals(List.of("example.workload.SlowFirst.slow() : void", "example.workload.SlowFirst.main(java.lang.String[]) : void"),
+                    java.util.Arrays.stream(c.stackFrames()).mapToObj(recording::methodName).toList(), "each slow call with its stack");
+        }
+    }
+
+    /**
      * With {@code tree}, every traced call also times the call sites of its body: the workload's
      * shapes (constructors with this(), recursion, exceptions caught at several depths, a
      * synchronized method, lambdas, virtual threads) run as before with the same counts, and each

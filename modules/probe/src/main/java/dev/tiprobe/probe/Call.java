@@ -24,8 +24,11 @@ public final class Call {
     private volatile long endNanos;
     private volatile byte outcome;
     private Object result;
-    /** Where a call kept by its duration was called from, as the agent's walker took it; null for other calls. */
-    private Object callerStack;
+    /**
+     * Where a call kept by its duration was called from, as the agent's walker took it, or an
+     * {@link EarlyStack} until the agent names it; null for other calls.
+     */
+    private volatile Object callerStack;
     /**
      * Time and calls by call site of the method's body ({@link Probe#siteEnter}), where the
      * instrumenter timed its call sites (a watch's call tree); null until the first site.
@@ -126,10 +129,22 @@ public final class Call {
     /**
      * The stack of a call kept by its duration ({@link TraceSettings#minNanos()}), this method on
      * top, as the walker the agent set ({@link ProbeControl#keepCallerStacksWith}) took it at the
-     * call's end; null for other calls, where there is no walker, and where the walk found none.
+     * call's end; null for other calls and where the walk found none. A stack taken before the
+     * walker was installed is named here, once, by the agent's namer; until there is one, and
+     * where it cannot name it, it stays an {@link EarlyStack}.
      */
     public Object callerStack() {
-        return callerStack;
+        Object stack = callerStack;
+        java.util.function.Function<EarlyStack, Object> namer = Probe.earlyStackNamer;
+        if (stack instanceof EarlyStack early && namer != null) {
+            try {
+                stack = namer.apply(early);
+            } catch (Throwable t) {
+                stack = null;
+            }
+            callerStack = stack;
+        }
+        return stack;
     }
 
     void callerStack(Object stack) {

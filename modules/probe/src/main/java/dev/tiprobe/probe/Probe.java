@@ -111,6 +111,8 @@ public final class Probe {
     static volatile long windowStart;
     /** Takes the stack of each call kept by its duration ({@link ProbeControl#keepCallerStacksWith}); or null. */
     static volatile java.util.function.Supplier<Object> callerStacks;
+    /** Names the stacks of calls kept before {@link #callerStacks} was installed ({@link Call#callerStack()}); or null. */
+    static volatile java.util.function.Function<EarlyStack, Object> earlyStackNamer;
 
     // ------------------------------------------------------------------------- count
 
@@ -319,14 +321,14 @@ public final class Probe {
 
     /**
      * The calling thread's stack from the agent's walker, marked as tiprobe's work meanwhile (the
-     * walk names frames with the agent's maps); null without a walker or when it fails.
+     * walk names frames with the agent's maps); before the agent installed its walker, Java's
+     * frames, for the agent to name later ({@link EarlyStack}); null when the walk fails.
      */
     private static Object callerStack() {
         java.util.function.Supplier<Object> walker = callerStacks;
-        if (walker == null) return null;
         boolean marked = markTiprobes(true);
         try {
-            return walker.get();
+            return walker != null ? walker.get() : EarlyStack.take();
         } catch (Throwable t) {
             return null;
         } finally {

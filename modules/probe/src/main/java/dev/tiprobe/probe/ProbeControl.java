@@ -61,10 +61,16 @@ public final class ProbeControl {
     /**
      * How calls kept by their duration get their stacks: {@code walker} returns the calling
      * thread's stack (in the agent's form, which {@link Call#callerStack()} hands back), called on
-     * the thread that made the call as it ends, only for calls kept. Null: none.
+     * the thread that made the call as it ends, only for calls kept; {@code namer} turns a stack
+     * taken before the walker was installed ({@link EarlyStack}) into that form. Null, null: none;
+     * the kept calls' early stacks are named first, while the namer still can.
      */
-    public static void keepCallerStacksWith(java.util.function.Supplier<Object> walker) {
+    public static void keepCallerStacksWith(java.util.function.Supplier<Object> walker, Function<EarlyStack, Object> namer) {
         Probe.callerStacks = walker;
+        if (namer == null) {
+            for (Call c : tracedCalls()) c.callerStack();
+        }
+        Probe.earlyStackNamer = namer;
     }
 
     /**

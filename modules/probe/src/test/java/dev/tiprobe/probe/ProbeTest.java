@@ -58,15 +58,35 @@ class ProbeTest {
             walks.incrementAndGet();
             Probe.count(3);  // a traced method the walk might call: tiprobe's work, not counted
             return "stack of " + Thread.currentThread().getName();
-        });
+        }, early -> "named early");
         try {
             keepsOnlyTheSlowCalls();
         } finally {
-            ProbeControl.keepCallerStacksWith(null);
+            ProbeControl.keepCallerStacksWith(null, null);
         }
         assertEquals(1, walks.get(), "a walk for the kept call alone");
         assertEquals("stack of " + Thread.currentThread().getName(), ProbeControl.tracedCalls()[0].callerStack());
         assertEquals(0, ProbeControl.counts(4)[3], "the walk's own calls are left out");
+    }
+
+    /**
+     * A call kept before the agent installed its walker (a {@code run}'s first moments) keeps
+     * Java's frames, the probe's own left off; the agent's namer names them when it reads the
+     * call, and a session that ends names them before its namer goes.
+     */
+    @Test
+    void aCallKeptBeforeTheWalkerKeepsItsFramesUntilTheAgentNamesThem() throws Exception {
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 50_000_000), 1000);
+        keepsOnlyTheSlowCalls();
+        EarlyStack early = assertInstanceOf(EarlyStack.class, ProbeControl.tracedCalls()[0].callerStack());
+        StackWalker.StackFrame top = early.frames().getFirst();
+        assertEquals(ProbeTest.class, top.getDeclaringClass());
+        assertEquals("keepsOnlyTheSlowCalls", top.getMethodName());
+        assertEquals("()V", top.getDescriptor());
+        ProbeControl.keepCallerStacksWith(() -> "walked", e -> e.frames().size() + " frames named");
+        ProbeControl.keepCallerStacksWith(null, null);
+        assertEquals(early.frames().size() + " frames named", ProbeControl.tracedCalls()[0].callerStack(),
+                "named once as the session's namer went, and kept so");
     }
 
     private void keepsOnlyTheSlowCalls() throws Exception {

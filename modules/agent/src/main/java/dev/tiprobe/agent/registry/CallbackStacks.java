@@ -4,6 +4,8 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.recording.Stack;
 
+import java.util.List;
+
 /**
  * Stacks taken inside an event callback (SampledObjectAlloc, MonitorContendedEntered), turned into
  * the recording's method ids at once: while its frames are on a stack, no class of them can
@@ -117,6 +119,25 @@ public final class CallbackStacks {
         long[][] b = buffers.get();
         int n = jvmti.stackTrace(thread, 0, b[0], b[1]);
         return resolve(b[0], b[1], n, 0, false);
+    }
+
+    /**
+     * Frames Java's {@link StackWalker} took (a call kept before the agent's walker was installed,
+     * {@code dev.tiprobe.probe.EarlyStack}) as the recording's ids and lines, up to the depth; null
+     * when a frame's method cannot be named (its class not prepared).
+     */
+    public Stack named(List<StackWalker.StackFrame> walked) {
+        int kept = Math.min(depth, walked.size());
+        int[] frames = new int[kept];
+        int[] lines = new int[kept];
+        for (int i = 0; i < kept; i++) {
+            StackWalker.StackFrame f = walked.get(i);
+            IdMap.MethodEntry m = registry.methodOf(f.getDeclaringClass(), f.getMethodName(), f.getDescriptor());
+            if (m == null) return null;
+            frames[i] = m.tokenId();
+            lines[i] = Math.max(0, f.getLineNumber());
+        }
+        return new Stack(frames, lines, kept, walked.size() > kept);
     }
 
     /**

@@ -283,11 +283,27 @@ public final class Registry implements AutoCloseable {
             if (!ofLoader.isEmpty()) named = ofLoader;
         }
         for (IdMap.ClassEntry c : named) {
-            IdMap.MethodEntry m = map.methodNamed(c, name, descriptor);
-            if (m == null && learnMethods(c)) m = map.methodNamed(c, name, descriptor);
+            IdMap.MethodEntry m = methodIn(c, name, descriptor);
             if (m != null) return m;
         }
         return null;
+    }
+
+    /**
+     * The method of a live class by name and descriptor (a frame of Java's {@link StackWalker}
+     * names it so), the class registered first if needed; null when the class is not prepared or
+     * has no such method.
+     */
+    public IdMap.MethodEntry methodOf(Class<?> type, String name, String descriptor) {
+        IdMap.ClassEntry c = register(type);
+        return c == null ? null : methodIn(c, name, descriptor);
+    }
+
+    /** {@code c}'s method of that name and descriptor, its methods learned first if they are not in the map. */
+    private IdMap.MethodEntry methodIn(IdMap.ClassEntry c, String name, String descriptor) {
+        IdMap.MethodEntry m = map.methodNamed(c, name, descriptor);
+        if (m == null && learnMethods(c)) m = map.methodNamed(c, name, descriptor);
+        return m;
     }
 
     /**
