@@ -66,6 +66,8 @@ public final class Jvmti {
 
     /** JVMTI_THREAD_STATE_RUNNABLE. */
     public static final int THREAD_STATE_RUNNABLE = 0x0004;
+    /** JVMTI_THREAD_STATE_IN_NATIVE: the thread runs native code (a runnable thread blocked in I/O is too). */
+    public static final int THREAD_STATE_IN_NATIVE = 0x400000;
 
     /** What GetThreadInfo reports. */
     public record ThreadDetails(String name, int priority, boolean daemon, ThreadGroup group,
@@ -826,6 +828,20 @@ public final class Jvmti {
             } finally {
                 n.deallocate(name);
             }
+        }
+    }
+
+    /**
+     * JVMTI's state bits of {@code thread} ({@link #THREAD_STATE_RUNNABLE}, {@link #THREAD_STATE_IN_NATIVE} …),
+     * read without stopping it; 0 for a thread that has not started or has ended.
+     */
+    public int threadState(Thread thread) {
+        ensureOpen();
+        try (Scratch s = Scratch.open()) {
+            MemorySegment out = s.alloc(4);
+            check("GetThreadState", withRef(thread, ref -> jvmtiInterface_1_.GetThreadState.invoke(
+                    n.fn(JvmtiFunction.GetThreadState), n.env, ref, out)));
+            return out.get(JAVA_INT, 0);
         }
     }
 

@@ -45,6 +45,7 @@ enum JvmtiFunction {
     GetTag(jvmtiInterface_1_.GetTag$offset(), jvmtiInterface_1_.GetTag::descriptor),
     GetThreadCpuTime(jvmtiInterface_1_.GetThreadCpuTime$offset(), jvmtiInterface_1_.GetThreadCpuTime::descriptor),
     GetThreadInfo(jvmtiInterface_1_.GetThreadInfo$offset(), jvmtiInterface_1_.GetThreadInfo::descriptor),
+    GetThreadState(jvmtiInterface_1_.GetThreadState$offset(), jvmtiInterface_1_.GetThreadState::descriptor),
     GetThreadListStackTraces(jvmtiInterface_1_.GetThreadListStackTraces$offset(), jvmtiInterface_1_.GetThreadListStackTraces::descriptor),
     GetVersionNumber(jvmtiInterface_1_.GetVersionNumber$offset(), jvmtiInterface_1_.GetVersionNumber::descriptor),
     IsMethodObsolete(jvmtiInterface_1_.IsMethodObsolete$offset(), jvmtiInterface_1_.IsMethodObsolete::descriptor),

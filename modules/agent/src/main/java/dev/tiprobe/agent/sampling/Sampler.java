@@ -74,7 +74,6 @@ public final class Sampler implements AutoCloseable {
     // JVMTI thread state bits (jvmti.h; the generated constants are the facade's alone).
     private static final int STATE_WAITING = 0x0080;
     private static final int STATE_BLOCKED = 0x0400;
-    private static final int STATE_IN_NATIVE = 0x400000;
 
     /** A thread's CPU clock as the sampler saw it: its last reading, and CPU not yet credited to a sample. */
     private static final class CpuClock {
@@ -323,7 +322,7 @@ public final class Sampler implements AutoCloseable {
         for (Thread t : batch) {
             long cpu = cpuTime(t);  // before the walk: a thread that runs after it shows a later time next tick
             Look last = lastLook.get(t.threadId());
-            if (last != null && last.stillRunningJava(cpu, t)) {
+            if (last != null && last.stillRunningJava(cpu, () -> threadState(t))) {
                 lastLook.put(t.threadId(), new Look(System.nanoTime(), cpu, true, last.stack()));
                 continue;  // JFR's, and a handshake would stop it until its next safepoint poll
             }
@@ -339,9 +338,9 @@ public final class Sampler implements AutoCloseable {
      * <li>A waiting thread whose clock has not moved since has not run, so its stack is still that
      *     one: it is written again without stopping the thread (async-profiler's wall clock skips
      *     idle threads alike).
-     * <li>A thread that ran Java code, is runnable and whose clock moved is taken to run Java
-     *     code still (JFR samples it). One that went into native code meanwhile and keeps a core
-     *     busy there is seen at the next full walk, within a second.
+     * <li>A thread that ran Java code, is runnable, not in native code (JVMTI's state, read
+     *     without stopping it) and whose clock moved is taken to run Java code still (JFR samples
+     *     it). One that went into native code and back since is not seen there.
      * </ul>
      * Each full walk (once a second) takes every stack anew.
      */
@@ -352,8 +351,10 @@ public final class Sampler implements AutoCloseable {
             return !runningJava && cpuNanos != CPU_UNKNOWN && cpuNow == cpuNanos;
         }
 
-        boolean stillRunningJava(long cpuNow, Thread t) {
-            return runningJava && cpuNow != cpuNanos && t.getState() == Thread.State.RUNNABLE;
+        boolean stillRunningJava(long cpuNow, java.util.function.IntSupplier stateNow) {
+            if (!runningJava || cpuNow == cpuNanos) return false;
+            int state = stateNow.getAsInt();
+            return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
         }
     }
 
@@ -532,7 +533,7 @@ public final class Sampler implements AutoCloseable {
 
     /** Runnable in Java code: not in native code, and not held on the way back from a native method on top. */
     static boolean runningJava(int state, Jvmti.StackFrame top) {
-        return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & STATE_IN_NATIVE) == 0 && top.location() >= 0;
+        return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & Jvmti.THREAD_STATE_IN_NATIVE) == 0 && top.location() >= 0;
     }
 
     /** Drops the clocks of threads a full walk no longer sees; CPU they never got credited counts as not seen running. */
@@ -563,6 +564,15 @@ public final class Sampler implements AutoCloseable {
     private boolean chosen(Thread t) {
         String name = t.getName();
         return !EventEngine.machinery(name) && (threads == null || threads.test(name));
+    }
+
+    /** {@code t}'s JVMTI state bits; 0 when it has ended. */
+    private int threadState(Thread t) {
+        try {
+            return jvmti.threadState(t);
+        } catch (RuntimeException gone) {
+            return 0;
+        }
     }
 
     /** {@code t}'s CPU time, or -1 when it ended. */
