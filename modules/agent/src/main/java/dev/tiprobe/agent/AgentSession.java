@@ -133,15 +133,15 @@ final class AgentSession {
      * classes with probes have unloaded (their slots are given back once their last figures are
      * written, so memory follows the classes alive) and at least once a minute (a target that
      * dies keeps them), or every few seconds when kept calls carry stacks (written well within
-     * the ten seconds an unloaded class's names stay, so that every frame is named); the ID map
-     * forgets the tokens of classes unloaded ten seconds ago; JFR is asked for a new chunk now and
+     * the time an unloaded class's names stay, so that every frame is named); the ID map forgets
+     * the tokens of classes unloaded that long ago ({@link #tokenGraceNanos}); JFR is asked for a new chunk now and
      * then, so that the streams tiprobe reads let go of old constants; the agent's memory is held
      * to its ceiling ({@link MemoryCeiling}). Returns why the session must stop itself, or null.
      */
     String keep() throws IOException {
         if (closed) return null;
         long now = System.nanoTime();
-        long every = Profiling.keepsCallerStacks(options) ? TOKEN_GRACE_NANOS / 2 : 60_000_000_000L;
+        long every = Profiling.keepsCallerStacks(options) ? KEPT_CALLS_GRACE_NANOS / 2 : 60_000_000_000L;
         if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > every)) writeTracing();
         MemoryCeiling.Step step;
         synchronized (ceiling) {
@@ -149,7 +149,7 @@ final class AgentSession {
         }
         if (tracing != null && step == MemoryCeiling.Step.SHED) tracing.refuseNewClasses("tiprobe's memory passed its ceiling (" + ceiling.text() + ")");
         if (tracing != null && step == MemoryCeiling.Step.RESUME) tracing.allowNewClasses();
-        recorder.retireUnloaded(ceiling.shed() ? now : now - TOKEN_GRACE_NANOS);  // past the ceiling, tokens go at once
+        recorder.retireUnloaded(ceiling.shed() ? now : now - tokenGraceNanos());  // past the ceiling, tokens go at once
         JfrStream.newChunkWhenDue();
         return step == MemoryCeiling.Step.STOP ? ceiling.whyStopped() : null;
     }
@@ -179,10 +179,21 @@ final class AgentSession {
     }
 
     /**
-     * How long the tokens of an unloaded class stay after it went: events of its methods still
-     * on their way (JFR hands its events over a second or more late) are named all the same.
+     * How long the tokens of an unloaded class stay after it went, so that events of its methods
+     * named before it went and not yet written are named in the recording all the same: the
+     * engines' queues are written every 20 ms (JFR's events are named as they are read, after
+     * the unload too), and calls kept with their stacks wait for the next write of tracing's
+     * figures ({@link #KEPT_CALLS_GRACE_NANOS}). Each second held is the memory of a second's
+     * unloaded classes kept in the application's heap (under class churn, a G1 cycle unloads
+     * thousands at once): ten seconds of them were about 4 MB in a churning program.
      */
-    private static final long TOKEN_GRACE_NANOS = 10_000_000_000L;
+    private long tokenGraceNanos() {
+        return Profiling.keepsCallerStacks(options) ? KEPT_CALLS_GRACE_NANOS : TOKEN_GRACE_NANOS;
+    }
+
+    private static final long TOKEN_GRACE_NANOS = 3_000_000_000L;
+    /** The grace where calls are kept with their stacks: they are written every half of it. */
+    private static final long KEPT_CALLS_GRACE_NANOS = 10_000_000_000L;
 
     /** Writes what the session has so far into the recording and goes on; says what it wrote, where, and the output asked for. */
     Reply dump() throws IOException {

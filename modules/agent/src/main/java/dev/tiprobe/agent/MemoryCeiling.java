@@ -4,7 +4,7 @@ package dev.tiprobe.agent;
  * The agent's own memory in the application's heap against its ceiling ({@code maxmemory}),
  * looked at once a second. A profiler lives in someone else's heap: past the ceiling the session
  * sheds what grows with the program (tracing instruments no new class, the ID map forgets
- * unloaded classes' tokens at once instead of after ten seconds) until it is back under
+ * unloaded classes' tokens at once instead of after a few seconds) until it is back under
  * {@link #RESUME_BELOW} of it; if it stays over for {@link #GRACE_NANOS}, or grows past half as
  * much again ({@link #HARD_LIMIT}), the session stops itself with its recording finished, rather
  * than grow on toward an {@code OutOfMemoryError} of the application's. Native memory (a scratch
