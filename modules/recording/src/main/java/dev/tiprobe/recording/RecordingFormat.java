@@ -9,12 +9,15 @@ package dev.tiprobe.recording;
  * writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2 (no SOURCE) and 3
  * (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED records), 4 (no
  * TYPE, ALLOC, FREED or LOCK records), 5 (no ALLOC_INTERVAL), 6, 7 and 8 (each event's stack
- * written in it, no STACK records), 9 (no caller stack in CALL) and 10 (no callees in CALL) are read too.
+ * written in it, no STACK records), 9 (no caller stack in CALL), 10 (no callees in CALL) and 11
+ * (records not deflated) are read too.
  *
  * <pre>
  * file    := "TPRB" u8:version u8:0 u8:0 u8:0   chunk*
  * chunk   := u32:length u32:crc32(body) body        (big-endian; length &lt;= 16 MiB)
- * body    := u64:startEpochNanos u64:endEpochNanos record*
+ * body    := u64:startEpochNanos u64:endEpochNanos deflated(record*)
+ *            (raw DEFLATE, RFC 1951, of the chunk's records, at most {@link #MAX_RECORDS_BYTES} inflated; before
+ *            version 12 the records as they are: names repeat much, and under class churn they were most of a file)
  * record  := u8:kind ...
  *   1 METHOD        varint:id string:name              a method token and its human name
  *   2 THREAD        varlong:id string:name
@@ -98,8 +101,11 @@ public final class RecordingFormat {
      * 9: events name their stacks in the chunk's pool ({@link #STACK}).
      * 10: a CALL may name its stack ({@link #CALLER_STACKS_SINCE}).
      * 11: a CALL ends with its timed call sites ({@link #CALLEES_SINCE}).
+     * 12: a chunk's records are deflated ({@link #DEFLATED_SINCE}).
      */
-    public static final int VERSION = 11;
+    public static final int VERSION = 12;
+    /** The first version whose chunks hold their records deflated. */
+    public static final int DEFLATED_SINCE = 12;
     /** The first version whose CALL records end with their callees. */
     public static final int CALLEES_SINCE = 11;
     /** The first version whose CALL records end with a stack id (0: none). */
@@ -114,6 +120,8 @@ public final class RecordingFormat {
     public static final int OLDEST_READ = 2;
     public static final int HEADER_BYTES = 8;
     public static final int MAX_CHUNK_BYTES = 16 << 20;
+    /** A chunk's records inflated at most: a reader refuses more, as a damaged or hostile chunk. */
+    public static final int MAX_RECORDS_BYTES = 64 << 20;
     public static final int MAX_DEPTH = 4096;
     /** How deep arrays and objects' fields nest; the probe's default is one level, this leaves room for --max-depth. */
     public static final int MAX_VALUE_DEPTH = 16;

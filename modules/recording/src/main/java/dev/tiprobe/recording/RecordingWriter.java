@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.zip.CRC32;
+import java.util.zip.Deflater;
 
 /**
  * Writes a recording incrementally: events gather in a chunk that goes to disk when it reaches
@@ -522,15 +523,16 @@ public final class RecordingWriter implements AutoCloseable {
         byte[] times = new byte[16];
         put(times, 0, chunkStart, 8);
         put(times, 8, chunkEnd, 8);
+        byte[] records = chunk.deflated();
         CRC32 crc = new CRC32();
         crc.update(times);
-        chunk.addTo(crc);
+        crc.update(records);
         byte[] head = new byte[8];
-        put(head, 0, times.length + chunk.size(), 4);
+        put(head, 0, times.length + records.length, 4);
         put(head, 4, crc.getValue(), 4);
         out.write(head);
         out.write(times);
-        chunk.writeTo(out);
+        out.write(records);
         out.flush();
         chunk.clear();
         chunkStart = -1;
@@ -584,8 +586,22 @@ public final class RecordingWriter implements AutoCloseable {
             count = Math.min(count, size);
         }
 
-        void addTo(CRC32 crc) {
-            crc.update(buf, 0, count);
+        /**
+         * The records gathered, deflated at the fastest level (names, which repeat much, shrink
+         * most). The deflater's native state lives for this call alone.
+         */
+        byte[] deflated() {
+            Deflater d = new Deflater(Deflater.BEST_SPEED, true);
+            try {
+                d.setInput(buf, 0, count);
+                d.finish();
+                ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, count / 3));
+                byte[] block = new byte[8192];
+                while (!d.finished()) out.write(block, 0, d.deflate(block));
+                return out.toByteArray();
+            } finally {
+                d.end();
+            }
         }
 
         void clear() {

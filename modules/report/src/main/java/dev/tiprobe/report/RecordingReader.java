@@ -96,7 +96,8 @@ public final class RecordingReader {
             // Decode into scratch collections; keep them only if the whole chunk decodes.
             Chunk chunk = new Chunk(version);
             try {
-                chunk.decode(ByteBuffer.wrap(bytes, at + 8, length).slice());
+                chunk.decode(version >= RecordingFormat.DEFLATED_SINCE ? inflated(bytes, at + 8, length)
+                        : ByteBuffer.wrap(bytes, at + 8, length).slice());
             } catch (Malformed | BufferUnderflowException e) {
                 damage.add("chunk " + (chunks + 1) + " at offset " + at + ": "
                         + (e instanceof Malformed m ? m.getMessage() : "a field runs past the chunk") + "; skipped");
@@ -140,6 +141,34 @@ public final class RecordingReader {
                 new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
                 new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks)),
                 damage.isEmpty() ? null : String.join("; ", damage));
+    }
+
+    /**
+     * A chunk's body with its records inflated (version 12 on): its two times as they are, then
+     * the records; a stream that does not inflate, or inflates past
+     * {@link RecordingFormat#MAX_RECORDS_BYTES}, is malformed.
+     */
+    private static ByteBuffer inflated(byte[] bytes, int at, int length) throws Malformed {
+        java.util.zip.Inflater inflater = new java.util.zip.Inflater(true);
+        try {
+            inflater.setInput(bytes, at + 16, length - 16);
+            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream(length * 4);
+            body.write(bytes, at, 16);
+            byte[] block = new byte[64 << 10];
+            while (!inflater.finished()) {
+                int n = inflater.inflate(block);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) throw new Malformed("its records end before their deflated stream does");
+                if (body.size() + n - 16 > RecordingFormat.MAX_RECORDS_BYTES) {
+                    throw new Malformed("its records inflate past " + (RecordingFormat.MAX_RECORDS_BYTES >> 20) + " MiB");
+                }
+                body.write(block, 0, n);
+            }
+            return ByteBuffer.wrap(body.toByteArray());
+        } catch (java.util.zip.DataFormatException e) {
+            throw new Malformed("its records do not inflate (" + e.getMessage() + ")");
+        } finally {
+            inflater.end();
+        }
     }
 
     /** Why no whole chunk starts at {@code at} (its header, its length, its checksum), or null when one does. */

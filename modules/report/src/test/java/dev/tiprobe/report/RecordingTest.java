@@ -291,6 +291,49 @@ class RecordingTest {
         }
     }
 
+    /**
+     * A chunk whose checksum holds but whose records do not inflate (a writer's bug, not a disk's:
+     * the checksum covers the deflated bytes) is skipped with a reason; the chunks around it read.
+     */
+    @Test
+    void aChunkWhoseRecordsDoNotInflateIsSkippedAndTheOthersRead() throws IOException {
+        byte[] bytes = Files.readAllBytes(write());
+        int[] ends = chunkEnds(bytes);
+        int at = ends[0];  // the second chunk
+        int length = java.nio.ByteBuffer.wrap(bytes, at, 4).getInt();
+        Arrays.fill(bytes, at + 8 + 16, at + 8 + length, (byte) 0xFF);  // DEFLATE block type 3: reserved, an error
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes, at + 8, length);
+        java.nio.ByteBuffer.wrap(bytes, at + 4, 4).putInt((int) crc.getValue());
+        Recording r = RecordingReader.read(bytes);
+        assertEquals(2, r.chunks());
+        assertEquals(200, r.samples().size());
+        assertTrue(r.damage().startsWith("chunk 2 at offset " + at + ": its records do not inflate"), r.damage());
+    }
+
+    /**
+     * Names repeat much (a churning program's thousands of script classes differ by a number), so
+     * chunks hold their records deflated: such a file is a fraction of its names' bytes, and every
+     * name reads back.
+     */
+    @Test
+    void namesThatRepeatTakeAFractionOfTheirBytesInTheFile() throws IOException {
+        Path file = dir.resolve("names.tpr");
+        int methods = 5_000;
+        long nameBytes = 0;
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "groovy-scripts!Script" + id + ".run() : java.lang.Object")) {
+            for (int id = 1; id <= methods; id++) {
+                nameBytes += ("groovy-scripts!Script" + id + ".run() : java.lang.Object").length();
+                w.sample(1_000L * id, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {id}, new int[] {1}, 1, false));
+            }
+        }
+        long size = Files.size(file);
+        assertTrue(size < nameBytes / 3, size + " bytes for " + nameBytes + " bytes of names and 5,000 samples");
+        Recording r = RecordingReader.read(file);
+        assertEquals(methods, r.samples().size());
+        assertEquals("groovy-scripts!Script4321.run() : java.lang.Object", r.methodName(4321));
+    }
+
     @Test
     void filtersKeepSamplesByFrameThreadAndTime() throws IOException {
         Recording r = RecordingReader.read(write());
