@@ -3,14 +3,16 @@
 #
 # Starts the same Java program twice, attaches tiprobe (with the flags given) to the second, and
 # every <every> seconds runs full GCs in both and prints the bytes of live objects after them (a
-# class histogram's total), the difference, and both resident sets as /proc sees them. At the end: tiprobe stop, and both programs'
-# last lines (the same checksum means tiprobe changed nothing).
+# class histogram's total), the difference, both resident sets as /proc sees them, and the last
+# progress line each program printed (ScriptChurn: "scripts <n>"; the heaps compare only at equal
+# work, so give it a rate both keep up with). At the end: tiprobe stop, and both programs' last
+# lines (the same checksum means tiprobe changed nothing).
 #
 #   scripts/soak/heap-beside.sh <seconds> <every> '<tiprobe start flags>' -- java -Xmx512m -cp … Main args
 #
-# Example (the Groovy churn program of jlink's tests, every engine on, 10 minutes):
-#   scripts/soak/heap-beside.sh 600 30 "--sample 10ms --alloc 512k --lock 1ms --trace 'Script*::*;Order*::*' --mode time" \
-#     -- java -Xmx512m -cp jlink/target/test-classes:$GROOVY example.real.ScriptChurn 630
+# Example (the Groovy churn program of jlink's tests, 12 scripts a second, every engine on, 10 minutes):
+#   scripts/soak/heap-beside.sh 600 60 "--sample 10ms --alloc 512k --lock 1ms --trace 'Script*::*;Order*::*' --mode time" \
+#     -- java -Xmx512m -cp jlink/target/test-classes:$GROOVY example.real.ScriptChurn 700 12
 set -euo pipefail
 seconds=$1 every=$2 flags=$3
 shift 3
@@ -39,12 +41,14 @@ used_after_gc() {
 }
 rss() { awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$1/status"; }
 
-printf '%6s %10s %12s %8s %10s %12s\n' seconds alone_MB profiled_MB diff_MB alone_rss profiled_rss
+progress() { grep -v '^done' "$1" | tail -n 1 | tr -d '\n'; }
+printf '%6s %10s %12s %8s %10s %12s  %s\n' seconds alone_MB profiled_MB diff_MB alone_rss profiled_rss 'alone | profiled progress' 
 start=$SECONDS
 while [ $((SECONDS - start)) -lt "$seconds" ]; do
     sleep "$every"
     a=$(used_after_gc $alone) p=$(used_after_gc $profiled)
-    printf '%6d %10d %12d %8d %10d %12d\n' $((SECONDS - start)) "$a" "$p" $((p - a)) "$(rss $alone)" "$(rss $profiled)"
+    printf '%6d %10d %12d %8d %10d %12d  %s | %s\n' $((SECONDS - start)) "$a" "$p" $((p - a)) "$(rss $alone)" "$(rss $profiled)" \
+        "$(progress "$out/alone.log")" "$(progress "$out/profiled.log")"
 done
 "$tiprobe" status "$profiled" || true
 "$tiprobe" stop "$profiled" && ls -l "$out"/profiled.*

@@ -11,10 +11,14 @@ import java.util.List;
  * Groovy compiles a fresh script in a new {@link GroovyClassLoader} (classes {@code ScriptN},
  * {@code OrderN} and a closure class, in memory only), runs it a few times on two threads that
  * share a lock, and drops the loader, so every class it made can unload. Prints "ready" after the
- * first script, then {@code scripts <n>} every 5 seconds and {@code done <n> <checksum>} at the end:
- * the checksum is the same with and without a profiler.
+ * first script, then {@code scripts <n>} every 5 seconds and {@code done <n> <checksum>} at the end.
  *
- * <p>Usage: {@code ScriptChurn <seconds>}.
+ * <p>Usage: {@code ScriptChurn <seconds> [<scripts a second>]}. With a rate, it runs that many
+ * scripts a second, {@code seconds} times as many in all, each no earlier than its turn: two
+ * copies, one profiled, then do the same work at the same moments (as long as both keep up;
+ * {@code scripts <n> (behind)} says when one does not), so their heaps compare (the program's own
+ * heap grows with the scripts it has run: the class loaders' tables of names asked for) and their
+ * checksums are the same. Without one, it runs as many as it can for {@code seconds}.
  */
 public class ScriptChurn {
     static final Object BOOK = new Object();
@@ -33,15 +37,26 @@ public class ScriptChurn {
 
     public static void main(String[] args) throws Exception {
         long seconds = Long.parseLong(args[0]);
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        int perSecond = args.length > 1 ? Integer.parseInt(args[1]) : 0;
+        long begin = System.nanoTime();
+        long end = begin + seconds * 1_000_000_000L;
         long checksum = 0;
         int n = 0;
-        long nextReport = System.nanoTime() + 5_000_000_000L;
-        while (n == 0 || System.nanoTime() < end) {
+        long nextReport = begin + 5_000_000_000L;
+        while (n == 0 || (perSecond > 0 ? n < seconds * perSecond : System.nanoTime() < end)) {
+            if (perSecond > 0 && n > 0) {
+                long turn = begin + n * 1_000_000_000L / perSecond;
+                long wait = turn - System.nanoTime();
+                if (wait > 0) Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
             checksum += round(n++);
-            if (n == 1) System.out.println("ready");
+            if (n == 1) {
+                System.out.println("ready");
+                begin = System.nanoTime();  // the pace counts from the first script, which loads Groovy
+            }
             if (System.nanoTime() > nextReport) {
-                System.out.println("scripts " + n);
+                boolean behind = perSecond > 0 && n < (System.nanoTime() - begin) / 1_000_000_000.0 * perSecond - perSecond;
+                System.out.println("scripts " + n + (behind ? " (behind)" : ""));
                 nextReport += 5_000_000_000L;
             }
         }

@@ -28,6 +28,12 @@ class ChurnSoakIT {
     private static final String JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
     private static final int LOOKS = 3;
     private static final long LOOK_EVERY_MILLIS = 25_000;
+    /**
+     * The programs' pace: both do the same work at the same moments, so their heaps compare (the
+     * program's own grows with the scripts it ran; run flat out, the one tiprobe slows down ran
+     * half as many in ten minutes and looked several MB smaller for it).
+     */
+    private static final int SCRIPTS_PER_SECOND = 12;
 
     @TempDir
     Path dir;
@@ -124,7 +130,7 @@ class ChurnSoakIT {
     private static List<String> churn(long seconds) {
         List<String> command = new ArrayList<>(List.of(JAVA, "-Xmx512m"));
         command.addAll(QUIET);
-        command.addAll(List.of("-cp", RealProgramsIT.PROGRAMS, "example.real.ScriptChurn", Long.toString(seconds)));
+        command.addAll(List.of("-cp", RealProgramsIT.PROGRAMS, "example.real.ScriptChurn", Long.toString(seconds), Integer.toString(SCRIPTS_PER_SECOND)));
         return command;
     }
 
