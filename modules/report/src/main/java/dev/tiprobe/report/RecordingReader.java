@@ -57,28 +57,8 @@ public final class RecordingReader {
             throw new NotARecordingException("recording format version " + bytes[4] + "; this tiprobe reads versions "
                     + RecordingFormat.OLDEST_READ + " to " + RecordingFormat.VERSION);
         }
-        Map<String, String> info = new HashMap<>();
-        Map<Integer, String> methods = new HashMap<>();
-        Map<Integer, String> sources = new HashMap<>();
-        Map<Long, String> threads = new HashMap<>();
-        List<Recording.Sample> samples = new ArrayList<>();
-        List<Recording.ClassEvent> events = new ArrayList<>();
-        Map<Integer, Recording.MethodStats> stats = new HashMap<>();
-        Map<Integer, Recording.MethodStats> settled = new HashMap<>();
-        List<Recording.Call> calls = new ArrayList<>();
-        Map<Integer, Recording.Signature> signatures = new HashMap<>();
-        List<Recording.Skipped> skipped = new ArrayList<>();
-        List<String> classFailures = new ArrayList<>();
-        List<Recording.Removed> removed = new ArrayList<>();
-        Map<Integer, String> types = new HashMap<>();
-        List<Recording.Allocation> allocations = new ArrayList<>();
-        java.util.Set<Long> freed = new java.util.HashSet<>();
-        java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
-        List<Recording.LockWait> locks = new ArrayList<>();
         int version = bytes[4];
-        long start = Long.MAX_VALUE;
-        long end = Long.MIN_VALUE;
-        int chunks = 0;
+        Whole whole = new Whole();
         List<String> damage = new ArrayList<>();
         int at = RecordingFormat.HEADER_BYTES;
         while (at < bytes.length) {
@@ -86,7 +66,7 @@ public final class RecordingReader {
             if (wrong != null) {
                 // Resynchronise on the next whole chunk: one bad byte loses its chunk, not every later one.
                 int next = nextWholeChunk(bytes, at + 1);
-                damage.add("chunk " + (chunks + 1) + " at offset " + at + ": " + wrong
+                damage.add("chunk " + (whole.chunks + 1) + " at offset " + at + ": " + wrong
                         + (next < 0 ? "" : "; skipped " + (next - at) + " bytes to the next whole chunk at offset " + next));
                 if (next < 0) break;
                 at = next;
@@ -98,12 +78,42 @@ public final class RecordingReader {
             try {
                 chunk.decode(version >= RecordingFormat.DEFLATED_SINCE ? inflated(bytes, at + 8, length)
                         : ByteBuffer.wrap(bytes, at + 8, length).slice());
+                whole.add(chunk);
             } catch (Malformed | BufferUnderflowException e) {
-                damage.add("chunk " + (chunks + 1) + " at offset " + at + ": "
+                damage.add("chunk " + (whole.chunks + 1) + " at offset " + at + ": "
                         + (e instanceof Malformed m ? m.getMessage() : "a field runs past the chunk") + "; skipped");
-                at += 8 + length;
-                continue;
             }
+            at += 8 + length;
+        }
+        return whole.recording(damage.isEmpty() ? null : String.join("; ", damage));
+    }
+
+    /** The recording as its whole chunks so far make it. */
+    private static final class Whole {
+        final Map<String, String> info = new HashMap<>();
+        final Map<Integer, String> methods = new HashMap<>();
+        final Map<Integer, String> sources = new HashMap<>();
+        final Map<Long, String> threads = new HashMap<>();
+        final List<Recording.Sample> samples = new ArrayList<>();
+        final List<Recording.ClassEvent> events = new ArrayList<>();
+        final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+        /** The settled figures of each method id, summed over the class instances that had it. */
+        final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
+        final List<Recording.Call> calls = new ArrayList<>();
+        final Map<Integer, Recording.Signature> signatures = new HashMap<>();
+        final List<Recording.Skipped> skipped = new ArrayList<>();
+        final List<String> classFailures = new ArrayList<>();
+        final List<Recording.Removed> removed = new ArrayList<>();
+        final Map<Integer, String> types = new HashMap<>();
+        final List<Recording.Allocation> allocations = new ArrayList<>();
+        final java.util.Set<Long> freed = new java.util.HashSet<>();
+        final java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
+        final List<Recording.LockWait> locks = new ArrayList<>();
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        int chunks;
+
+        void add(Chunk chunk) {
             info.putAll(chunk.info);
             methods.putAll(chunk.methods);
             sources.putAll(chunk.sources);
@@ -128,19 +138,18 @@ public final class RecordingReader {
             start = Math.min(start, chunk.start);
             end = Math.max(end, chunk.end);
             chunks++;
-            at += 8 + length;
         }
-        if (chunks == 0) {
-            start = 0;
-            end = 0;
+
+        Recording recording(String damage) {
+            withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
+            settled.forEach((id, last) -> stats.merge(id, last, Recording.MethodStats::plus));
+            return new Recording(chunks, chunks == 0 ? 0 : start, chunks == 0 ? 0 : end, Map.copyOf(info), Map.copyOf(methods),
+                    Map.copyOf(sources), Map.copyOf(threads), List.copyOf(samples), List.copyOf(events), Map.copyOf(stats),
+                    List.copyOf(calls),
+                    new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
+                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks)),
+                    damage);
         }
-        withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
-        settled.forEach((id, last) -> stats.merge(id, last, Recording.MethodStats::plus));
-        return new Recording(chunks, start, end, Map.copyOf(info), Map.copyOf(methods), Map.copyOf(sources), Map.copyOf(threads),
-                List.copyOf(samples), List.copyOf(events), Map.copyOf(stats), List.copyOf(calls),
-                new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
-                new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks)),
-                damage.isEmpty() ? null : String.join("; ", damage));
     }
 
     /**
