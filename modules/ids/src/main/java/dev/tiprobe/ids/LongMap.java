@@ -164,6 +164,8 @@ public final class LongMap<V> {
         if (old == REMOVED) return null;
         VALUES.setRelease(t.values, i, REMOVED);
         size--;
+        int capacity = t.mask + 1;
+        if (capacity > MIN_CAPACITY && size < capacity / 8) resize(capacityFor(size * 2));  // see below
         return (V) old;
     }
 
@@ -195,7 +197,12 @@ public final class LongMap<V> {
         void accept(long key, V value);
     }
 
-    /** Rebuilds the table with {@code capacity} slots (a power of two), dropping tombstones. */
+    /**
+     * Rebuilds the table with {@code capacity} slots (a power of two), dropping tombstones. A
+     * table an eighth full is rebuilt at a quarter or less of its live entries' room: under class
+     * churn a G1 cycle unloads thousands of classes at once, and a table sized for the peak would
+     * hold its slots in the application's heap until the session ends.
+     */
     private void resize(int capacity) {
         if (capacity > 1 << 30) throw new IllegalStateException("LongMap full");
         table = new Table(capacity, table);

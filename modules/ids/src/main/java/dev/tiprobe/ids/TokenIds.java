@@ -48,10 +48,16 @@ final class TokenIds<T> {
         }
         keys[i] = null;
         ids[i] = 0;
+        if (keys.length > 16 && size < keys.length / 8) resize(keys.length / 2);  // a peak's room goes once the tokens do
     }
 
     int size() {
         return size;
+    }
+
+    /** Slots in the table. */
+    int capacity() {
+        return keys.length;
     }
 
     private void place(Object token, int id) {
@@ -63,10 +69,14 @@ final class TokenIds<T> {
     }
 
     private void grow() {
+        resize(keys.length * 2);
+    }
+
+    private void resize(int length) {
         Object[] oldKeys = keys;
         int[] oldIds = ids;
-        keys = new Object[oldKeys.length * 2];
-        ids = new int[oldKeys.length * 2];
+        keys = new Object[length];
+        ids = new int[length];
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != null) place(oldKeys[i], oldIds[i]);
         }

@@ -66,6 +66,18 @@ class LongMapTest {
         assertEquals("reused", map.get(pointerKey(5)));
     }
 
+    /** A table that held a peak gives its room back as the entries go (a G1 cycle unloading thousands of classes at once). */
+    @Test
+    void aTableShrinksWhenMostOfItsEntriesGo() {
+        LongMap<String> map = new LongMap<>();
+        for (int i = 1; i <= 50_000; i++) map.put(pointerKey(i), "v" + i);
+        int peak = map.capacity();
+        for (int i = 1; i <= 49_000; i++) map.remove(pointerKey(i));
+        assertTrue(map.capacity() <= peak / 8, map.capacity() + " slots for 1,000 entries after a peak of " + peak);
+        for (int i = 49_001; i <= 50_000; i++) assertEquals("v" + i, map.get(pointerKey(i)));
+        assertNull(map.get(pointerKey(7)));
+    }
+
     @Test
     void keysThatShareANearHomeFallBackToScatteredSlots() {
         // Counters with a large stride and pointers 16 MiB apart alias onto the same few near

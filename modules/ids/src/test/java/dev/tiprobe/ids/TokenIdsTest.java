@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TokenIdsTest {
     /** Keys whose hash codes collide in runs, as records of similar fields do. */
@@ -37,5 +38,16 @@ class TokenIdsTest {
         }
         assertEquals(truth.size(), ids.size());
         for (var e : truth.entrySet()) assertEquals(e.getValue(), ids.get(e.getKey()));
+    }
+
+    @Test
+    void theTableShrinksWhenMostTokensGo() {
+        TokenIds<Key> ids = new TokenIds<>();
+        for (int n = 1; n <= 40_000; n++) ids.put(new Key(n), n);
+        int peak = ids.capacity();
+        for (int n = 1; n <= 39_000; n++) ids.remove(new Key(n));
+        assertTrue(ids.capacity() <= peak / 8, ids.capacity() + " slots for 1,000 tokens after a peak of " + peak);
+        for (int n = 39_001; n <= 40_000; n++) assertEquals(n, ids.get(new Key(n)));
+        assertEquals(0, ids.get(new Key(5)));
     }
 }
