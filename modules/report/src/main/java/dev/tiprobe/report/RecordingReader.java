@@ -88,8 +88,8 @@ public final class RecordingReader {
         return whole.recording(damage.isEmpty() ? null : String.join("; ", damage));
     }
 
-    /** The recording as its whole chunks so far make it. */
-    private static final class Whole {
+    /** What records hold, gathered: a chunk's, or the recording's so far. */
+    private abstract static class Records {
         final Map<String, String> info = new HashMap<>();
         final Map<Integer, String> methods = new HashMap<>();
         final Map<Integer, String> sources = new HashMap<>();
@@ -97,7 +97,7 @@ public final class RecordingReader {
         final List<Recording.Sample> samples = new ArrayList<>();
         final List<Recording.ClassEvent> events = new ArrayList<>();
         final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
-        /** The settled figures of each method id, summed over the class instances that had it. */
+        /** The last figures of methods whose classes unloaded, summed by id (equal classes loaded again share it). */
         final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
         final List<Recording.Call> calls = new ArrayList<>();
         final Map<Integer, Recording.Signature> signatures = new HashMap<>();
@@ -107,10 +107,15 @@ public final class RecordingReader {
         final Map<Integer, String> types = new HashMap<>();
         final List<Recording.Allocation> allocations = new ArrayList<>();
         final java.util.Set<Long> freed = new java.util.HashSet<>();
+        /** Allocation sampling's interval from each moment on. */
         final java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
         final List<Recording.LockWait> locks = new ArrayList<>();
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
+    }
+
+    /** The recording as its whole chunks so far make it. */
+    private static final class Whole extends Records {
         int chunks;
 
         void add(Chunk chunk) {
@@ -236,26 +241,7 @@ public final class RecordingReader {
         }
     }
 
-    private static final class Chunk {
-        final Map<String, String> info = new HashMap<>();
-        final Map<Integer, String> methods = new HashMap<>();
-        final Map<Integer, String> sources = new HashMap<>();
-        final Map<Long, String> threads = new HashMap<>();
-        final List<Recording.Sample> samples = new ArrayList<>();
-        final List<Recording.ClassEvent> events = new ArrayList<>();
-        final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
-        /** The last figures of methods whose classes unloaded, summed by id (equal classes loaded again share it). */
-        final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
-        final List<Recording.Call> calls = new ArrayList<>();
-        final Map<Integer, Recording.Signature> signatures = new HashMap<>();
-        final List<Recording.Skipped> skipped = new ArrayList<>();
-        final List<String> classFailures = new ArrayList<>();
-        final List<Recording.Removed> removed = new ArrayList<>();
-        final Map<Integer, String> types = new HashMap<>();
-        final List<Recording.Allocation> allocations = new ArrayList<>();
-        final java.util.Set<Long> freed = new java.util.HashSet<>();
-        final List<Recording.LockWait> locks = new ArrayList<>();
-        final Map<Long, Long> intervals = new HashMap<>();
+    private static final class Chunk extends Records {
         /** Version 4 on: values (not text) in calls, histograms in statistics. */
         final boolean values;
         /** Version 8 on: statistics may be settled. */
@@ -265,8 +251,6 @@ public final class RecordingReader {
         /** Version 10 on: calls end with a stack id. */
         final boolean callerStacks;
         final boolean callees;
-        long start;
-        long end;
 
         Chunk(int version) {
             this.values = version >= RecordingFormat.VALUES_SINCE;
