@@ -73,6 +73,7 @@ public final class AgentMain {
                 discard(r, recording, e);
                 throw e;
             }
+            if (t != null) Profiling.expectCallerStacks(options);  // kept calls' stacks until the walker comes
             ProfilingStart turn = ProfilingStart.of(options);
             profilingStart = turn;
             AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
@@ -92,8 +93,12 @@ public final class AgentMain {
                         p.close();
                     } catch (Throwable e) {
                         System.err.println("tiprobe: profiling did not start: " + message(e));
+                        Profiling.noCallerStacks(options);
                     }
-                }).whenComplete((done, failed) -> turn.begun());  // also where JVMTI never came
+                }).whenComplete((done, failed) -> {  // also where JVMTI never came
+                    if (failed != null) Profiling.noCallerStacks(options);
+                    turn.begun();
+                });
             }
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");

@@ -57,7 +57,7 @@ final class Profiling implements AutoCloseable {
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
-                ProbeControl.keepCallerStacksWith(() -> callerStack(stacks, site), early -> stacks.named(early.frames()));
+                ProbeControl.keepCallerStacksWith(() -> callerStack(stacks, site), early -> stacks.named(early.frames(), early.lines()));
                 p.callerStacks = true;
             }
             return p;
@@ -79,6 +79,19 @@ final class Profiling implements AutoCloseable {
         } finally {
             Jvmti.endOwnWork(inside);
         }
+    }
+
+    /**
+     * In premain, where the walker for kept calls' stacks comes only once the agent has linked
+     * JVMTI: until then the probe takes Java's frames for the walker's namer to name.
+     */
+    static void expectCallerStacks(AgentOptions options) {
+        if (keepsCallerStacks(options)) ProbeControl.expectCallerStacks();
+    }
+
+    /** The walker expected will not come (profiling did not start): the probe stops taking early stacks and lets go of those it took. */
+    static void noCallerStacks(AgentOptions options) {
+        if (keepsCallerStacks(options)) ProbeControl.keepCallerStacksWith(null, null);
     }
 
     /** Whether a session needs what this starts: a profiling engine, or the registry that names kept calls' stacks. */

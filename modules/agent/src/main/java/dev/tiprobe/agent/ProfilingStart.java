@@ -29,18 +29,22 @@ final class ProfilingStart {
     private static final Duration AT_EXIT = Duration.ofSeconds(10);
 
     private final boolean defers;
+    /** Whether the JVM's exit waits for the start: it defers, or kept calls' early stacks wait for its namer. */
+    private final boolean exitWaits;
     private final CountDownLatch now = new CountDownLatch(1);
     private final CountDownLatch begun = new CountDownLatch(1);
 
-    private ProfilingStart(boolean defers) {
+    private ProfilingStart(boolean defers, boolean exitWaits) {
         this.defers = defers;
+        this.exitWaits = exitWaits;
     }
 
     /** The start of a session begun in premain with {@code options}. */
     static ProfilingStart of(AgentOptions options) {
         boolean samplesOnly = options.sampling() != null && options.allocations() == null && options.locks() == null
                 && options.loop() == null && !Profiling.keepsCallerStacks(options);
-        return new ProfilingStart(samplesOnly && JvmOptions.givenStartingWith(AgentOptions.Sampling.JVM_RECORDING_OPTION));
+        boolean defers = samplesOnly && JvmOptions.givenStartingWith(AgentOptions.Sampling.JVM_RECORDING_OPTION);
+        return new ProfilingStart(defers, defers || Profiling.keepsCallerStacks(options));
     }
 
     /**
@@ -67,11 +71,13 @@ final class ProfilingStart {
     /**
      * At the JVM's exit, before the session is finished: a deferred start happens now, and the
      * exit waits for it (at most {@link #AT_EXIT}), so a program shorter than the deferral still
-     * gets its samples, read from the file JFR writes as it stops the recording.
+     * gets its samples, read from the file JFR writes as it stops the recording. A session that
+     * keeps calls with their stacks waits for the start too: calls kept before it hold frames
+     * that only the started session can name.
      */
     void hurry() {
         now.countDown();
-        if (!defers) return;
+        if (!exitWaits) return;
         try {
             begun.await(AT_EXIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -188,7 +188,7 @@ public final class Recorder implements AutoCloseable {
         byStart.sort(Comparator.comparingLong(Results.TracedCall::startEpochNanos));
         Set<CallKey> kept = new HashSet<>();
         for (Results.TracedCall c : byStart) {
-            if (c.durationNanos() < 0 && !last) continue;
+            if ((c.durationNanos() < 0 || c.stackPending()) && !last) continue;  // written once it ended, its stack named
             int id = names.internMethodToken(c.token());
             CallKey key = new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), id);
             kept.add(key);

@@ -282,6 +282,9 @@ class TracingIT {
             assertEquals(List.of("example.workload.SlowFirst.slow() : void", "example.workload.SlowFirst.main(java.lang.String[]) : void"),
                     java.util.Arrays.stream(c.stackFrames()).mapToObj(recording::methodName).toList(), "each slow call with its stack");
         }
+        assertEquals(List.of(List.of(11, 14), List.of(11, 16)),
+                kept.stream().map(c -> java.util.Arrays.stream(c.stackLines()).boxed().toList()).toList(),
+                "with their lines: slow()'s return, and main's first and second call of it");
     }
 
     /**

@@ -151,6 +151,11 @@ public final class Call {
         callerStack = stack;
     }
 
+    /** Names an early stack if the agent's namer can ({@link #callerStack()}), else forgets it. */
+    void dropEarlyStack() {
+        if (callerStack() instanceof EarlyStack) callerStack = null;
+    }
+
     /** The body's call of site {@code site} begins; a site still open threw into a handler of this method. */
     void enterSite(int site) {
         long now = System.nanoTime();

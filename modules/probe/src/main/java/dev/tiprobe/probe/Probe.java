@@ -113,6 +113,8 @@ public final class Probe {
     static volatile java.util.function.Supplier<Object> callerStacks;
     /** Names the stacks of calls kept before {@link #callerStacks} was installed ({@link Call#callerStack()}); or null. */
     static volatile java.util.function.Function<EarlyStack, Object> earlyStackNamer;
+    /** Whether a walker is on its way ({@link ProbeControl#expectCallerStacks}): until it comes, kept calls take an {@link EarlyStack}. */
+    static volatile boolean callerStacksExpected;
 
     // ------------------------------------------------------------------------- count
 
@@ -291,7 +293,7 @@ public final class Probe {
                 countDropped(s);
                 return;
             }
-            c.callerStack(callerStack());
+            c.callerStack(callerStack(s));
             putInBuffer(buffer, (int) at, c);
         } catch (Throwable t) {
             failed();
@@ -321,11 +323,16 @@ public final class Probe {
 
     /**
      * The calling thread's stack from the agent's walker, marked as tiprobe's work meanwhile (the
-     * walk names frames with the agent's maps); before the agent installed its walker, Java's
-     * frames, for the agent to name later ({@link EarlyStack}); null when the walk fails.
+     * walk names frames with the agent's maps; on a virtual thread, which cannot be marked, the
+     * thread's state is busy, so that methods the walk calls are not traced); while a walker is
+     * expected and not yet installed, Java's frames, for the agent to name later
+     * ({@link EarlyStack}); null without either, or when the walk fails.
      */
-    private static Object callerStack() {
+    private static Object callerStack(ThreadState s) {
         java.util.function.Supplier<Object> walker = callerStacks;
+        if (walker == null && !callerStacksExpected) return null;
+        boolean wasBusy = s.busy;
+        s.busy = true;
         boolean marked = markTiprobes(true);
         try {
             return walker != null ? walker.get() : EarlyStack.take();
@@ -333,6 +340,7 @@ public final class Probe {
             return null;
         } finally {
             markTiprobes(marked);
+            s.busy = wasBusy;
         }
     }
 

@@ -63,14 +63,28 @@ public final class ProbeControl {
      * thread's stack (in the agent's form, which {@link Call#callerStack()} hands back), called on
      * the thread that made the call as it ends, only for calls kept; {@code namer} turns a stack
      * taken before the walker was installed ({@link EarlyStack}) into that form. Null, null: none;
-     * the kept calls' early stacks are named first, while the namer still can.
+     * the kept calls' early stacks are named first, while the namer still can, and those it
+     * cannot name (there was none: the agent's start failed) are let go, with the classes they hold.
      */
     public static void keepCallerStacksWith(java.util.function.Supplier<Object> walker, Function<EarlyStack, Object> namer) {
         Probe.callerStacks = walker;
+        Probe.callerStacksExpected = false;
         if (namer == null) {
-            for (Call c : tracedCalls()) c.callerStack();
+            for (Call c : tracedCalls()) c.dropEarlyStack();
         }
         Probe.earlyStackNamer = namer;
+    }
+
+    /**
+     * A walker for kept calls' stacks will be installed ({@link #keepCallerStacksWith}), in a
+     * session begun before the agent could link JVMTI: until then, kept calls take Java's frames
+     * ({@link EarlyStack}). Installing a walker or none ends the wait; so must a start that fails.
+     * Readies that walk now, on the agent's thread, so that its first use on the application's
+     * links nothing.
+     */
+    public static void expectCallerStacks() {
+        EarlyStack.take();
+        Probe.callerStacksExpected = true;
     }
 
     /**

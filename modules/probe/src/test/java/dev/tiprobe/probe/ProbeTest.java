@@ -77,16 +77,32 @@ class ProbeTest {
     @Test
     void aCallKeptBeforeTheWalkerKeepsItsFramesUntilTheAgentNamesThem() throws Exception {
         ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 50_000_000), 1000);
+        ProbeControl.expectCallerStacks();
         keepsOnlyTheSlowCalls();
         EarlyStack early = assertInstanceOf(EarlyStack.class, ProbeControl.tracedCalls()[0].callerStack());
         StackWalker.StackFrame top = early.frames().getFirst();
         assertEquals(ProbeTest.class, top.getDeclaringClass());
         assertEquals("keepsOnlyTheSlowCalls", top.getMethodName());
         assertEquals("()V", top.getDescriptor());
+        assertTrue(early.lines()[0] > 0, "its line, read as it was walked");
         ProbeControl.keepCallerStacksWith(() -> "walked", e -> e.frames().size() + " frames named");
         ProbeControl.keepCallerStacksWith(null, null);
         assertEquals(early.frames().size() + " frames named", ProbeControl.tracedCalls()[0].callerStack(),
                 "named once as the session's namer went, and kept so");
+
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 50_000_000), 1000);
+        keepsOnlyTheSlowCalls();
+        assertNull(ProbeControl.tracedCalls()[0].callerStack(), "no walker expected: no walk");
+        ProbeControl.expectCallerStacks();
+        keepsOnlyTheSlowCallsAgain();
+        ProbeControl.keepCallerStacksWith(null, null);  // the agent's start failed: nobody will name them
+        assertNull(ProbeControl.tracedCalls()[0].callerStack(), "an early stack nobody can name is let go");
+    }
+
+    private void keepsOnlyTheSlowCallsAgain() throws Exception {
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 50_000_000), 1000);
+        keepsOnlyTheSlowCalls();
+        assertInstanceOf(EarlyStack.class, ProbeControl.tracedCalls()[0].callerStack());
     }
 
     private void keepsOnlyTheSlowCalls() throws Exception {

@@ -124,20 +124,21 @@ public final class CallbackStacks {
     /**
      * Frames Java's {@link StackWalker} took (a call kept before the agent's walker was installed,
      * {@code dev.tiprobe.probe.EarlyStack}) as the recording's ids and lines, up to the depth; null
-     * when a frame's method cannot be named (its class not prepared).
+     * when a frame's method cannot be named (its class not prepared). {@code lines}: each frame's
+     * line as read at the walk (below 1: unknown).
      */
-    public Stack named(List<StackWalker.StackFrame> walked) {
+    public Stack named(List<StackWalker.StackFrame> walked, int[] lines) {
         int kept = Math.min(depth, walked.size());
         int[] frames = new int[kept];
-        int[] lines = new int[kept];
+        int[] keptLines = new int[kept];
         for (int i = 0; i < kept; i++) {
             StackWalker.StackFrame f = walked.get(i);
             IdMap.MethodEntry m = registry.methodOf(f.getDeclaringClass(), f.getMethodName(), f.getDescriptor());
             if (m == null) return null;
             frames[i] = m.tokenId();
-            lines[i] = Math.max(0, f.getLineNumber());
+            keptLines[i] = Math.max(0, lines[i]);
         }
-        return new Stack(frames, lines, kept, walked.size() > kept);
+        return new Stack(frames, keptLines, kept, walked.size() > kept);
     }
 
     /**

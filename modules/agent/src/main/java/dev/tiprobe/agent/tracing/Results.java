@@ -95,10 +95,12 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
      * captured ({@link dev.tiprobe.probe.Captured}); a call kept by its duration has its stack as
      * it ended ({@code callerStack}, the method itself on top), others null. {@code callees}: the
      * call sites of its body that ran, where they were timed, slowest first (else empty).
+     * {@code stackPending}: its stack was taken before the agent could name it, and will be
+     * named once profiling has started (written then, or at the session's end without it).
      */
     public record TracedCall(MethodToken token, String method, long threadId, String threadName, int depth, long startEpochNanos,
                              long durationNanos, List<String> parameterNames, List<Object> args, Object result,
-                             boolean threw, Stack callerStack, List<Callee> callees) {}
+                             boolean threw, Stack callerStack, boolean stackPending, List<Callee> callees) {}
 
     /** The result of the method with this class and name (first overload found), or null. */
     public MethodResult method(String className, String name) {

@@ -14,6 +14,7 @@ import dev.tiprobe.options.AgentOptions.TraceLimits;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.probe.Call;
+import dev.tiprobe.probe.EarlyStack;
 import dev.tiprobe.probe.Probe;
 import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.probe.TraceSettings;
@@ -651,10 +652,11 @@ public final class Tracing {
                     ProbeSlots.Method m = c.slot() < methods.size() ? methods.get(c.slot()) : null;
                     if (m == null) continue;
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
+                    Object stack = c.callerStack();  // named here if it was taken early and the namer has come
                     traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
                             startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
                             Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW,
-                            c.callerStack() instanceof Stack stack ? stack : null, callees(c)));
+                            stack instanceof Stack named ? named : null, stack instanceof EarlyStack, callees(c)));
                 }
             }
             Results r = new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
