@@ -1,7 +1,7 @@
 package dev.tiprobe.recording;
 
 /**
- * The recording format, version 11. A file is a header and chunks; each chunk is checksummed and
+ * The recording format, version 12. A file is a header and chunks; each chunk is checksummed and
  * introduces the symbols (method and thread names) the file uses first in it, and the stacks its
  * events name (a pool per chunk, as JFR keeps its constants), so a recording cut short is readable
  * up to its last whole chunk, and one damaged in a chunk in every other whole one (names first

@@ -24,14 +24,17 @@ import java.util.zip.CRC32;
  * and {@link RecordingFormat#MAX_CHUNK_BYTES}, its checksum, and every field against the chunk's
  * end. A damaged file gives every whole chunk, before the damage and after it (the reader finds
  * the next chunk whose length and checksum hold), and says where each damage is; no input
- * makes the reader loop, allocate beyond the file's size, or throw anything but IOException for
- * a file it cannot open.
+ * makes the reader loop, inflate more than {@link #INFLATED_PER_FILE_BYTE} times the file's size
+ * of records (at least {@link RecordingFormat#MAX_RECORDS_BYTES}; a recording inflates about four
+ * times), or throw anything but IOException for a file it cannot open.
  */
 public final class RecordingReader {
     private RecordingReader() {}
 
     /** Files larger than this are refused (the reader keeps what it reads in memory). */
     public static final long MAX_FILE_BYTES = 1L << 30;
+    /** Records a file may inflate to, per byte of the file: past it, chunks are skipped as damaged. */
+    static final int INFLATED_PER_FILE_BYTE = 16;
 
     /** Thrown for a file that is not a tiprobe recording at all. */
     public static final class NotARecordingException extends IOException {
@@ -59,6 +62,7 @@ public final class RecordingReader {
         }
         int version = bytes[4];
         Whole whole = new Whole();
+        long inflatable = Math.max(RecordingFormat.MAX_RECORDS_BYTES, (long) INFLATED_PER_FILE_BYTE * bytes.length);
         List<String> damage = new ArrayList<>();
         int at = RecordingFormat.HEADER_BYTES;
         while (at < bytes.length) {
@@ -76,8 +80,10 @@ public final class RecordingReader {
             // Decode into scratch collections; keep them only if the whole chunk decodes.
             Chunk chunk = new Chunk(version);
             try {
-                chunk.decode(version >= RecordingFormat.DEFLATED_SINCE ? inflated(bytes, at + 8, length)
-                        : ByteBuffer.wrap(bytes, at + 8, length).slice());
+                ByteBuffer body = version >= RecordingFormat.DEFLATED_SINCE ? inflated(bytes, at + 8, length, inflatable)
+                        : ByteBuffer.wrap(bytes, at + 8, length).slice();
+                inflatable -= body.remaining();
+                chunk.decode(body);
                 whole.add(chunk);
             } catch (Malformed | BufferUnderflowException e) {
                 damage.add("chunk " + (whole.chunks + 1) + " at offset " + at + ": "
@@ -159,25 +165,29 @@ public final class RecordingReader {
 
     /**
      * A chunk's body with its records inflated (version 12 on): its two times as they are, then
-     * the records; a stream that does not inflate, or inflates past
-     * {@link RecordingFormat#MAX_RECORDS_BYTES}, is malformed.
+     * the records. A stream that does not inflate, leaves bytes after its end, or inflates past
+     * {@link RecordingFormat#MAX_RECORDS_BYTES} or what the file may still inflate to ({@code
+     * inflatable}) is malformed.
      */
-    private static ByteBuffer inflated(byte[] bytes, int at, int length) throws Malformed {
+    private static ByteBuffer inflated(byte[] bytes, int at, int length, long inflatable) throws Malformed {
+        long most = Math.min(RecordingFormat.MAX_RECORDS_BYTES, inflatable);
         java.util.zip.Inflater inflater = new java.util.zip.Inflater(true);
         try {
             inflater.setInput(bytes, at + 16, length - 16);
-            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream(length * 4);
-            body.write(bytes, at, 16);
-            byte[] block = new byte[64 << 10];
+            byte[] body = new byte[(int) Math.min(16L + (long) length * 4, 16 + most)];
+            System.arraycopy(bytes, at, body, 0, 16);
+            int size = 16;
             while (!inflater.finished()) {
-                int n = inflater.inflate(block);
-                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) throw new Malformed("its records end before their deflated stream does");
-                if (body.size() + n - 16 > RecordingFormat.MAX_RECORDS_BYTES) {
-                    throw new Malformed("its records inflate past " + (RecordingFormat.MAX_RECORDS_BYTES >> 20) + " MiB");
+                if (size == body.length) {
+                    if (size - 16 >= most) throw new Malformed("its records inflate past " + (most >> 20) + " MiB");
+                    body = java.util.Arrays.copyOf(body, (int) Math.min(16 + most, 2L * body.length));
                 }
-                body.write(block, 0, n);
+                int n = inflater.inflate(body, size, body.length - size);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) throw new Malformed("its records end before their deflated stream does");
+                size += n;
             }
-            return ByteBuffer.wrap(body.toByteArray());
+            if (inflater.getRemaining() > 0) throw new Malformed(inflater.getRemaining() + " bytes follow its deflated records");
+            return ByteBuffer.wrap(body, 0, size).slice();
         } catch (java.util.zip.DataFormatException e) {
             throw new Malformed("its records do not inflate (" + e.getMessage() + ")");
         } finally {

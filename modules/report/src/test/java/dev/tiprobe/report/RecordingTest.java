@@ -312,6 +312,34 @@ class RecordingTest {
     }
 
     /**
+     * A hostile or broken chunk cannot make the reader inflate without end: one whose records
+     * inflate past 64 MiB, and one with bytes after its deflated records, are each skipped with
+     * their reason.
+     */
+    @Test
+    void aChunkThatInflatesTooFarOrCarriesTrailingBytesIsSkipped() throws IOException {
+        java.util.zip.Deflater d = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_COMPRESSION, true);
+        d.setInput(new byte[(RecordingFormat.MAX_RECORDS_BYTES) + 1024]);
+        d.finish();
+        java.io.ByteArrayOutputStream bomb = new java.io.ByteArrayOutputStream();
+        bomb.write(new byte[16], 0, 16);  // the chunk's two times
+        byte[] block = new byte[8192];
+        while (!d.finished()) bomb.write(block, 0, d.deflate(block));
+        d.end();
+        Recording r = RecordingReader.read(oneChunkFile(RecordingFormat.VERSION, bomb.toByteArray()));
+        assertEquals(0, r.chunks());
+        assertTrue(r.damage().contains("its records inflate past 64 MiB"), r.damage());
+
+        byte[] whole = Files.readAllBytes(write());
+        int length = java.nio.ByteBuffer.wrap(whole, RecordingFormat.HEADER_BYTES, 4).getInt();
+        byte[] body = Arrays.copyOfRange(whole, RecordingFormat.HEADER_BYTES + 8, RecordingFormat.HEADER_BYTES + 8 + length + 1);
+        body[body.length - 1] = 7;  // one byte after the deflated stream
+        r = RecordingReader.read(oneChunkFile(RecordingFormat.VERSION, body));
+        assertEquals(0, r.chunks());
+        assertTrue(r.damage().contains("1 bytes follow its deflated records"), r.damage());
+    }
+
+    /**
      * Names repeat much (a churning program's thousands of script classes differ by a number), so
      * chunks hold their records deflated: such a file is a fraction of its names' bytes, and every
      * name reads back.
