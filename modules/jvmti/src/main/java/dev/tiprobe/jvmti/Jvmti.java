@@ -833,7 +833,7 @@ public final class Jvmti {
 
     /**
      * JVMTI's state bits of {@code thread} ({@link #THREAD_STATE_RUNNABLE}, {@link #THREAD_STATE_IN_NATIVE} …),
-     * read without stopping it; 0 for a thread that has not started or has ended.
+     * read without stopping it (JVMTI_THREAD_STATE_TERMINATED alone for a thread that has ended).
      */
     public int threadState(Thread thread) {
         ensureOpen();

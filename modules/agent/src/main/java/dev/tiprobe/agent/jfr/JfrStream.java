@@ -56,7 +56,7 @@ public final class JfrStream implements AutoCloseable {
     private static final Thread EXIT_PROBE = new Thread(() -> {});
 
     /** How long closing waits for JFR's last events. */
-    private static final Duration LAST_DELIVERY = Duration.ofSeconds(15);
+    private static final Duration LAST_DELIVERY = Duration.ofSeconds(5);
 
     private EventStream stream;      // guarded by this; null until made
     /** The JVM's own recording this stream reads, stopped at close so that its last samples are written; or null. */

@@ -566,7 +566,7 @@ public final class Sampler implements AutoCloseable {
         return !EventEngine.machinery(name) && (threads == null || threads.test(name));
     }
 
-    /** {@code t}'s JVMTI state bits; 0 when it has ended. */
+    /** {@code t}'s JVMTI state bits; 0 when they cannot be read (the facade closed). */
     private int threadState(Thread t) {
         try {
             return jvmti.threadState(t);
