@@ -60,7 +60,9 @@ public class ProfileDistance {
         String f = frame.replaceAll("_\\[.]$", "");
         f = f.substring(f.indexOf('!') + 1);
         if (f.startsWith("[") || f.contains("::") || f.contains(" ")) return null;
-        if (f.startsWith("_") || f.matches(".*\\.(constprop|isra|part|cold)(\\.\\d+)?$")) return null;  // C: __new_sem_wait_slow64.constprop.0
+        if (!f.contains("/") && (f.startsWith("_") || f.matches(".*\\.(constprop|isra|part|cold)(\\.\\d+)?$"))) {
+            return null;  // C, as async-profiler names it: __new_sem_wait_slow64.constprop.0
+        }
         int slash = f.indexOf('/');
         if (slash > 0 && f.substring(0, slash).contains(".") && f.lastIndexOf('/') == slash) {
             f = f.substring(slash + 1);   // tiprobe's java.base/java.lang.String.compareTo

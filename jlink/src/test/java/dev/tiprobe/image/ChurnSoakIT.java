@@ -65,6 +65,8 @@ class ChurnSoakIT {
             above.add(usedAfterGc(profiled) - usedAfterGc(alone));
         }
         System.out.println("ChurnSoakIT: heap after GC above the program alone, MB at each look: " + above);
+        String paced = Files.readString(dir.resolve("profiled.out"));
+        assertTrue(!paced.contains("(behind)"), "the profiled program kept the pace, so the heaps compare at equal work: " + paced);
         String status = tiprobe("status", pid).out();
         assertTrue(status.startsWith("running"), status);
         assertTrue(status.contains("tiprobe's memory: about ") && status.contains(", ceiling 64.0 MB of heap") && !status.contains("passed"),
