@@ -55,6 +55,8 @@ class ChurnSoakIT {
         Process alone = targets.startReady(churn(seconds, SCRIPTS_PER_SECOND), "alone.out");
         Process profiled = targets.startReady(churn(seconds, SCRIPTS_PER_SECOND), "profiled.out");
         String pid = Long.toString(profiled.pid());
+        awaitPace("alone.out");  // two JVMs warming Groovy up on two cores fall behind at first
+        awaitPace("profiled.out");
         Path results = dir.resolve("churn.json");
         Command.Run start = tiprobe("start", "--sample", "10ms", "--alloc", "512k", "--lock", "1ms",
                 "--trace", "Script*::*;Order*::*", "--mode", "time", "-f", results.toString(), pid);
@@ -62,11 +64,10 @@ class ChurnSoakIT {
         List<Long> above = new ArrayList<>();
         for (int look = 0; look < LOOKS; look++) {
             Thread.sleep(LOOK_EVERY_MILLIS);
+            awaitPace("profiled.out");  // back on pace after tiprobe's start, or the heaps would not compare
             above.add(usedAfterGc(profiled) - usedAfterGc(alone));
         }
         System.out.println("ChurnSoakIT: heap after GC above the program alone, MB at each look: " + above);
-        String paced = Files.readString(dir.resolve("profiled.out"));
-        assertTrue(!paced.contains("(behind)"), "the profiled program kept the pace, so the heaps compare at equal work: " + paced);
         String status = tiprobe("status", pid).out();
         assertTrue(status.startsWith("running"), status);
         assertTrue(status.contains("tiprobe's memory: about ") && status.contains(", ceiling 64.0 MB of heap") && !status.contains("passed"),
@@ -127,6 +128,20 @@ class ChurnSoakIT {
         assertEquals(0, report.exit(), report.err());
         assertTrue(!report.err().contains("cut short") && !report.out().contains("cut short"), "a finished recording: " + report.err());
         assertTrue(profiled.isAlive(), "the program runs on");
+    }
+
+    /**
+     * Waits (a minute at most) until the paced program's last progress line says it keeps its
+     * pace: both programs have then run the same scripts, give or take a second's worth.
+     */
+    private void awaitPace(String log) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        String last = "";
+        while (!(last.startsWith("scripts ") && !last.contains("(behind)"))) {
+            assertTrue(System.nanoTime() < deadline, log + " did not keep " + SCRIPTS_PER_SECOND + " scripts a second: " + last);
+            Thread.sleep(1000);
+            last = Files.readAllLines(dir.resolve(log)).stream().filter(l -> l.startsWith("scripts ")).reduce("", (a, b) -> b);
+        }
     }
 
     /** ScriptChurn for {@code seconds}, at {@code perSecond} scripts a second (0: as many as it can). */
