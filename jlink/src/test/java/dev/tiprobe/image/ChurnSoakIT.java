@@ -75,7 +75,7 @@ class ChurnSoakIT {
         assertEquals(0, tiprobe("dump", pid).exit(), "a dump succeeds");
         Command.Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
-        // Measured on two cores, both programs at 12 scripts a second: 17 to 18 MB of live objects
+        // Measured on two cores, both programs at 12 scripts a second: 16 to 19 MB of live objects
         // above the program alone at each look (run flat out, the profiled program fell behind and
         // looked smaller: 14 to 18 MB; 23 to 25 MB before one ID map and one JFR stream per session;
         // the first version of this test: 40 to 100 MB by GC.heap_info; before that +79 MB at 30 s,
