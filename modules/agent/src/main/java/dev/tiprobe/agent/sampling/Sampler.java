@@ -353,8 +353,7 @@ public final class Sampler implements AutoCloseable {
 
         boolean stillRunningJava(long cpuNow, java.util.function.IntSupplier stateNow) {
             if (!runningJava || cpuNow == cpuNanos) return false;
-            int state = stateNow.getAsInt();
-            return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
+            return runnableInJava(stateNow.getAsInt());
         }
     }
 
@@ -533,7 +532,12 @@ public final class Sampler implements AutoCloseable {
 
     /** Runnable in Java code: not in native code, and not held on the way back from a native method on top. */
     static boolean runningJava(int state, Jvmti.StackFrame top) {
-        return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & Jvmti.THREAD_STATE_IN_NATIVE) == 0 && top.location() >= 0;
+        return runnableInJava(state) && top.location() >= 0;
+    }
+
+    /** JVMTI's state bits say runnable and not in native code. */
+    private static boolean runnableInJava(int state) {
+        return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
     }
 
     /** Drops the clocks of threads a full walk no longer sees; CPU they never got credited counts as not seen running. */
