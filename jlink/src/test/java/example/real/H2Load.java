@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * a few seconds and the work per operation stays the same: throughput early and late compare. Prints "ready" once the load runs, then keeps going until the
  * file {@code <dir>/quit} appears or {@code seconds} pass (0: until quit), and prints
  * {@code ops <n> in <ms> ms}: the throughput a test compares with and without tiprobe. Every half
- * second it also prints {@code at <ms> ops <n> wall <epoch ms>} (since the start, and the wall clock to line two processes up), for throughput over time.
+ * second it also prints {@code at <ms> ops <n> wall <epoch ms> cpu <ms>} (since the start, the wall clock to line two processes up, and the process's CPU time), for throughput and CPU per operation over time.
  *
  * <p>Usage: {@code H2Load <dir> <threads> <seconds>}.
  */
@@ -65,11 +65,13 @@ public class H2Load {
             }));
         }
         System.out.println("ready");
+        var process = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         Thread.ofPlatform().daemon().name("h2-progress").start(() -> {
             try {
                 while (true) {
                     Thread.sleep(500);
-                    System.out.println("at " + (System.nanoTime() - began) / 1_000_000 + " ops " + ops.get() + " wall " + System.currentTimeMillis());
+                    System.out.println("at " + (System.nanoTime() - began) / 1_000_000 + " ops " + ops.get() + " wall " + System.currentTimeMillis()
+                            + " cpu " + process.getProcessCpuTime() / 1_000_000);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
