@@ -79,6 +79,11 @@ final class Instrumenter {
     interface LoadedClasses {
         Class<?>[] initiatedBy(ClassLoader loader);
 
+        /** Whether {@code loader} may have initiated the class {@code name} (a binary name): false lets it be passed by unlisted. */
+        default boolean mayHave(ClassLoader loader, String name) {
+            return true;
+        }
+
         LoadedClasses NONE = loader -> new Class<?>[0];
     }
 
@@ -287,8 +292,10 @@ final class Instrumenter {
             if (!desc.isClassOrInterface()) return null;
             String name = desc.descriptorString().substring(1, desc.descriptorString().length() - 1).replace('/', '.');
             for (ClassLoader l = loader; ; l = l.getParent()) {
-                for (Class<?> c : lists.computeIfAbsent(l, loaded::initiatedBy)) {
-                    if (c.getName().equals(name)) return hierarchyOf(c);
+                if (loaded.mayHave(l, name)) {
+                    for (Class<?> c : lists.computeIfAbsent(l, loaded::initiatedBy)) {
+                        if (c.getName().equals(name)) return hierarchyOf(c);
+                    }
                 }
                 if (l == null) return null;
             }

@@ -231,6 +231,7 @@ public final class Tracing {
         private final AgentOptions.Tracing options;
         private final ProbeSlots slots;
         private final Instrumenter instrumenter;
+        private final LoadedNames loadedNames = new LoadedNames(this::initiatedBy);
         private final long startEpochNanos;
         private final long startNanoTime;
         /** Classes this session changed: loader to internal names. Guarded by itself. */
@@ -254,7 +255,7 @@ public final class Tracing {
             this.inst = inst;
             this.options = options;
             this.slots = new ProbeSlots(names, ownMap, this::namedModule);
-            this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, this::initiatedBy, options.tree());
+            this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, loadedNames, options.tree());
             this.startEpochNanos = System.currentTimeMillis() * 1_000_000L;
             this.startNanoTime = System.nanoTime();
         }
@@ -428,6 +429,7 @@ public final class Tracing {
          */
         private byte[] onClassFile(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
                                    byte[] classFile) {
+            if (redefined == null) loadedNames.defining(loader);
             if (redefined == null && newClassesRefused) return null;
             boolean marked = ProbeControl.tiprobesWork(true);
             boolean inside = Jvmti.beginOwnWork();
