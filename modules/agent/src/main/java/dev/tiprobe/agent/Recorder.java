@@ -200,6 +200,7 @@ public final class Recorder implements AutoCloseable {
         writer.info(now, RecordingFormat.INFO_FILTER, r.filter());
         writer.info(now, RecordingFormat.INFO_DROPPED_CALLS, Long.toString(r.droppedCalls()));
         writer.info(now, RecordingFormat.INFO_CLASSES_INSTRUMENTED, Long.toString(r.classesInstrumented()));
+        writer.info(now, RecordingFormat.INFO_INSTRUMENTING_NANOS, Long.toString(r.instrumentingNanos()));
         writer.info(now, RecordingFormat.INFO_PROBE_FAILURES, Long.toString(r.probeFailures()));
         writer.info(now, RecordingFormat.INFO_OVERHEAD_BUDGET, Double.toString(r.overheadBudget()));
         if (r.clock() != null) writer.info(now, RecordingFormat.INFO_CLOCK, r.clock());

@@ -52,7 +52,7 @@ class RecorderTest {
     }
 
     private static Results results(Results.MethodResult... methods) {
-        return new Results(TraceMode.TIME, "Script::run", List.of(methods), List.of(), List.of(), List.of(), 1, 0, 0, List.of(),
+        return new Results(TraceMode.TIME, "Script::run", List.of(methods), List.of(), List.of(), List.of(), 1, 0, 0, 0, List.of(),
                 0.05, "test clock", 0, 0);
     }
 }

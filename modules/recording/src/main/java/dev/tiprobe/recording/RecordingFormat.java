@@ -202,6 +202,8 @@ public final class RecordingFormat {
     public static final String INFO_DROPPED_CALLS = "droppedCalls";
     /** Class files tracing changed (loads and retransforms). */
     public static final String INFO_CLASSES_INSTRUMENTED = "classesInstrumented";
+    /** Nanoseconds tracing spent choosing and changing class files, on the threads that loaded or retransformed them. */
+    public static final String INFO_INSTRUMENTING_NANOS = "instrumentingNanos";
     /** Exceptions swallowed inside probe code. */
     public static final String INFO_PROBE_FAILURES = "probeFailures";
     /** The clock time mode read, e.g. {@code time-stamp counter (2.596 ticks/ns)} or {@code System.nanoTime()}. */

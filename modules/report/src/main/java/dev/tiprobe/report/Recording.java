@@ -172,6 +172,12 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             out.add(unchanged + (unchanged == 1 ? " class was" : " classes were") + " left unchanged, so calls of their methods"
                     + " are not counted; the first: " + info.getOrDefault(RecordingFormat.INFO_FIRST_CLASS_FAILURE, "?"));
         }
+        long instrumenting = infoNumber(RecordingFormat.INFO_INSTRUMENTING_NANOS);
+        if (instrumenting > 0 && instrumenting >= (endEpochNanos - startEpochNanos) / 100) {
+            out.add(String.format("Instrumenting class files (%d changed) took %.1f s on the threads that loaded or retransformed"
+                    + " them, time the overhead budget does not count (it counts the probes' calls).",
+                    infoNumber(RecordingFormat.INFO_CLASSES_INSTRUMENTED), instrumenting / 1e9));
+        }
         long unseen = infoNumber(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING);
         if (unseen > 0) {
             out.add(String.format("CPU goes to stacks of threads seen running Java code; %.1f ms used by threads not seen"

@@ -32,6 +32,7 @@ public final class RecordingJson {
         b.append(",\n  \"filter\": ");
         JsonText.quote(b, r.info().get(RecordingFormat.INFO_FILTER));
         b.append(",\n  \"classesInstrumented\": ").append(r.infoNumber(RecordingFormat.INFO_CLASSES_INSTRUMENTED))
+                .append(",\n  \"instrumentingNanos\": ").append(r.infoNumber(RecordingFormat.INFO_INSTRUMENTING_NANOS))
                 .append(",\n  \"droppedCalls\": ").append(r.infoNumber(RecordingFormat.INFO_DROPPED_CALLS))
                 .append(",\n  \"probeFailures\": ").append(r.infoNumber(RecordingFormat.INFO_PROBE_FAILURES));
         methods(r, b);

@@ -512,6 +512,29 @@ class RecordingTest {
     }
 
     @Test
+    void instrumentingThatTookOverAHundredthOfTheRecordingIsSaid() throws IOException {
+        Path file = dir.resolve("instrumenting.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
+            w.info(0, RecordingFormat.INFO_CLASSES_INSTRUMENTED, "3000");
+            w.info(0, RecordingFormat.INFO_INSTRUMENTING_NANOS, "2500000000");
+            w.sample(100_000_000_000L, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1}, new int[] {7}, 1, false));
+        }
+        Recording r = RecordingReader.read(file);
+        assertEquals(List.of("Instrumenting class files (3000 changed) took 2.5 s on the threads that loaded or retransformed"
+                + " them, time the overhead budget does not count (it counts the probes' calls)."), r.caveats(), "2.5 s in 100 s");
+        java.io.StringWriter json = new java.io.StringWriter();
+        RecordingJson.write(r, json);
+        assertTrue(json.toString().contains("\"instrumentingNanos\": 2500000000"), "the JSON has the figure");
+
+        Path brief = dir.resolve("brief.tpr");
+        try (RecordingWriter w = RecordingWriter.create(brief, id -> "M" + id + "()")) {
+            w.info(0, RecordingFormat.INFO_INSTRUMENTING_NANOS, "900000000");
+            w.sample(100_000_000_000L, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1}, new int[] {7}, 1, false));
+        }
+        assertEquals(List.of(), RecordingReader.read(brief).caveats(), "0.9 s in 100 s goes unsaid");
+    }
+
+    @Test
     void notARecordingIsOneClearError() throws IOException {
         var e = assertThrows(RecordingReader.NotARecordingException.class, () -> RecordingReader.read("{\"tool\":1}".getBytes()));
         assertEquals("not a tiprobe recording (no TPRB header)", e.getMessage());

@@ -15,6 +15,7 @@ import java.util.List;
  * @param skipped             methods the filter chose but that were left unchanged, with why
  * @param classFailures       classes left unchanged because instrumenting them failed, with why
  * @param classesInstrumented class files changed (loads and retransforms)
+ * @param instrumentingNanos  time spent choosing and changing class files, on the threads that loaded or retransformed them
  * @param droppedCalls        traced calls not recorded (rate cap, sampling, full buffer)
  * @param probeFailures       exceptions swallowed inside probe code
  * @param removed             methods whose probes were taken out to keep the overhead budget, hottest first
@@ -24,7 +25,7 @@ import java.util.List;
  * @param unloadedCalls       those methods' calls
  */
 public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
-                      List<Skipped> skipped, List<String> classFailures, long classesInstrumented,
+                      List<Skipped> skipped, List<String> classFailures, long classesInstrumented, long instrumentingNanos,
                       long droppedCalls, long probeFailures, List<Removed> removed, double overheadBudget, String clock,
                       long unloadedMethods, long unloadedCalls) {
 

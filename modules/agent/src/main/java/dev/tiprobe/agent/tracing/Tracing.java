@@ -242,6 +242,8 @@ public final class Tracing {
         /** Set once the agent's memory passed its ceiling: classes that load from then on run as they are. */
         private volatile boolean newClassesRefused;
         private final AtomicLong classesInstrumented = new AtomicLong();
+        /** Time in {@link #transformed} past its first test: what instrumenting costs class loading (the budget counts only probe calls). */
+        private final java.util.concurrent.atomic.LongAdder instrumentingNanos = new java.util.concurrent.atomic.LongAdder();
         private final List<Results.Removed> removed = Collections.synchronizedList(new ArrayList<>());
         private volatile boolean active;
         private Events.Registration hook;
@@ -443,6 +445,7 @@ public final class Tracing {
 
         private byte[] transformed(ClassLoader loader, String name, ProtectionDomain domain, byte[] classFile, boolean jvmVerifies) {
             if (!active || !instrumenter.mayInstrument(name)) return null;
+            long began = System.nanoTime();
             try {
                 Instrumenter.Result r = instrumenter.transform(loader, codeSource(domain), classFile, jvmVerifies);
                 skipped.addAll(r.skipped());
@@ -459,6 +462,8 @@ public final class Tracing {
             } catch (Throwable t) {
                 classFailures.add(name.replace('/', '.') + ": left unchanged: " + t);
                 return null;
+            } finally {
+                instrumentingNanos.add(System.nanoTime() - began);
             }
         }
 
@@ -662,7 +667,7 @@ public final class Tracing {
                 }
             }
             Results r = new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
-                    List.copyOf(classFailures), classesInstrumented.get(), ProbeControl.droppedCalls(), ProbeControl.failures(),
+                    List.copyOf(classFailures), classesInstrumented.get(), instrumentingNanos.sum(), ProbeControl.droppedCalls(), ProbeControl.failures(),
                     List.copyOf(removed), options.overheadBudget(), options.mode() == TraceMode.TIME ? clock() : null,
                     unloadedMethods, unloadedCalls);
             for (Results.MethodResult m : out) {
