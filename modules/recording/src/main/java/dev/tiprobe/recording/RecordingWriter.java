@@ -3,7 +3,6 @@ package dev.tiprobe.recording;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -322,9 +321,9 @@ public final class RecordingWriter implements AutoCloseable {
         varlong(argValues.size());
         for (int i = 0; i < argValues.size(); i++) {
             string(i < argNames.size() ? argNames.get(i) : "arg" + i);
-            value(argValues.get(i), 0);
+            CapturedValueCodec.write(chunk, argValues.get(i));
         }
-        value(durationNanos < 0 || result == null ? CapturedValue.NONE : result, 0);
+        CapturedValueCodec.write(chunk, durationNanos < 0 || result == null ? CapturedValue.NONE : result);
         varlong(stackId);
         varlong(callees.size());
         for (Callee callee : callees) {
@@ -333,109 +332,6 @@ public final class RecordingWriter implements AutoCloseable {
             varlong(Math.max(0, callee.nanos()));
         }
         end(startEpochNanos);
-    }
-
-    private void value(CapturedValue v, int depth) {
-        switch (v) {
-            case CapturedValue.None n -> chunk.write(RecordingFormat.VALUE_NONE);
-            case CapturedValue.Null n -> chunk.write(RecordingFormat.VALUE_NULL);
-            case CapturedValue.Bool b -> chunk.write(b.value() ? RecordingFormat.VALUE_TRUE : RecordingFormat.VALUE_FALSE);
-            case CapturedValue.Int i -> {
-                chunk.write(RecordingFormat.VALUE_INT);
-                varlong((i.value() << 1) ^ (i.value() >> 63));
-            }
-            case CapturedValue.Float32 f -> {
-                chunk.write(RecordingFormat.VALUE_FLOAT);
-                chunk.writeBytes(bytes(Float.floatToRawIntBits(f.value()), 4));
-            }
-            case CapturedValue.Float64 d -> {
-                chunk.write(RecordingFormat.VALUE_DOUBLE);
-                chunk.writeBytes(bytes(Double.doubleToRawLongBits(d.value()), 8));
-            }
-            case CapturedValue.Char c -> {
-                chunk.write(RecordingFormat.VALUE_CHAR);
-                varlong(c.value());
-            }
-            case CapturedValue.Str s -> {
-                chunk.write(RecordingFormat.VALUE_STRING);
-                string(s.value());
-            }
-            case CapturedValue.Text t -> {
-                chunk.write(RecordingFormat.VALUE_TEXT);
-                string(t.prefix());
-                varlong(Math.max(0, t.length()));
-            }
-            case CapturedValue.EnumConstant e -> {
-                chunk.write(RecordingFormat.VALUE_ENUM);
-                string(e.type());
-                string(e.name());
-            }
-            case CapturedValue.Array a -> {
-                chunk.write(RecordingFormat.VALUE_ARRAY);
-                string(a.componentType());
-                varlong(Math.max(0, a.length()));
-                boolean descend = depth + 1 < RecordingFormat.MAX_VALUE_DEPTH;
-                varlong(descend ? a.first().size() : 0);
-                if (descend) for (CapturedValue e : a.first()) value(e, depth + 1);
-            }
-            case CapturedValue.Obj o -> {
-                chunk.write(RecordingFormat.VALUE_OBJECT);
-                string(o.type());
-                chunk.writeBytes(bytes(o.identityHash(), 4));
-                optionalString(o.text());
-                boolean fields = o.fields() != null && depth + 1 < RecordingFormat.MAX_VALUE_DEPTH;
-                chunk.write(fields ? 1 : 0);
-                if (fields) {
-                    varlong(o.fields().size());
-                    for (CapturedValue.Field f : o.fields()) {
-                        string(f.name());
-                        value(f.value(), depth + 1);
-                    }
-                    varlong(Math.max(0, o.moreFields()));
-                }
-            }
-            case CapturedValue.Seen seen -> {
-                chunk.write(RecordingFormat.VALUE_SEEN);
-                string(seen.type());
-                chunk.writeBytes(bytes(seen.identityHash(), 4));
-            }
-            case CapturedValue.Sized sized -> {
-                chunk.write(RecordingFormat.VALUE_SIZED);
-                string(sized.type());
-                varlong(Math.max(0, sized.size()));
-            }
-            case CapturedValue.JdkValue jdk -> {
-                chunk.write(RecordingFormat.VALUE_JDK);
-                string(jdk.type());
-                string(jdk.text());
-            }
-            case CapturedValue.Unreadable u -> {
-                chunk.write(RecordingFormat.VALUE_UNREADABLE);
-                string(u.why());
-            }
-            case CapturedValue.Thrown t -> {
-                chunk.write(RecordingFormat.VALUE_THROWN);
-                string(t.type());
-                optionalString(t.message());
-            }
-            case CapturedValue.NotCaptured n -> chunk.write(RecordingFormat.VALUE_NOT_CAPTURED);
-            case CapturedValue.Shown t -> {  // not made by the agent; kept as a string should one come
-                chunk.write(RecordingFormat.VALUE_STRING);
-                string(t.text());
-            }
-        }
-    }
-
-    private void optionalString(String s) {
-        chunk.write(s == null ? 0 : 1);
-        if (s != null) string(s);
-    }
-
-    /** The low {@code n} bytes of {@code v}, big-endian. */
-    private static byte[] bytes(long v, int n) {
-        byte[] b = new byte[n];
-        put(b, 0, v, n);
-        return b;
     }
 
     private void thread(long threadId, String threadName) {
@@ -556,17 +452,11 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     private void varlong(long v) {
-        while ((v & ~0x7FL) != 0) {
-            chunk.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        chunk.write((int) v);
+        Wire.varlong(chunk, v);
     }
 
     private void string(String s) {
-        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-        varlong(bytes.length);
-        chunk.writeBytes(bytes);
+        Wire.string(chunk, s);
     }
 
     /**

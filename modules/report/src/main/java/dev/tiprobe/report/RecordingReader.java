@@ -2,14 +2,13 @@ package dev.tiprobe.report;
 
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.CapturedValueCodec;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Wire.Malformed;
 
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +17,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32;
+
+import static dev.tiprobe.recording.Wire.flag;
+import static dev.tiprobe.recording.Wire.string;
+import static dev.tiprobe.recording.Wire.varlong;
 
 /**
  * Reads a recording, validating everything: the header, every chunk's length against the file
@@ -243,14 +246,6 @@ public final class RecordingReader {
         });
     }
 
-    private static final class Malformed extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        Malformed(String message) {
-            super(message, null, false, false);
-        }
-    }
-
     private static final class Chunk extends Records {
         /** Version 4 on: values (not text) in calls, histograms in statistics. */
         final boolean values;
@@ -411,9 +406,9 @@ public final class RecordingReader {
             List<CapturedValue> args = new ArrayList<>();
             for (long i = 0; i < count; i++) {
                 names.add(string(b));
-                args.add(value(b, 0));
+                args.add(value(b));
             }
-            CapturedValue result = value(b, 0);
+            CapturedValue result = value(b);
             long stackId = callerStacks ? varlong(b) : 0;
             Frames stack = stackId == 0 ? NO_FRAMES : pooled(stackId);  // 0: no stack taken
             List<Callee> sites = callees ? callees(b) : List.of();
@@ -444,114 +439,18 @@ public final class RecordingReader {
         }
 
         /** A value; in a recording before version 4 a value was text, and void's result empty text. */
-        private CapturedValue value(ByteBuffer b, int depth) throws Malformed {
+        private CapturedValue value(ByteBuffer b) throws Malformed {
             if (!values) {
                 String text = string(b);
                 return text.isEmpty() ? CapturedValue.NONE : new CapturedValue.Shown(text);
             }
-            byte tag = b.get();
-            return switch (tag) {
-                case RecordingFormat.VALUE_NONE -> CapturedValue.NONE;
-                case RecordingFormat.VALUE_NULL -> CapturedValue.NULL;
-                case RecordingFormat.VALUE_FALSE -> new CapturedValue.Bool(false);
-                case RecordingFormat.VALUE_TRUE -> new CapturedValue.Bool(true);
-                case RecordingFormat.VALUE_INT -> {
-                    long zigzag = bits(b);
-                    yield new CapturedValue.Int((zigzag >>> 1) ^ -(zigzag & 1));
-                }
-                case RecordingFormat.VALUE_FLOAT -> new CapturedValue.Float32(Float.intBitsToFloat(b.getInt()));
-                case RecordingFormat.VALUE_DOUBLE -> new CapturedValue.Float64(Double.longBitsToDouble(b.getLong()));
-                case RecordingFormat.VALUE_CHAR -> {
-                    long c = varlong(b);
-                    if (c > Character.MAX_VALUE) throw new Malformed("bad char " + c);
-                    yield new CapturedValue.Char((char) c);
-                }
-                case RecordingFormat.VALUE_STRING -> new CapturedValue.Str(string(b));
-                case RecordingFormat.VALUE_TEXT -> new CapturedValue.Text(string(b), count(b, "text length"));
-                case RecordingFormat.VALUE_ENUM -> new CapturedValue.EnumConstant(string(b), string(b));
-                case RecordingFormat.VALUE_ARRAY -> {
-                    if (depth >= RecordingFormat.MAX_VALUE_DEPTH) throw new Malformed("arrays nested too deep");
-                    String type = string(b);
-                    int length = count(b, "array length");
-                    long n = varlong(b);
-                    if (n > length || n > b.remaining()) throw new Malformed("bad array elements " + n);
-                    List<CapturedValue> first = new ArrayList<>();
-                    for (long i = 0; i < n; i++) first.add(value(b, depth + 1));
-                    yield new CapturedValue.Array(type, length, first);
-                }
-                case RecordingFormat.VALUE_OBJECT -> {
-                    String type = string(b);
-                    int hash = b.getInt();
-                    String text = optionalString(b);
-                    if (!flag(b)) yield new CapturedValue.Obj(type, hash, text);
-                    if (depth >= RecordingFormat.MAX_VALUE_DEPTH) throw new Malformed("fields nested too deep");
-                    long n = varlong(b);
-                    if (n > b.remaining()) throw new Malformed("bad field count " + n);
-                    List<CapturedValue.Field> fields = new ArrayList<>();
-                    for (long i = 0; i < n; i++) fields.add(new CapturedValue.Field(string(b), value(b, depth + 1)));
-                    yield new CapturedValue.Obj(type, hash, text, fields, count(b, "count of fields left out"));
-                }
-                case RecordingFormat.VALUE_SEEN -> new CapturedValue.Seen(string(b), b.getInt());
-                case RecordingFormat.VALUE_SIZED -> new CapturedValue.Sized(string(b), count(b, "size"));
-                case RecordingFormat.VALUE_JDK -> new CapturedValue.JdkValue(string(b), string(b));
-                case RecordingFormat.VALUE_UNREADABLE -> new CapturedValue.Unreadable(string(b));
-                case RecordingFormat.VALUE_THROWN -> new CapturedValue.Thrown(string(b), optionalString(b));
-                case RecordingFormat.VALUE_NOT_CAPTURED -> CapturedValue.NOT_CAPTURED;
-                default -> throw new Malformed("unknown value tag " + tag);
-            };
-        }
-
-        private static int count(ByteBuffer b, String what) throws Malformed {
-            long n = varlong(b);
-            if (n > Integer.MAX_VALUE) throw new Malformed("bad " + what + " " + n);
-            return (int) n;
-        }
-
-        private static String optionalString(ByteBuffer b) throws Malformed {
-            return flag(b) ? string(b) : null;
+            return CapturedValueCodec.read(b);
         }
 
         private static int methodId(ByteBuffer b) throws Malformed {
             long id = varlong(b);
             if (id <= 0 || id > Integer.MAX_VALUE) throw new Malformed("bad method id " + id);
             return (int) id;
-        }
-
-        private static boolean flag(ByteBuffer b) throws Malformed {
-            byte f = b.get();
-            if (f != 0 && f != 1) throw new Malformed("bad flag " + f);
-            return f == 1;
-        }
-
-        /** A count, length, id or time: never negative. */
-        private static long varlong(ByteBuffer b) throws Malformed {
-            long v = bits(b);
-            if (v < 0) throw new Malformed("negative number");
-            return v;
-        }
-
-        /** 64 bits in a varint, all of them meaningful (a zigzag-coded value). */
-        private static long bits(ByteBuffer b) throws Malformed {
-            long v = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                byte x = b.get();
-                v |= (long) (x & 0x7F) << shift;
-                if (x >= 0) return v;
-            }
-            throw new Malformed("number longer than 10 bytes");
-        }
-
-        private static String string(ByteBuffer b) throws Malformed {
-            long length = varlong(b);
-            if (length > b.remaining()) throw new Malformed("string runs past the chunk");
-            byte[] bytes = new byte[(int) length];
-            b.get(bytes);
-            try {
-                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-            } catch (CharacterCodingException e) {
-                throw new Malformed("a name is not UTF-8");
-            }
         }
     }
 }
