@@ -274,77 +274,17 @@ public final class RecordingReader {
                     case RecordingFormat.METHOD -> methods.put(methodId(b), string(b));
                     case RecordingFormat.SOURCE -> sources.put(methodId(b), string(b));
                     case RecordingFormat.THREAD -> threads.put(varlong(b), string(b));
-                    case RecordingFormat.SAMPLE -> {
-                        long time = start + varlong(b);
-                        long thread = varlong(b);
-                        byte flags = b.get();
-                        byte state = (byte) (flags & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
-                        long weight = varlong(b);
-                        long ticks = (flags & RecordingFormat.STATE_WEIGHTED) != 0 ? varlong(b) : 1;
-                        Frames f = stacks != null ? pooled(varlong(b)) : frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
-                        samples.add(new Recording.Sample(time, thread, state, weight, ticks, f.ids, f.lines));
-                    }
+                    case RecordingFormat.SAMPLE -> samples.add(sample(b));
                     case RecordingFormat.TYPE -> types.put(methodId(b), string(b));
-                    case RecordingFormat.STACK -> {
-                        if (stacks == null) throw new Malformed("a STACK record in a recording older than version " + RecordingFormat.STACKS_SINCE);
-                        long id = varlong(b);
-                        if (id != stacks.size() + 1) throw new Malformed("stack " + id + " out of order");
-                        stacks.add(frames(b, flag(b)));
-                    }
-                    case RecordingFormat.ALLOC -> {
-                        long time = start + varlong(b);
-                        long thread = varlong(b);
-                        int type = methodId(b);
-                        long size = varlong(b);
-                        long tag = varlong(b);
-                        Frames f = stack(b);
-                        allocations.add(new Recording.Allocation(time, thread, type, size, tag, f.ids, f.lines, 0));
-                    }
-                    case RecordingFormat.ALLOC_INTERVAL -> {
-                        long time = start + varlong(b);
-                        intervals.put(time, varlong(b));
-                    }
+                    case RecordingFormat.STACK -> pool(b);
+                    case RecordingFormat.ALLOC -> allocations.add(allocation(b));
+                    case RecordingFormat.ALLOC_INTERVAL -> intervals.put(start + varlong(b), varlong(b));
                     case RecordingFormat.FREED -> freed.add(varlong(b));
-                    case RecordingFormat.LOCK -> {
-                        long time = start + varlong(b);
-                        long thread = varlong(b);
-                        byte lockKind = b.get();
-                        if (lockKind != RecordingFormat.LOCK_CONTENDED && lockKind != RecordingFormat.LOCK_WAIT) {
-                            throw new Malformed("bad lock kind " + lockKind);
-                        }
-                        int type = methodId(b);
-                        long wait = varlong(b);
-                        Frames f = stack(b);
-                        long owner = varlong(b);
-                        Frames o = owner == 0 ? NO_FRAMES : stack(b);
-                        locks.add(new Recording.LockWait(time, thread, lockKind, type, wait, f.ids, f.lines, owner, o.ids, o.lines));
-                    }
-                    case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD -> {
-                        long time = start + varlong(b);
-                        events.add(new Recording.ClassEvent(time, kind == RecordingFormat.CLASS_LOAD, string(b)));
-                    }
+                    case RecordingFormat.LOCK -> locks.add(lock(b));
+                    case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD ->
+                            events.add(new Recording.ClassEvent(start + varlong(b), kind == RecordingFormat.CLASS_LOAD, string(b)));
                     case RecordingFormat.INFO -> info.put(string(b), string(b));
-                    case RecordingFormat.STATS -> {
-                        int method = methodId(b);
-                        long count = varlong(b);
-                        int flags = b.get();
-                        int known = RecordingFormat.STATS_TIMED | (settles ? RecordingFormat.STATS_SETTLED : 0);
-                        if ((flags & ~known) != 0) {
-                            throw new Malformed("bad statistics flags " + flags);
-                        }
-                        boolean timed = (flags & RecordingFormat.STATS_TIMED) != 0;
-                        long total = timed ? varlong(b) : -1;
-                        long min = timed ? varlong(b) : -1;
-                        long max = timed ? varlong(b) : -1;
-                        long[] histogram = timed && values ? histogram(b) : new long[0];
-                        Recording.MethodStats figures = new Recording.MethodStats(method, count, timed, total, min, max, histogram);
-                        if ((flags & RecordingFormat.STATS_SETTLED) == 0) {
-                            stats.put(method, figures);
-                        } else {
-                            stats.remove(method);
-                            settled.merge(method, figures, Recording.MethodStats::plus);
-                        }
-                    }
+                    case RecordingFormat.STATS -> stats(b);
                     case RecordingFormat.CALL -> calls.add(call(b));
                     case RecordingFormat.TRACED -> signatures.put(methodId(b), new Recording.Signature(string(b), string(b), string(b), string(b)));
                     case RecordingFormat.SKIPPED -> skipped.add(new Recording.Skipped(string(b), string(b), string(b), string(b)));
@@ -352,6 +292,73 @@ public final class RecordingReader {
                     case RecordingFormat.REMOVED -> removed.add(new Recording.Removed(string(b), varlong(b)));
                     default -> throw new Malformed("unknown record kind " + kind);
                 }
+            }
+        }
+
+        private Recording.Sample sample(ByteBuffer b) throws Malformed {
+            long time = start + varlong(b);
+            long thread = varlong(b);
+            byte flags = b.get();
+            byte state = (byte) (flags & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
+            long weight = varlong(b);
+            long ticks = (flags & RecordingFormat.STATE_WEIGHTED) != 0 ? varlong(b) : 1;
+            Frames f = stacks != null ? pooled(varlong(b)) : frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
+            return new Recording.Sample(time, thread, state, weight, ticks, f.ids, f.lines);
+        }
+
+        /** A STACK record: the chunk's next pooled stack. */
+        private void pool(ByteBuffer b) throws Malformed {
+            if (stacks == null) throw new Malformed("a STACK record in a recording older than version " + RecordingFormat.STACKS_SINCE);
+            long id = varlong(b);
+            if (id != stacks.size() + 1) throw new Malformed("stack " + id + " out of order");
+            stacks.add(frames(b, flag(b)));
+        }
+
+        private Recording.Allocation allocation(ByteBuffer b) throws Malformed {
+            long time = start + varlong(b);
+            long thread = varlong(b);
+            int type = methodId(b);
+            long size = varlong(b);
+            long tag = varlong(b);
+            Frames f = stack(b);
+            return new Recording.Allocation(time, thread, type, size, tag, f.ids, f.lines, 0);
+        }
+
+        private Recording.LockWait lock(ByteBuffer b) throws Malformed {
+            long time = start + varlong(b);
+            long thread = varlong(b);
+            byte lockKind = b.get();
+            if (lockKind != RecordingFormat.LOCK_CONTENDED && lockKind != RecordingFormat.LOCK_WAIT) {
+                throw new Malformed("bad lock kind " + lockKind);
+            }
+            int type = methodId(b);
+            long wait = varlong(b);
+            Frames f = stack(b);
+            long owner = varlong(b);
+            Frames o = owner == 0 ? NO_FRAMES : stack(b);
+            return new Recording.LockWait(time, thread, lockKind, type, wait, f.ids, f.lines, owner, o.ids, o.lines);
+        }
+
+        /** A STATS record: a method's figures so far, or (settled) the last of a class that went. */
+        private void stats(ByteBuffer b) throws Malformed {
+            int method = methodId(b);
+            long count = varlong(b);
+            int flags = b.get();
+            int known = RecordingFormat.STATS_TIMED | (settles ? RecordingFormat.STATS_SETTLED : 0);
+            if ((flags & ~known) != 0) {
+                throw new Malformed("bad statistics flags " + flags);
+            }
+            boolean timed = (flags & RecordingFormat.STATS_TIMED) != 0;
+            long total = timed ? varlong(b) : -1;
+            long min = timed ? varlong(b) : -1;
+            long max = timed ? varlong(b) : -1;
+            long[] histogram = timed && values ? histogram(b) : new long[0];
+            Recording.MethodStats figures = new Recording.MethodStats(method, count, timed, total, min, max, histogram);
+            if ((flags & RecordingFormat.STATS_SETTLED) == 0) {
+                stats.put(method, figures);
+            } else {
+                stats.remove(method);
+                settled.merge(method, figures, Recording.MethodStats::plus);
             }
         }
 
