@@ -95,6 +95,30 @@ public final class Pprof {
                 m.writeInt64(1, t[0]);
                 m.writeInt64(2, t[1]);
             }));
+            writeSamples(p, samples, cpuMode, interval, threadKey, given);
+            List<Long> comments = comments();
+            writeMappings(p);
+            writeLocations(p);
+            writeFunctions(p);
+            String main = named[named.length - 1][0];
+            long defaultType = string(samples ? (cpuMode ? "cpu" : "wall") : main);
+            long periodUnit = string(samples ? "nanoseconds" : named[1][1]);
+            long periodType = string(samples ? (cpuMode ? "cpu" : "wall") : main);
+            for (String s : strings.keySet()) p.writeString(6, s);
+            p.writeInt64(9, r.startEpochNanos());
+            p.writeInt64(10, Math.max(0, r.endEpochNanos() - r.startEpochNanos()));
+            p.writeByteArray(11, message(m -> {
+                m.writeInt64(1, periodType);
+                m.writeInt64(2, periodUnit);
+            }));
+            p.writeInt64(12, samples ? interval : r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL));
+            for (long c : comments) p.writeInt64(13, c);
+            p.writeInt64(14, defaultType);
+            return p.toByteArray();
+        }
+
+        /** The Sample messages (field 2): each stack's locations, its values by type, its thread and the labels given. */
+        private void writeSamples(ProtoOut p, boolean samples, boolean cpuMode, long interval, long threadKey, List<long[]> given) {
             Map<Profile.Stack, Long> ticksOf = new java.util.IdentityHashMap<>();
             for (Profile.Stack s : samples ? wholeSamples(ticksOf) : view.stacks()) {
                 int[] frames = s.frames();
@@ -120,11 +144,20 @@ public final class Pprof {
                     }
                 }));
             }
+        }
+
+        /** A comment per traced method with its figures, as string ids. */
+        private List<Long> comments() {
             List<Long> comments = new ArrayList<>();
             for (Recording.MethodStats st : r.stats().values()) {
                 comments.add(string("traced " + r.methodName(st.methodId()) + ": " + st.calls() + " calls"
                         + (st.timed() ? ", " + st.totalNanos() + " ns in all, " + st.minNanos() + " to " + st.maxNanos() + " ns each" : "")));
             }
+            return comments;
+        }
+
+        /** The Mapping messages (field 3): a jar or module each. */
+        private void writeMappings(ProtoOut p) {
             for (Map.Entry<String, Long> e : mappings.entrySet()) {
                 long filename = string(e.getKey());
                 p.writeByteArray(3, message(m -> {
@@ -135,6 +168,10 @@ public final class Pprof {
                     m.writeBool(9, true);
                 }));
             }
+        }
+
+        /** The Location messages (field 4): a method and line each. */
+        private void writeLocations(ProtoOut p) {
             for (Location at : locations.values()) {
                 p.writeByteArray(4, message(m -> {
                     m.writeUInt64(1, at.id());
@@ -145,6 +182,10 @@ public final class Pprof {
                     }));
                 }));
             }
+        }
+
+        /** The Function messages (field 5): a method each, by the frame style's name and its full one. */
+        private void writeFunctions(ProtoOut p) {
             for (Map.Entry<Integer, Function> e : functions.entrySet()) {
                 String human = r.methodName(e.getKey());
                 long name = string(HumanNames.frame(human, style));
@@ -157,21 +198,6 @@ public final class Pprof {
                     m.writeInt64(4, file);
                 }));
             }
-            String main = named[named.length - 1][0];
-            long defaultType = string(samples ? (cpuMode ? "cpu" : "wall") : main);
-            long periodUnit = string(samples ? "nanoseconds" : named[1][1]);
-            long periodType = string(samples ? (cpuMode ? "cpu" : "wall") : main);
-            for (String s : strings.keySet()) p.writeString(6, s);
-            p.writeInt64(9, r.startEpochNanos());
-            p.writeInt64(10, Math.max(0, r.endEpochNanos() - r.startEpochNanos()));
-            p.writeByteArray(11, message(m -> {
-                m.writeInt64(1, periodType);
-                m.writeInt64(2, periodUnit);
-            }));
-            p.writeInt64(12, samples ? interval : r.infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL));
-            for (long c : comments) p.writeInt64(13, c);
-            p.writeInt64(14, defaultType);
-            return p.toByteArray();
         }
 
         /**
