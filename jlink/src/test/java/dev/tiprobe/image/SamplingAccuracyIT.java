@@ -225,7 +225,9 @@ class SamplingAccuracyIT {
         String figures = String.format("nap %.1f %% of the virtual threads' waits, %.0f threads' worth of wall time", 100 * napShare, threads);
         System.out.println("VirtualWaits: " + figures);
         assertTrue(napShare > 0.6 && napShare < 0.8, figures);
-        assertTrue(threads > 500 && threads < 1300, figures);
+        // 1,000 by construction; samples the sampler took while the session wound down, stamped at its
+        // end, once made this 1,100 to 1,350 (a second more of them in a 3 s window)
+        assertTrue(threads > 800 && threads < 1200, figures);
         Command.Run report = tiprobe("report", collapsed.toString() + ".tpr", "-f", "-");
         assertTrue(report.out().contains("waiting virtual threads too"), report.out());
     }

@@ -89,6 +89,11 @@ public final class Recorder implements AutoCloseable {
         if (stoppedAt == Long.MAX_VALUE) stoppedAt = now();
     }
 
+    /** Whether the session began to stop: an engine that takes samples of its own takes no more. */
+    public boolean isStopping() {
+        return stoppedAt != Long.MAX_VALUE;
+    }
+
     public synchronized void info(String key, String value) throws IOException {
         if (closed) return;
         facts.put(key, value);
@@ -132,7 +137,8 @@ public final class Recorder implements AutoCloseable {
     /** A stack sample of a thread known by id and name, as JFR names it ({@link RecordingWriter#sample}). */
     public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos,
                                     Stack stack) throws IOException {
-        if (!closed) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack);
+        // one JFR took after the stop began belongs to the wind-down, as a wait does (lock)
+        if (!closed && epochNanos <= stoppedAt) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack);
     }
 
     /** A sampled allocation ({@link RecordingWriter#alloc}). */
