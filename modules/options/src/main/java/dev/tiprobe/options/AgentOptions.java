@@ -361,44 +361,51 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("no options: use trace=<filter>[,mode=count|time|trace][,file=<path>] and/or interval=<10ms>");
         }
-        String filter = null;
-        TraceMode mode = TraceMode.COUNT;
-        String file = DEFAULT_FILE;
-        TraceLimits d = TraceLimits.DEFAULT;
-        long rate = d.perSecond();
-        int sample = d.everyNth();
-        int maxString = d.maxString();
-        int maxElements = d.maxElements();
-        boolean toString = d.callToString();
-        int maxDepth = d.maxDepth();
-        int maxFields = d.maxFields();
-        int maxCalls = d.maxCalls();
-        long minNanos = d.minNanos();
-        double overhead = Tracing.DEFAULT_BUDGET;
-        Duration interval = null;
-        SampleMode sampleMode = SampleMode.WALL;
-        int depth = Sampling.DEFAULT_DEPTH;
-        String threads = null;
-        boolean recompile = false;
-        String recording = null;
-        Duration loop = null;
-        int keep = Loop.DEFAULT_KEEP;
-        long alloc = -1;
-        boolean live = false;
-        double allocOverhead = Allocations.DEFAULT_BUDGET;
-        Duration lock = null;
-        boolean quiet = false;
-        long maxMemory = 0;
-        String where = null;
-        boolean tree = false;
+        Parsed parsed = new Parsed();
         for (String option : split(text)) {
             int eq = option.indexOf('=');
-            String key = (eq < 0 ? option : option.substring(0, eq)).trim();
-            String value = eq < 0 ? "" : option.substring(eq + 1).trim();
+            parsed.set((eq < 0 ? option : option.substring(0, eq)).trim(), eq < 0 ? "" : option.substring(eq + 1).trim());
+        }
+        return parsed.options();
+    }
+
+    /** The options as {@link #parse} meets them, each at its default until set. */
+    private static final class Parsed {
+        String filter;
+        TraceMode mode = TraceMode.COUNT;
+        String file = DEFAULT_FILE;
+        long rate = TraceLimits.DEFAULT.perSecond();
+        int sample = TraceLimits.DEFAULT.everyNth();
+        int maxString = TraceLimits.DEFAULT.maxString();
+        int maxElements = TraceLimits.DEFAULT.maxElements();
+        boolean toString = TraceLimits.DEFAULT.callToString();
+        int maxDepth = TraceLimits.DEFAULT.maxDepth();
+        int maxFields = TraceLimits.DEFAULT.maxFields();
+        int maxCalls = TraceLimits.DEFAULT.maxCalls();
+        long minNanos = TraceLimits.DEFAULT.minNanos();
+        double overhead = Tracing.DEFAULT_BUDGET;
+        Duration interval;
+        SampleMode sampleMode = SampleMode.WALL;
+        int depth = Sampling.DEFAULT_DEPTH;
+        String threads;
+        boolean recompile;
+        String recording;
+        Duration loop;
+        int keep = Loop.DEFAULT_KEEP;
+        long alloc = -1;
+        boolean live;
+        double allocOverhead = Allocations.DEFAULT_BUDGET;
+        Duration lock;
+        boolean quiet;
+        long maxMemory;
+        String where;
+        boolean tree;
+
+        void set(String key, String value) {
             switch (key) {
                 case "trace" -> filter = value;
                 case "where" -> where = value;
-                case "tree" -> tree = value.isEmpty() || Boolean.parseBoolean(value);
+                case "tree" -> tree = flag(value);
                 case "mode" -> mode = choice(TraceMode.class, key, value, "count, time or trace");
                 case "file" -> file = value;
                 case "rate" -> rate = number(key, value);
@@ -406,7 +413,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "maxcalls" -> maxCalls = (int) number(key, value);
                 case "maxstring" -> maxString = (int) number(key, value);
                 case "maxelements" -> maxElements = (int) number(key, value);
-                case "tostring" -> toString = value.isEmpty() || Boolean.parseBoolean(value);
+                case "tostring" -> toString = flag(value);
                 case "maxdepth" -> maxDepth = (int) number(key, value);
                 case "maxfields" -> maxFields = (int) number(key, value);
                 case "minduration" -> minNanos = duration(key, value).toNanos();
@@ -415,29 +422,38 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "samplemode" -> sampleMode = choice(SampleMode.class, key, value, "wall or cpu");
                 case "depth" -> depth = (int) number(key, value);
                 case "threads" -> threads = value;
-                case "recompile" -> recompile = value.isEmpty() || Boolean.parseBoolean(value);
+                case "recompile" -> recompile = flag(value);
                 case "recording" -> recording = value;
                 case "loop" -> loop = duration(key, value);
                 case "keep" -> keep = (int) number(key, value);
                 case "alloc" -> alloc = bytes(key, value);
-                case "live" -> live = value.isEmpty() || Boolean.parseBoolean(value);
+                case "live" -> live = flag(value);
                 case "allocoverhead" -> allocOverhead = percent(key, value);
                 case "lock" -> lock = threshold(key, value);
-                case "quiet" -> quiet = value.isEmpty() || Boolean.parseBoolean(value);
+                case "quiet" -> quiet = flag(value);
                 case "maxmemory" -> maxMemory = maxMemory(key, value);
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
-        Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
-                new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
-                where == null ? null : CallCondition.parse(where), tree);
-        if (tree && filter == null) throw new IllegalArgumentException("tree times the callees of traced calls: it needs trace=<filter>");
-        if (where != null && filter == null) throw new IllegalArgumentException("where keeps traced calls by their values: it needs trace=<filter>");
-        Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
-        if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
-        if (recompile && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
-        return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
-                alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock), quiet, maxMemory);
+
+        /** A switch given alone ({@code quiet}) or with a value ({@code quiet=false}). */
+        private static boolean flag(String value) {
+            return value.isEmpty() || Boolean.parseBoolean(value);
+        }
+
+        /** The settings, once the options that need another are checked to have it. */
+        AgentOptions options() {
+            Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
+                    new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
+                    where == null ? null : CallCondition.parse(where), tree);
+            if (tree && filter == null) throw new IllegalArgumentException("tree times the callees of traced calls: it needs trace=<filter>");
+            if (where != null && filter == null) throw new IllegalArgumentException("where keeps traced calls by their values: it needs trace=<filter>");
+            Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
+            if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
+            if (recompile && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
+            return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
+                    alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock), quiet, maxMemory);
+        }
     }
 
     /** The option string that {@link #parse} turns back into these settings; defaults are left out. */
