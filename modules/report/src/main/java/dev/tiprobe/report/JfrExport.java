@@ -53,41 +53,64 @@ public final class JfrExport {
     /** Writes {@code r} to {@code out} as a JFR file. */
     public static void write(Recording r, OutputStream out) throws IOException {
         Pools pools = new Pools(r);
-        Bytes events = new Bytes();
-        long start = r.startEpochNanos();
         boolean wall = !r.cpuMode();
+        Bytes events = new Bytes();
+        settings(events, r, wall);
+        samples(events, r, pools, wall);
+        allocations(events, r, pools);
+        waits(events, r, pools);
+        calls(events, r, pools);
+        classEvents(events, r, pools);
+        Bytes checkpoint = pools.checkpoint();
+        Bytes metadata = metadata(wall);
+        header(r, events.size(), checkpoint.size(), metadata.size()).writeTo(out);
+        events.writeTo(out);
+        checkpoint.writeTo(out);
+        metadata.writeTo(out);
+    }
+
+    /** What each execution sample stands for, as JFR's settings say it (cpu mode only: wall samples carry their own weight). */
+    private static void settings(Bytes events, Recording r, boolean wall) {
         long interval = r.infoNumber(RecordingFormat.INFO_INTERVAL);
-        if (!wall && interval > 0) {  // what each execution sample stands for, as JFR's settings say it
-            Bytes e = new Bytes();
-            e.varlong(0);
-            e.varlong(EXECUTION_SAMPLE);
-            e.string("period");
-            e.string(interval + " ns");
-            events.event(ACTIVE_SETTING, e);
-        }
+        if (wall || interval <= 0) return;
+        Bytes e = new Bytes();
+        e.varlong(0);
+        e.varlong(EXECUTION_SAMPLE);
+        e.string("period");
+        e.string(interval + " ns");
+        events.event(ACTIVE_SETTING, e);
+    }
+
+    private static void samples(Bytes events, Recording r, Pools pools, boolean wall) {
         for (Recording.Sample s : r.samples()) {
             // JFR's execution samples are of threads running Java: a cpu-mode sample of a thread seen not running holds no CPU
             if (!wall && baseState(s.state()) != RecordingFormat.STATE_RUNNABLE) continue;
             Bytes e = new Bytes();
-            e.varlong(s.epochNanos() - start);
+            e.varlong(s.epochNanos() - r.startEpochNanos());
             e.varlong(pools.thread(s.threadId()));
             e.varlong(pools.stack(s.frames(), s.lines()));
             e.varlong(pools.state(s.state()));
             if (wall) e.varlong(Math.max(1, s.ticks()));
             events.event(wall ? WALL_CLOCK_SAMPLE : EXECUTION_SAMPLE, e);
         }
+    }
+
+    private static void allocations(Bytes events, Recording r, Pools pools) {
         for (Recording.Allocation a : r.events().allocations()) {
             Bytes e = new Bytes();
-            e.varlong(a.epochNanos() - start);
+            e.varlong(a.epochNanos() - r.startEpochNanos());
             e.varlong(pools.thread(a.threadId()));
             e.varlong(pools.stack(a.frames(), a.lines()));
             e.varlong(pools.type(r.typeName(a.typeId())));
             e.varlong(a.estimatedBytes());
             events.event(ALLOCATION_SAMPLE, e);
         }
+    }
+
+    private static void waits(Bytes events, Recording r, Pools pools) {
         for (Recording.LockWait w : r.events().locks()) {
             Bytes e = new Bytes();
-            e.varlong(w.epochNanos() - w.waitNanos() - start);  // JFR times a wait from its start; tiprobe keeps its end
+            e.varlong(w.epochNanos() - w.waitNanos() - r.startEpochNanos());  // JFR times a wait from its start; tiprobe keeps its end
             e.varlong(w.waitNanos());
             e.varlong(pools.thread(w.threadId()));
             e.varlong(pools.stack(w.frames(), w.lines()));
@@ -95,9 +118,12 @@ public final class JfrExport {
             e.varlong(w.ownerThreadId() == 0 ? 0 : pools.thread(w.ownerThreadId()));
             events.event(w.kind() == RecordingFormat.LOCK_CONTENDED ? MONITOR_ENTER : MONITOR_WAIT, e);
         }
+    }
+
+    private static void calls(Bytes events, Recording r, Pools pools) {
         for (Recording.Call c : r.calls()) {
             Bytes e = new Bytes();
-            e.varlong(c.startEpochNanos() - start);
+            e.varlong(c.startEpochNanos() - r.startEpochNanos());
             e.varlong(c.durationNanos() >= 0 ? c.durationNanos() : Math.max(0, r.endEpochNanos() - c.startEpochNanos()));  // still running at the end
             e.varlong(pools.thread(c.threadId()));
             e.varlong(c.stackFrames().length == 0 ? 0 : pools.stack(c.stackFrames(), c.stackLines()));
@@ -108,23 +134,27 @@ public final class JfrExport {
             e.varlong(c.depth());
             events.event(TRACED_CALL, e);
         }
+    }
+
+    private static void classEvents(Bytes events, Recording r, Pools pools) {
         for (Recording.ClassEvent c : r.classEvents()) {
             Bytes e = new Bytes();
-            e.varlong(c.epochNanos() - start);
+            e.varlong(c.epochNanos() - r.startEpochNanos());
             e.varlong(pools.type(c.className()));
             events.event(c.load() ? CLASS_LOAD : CLASS_UNLOAD, e);
         }
-        Bytes checkpoint = pools.checkpoint();
-        Bytes metadata = metadata(wall);
+    }
 
-        long constantPoolOffset = HEADER_BYTES + events.size();
-        long metadataOffset = constantPoolOffset + checkpoint.size();
-        long chunkSize = metadataOffset + metadata.size();
+    /** The chunk header: where the constant pool and the metadata begin, the chunk's time span and its clock. */
+    private static Bytes header(Recording r, long eventBytes, long checkpointBytes, long metadataBytes) {
+        long start = r.startEpochNanos();
+        long constantPoolOffset = HEADER_BYTES + eventBytes;
+        long metadataOffset = constantPoolOffset + checkpointBytes;
         Bytes header = new Bytes();
         header.raw(new byte[] {'F', 'L', 'R', 0});
         header.u2(2);
         header.u2(1);
-        header.i8(chunkSize);
+        header.i8(metadataOffset + metadataBytes);  // the chunk's size
         header.i8(constantPoolOffset);
         header.i8(metadataOffset);
         header.i8(start);
@@ -133,10 +163,7 @@ public final class JfrExport {
         header.i8(1_000_000_000L);
         header.raw(new byte[] {0, 0});  // file state 0: written and whole
         header.u2(FLAGS);
-        header.writeTo(out);
-        events.writeTo(out);
-        checkpoint.writeTo(out);
-        metadata.writeTo(out);
+        return header;
     }
 
     /** A sample's state without its flags (truncated, weighted). */
