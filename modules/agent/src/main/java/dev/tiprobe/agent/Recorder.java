@@ -94,6 +94,16 @@ public final class Recorder implements AutoCloseable {
         return stoppedAt != Long.MAX_VALUE;
     }
 
+    /**
+     * Whether an event stamped {@code epochNanos} came after the stop began: it belongs to the
+     * wind-down (the engines close one after another, JFR's stream first, which takes up to a
+     * second), not to the program, and is left out. An engine's own stamp ({@link #now}) reads the
+     * stop itself from then on; JFR's stamps are past it.
+     */
+    private boolean afterStop(long epochNanos) {
+        return epochNanos >= stoppedAt;
+    }
+
     public synchronized void info(String key, String value) throws IOException {
         if (closed) return;
         facts.put(key, value);
@@ -131,20 +141,19 @@ public final class Recorder implements AutoCloseable {
 
     public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks,
                                     Stack stack) throws IOException {
-        if (!closed) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, ticks, stack);
+        if (!closed && !afterStop(epochNanos)) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, ticks, stack);
     }
 
     /** A stack sample of a thread known by id and name, as JFR names it ({@link RecordingWriter#sample}). */
     public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos,
                                     Stack stack) throws IOException {
-        // one JFR took after the stop began belongs to the wind-down, as a wait does (lock)
-        if (!closed && epochNanos <= stoppedAt) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack);
+        if (!closed && !afterStop(epochNanos)) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack);
     }
 
     /** A sampled allocation ({@link RecordingWriter#alloc}). */
     public synchronized void alloc(long epochNanos, Thread t, String typeName, long size, long tag, Stack stack)
             throws IOException {
-        if (!closed) writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack);
+        if (!closed && !afterStop(epochNanos)) writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack);
     }
 
     /** Allocation sampling's interval from {@code epochNanos} on ({@link RecordingWriter#allocInterval}). */
@@ -154,9 +163,9 @@ public final class Recorder implements AutoCloseable {
         writer.allocInterval(epochNanos, intervalBytes);
     }
 
-    /** A tracked object was collected ({@link RecordingWriter#freed}). */
+    /** A tracked object was collected ({@link RecordingWriter#freed}); after the stop, it was still live at it. */
     public synchronized void freed(long epochNanos, long tag) throws IOException {
-        if (!closed) writer.freed(epochNanos, tag);
+        if (!closed && !afterStop(epochNanos)) writer.freed(epochNanos, tag);
     }
 
     /**
@@ -167,9 +176,8 @@ public final class Recorder implements AutoCloseable {
     public synchronized void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
                                   Stack stack, long ownerId, String ownerName, Stack ownerStack)
             throws IOException {
-        // A wait JFR hands over that ended after the stop began belongs to the wind-down (at exit, the JVM joining
-        // the shutdown hooks waits on tiprobe's own): stamped past the end, it would also move the end.
-        if (closed || epochNanos > stoppedAt) return;
+        // at exit, the JVM joining the shutdown hooks waits on tiprobe's own: stamped past the end, it would also move the end
+        if (closed || afterStop(epochNanos)) return;
         writer.lock(epochNanos, threadId, threadName, kind, typeName, waitNanos, stack, ownerId, ownerName,
                 ownerStack != null ? ownerStack : Stack.NONE);
     }

@@ -6,6 +6,8 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Stack;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,31 @@ class RecorderTest {
         assertEquals(1, r.stats().size(), "one method: " + r.stats());
         assertEquals(12, r.stats().values().iterator().next().calls(), "5 of the first instance and 7 of the second");
         assertEquals(1, r.tracing().signatures().size());
+    }
+
+    /**
+     * The engines close one after another once the session stops (JFR's stream first, up to a
+     * second): what they hand over meanwhile, stamped at the stop by the recorder's clock or past
+     * it by JFR's, is the wind-down's, and the recording keeps only what came before.
+     */
+    @Test
+    void whatEnginesHandOverAfterTheStopIsLeftOut() throws Exception {
+        Path file = dir.resolve("stop.tpr");
+        try (Recorder recorder = Recorder.create(file, new IdMap())) {
+            long before = recorder.now();
+            recorder.alloc(before, Thread.currentThread(), "byte[]", 1024, 7, Stack.NONE);
+            recorder.sample(before, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE);
+            recorder.stopping();
+            long stop = recorder.now();
+            recorder.alloc(stop, Thread.currentThread(), "byte[]", 2048, 8, Stack.NONE);
+            recorder.freed(stop, 7);
+            recorder.sample(stop, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE);
+            recorder.sample(stop + 1_000_000, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, Stack.NONE);  // JFR's stamp
+        }
+        Recording r = RecordingReader.read(file);
+        assertEquals(List.of(1024L), r.events().allocations().stream().map(Recording.Allocation::size).toList());
+        assertEquals(java.util.Set.of(), r.events().freed(), "object 7 was live at the stop");
+        assertEquals(1, r.samples().size());
     }
 
     private static Results.MethodResult method(long calls, boolean unloaded) {

@@ -246,9 +246,8 @@ public final class Sampler implements AutoCloseable {
         long lastFlush = System.nanoTime() - 750_000_000L;
         Frames frames = new Frames(options.depth());
         try {
-            // Once the session stops, no more samples: the other engines wind down first (JFR's last
-            // events take up to a second), and ticks meanwhile, stamped at the stop, would add that
-            // second to the profile's end.
+            // Once the session stops, no more walks: the other engines wind down first (JFR's last
+            // events take up to a second), and the recorder leaves out what is taken meanwhile.
             while (running && !recorder.isStopping()) {
                 long began = System.nanoTime();
                 drainClassEvents();
