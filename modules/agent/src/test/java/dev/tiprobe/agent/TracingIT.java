@@ -5,21 +5,19 @@ import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.report.Recording;
-import dev.tiprobe.report.RecordingJson;
 import dev.tiprobe.report.RecordingReader;
 import dev.tiprobe.report.ValueText;
 import dev.tiprobe.testing.Command;
 import dev.tiprobe.testing.Command.Run;
-import dev.tiprobe.testing.MiniJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +25,14 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The packaged agent jar in target JVMs of the test's own: {@code example.workload.Workload} runs
- * with {@code -javaagent:target/tiprobe-agent.jar=...}, and the recording it leaves, exported to
- * JSON as the command exports it, is checked against call counts known from the program (and
- * against the program's own output, which must not change).
+ * with {@code -javaagent:target/tiprobe-agent.jar=...}, and the recording it leaves, read through
+ * the typed model every export is made from, is checked against call counts known from the
+ * program (and against the program's own output, which must not change).
  */
 class TracingIT {
     static final Path TARGET = Path.of("target");
@@ -71,34 +69,27 @@ class TracingIT {
         plainOutput = plain.out();
     }
 
-    /** The JSON export of the recording the agent wrote for {@code file} (x.json: x.tpr), as the command makes it. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> json(Path file) throws IOException {
-        StringWriter json = new StringWriter();
-        RecordingJson.write(RecordingReader.read(AgentOptions.recordingBeside(file)), json);
-        return (Map<String, Object>) MiniJson.parse(json.toString());
+    /** The recording the agent wrote for {@code file} (x.json: x.tpr), read as the command reads it, undamaged. */
+    static Recording recording(Path file) throws IOException {
+        Recording r = RecordingReader.read(AgentOptions.recordingBeside(file));
+        assertNull(r.damage(), "the recording is whole");
+        return r;
     }
 
-    @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> list(Map<String, Object> json, String key) {
-        return (List<Map<String, Object>>) json.get(key);
+    /** The figures of the traced method {@code Class::name descriptor} ({@code descriptor} null: the only one of that name). */
+    static Recording.MethodStats stats(Recording r, String className, String name, String descriptor) {
+        List<Recording.MethodStats> found = r.stats().values().stream().filter(m -> {
+            Recording.Signature sig = r.tracing().signatures().get(m.methodId());
+            return sig != null && sig.className().equals(className) && sig.methodName().equals(name)
+                    && (descriptor == null || sig.descriptor().equals(descriptor));
+        }).toList();
+        assertEquals(1, found.size(), className + "::" + name + " instrumented once: " + r.tracing().signatures().values());
+        return found.getFirst();
     }
 
-    /** calls of the method {@code Class::name descriptor} ({@code descriptor} null: the only one). */
-    static long calls(Map<String, Object> json, String className, String name, String descriptor) {
-        Map<String, Object> m = method(json, className, name, descriptor);
-        assertNotNull(m, className + "::" + name + " not instrumented: " + list(json, "methods"));
-        return (Long) m.get("calls");
-    }
-
-    static Map<String, Object> method(Map<String, Object> json, String className, String name, String descriptor) {
-        for (Map<String, Object> m : list(json, "methods")) {
-            if (m.get("class").equals(className) && m.get("method").equals(name)
-                    && (descriptor == null || m.get("descriptor").equals(descriptor))) {
-                return m;
-            }
-        }
-        return null;
+    /** Calls of the method {@code Class::name descriptor} ({@code descriptor} null: the only one of that name). */
+    static long calls(Recording r, String className, String name, String descriptor) {
+        return stats(r, className, name, descriptor).calls();
     }
 
     /** A number the workload printed after {@code label}. */
@@ -108,7 +99,7 @@ class TracingIT {
         return Long.parseLong(output.substring(at + label.length() + 1).split("\\s+")[0]);
     }
 
-    Map<String, Object> traced(String mode, String extra) throws Exception {
+    Recording traced(String mode, String extra) throws Exception {
         Path file = dir.resolve(mode + ".json");
         Run run = workload("trace=example.workload.**,mode=" + mode + ",file=" + file + extra);
         assertEquals(0, run.exit(), run.err());
@@ -117,34 +108,34 @@ class TracingIT {
         assertEquals(List.of("tiprobe: recording in " + file.resolveSibling(mode + ".tpr") + " (tiprobe report "
                 + file.resolveSibling(mode + ".tpr") + " -f " + file + " makes " + file.getFileName() + ")"),
                 run.err().lines().filter(l -> l.contains("tiprobe")).toList(), run.err());
-        Map<String, Object> json = json(file);
-        assertEquals(0L, json.get("probeFailures"));
-        assertEquals(List.of(), json.get("classFailures"));
-        return json;
+        Recording r = recording(file);
+        assertEquals(0, r.infoNumber(RecordingFormat.INFO_PROBE_FAILURES));
+        assertEquals(List.of(), r.tracing().classFailures());
+        return r;
     }
 
-    static void assertKnownCounts(Map<String, Object> json) {
+    static void assertKnownCounts(Recording r) {
         String box = WORKLOAD + "$Box";
-        assertEquals(1973, calls(json, WORKLOAD, "fib", null), "recursion");
-        assertEquals(10 * 6 + 5 * 5, calls(json, WORKLOAD, "thrower", null), "exceptions caught at several depths");
-        assertEquals(1, calls(json, WORKLOAD, "<init>", "()V"));
-        assertEquals(1, calls(json, WORKLOAD, "<init>", "(I)V"), "this(...) call");
-        assertEquals(1, calls(json, WORKLOAD, "<clinit>", null), "static initializer");
-        assertEquals(1000, calls(json, WORKLOAD, "locked", null), "synchronized method");
-        assertEquals(1, calls(json, WORKLOAD, "over", "(I)I"), "overload");
-        assertEquals(1, calls(json, WORKLOAD, "over", "(J)J"), "overload");
-        assertEquals(1, calls(json, WORKLOAD, "over", "(Ljava/lang/String;)Ljava/lang/String;"), "overload");
-        assertEquals(100, calls(json, WORKLOAD, "lambda$main$0", null), "lambda body");
-        assertEquals(1, calls(json, WORKLOAD + "$Shape", "describe", null), "interface default method");
-        assertEquals(1, calls(json, box, "area", null));
-        assertEquals(3, calls(json, box, "<init>", null));
-        assertEquals(printed(plainOutput, "compares"), calls(json, box, "compareTo", "(L" + WORKLOAD.replace('.', '/') + "$Base;)I"),
+        assertEquals(1973, calls(r, WORKLOAD, "fib", null), "recursion");
+        assertEquals(10 * 6 + 5 * 5, calls(r, WORKLOAD, "thrower", null), "exceptions caught at several depths");
+        assertEquals(1, calls(r, WORKLOAD, "<init>", "()V"));
+        assertEquals(1, calls(r, WORKLOAD, "<init>", "(I)V"), "this(...) call");
+        assertEquals(1, calls(r, WORKLOAD, "<clinit>", null), "static initializer");
+        assertEquals(1000, calls(r, WORKLOAD, "locked", null), "synchronized method");
+        assertEquals(1, calls(r, WORKLOAD, "over", "(I)I"), "overload");
+        assertEquals(1, calls(r, WORKLOAD, "over", "(J)J"), "overload");
+        assertEquals(1, calls(r, WORKLOAD, "over", "(Ljava/lang/String;)Ljava/lang/String;"), "overload");
+        assertEquals(100, calls(r, WORKLOAD, "lambda$main$0", null), "lambda body");
+        assertEquals(1, calls(r, WORKLOAD + "$Shape", "describe", null), "interface default method");
+        assertEquals(1, calls(r, box, "area", null));
+        assertEquals(3, calls(r, box, "<init>", null));
+        assertEquals(printed(plainOutput, "compares"), calls(r, box, "compareTo", "(L" + WORKLOAD.replace('.', '/') + "$Base;)I"),
                 "the method behind a bridge");
-        assertEquals(printed(plainOutput, "sizes"), calls(json, box, "size", null));
-        assertEquals(8 * 10_000 + 1000 * 100, calls(json, WORKLOAD, "tick", null), "platform and virtual threads");
-        assertEquals(1, calls(json, WORKLOAD, "main", null));
-        Map<String, String> skipped = list(json, "skipped").stream().collect(Collectors.toMap(
-                s -> s.get("class") + "::" + s.get("method") + s.get("descriptor"), s -> (String) s.get("reason"), (a, b) -> a));
+        assertEquals(printed(plainOutput, "sizes"), calls(r, box, "size", null));
+        assertEquals(8 * 10_000 + 1000 * 100, calls(r, WORKLOAD, "tick", null), "platform and virtual threads");
+        assertEquals(1, calls(r, WORKLOAD, "main", null));
+        Map<String, String> skipped = r.tracing().skipped().stream().collect(Collectors.toMap(
+                s -> s.className() + "::" + s.methodName() + s.descriptor(), Recording.Skipped::reason, (a, b) -> a));
         assertTrue(skipped.get(WORKLOAD + "::nativeMethod()V").startsWith("native"), skipped.toString());
         assertTrue(skipped.get(WORKLOAD + "$Shape::area()D").startsWith("abstract"), skipped.toString());
         assertTrue(skipped.get(box + "::compareTo(Ljava/lang/Object;)I").startsWith("bridge"), skipped.toString());
@@ -157,35 +148,27 @@ class TracingIT {
 
     @Test
     void timeModeCountsAndTimesEveryExitIncludingExceptions() throws Exception {
-        Map<String, Object> json = traced("time", "");
-        assertKnownCounts(json);
-        for (Map<String, Object> m : list(json, "methods")) {
-            long calls = (Long) m.get("calls");
-            if (calls == 0) continue;
-            long min = (Long) m.get("minNanos");
-            long max = (Long) m.get("maxNanos");
-            long total = (Long) m.get("totalNanos");
-            assertTrue(min <= max && max <= total, m.toString());
-            @SuppressWarnings("unchecked")
-            long inHistogram = ((List<Map<String, Object>>) m.get("histogram")).stream().mapToLong(b -> (Long) b.get("count")).sum();
-            assertEquals(calls, inHistogram, "histogram of " + m.get("name"));
+        Recording r = traced("time", "");
+        assertKnownCounts(r);
+        for (Recording.MethodStats m : r.stats().values()) {
+            if (m.calls() == 0) continue;
+            String name = r.tracedName(m.methodId());
+            assertTrue(m.timed(), name);
+            assertTrue(m.minNanos() <= m.maxNanos() && m.maxNanos() <= m.totalNanos(), name + ": " + m);
+            assertEquals(m.calls(), Arrays.stream(m.histogram()).sum(), "histogram of " + name);
         }
-        Map<String, Object> main = method(json, WORKLOAD, "main", null);
-        Map<String, Object> fib = method(json, WORKLOAD, "fib", null);
-        assertTrue((Long) main.get("totalNanos") >= (Long) fib.get("maxNanos"), "inclusive time: main contains fib(15)");
+        assertTrue(stats(r, WORKLOAD, "main", null).totalNanos() >= stats(r, WORKLOAD, "fib", null).maxNanos(),
+                "inclusive time: main contains fib(15)");
 
         // The clock: the CPU's counter where it is invariant (this machine's is), converted to nanoseconds.
-        @SuppressWarnings("unchecked")
-        String clock = ((Map<String, Object>) json.get("info")).get("clock").toString();
+        String clock = r.info().get(RecordingFormat.INFO_CLOCK);
         String cpuinfo = Files.readString(Path.of("/proc/cpuinfo"));
         boolean invariant = cpuinfo.contains(" constant_tsc") && cpuinfo.contains(" nonstop_tsc");
         assertTrue(invariant ? clock.startsWith("time-stamp counter (") : clock.equals("System.nanoTime()"), clock);
-        Map<String, Object> nap = method(json, WORKLOAD, "nap", null);
-        long napNanos = (Long) nap.get("totalNanos");
-        assertTrue(napNanos >= 50_000_000 && napNanos < 500_000_000, "a 50 ms sleep, in nanoseconds: " + napNanos);
-        @SuppressWarnings("unchecked")
-        long below = (Long) ((List<Map<String, Object>>) nap.get("histogram")).getFirst().get("belowNanos");
-        assertTrue(below == 1L << 26 || below == 1L << 27, "its histogram bucket, within one of [2^25, 2^26) ns: " + below);
+        Recording.MethodStats nap = stats(r, WORKLOAD, "nap", null);
+        assertTrue(nap.totalNanos() >= 50_000_000 && nap.totalNanos() < 500_000_000, "a 50 ms sleep, in nanoseconds: " + nap.totalNanos());
+        int bucket = java.util.stream.IntStream.range(0, nap.histogram().length).filter(i -> nap.histogram()[i] > 0).findFirst().orElseThrow();
+        assertTrue(bucket == 25 || bucket == 26, "its histogram bucket, within one of [2^25, 2^26) ns: 2^" + bucket);
     }
 
     /** The fallback clock, asked for: System.nanoTime() measures the same 50 ms sleep, and says so. */
@@ -196,70 +179,55 @@ class TracingIT {
                 "-javaagent:" + AGENT + "=trace=example.workload.Workload::nap,mode=time,file=" + file), WORKLOAD);
         assertEquals(0, run.exit(), run.err());
         assertEquals(plainOutput, run.out());
-        Map<String, Object> json = json(file);
-        @SuppressWarnings("unchecked")
-        Object clock = ((Map<String, Object>) json.get("info")).get("clock");
-        assertEquals("System.nanoTime() (asked for with -Dtiprobe.clock=nanotime)", clock);
-        long napNanos = (Long) method(json, WORKLOAD, "nap", null).get("totalNanos");
+        Recording r = recording(file);
+        assertEquals("System.nanoTime() (asked for with -Dtiprobe.clock=nanotime)", r.info().get(RecordingFormat.INFO_CLOCK));
+        long napNanos = stats(r, WORKLOAD, "nap", null).totalNanos();
         assertTrue(napNanos >= 50_000_000 && napNanos < 500_000_000, "a 50 ms sleep: " + napNanos);
     }
 
     @Test
     void traceModeCapturesArgumentsResultsAndExceptions() throws Exception {
-        Map<String, Object> json = traced("trace", ",tostring,rate=0,maxcalls=400000");
-        assertKnownCounts(json);
-        assertEquals(0L, json.get("droppedCalls"));
-        List<Map<String, Object>> calls = list(json, "calls");
-        Map<String, Object> mixed = only(calls, "mixed");
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> args = (List<Map<String, Object>>) mixed.get("args");
-        assertEquals(List.of("a", "b", "s", "values", "o", "c"), args.stream().map(a -> a.get("name")).toList(),
-                "parameter names from the class file");
-        assertEquals(1L << 40, args.get(0).get("value"));
-        assertEquals(2.5, args.get(1).get("value"));
-        assertEquals(Map.of("text", "x".repeat(100), "length", 300L, "truncated", true), args.get(2).get("value"));
-        assertEquals(Map.of("array", "int", "length", 3L, "first", List.of(1L, 2L, 3L)), args.get(3).get("value"));
-        assertEquals(null, args.get(4).get("value"));
-        assertEquals(Map.of("enum", WORKLOAD + "$Color", "name", "GREEN"), args.get(5).get("value"));
-        assertEquals((1L << 40) + 2 + 300 + 3 + 1, mixed.get("returned"));
+        Recording r = traced("trace", ",tostring,rate=0,maxcalls=400000");
+        assertKnownCounts(r);
+        assertEquals(0, r.infoNumber(RecordingFormat.INFO_DROPPED_CALLS));
+        List<Recording.Call> calls = r.calls();
+        Map<Integer, Long> kept = calls.stream().collect(Collectors.groupingBy(Recording.Call::methodId, Collectors.counting()));
+        Map<String, String> missing = new java.util.TreeMap<>();
+        for (Recording.MethodStats m : r.stats().values()) {
+            long inRecording = kept.getOrDefault(m.methodId(), 0L);
+            if (inRecording != m.calls()) missing.put(r.tracedName(m.methodId()), inRecording + " of " + m.calls());
+        }
+        assertEquals(Map.of(), missing, "nothing dropped: every call counted is in the recording");
 
-        @SuppressWarnings("unchecked")
-        Map<String, Object> nasty = (Map<String, Object>) ((List<Map<String, Object>>) only(calls, "takesNasty").get("args")).get(0).get("value");
-        assertEquals("<toString() threw java.lang.UnsupportedOperationException>", nasty.get("toString"));
+        Recording.Call mixed = only(r, "mixed");
+        assertEquals(List.of("a", "b", "s", "values", "o", "c"), mixed.argNames(), "parameter names from the class file");
+        assertEquals(List.of(new CapturedValue.Int(1L << 40), new CapturedValue.Float64(2.5), new CapturedValue.Text("x".repeat(100), 300),
+                new CapturedValue.Array("int", 3, List.of(new CapturedValue.Int(1), new CapturedValue.Int(2), new CapturedValue.Int(3))),
+                new CapturedValue.Null(), new CapturedValue.EnumConstant(WORKLOAD + "$Color", "GREEN")), mixed.argValues());
+        assertEquals(List.of(Long.toString(1L << 40), "2.5", "\"" + "x".repeat(100) + "\"... (300 chars)", "int[3] {1, 2, 3}",
+                "null", "Workload$Color.GREEN"), mixed.argValues().stream().map(ValueText::of).toList(), "as text reports show them");
+        assertEquals(new CapturedValue.Int((1L << 40) + 2 + 300 + 3 + 1), mixed.result());
 
-        long escaped = calls.stream().filter(c -> ((String) c.get("method")).contains(".thrower(")
-                && c.containsKey("thrown")).count();
+        CapturedValue nasty = only(r, "takesNasty").argValues().getFirst();
+        assertEquals("<toString() threw java.lang.UnsupportedOperationException>",
+                nasty instanceof CapturedValue.Obj o ? o.text() : nasty.toString());
+        assertEquals(0, calls(r, WORKLOAD + "$Nasty", "toString", null), "tiprobe's call of toString() is not counted as the program's");
+
+        long escaped = calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".thrower(") && c.threw()).count();
         assertEquals(10 * 3 + 5 * 5, escaped, "calls that ended by throwing");
-        Map<String, Object> thrown = calls.stream().filter(c -> c.containsKey("thrown")).findFirst().map(c -> {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> t = (Map<String, Object>) c.get("thrown");
-            return t;
-        }).orElseThrow();
-        assertEquals(Map.of("type", "java.lang.IllegalStateException", "message", "bottom"), thrown);
+        assertEquals(new CapturedValue.Thrown("java.lang.IllegalStateException", "bottom"),
+                calls.stream().filter(Recording.Call::threw).findFirst().orElseThrow().result());
 
-        Map<String, Object> main = only(calls, "main");
-        assertEquals(0L, main.get("depth"));
-        assertEquals("main", main.get("thread"));
-        long deepest = calls.stream().filter(c -> ((String) c.get("method")).contains(".fib(")).mapToLong(c -> (Long) c.get("depth")).max().orElseThrow();
+        Recording.Call main = only(r, "main");
+        assertEquals(0, main.depth());
+        assertEquals("main", r.threads().get(main.threadId()));
+        int deepest = calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".fib(")).mapToInt(Recording.Call::depth).max().orElseThrow();
         assertEquals(15, deepest, "fib(15) nests 14 levels below the call from main, which is at depth 1");
 
-        // The recording itself: the same calls, values with their structure, read as text.
-        Recording recording = RecordingReader.read(dir.resolve("trace.tpr"));
-        assertEquals(null, recording.damage());
-        assertEquals(calls.size(), recording.calls().size(), "every traced call is in the recording");
-        long first = recording.calls().stream().mapToLong(Recording.Call::startEpochNanos).min().orElseThrow();
-        long last = recording.calls().stream().mapToLong(Recording.Call::startEpochNanos).max().orElseThrow();
+        long first = calls.stream().mapToLong(Recording.Call::startEpochNanos).min().orElseThrow();
+        long last = calls.stream().mapToLong(Recording.Call::startEpochNanos).max().orElseThrow();
         assertTrue(last - first > 1_000_000, "calls keep the times they started at, not the time they were written: " + (last - first));
-        Recording.Call mixedCall = recording.calls().stream()
-                .filter(c -> recording.methodName(c.methodId()).contains(".mixed(")).findFirst().orElseThrow();
-        assertEquals(List.of("a", "b", "s", "values", "o", "c"), mixedCall.argNames());
-        assertEquals(List.of(Long.toString(1L << 40), "2.5", "\"" + "x".repeat(100) + "\"... (300 chars)", "int[3] {1, 2, 3}",
-                "null", "Workload$Color.GREEN"), mixedCall.argValues().stream().map(ValueText::of).toList());
-        assertEquals(new CapturedValue.Int((1L << 40) + 2 + 300 + 3 + 1), mixedCall.result());
-        long recordedCalls = recording.stats().values().stream().mapToLong(Recording.MethodStats::calls).sum();
-        long resultCalls = list(json, "methods").stream().mapToLong(m -> (Long) m.get("calls")).sum();
-        assertEquals(resultCalls, recordedCalls, "the recording's method statistics are the results' counts");
-        assertEquals("trace", recording.info().get(RecordingFormat.INFO_TRACE_MODE));
+        assertEquals("trace", r.info().get(RecordingFormat.INFO_TRACE_MODE));
     }
 
     /**
@@ -275,15 +243,15 @@ class TracingIT {
                 + "minduration=20ms,file=" + file), "example.workload.SlowFirst");
         assertEquals(0, run.exit(), run.err());
         assertEquals("slept twice", run.out().strip());
-        Recording recording = RecordingReader.read(AgentOptions.recordingBeside(file));
+        Recording recording = recording(file);
         List<Recording.Call> kept = recording.calls();
         assertEquals(2, kept.size(), kept.toString());
         for (Recording.Call c : kept) {
             assertEquals(List.of("example.workload.SlowFirst.slow() : void", "example.workload.SlowFirst.main(java.lang.String[]) : void"),
-                    java.util.Arrays.stream(c.stackFrames()).mapToObj(recording::methodName).toList(), "each slow call with its stack");
+                    Arrays.stream(c.stackFrames()).mapToObj(recording::methodName).toList(), "each slow call with its stack");
         }
         assertEquals(List.of(List.of(11, 14), List.of(11, 16)),
-                kept.stream().map(c -> java.util.Arrays.stream(c.stackLines()).boxed().toList()).toList(),
+                kept.stream().map(c -> Arrays.stream(c.stackLines()).boxed().toList()).toList(),
                 "with their lines: slow()'s return, and main's first and second call of it");
     }
 
@@ -296,9 +264,8 @@ class TracingIT {
      */
     @Test
     void traceModeWithATreeTimesEachCallsCallSites() throws Exception {
-        Map<String, Object> json = traced("trace", ",tree,rate=0,maxcalls=400000");
-        assertKnownCounts(json);
-        Recording recording = RecordingReader.read(dir.resolve("trace.tpr"));
+        Recording recording = traced("trace", ",tree,rate=0,maxcalls=400000");
+        assertKnownCounts(recording);
         Recording.Call main = recording.calls().stream().filter(c -> recording.tracedName(c.methodId()).contains("Workload.main("))
                 .findFirst().orElseThrow();
         Map<String, List<Callee>> byMethod = main.callees().stream().collect(Collectors.groupingBy(Callee::method));
@@ -356,15 +323,17 @@ class TracingIT {
 
     @Test
     void traceLimitsDropCallsButCountsStayExact() throws Exception {
-        Map<String, Object> json = traced("trace", ",rate=200,sample=2");
-        assertKnownCounts(json);
-        long recorded = list(json, "calls").size();
+        Recording r = traced("trace", ",rate=200,sample=2");
+        assertKnownCounts(r);
+        long recorded = r.calls().size();
         assertTrue(recorded <= 200 * 30, "rate cap: " + recorded);
-        assertTrue((Long) json.get("droppedCalls") > 100_000, "dropped: " + json.get("droppedCalls"));
+        long dropped = r.infoNumber(RecordingFormat.INFO_DROPPED_CALLS);
+        assertTrue(dropped > 100_000, "dropped: " + dropped);
     }
 
-    static Map<String, Object> only(List<Map<String, Object>> calls, String method) {
-        List<Map<String, Object>> found = calls.stream().filter(c -> ((String) c.get("method")).contains("." + method + "(")).toList();
+    /** The one traced call of the workload's method {@code method}. */
+    static Recording.Call only(Recording r, String method) {
+        List<Recording.Call> found = r.calls().stream().filter(c -> r.tracedName(c.methodId()).contains("." + method + "(")).toList();
         assertEquals(1, found.size(), method + ": " + found);
         return found.getFirst();
     }
@@ -397,7 +366,7 @@ class TracingIT {
         assertEquals(0, run.exit());
         assertEquals(plainOutput, run.out());
         assertTrue(run.err().contains("tiprobe: the filter 'com.nowhere.**' matched no method"), run.err());
-        assertEquals(List.of(), json(file).get("methods"));
+        assertEquals(Map.of(), recording(file).stats());
     }
 
     @Test
@@ -408,11 +377,11 @@ class TracingIT {
         Run run = java(options, "example.workload.JdkUser");
         assertEquals(0, run.exit(), run.err());
         assertEquals("1000 500", run.out().strip());
-        Map<String, Object> json = json(file);
-        assertEquals(List.of(), json.get("classFailures"));
-        assertTrue(calls(json, "java.util.ArrayList", "add", "(Ljava/lang/Object;)Z") >= 1000, list(json, "methods").toString());
-        assertTrue(calls(json, "java.util.HashMap", "put", null) >= 500, list(json, "methods").toString());
-        assertTrue(((String) method(json, "java.util.HashMap", "put", null).get("name")).startsWith("java.base/java.util.HashMap.put("));
+        Recording r = recording(file);
+        assertEquals(List.of(), r.tracing().classFailures());
+        assertTrue(calls(r, "java.util.ArrayList", "add", "(Ljava/lang/Object;)Z") >= 1000, r.tracing().signatures().values().toString());
+        assertTrue(calls(r, "java.util.HashMap", "put", null) >= 500, r.tracing().signatures().values().toString());
+        assertTrue(r.tracedName(stats(r, "java.util.HashMap", "put", null).methodId()).startsWith("java.base/java.util.HashMap.put("));
     }
 
     @Test

@@ -141,6 +141,7 @@ public final class Probe {
         ThreadState s = state();
         if (s != null && s.tiprobes) return;
         if (s == null) {
+            if (trace.on() && busyVirtualThread()) return;  // the call is tiprobe's: a captured value's toString(), say
             long[] chunk = sharedChunk(sharedCounts, slot, 1);
             if (chunk != null) addLong(chunk, slot % CHUNK, 1L);
             return;
@@ -477,9 +478,12 @@ public final class Probe {
     private static Object capture(ThreadState s, Object v, TraceSettings settings) {
         if (s.busy) return Captured.SKIPPED;
         s.busy = true;
+        // What capturing calls (toString(), with the tostring option) is tiprobe's call, not the program's: not counted.
+        boolean marked = markTiprobes(true);
         try {
             return Captured.of(v, settings);
         } finally {
+            markTiprobes(marked);
             s.busy = false;
         }
     }
@@ -487,11 +491,22 @@ public final class Probe {
     private static Object captureThrown(ThreadState s, Throwable thrown) {
         if (s.busy) return Captured.SKIPPED;
         s.busy = true;
+        boolean marked = markTiprobes(true);
         try {
             return Captured.thrown(thrown);
         } finally {
+            markTiprobes(marked);
             s.busy = false;
         }
+    }
+
+    /**
+     * Whether this virtual thread is doing tiprobe's work (capturing a value, checking a
+     * condition): a virtual thread cannot be marked as a platform thread is ({@link #markTiprobes}).
+     */
+    private static boolean busyVirtualThread() {
+        ThreadState v = LOCAL.get();
+        return v != null && v.busy;
     }
 
     // ------------------------------------------------------------------------- thread state
