@@ -417,6 +417,14 @@ public final class JfrExport {
     private static Bytes metadata(boolean wall) {
         Element root = new Element("root");
         Element types = root.child("metadata");
+        valueTypes(types);
+        eventTypes(types, wall);
+        root.child("region").attribute("locale", "en_US").attribute("gmtOffset", "0");
+        return metadataEvent(root);
+    }
+
+    /** The types events' fields refer to: primitives, the annotations used, threads, classes, methods and stacks. */
+    private static void valueTypes(Element types) {
         for (Object[] p : new Object[][] {{"long", LONG}, {"int", INT}, {"boolean", BOOLEAN}, {"java.lang.String", STRING}}) {
             types.type((String) p[0], (int) p[1], null, false);
         }
@@ -442,7 +450,10 @@ public final class JfrExport {
         Element trace = types.type("jdk.types.StackTrace", STACK_TRACE, null, false);
         trace.field("truncated", BOOLEAN, false, false);
         trace.field("frames", STACK_FRAME, false, true);
+    }
 
+    /** The event types this export writes; a wall recording's samples as async-profiler names its wall-clock samples. */
+    private static void eventTypes(Element types, boolean wall) {
         Element sample = event(types, wall ? "profiler.WallClockSample" : "jdk.ExecutionSample", wall ? WALL_CLOCK_SAMPLE : EXECUTION_SAMPLE,
                 wall ? "Wall Clock Sample" : "Method Profiling Sample", false);
         sample.field("sampledThread", THREAD, true, false);
@@ -477,8 +488,10 @@ public final class JfrExport {
         setting.field("id", LONG, false, false);
         setting.field("name", STRING, false, false);
         setting.field("value", STRING, false, false);
-        root.child("region").attribute("locale", "en_US").attribute("gmtOffset", "0");
+    }
 
+    /** The metadata event: its header, the string table of every name and value in the tree, then the tree. */
+    private static Bytes metadataEvent(Element root) {
         Map<String, Integer> strings = new LinkedHashMap<>();
         root.collect(strings);
         Bytes body = new Bytes();

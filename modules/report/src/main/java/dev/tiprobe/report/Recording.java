@@ -160,11 +160,19 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     }
 
     /**
-     * What a reader must know to trust the views, one sentence each: classes tracing could not
-     * change, CPU no sample carries. Empty when there is nothing to say.
+     * What a reader must know to trust the views, one sentence each: tracing's first, then the
+     * allocation and lock views', then sampling's. Empty when there is nothing to say.
      */
     public List<String> caveats() {
         List<String> out = new java.util.ArrayList<>();
+        tracingCaveats(out);
+        eventCaveats(out);
+        samplingCaveats(out);
+        return out;
+    }
+
+    /** Probes the budget removed, classes left unchanged, and instrumenting's time where it was large. */
+    private void tracingCaveats(List<String> out) {
         String removed = info.get(RecordingFormat.INFO_REMOVED_FOR_OVERHEAD);
         if (removed != null) out.add(removed + "; their calls were counted until then.");
         long unchanged = infoNumber(RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED);
@@ -178,11 +186,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " them, time the overhead budget does not count (it counts the probes' calls).",
                     infoNumber(RecordingFormat.INFO_CLASSES_INSTRUMENTED), instrumenting / 1e9));
         }
-        long unseen = infoNumber(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING);
-        if (unseen > 0) {
-            out.add(String.format("CPU goes to stacks of threads seen running Java code; %.1f ms used by threads not seen"
-                    + " running again before sampling ended is in no stack.", unseen / 1e6));
-        }
+    }
+
+    /** An allocation interval raised by the budget, and waits from JVMTI's monitor events. */
+    private void eventCaveats(List<String> out) {
         long asked = infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
         long widest = events.allocations().stream().mapToLong(Allocation::intervalBytes).max().orElse(0);
         if (asked > 0 && widest > asked) {
@@ -196,6 +203,18 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             out.add("The waits come from JVMTI's monitor events, which slow every contended monitor a little, as "
                     + lockSource.substring(RecordingFormat.LOCK_SOURCE_JVMTI.length()) + ".");
         }
+    }
+
+    /**
+     * CPU in no stack, samples from JVMTI walks, waiting virtual threads not walked, and code
+     * compiled before the session (recompiled or not).
+     */
+    private void samplingCaveats(List<String> out) {
+        long unseen = infoNumber(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING);
+        if (unseen > 0) {
+            out.add(String.format("CPU goes to stacks of threads seen running Java code; %.1f ms used by threads not seen"
+                    + " running again before sampling ended is in no stack.", unseen / 1e6));
+        }
         String sampleSource = info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE, "");
         if (sampleSource.startsWith(RecordingFormat.SAMPLE_SOURCE_JVMTI)) {
             out.add("The samples come from JVMTI stack walks, which find a thread only at a safepoint poll: the work of"
@@ -207,6 +226,15 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             out.add("Virtual threads that wait are not in the wall view: "
                     + virtual.substring(RecordingFormat.WAITING_VIRTUAL_THREADS_NOT.length()) + ".");
         }
+        String compiled = compiledBeforeCaveat(sampleSource);
+        if (compiled != null) out.add(compiled);
+    }
+
+    /**
+     * Where samples of code compiled before a late session put inlined methods' work, and what
+     * {@code --recompile} changed of that; null for a session that began with the JVM.
+     */
+    private String compiledBeforeCaveat(String sampleSource) {
         long compiledBefore = infoNumber(RecordingFormat.INFO_COMPILED_BEFORE_NANOS);
         String recompiled = info.getOrDefault(RecordingFormat.INFO_RECOMPILED, "");
         int tab = recompiled.indexOf('\t');
@@ -221,15 +249,16 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     : String.format("%.1f s in, --recompile had HotSpot compile the hottest code again by retransforming %s: code"
                     + " depending on them names its inlined methods from then on; before, and in code compiled before the session"
                     + " otherwise, their work is credited to the method they were inlined into.", at, classes);
-            out.add(String.format("The JVM had run %.0f s before sampling began; %s%s", compiledBefore / 1e9, done,
-                    left.isEmpty() ? "" : " Left as compiled: " + left + "."));
-        } else if (compiledBefore > LATE_START_NANOS && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)) {
-            out.add(String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
+            return String.format("The JVM had run %.0f s before sampling began; %s%s", compiledBefore / 1e9, done,
+                    left.isEmpty() ? "" : " Left as compiled: " + left + ".");
+        }
+        if (compiledBefore > LATE_START_NANOS && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)) {
+            return String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
                     + " of inlined methods is credited to the method they were inlined into; code compiled since names them."
                     + " Started with tiprobe run, or with -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, every"
-                    + " sample names them.", compiledBefore / 1e9));
+                    + " sample names them.", compiledBefore / 1e9);
         }
-        return out;
+        return null;
     }
 
     /** A JVM older than this when sampling began has hot code compiled before the session. */
