@@ -78,28 +78,7 @@ public final class AgentMain {
             profilingStart = turn;
             AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
             withTheJvm = started;
-            if (Profiling.wanted(options)) {
-                jvmti.thenAccept(j -> {  // on the thread that waited for the VM
-                    try {
-                        turn.awaitTurn();
-                        // A program that ends first has its recording (and its traces) all the same.
-                        Profiling p = Profiling.start(j, options, r);
-                        synchronized (AgentMain.class) {
-                            if (session == started && !started.closed()) {
-                                started.profilingStarted(p);
-                                return;
-                            }
-                        }
-                        p.close();
-                    } catch (Throwable e) {
-                        System.err.println("tiprobe: profiling did not start: " + message(e));
-                        Profiling.noCallerStacks(options);
-                    }
-                }).whenComplete((done, failed) -> {  // also where JVMTI never came
-                    if (failed != null) Profiling.noCallerStacks(options);
-                    turn.begun();
-                });
-            }
+            if (Profiling.wanted(options)) profileWhenReady(jvmti, turn, options, r, started);
         } catch (Throwable t) {
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
         } finally {
@@ -107,6 +86,34 @@ public final class AgentMain {
             // program's (if unmarking fails, they go uncounted, and the program runs as before).
             if (tracing && Tracing.probeInBootLoader()) markTiprobesWork(false);
         }
+    }
+
+    /**
+     * Starts premain's profiling once JVMTI is there and its turn has come ({@link ProfilingStart}),
+     * on the thread that waited for the VM; a program that ends first has its recording all the same.
+     */
+    private static void profileWhenReady(CompletableFuture<Jvmti> jvmti, ProfilingStart turn, AgentOptions options, Recorder r,
+                                         AgentSession started) {
+        jvmti.thenAccept(j -> {  // on the thread that waited for the VM
+            try {
+                turn.awaitTurn();
+                // A program that ends first has its recording (and its traces) all the same.
+                Profiling p = Profiling.start(j, options, r);
+                synchronized (AgentMain.class) {
+                    if (session == started && !started.closed()) {
+                        started.profilingStarted(p);
+                        return;
+                    }
+                }
+                p.close();
+            } catch (Throwable e) {
+                System.err.println("tiprobe: profiling did not start: " + message(e));
+                Profiling.noCallerStacks(options);
+            }
+        }).whenComplete((done, failed) -> {  // also where JVMTI never came
+            if (failed != null) Profiling.noCallerStacks(options);
+            turn.begun();
+        });
     }
 
     private static void prelinkCallbacks() {
@@ -263,27 +270,7 @@ public final class AgentMain {
         return AgentThreads.daemon("tiprobe-session").start(() -> {
             while (true) {
                 try {
-                    synchronized (AgentMain.class) {
-                        if (session != kept || !running()) return;
-                        if (command != null && !command.isAlive()) {
-                            stop();
-                            return;
-                        }
-                        Path removed = kept.recordingRemoved();
-                        if (removed != null) {
-                            stopItself("its recording " + removed + " was removed", progress);
-                            return;
-                        }
-                        if (heap.look()) {
-                            stopInAFullHeap(heap, progress);
-                            return;
-                        }
-                        String overCeiling = kept.keep();
-                        if (overCeiling != null) {
-                            stopItself(overCeiling, progress);
-                            return;
-                        }
-                    }
+                    if (!keptAfterALook(kept, command, heap, progress)) return;
                     writeStatus(progress);
                     Thread.sleep(1000);
                 } catch (InterruptedException ended) {
@@ -319,6 +306,36 @@ public final class AgentMain {
                 }
             }
         });
+    }
+
+    /**
+     * The keeper's look, under the class's lock: false once {@code kept} no longer runs, stopped
+     * by this look (its command gone, its recording removed, the heap full, over the ceiling) or
+     * before it; else the session has written what it holds.
+     */
+    private static boolean keptAfterALook(AgentSession kept, ProcessHandle command, HeapWatch heap, Path progress) throws IOException {
+        synchronized (AgentMain.class) {
+            if (session != kept || !running()) return false;
+            if (command != null && !command.isAlive()) {
+                stop();
+                return false;
+            }
+            Path removed = kept.recordingRemoved();
+            if (removed != null) {
+                stopItself("its recording " + removed + " was removed", progress);
+                return false;
+            }
+            if (heap.look()) {
+                stopInAFullHeap(heap, progress);
+                return false;
+            }
+            String overCeiling = kept.keep();
+            if (overCeiling != null) {
+                stopItself(overCeiling, progress);
+                return false;
+            }
+            return true;
+        }
     }
 
     /**

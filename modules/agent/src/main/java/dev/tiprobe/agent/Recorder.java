@@ -198,6 +198,15 @@ public final class Recorder implements AutoCloseable {
         // Calls first, oldest first, in a chunk of their own: a chunk's events are stamped from its
         // start on, and these calls began long before the samples gathered so far.
         writer.flush();
+        writeCalls(r, last);
+        long now = now();
+        writeTracingAccount(r, now);
+        writeFigures(r, now);
+        writer.flush();
+    }
+
+    /** The calls that ended since the last write (at the last write, those still running too), each once. */
+    private void writeCalls(Results r, boolean last) throws IOException {
         List<Results.TracedCall> byStart = new ArrayList<>(r.calls());
         byStart.sort(Comparator.comparingLong(Results.TracedCall::startEpochNanos));
         Set<CallKey> kept = new HashSet<>();
@@ -209,7 +218,10 @@ public final class Recorder implements AutoCloseable {
             if (!callsWritten.contains(key)) call(c, id);
         }
         callsWritten = kept;
-        long now = now();
+    }
+
+    /** The session's facts (mode, filter, counts, clock) and what it skipped, failed on or removed since the last write. */
+    private void writeTracingAccount(Results r, long now) throws IOException {
         writer.info(now, RecordingFormat.INFO_TRACE_MODE, r.mode().name().toLowerCase());
         writer.info(now, RecordingFormat.INFO_FILTER, r.filter());
         writer.info(now, RecordingFormat.INFO_DROPPED_CALLS, Long.toString(r.droppedCalls()));
@@ -229,6 +241,10 @@ public final class Recorder implements AutoCloseable {
         }
         for (String f : newSince(r.classFailures(), Account.CLASS_FAILURES)) writer.classFailure(now, f);
         for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) writer.removed(now, m.method(), m.callsPerSecond());
+    }
+
+    /** Each traced method's figures that changed since the last write; those of unloaded classes settled and let go. */
+    private void writeFigures(Results r, long now) throws IOException {
         // Only what changed: a method's figures replace those written before. Methods with equal
         // tokens (a class reloaded under the same name by a loader given the same ordinal) share
         // an id: the last figures of those unloaded are written settled (the reader adds them to
@@ -254,7 +270,6 @@ public final class Recorder implements AutoCloseable {
             else if (before == m.calls()) continue;
             stats(now, id, m, false);
         }
-        writer.flush();
     }
 
     private void traced(long now, int id, Results.MethodResult m) throws IOException {

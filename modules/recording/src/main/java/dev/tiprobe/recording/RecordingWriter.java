@@ -416,18 +416,18 @@ public final class RecordingWriter implements AutoCloseable {
             return;
         }
         if (chunk.size() == 0) return;
-        byte[] times = new byte[16];
-        put(times, 0, chunkStart, 8);
-        put(times, 8, chunkEnd, 8);
+        ByteArrayOutputStream times = new ByteArrayOutputStream(16);
+        Wire.fixed(times, chunkStart, 8);
+        Wire.fixed(times, chunkEnd, 8);
         byte[] records = chunk.deflated();
         CRC32 crc = new CRC32();
-        crc.update(times);
+        crc.update(times.toByteArray());
         crc.update(records);
-        byte[] head = new byte[8];
-        put(head, 0, times.length + records.length, 4);
-        put(head, 4, crc.getValue(), 4);
-        out.write(head);
-        out.write(times);
+        ByteArrayOutputStream head = new ByteArrayOutputStream(8);
+        Wire.fixed(head, times.size() + records.length, 4);
+        Wire.fixed(head, crc.getValue(), 4);
+        head.writeTo(out);
+        times.writeTo(out);
         out.write(records);
         out.flush();
         chunk.clear();
@@ -497,14 +497,6 @@ public final class RecordingWriter implements AutoCloseable {
         void clear() {
             count = 0;
             if (buf.length > KEPT) buf = new byte[KEPT];
-        }
-    }
-
-    /** Writes the low {@code n} bytes of {@code v} into {@code b} at {@code at}, big-endian. */
-    private static void put(byte[] b, int at, long v, int n) {
-        for (int i = n - 1; i >= 0; i--) {
-            b[at + i] = (byte) v;
-            v >>>= 8;
         }
     }
 }
