@@ -323,7 +323,7 @@ class TracingIT {
 
     @Test
     void traceLimitsDropCallsButCountsStayExact() throws Exception {
-        Recording r = traced("trace", ",rate=200,sample=2");
+        Recording r = traced("trace", ",rate=200,onein=2");
         assertKnownCounts(r);
         long recorded = r.calls().size();
         assertTrue(recorded <= 200 * 30, "rate cap: " + recorded);

@@ -58,7 +58,7 @@ final class DemoCommand implements Callable<Integer> {
         err.println("tiprobe demo: running the shop workload with --trace '" + FILTER + "' --mode trace");
         List<String> command = List.of(home.resolve("bin").resolve("java").toString(), "-cp",
                 workload.toString(), "demo.shop.Shop");
-        RunCommand.Finished done = RunCommand.launch(command, JavaLauncher.check(command.getFirst()), "trace=" + FILTER + ",mode=trace,rate=0,sample=4,maxcalls=5000,file=" + json, true, json);
+        RunCommand.Finished done = RunCommand.launch(command, JavaLauncher.check(command.getFirst()), "trace=" + FILTER + ",mode=trace,rate=0,onein=4,maxcalls=5000,file=" + json, true, json);
         if (done.exit() != 0) throw new CliException("the demo workload exited with " + done.exit());
         Path recording = Report.recordingFor(json);
         Recording r = Exports.read(recording, err);

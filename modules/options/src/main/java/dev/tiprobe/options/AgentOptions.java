@@ -119,7 +119,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0 || maxDepth < 0 || maxFields < 0 || minNanos < 0) {
                 throw new IllegalArgumentException("trace limits must not be negative");
             }
-            if (everyNth < 1) throw new IllegalArgumentException("sample must be at least 1: " + everyNth);
+            if (everyNth < 1) throw new IllegalArgumentException("onein (record one call in n) must be at least 1: " + everyNth);
         }
     }
 
@@ -409,7 +409,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "mode" -> mode = choice(TraceMode.class, key, value, "count, time or trace");
                 case "file" -> file = value;
                 case "rate" -> rate = number(key, value);
-                case "sample" -> sample = (int) number(key, value);
+                case "onein" -> sample = (int) number(key, value);
+                case "sample" -> throw new IllegalArgumentException("sample= is now onein= (record one call in n);"
+                        + " stack sampling is interval=<duration>");
                 case "maxcalls" -> maxCalls = (int) number(key, value);
                 case "maxstring" -> maxString = (int) number(key, value);
                 case "maxelements" -> maxElements = (int) number(key, value);
@@ -465,7 +467,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             TraceLimits l = tracing.limits();
             TraceLimits d = TraceLimits.DEFAULT;
             if (l.perSecond() != d.perSecond()) b.append(",rate=").append(l.perSecond());
-            if (l.everyNth() != d.everyNth()) b.append(",sample=").append(l.everyNth());
+            if (l.everyNth() != d.everyNth()) b.append(",onein=").append(l.everyNth());
             if (l.maxCalls() != d.maxCalls()) b.append(",maxcalls=").append(l.maxCalls());
             if (l.maxString() != d.maxString()) b.append(",maxstring=").append(l.maxString());
             if (l.maxElements() != d.maxElements()) b.append(",maxelements=").append(l.maxElements());

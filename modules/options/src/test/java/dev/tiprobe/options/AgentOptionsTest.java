@@ -130,7 +130,7 @@ class AgentOptionsTest {
 
     @Test
     void optionsParseWithDefaultsAndNamesExpandThePid() {
-        AgentOptions o = AgentOptions.parse("trace=com.foo.**;!com.foo.Bar,mode=trace,rate=0,sample=10,tostring");
+        AgentOptions o = AgentOptions.parse("trace=com.foo.**;!com.foo.Bar,mode=trace,rate=0,onein=10,tostring");
         assertEquals(TraceMode.TRACE, o.tracing().mode());
         assertEquals("com.foo.**;!com.foo.Bar", o.tracing().filter().toString());
         assertEquals(0, o.tracing().limits().perSecond());
@@ -187,7 +187,8 @@ class AgentOptionsTest {
         assertEquals("unknown option 'colour'", message("trace=a.*,colour=red"));
         assertEquals("rate must be a non-negative number, not '-1'", message("trace=a.*,rate=-1"));
         assertEquals("maxcalls must be a non-negative number, not '9999999999'", message("trace=a.*,maxcalls=9999999999"));
-        assertEquals("sample must be at least 1: 0", message("trace=a.*,sample=0"));
+        assertEquals("onein (record one call in n) must be at least 1: 0", message("trace=a.*,onein=0"));
+        assertEquals("sample= is now onein= (record one call in n); stack sampling is interval=<duration>", message("trace=a.*,sample=2"));
         assertEquals("overhead must be a percentage such as 5 (0: no limit), not 'lots'", message("trace=a.*,overhead=lots"));
         assertTrue(message("trace=a.b::").contains("missing method name after '::' at position 5"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new AgentOptions(null,
