@@ -108,10 +108,10 @@ final class AgentSession {
     /** {@code running: ...}, with every engine's counts so far. */
     Reply status() {
         StringBuilder b = new StringBuilder("running:");
-        Results now = tracing == null ? null : tracing.snapshot();
+        Tracing.Tally now = tracing == null ? null : tracing.tally();
         if (now != null) {
-            b.append(" mode ").append(mode(now)).append(", filter ").append(now.filter()).append(", ")
-                    .append(now.methodCount()).append(" methods (").append(tracing.slotUse()).append("), ").append(now.totalCalls())
+            b.append(" mode ").append(mode(now.mode(), now.clock())).append(", filter ").append(now.filter()).append(", ")
+                    .append(now.methods()).append(" methods (").append(tracing.slotUse()).append("), ").append(now.calls())
                     .append(" calls so far");
         }
         Profiling p = profiling;
@@ -121,7 +121,7 @@ final class AgentSession {
             b.append("; ").append(ceiling.text());
         }
         Reply reply = Reply.ok(Reply.RUNNING, b.toString()).with(Reply.RECORDING, recorder.file().toAbsolutePath());
-        if (now != null) reply = withNotes(reply.with(Reply.METHODS, now.methodCount()).with(Reply.CALLS, now.totalCalls()));
+        if (now != null) reply = withNotes(reply.with(Reply.METHODS, now.methods()).with(Reply.CALLS, now.calls()));
         return p == null ? reply : p.counted(reply);
     }
 
@@ -299,7 +299,11 @@ final class AgentSession {
 
     /** {@code time (clock: time-stamp counter (2.596 ticks/ns))}, or the mode alone outside time mode. */
     private static String mode(Results r) {
-        String mode = r.mode().name().toLowerCase();
-        return r.clock() == null ? mode : mode + " (clock: " + r.clock() + ")";
+        return mode(r.mode(), r.clock());
+    }
+
+    private static String mode(AgentOptions.TraceMode traceMode, String clock) {
+        String mode = traceMode.name().toLowerCase();
+        return clock == null ? mode : mode + " (clock: " + clock + ")";
     }
 }

@@ -222,6 +222,9 @@ public final class Tracing {
         }
     }
 
+    /** A tracing session's figures for a look ({@link Session#tally}): its clock is null outside time mode. */
+    public record Tally(TraceMode mode, String filter, long methods, long calls, String clock) {}
+
     /** One tracing session: instrumented classes, slots, and the results when it stops. */
     public static final class Session {
         /** Null until JVMTI is reached (premain); then the session works through it alone. */
@@ -534,11 +537,38 @@ public final class Tracing {
             else inst.retransformClasses(classes);
         }
 
-        /** What the probes saw so far, for a look ({@code status}); the session keeps going. */
+        /**
+         * What the probes saw so far, every method's figures and every call kept (the start's
+         * reply; a look once a second takes {@link #tally} instead); the session keeps going.
+         */
         public Results snapshot() {
             synchronized (LOCK) {
                 if (finalResults != null) return finalResults;
                 return collect(false);
+            }
+        }
+
+        /**
+         * What {@code status} shows, once a second during {@code collect}: the mode, the filter,
+         * and the methods and calls so far, summed without copying any method's figures or any
+         * traced call as {@link #snapshot} does.
+         */
+        public Tally tally() {
+            synchronized (LOCK) {
+                if (finalResults != null) {
+                    return new Tally(finalResults.mode(), finalResults.filter(), finalResults.methodCount(), finalResults.totalCalls(),
+                            finalResults.clock());
+                }
+                long[] calls = callsBySlot();
+                long methods = 0;
+                long sum = 0;
+                for (ProbeSlots.Method m : slots.methods()) {
+                    if (m == null) continue;
+                    methods++;
+                    if (m.slot() < calls.length) sum += calls[m.slot()];
+                }
+                return new Tally(options.mode(), options.filter().toString(), methods + unloadedMethods, sum + unloadedCalls,
+                        options.mode() == TraceMode.TIME ? clock() : null);
             }
         }
 
