@@ -41,7 +41,15 @@ import java.util.function.BiFunction;
  */
 final class ProbeSlots implements Instrumenter.Slots {
     /** What a slot stands for. */
-    record Method(int slot, int tokenId, MethodToken token, String humanName, List<String> parameterNames) {}
+    record Method(int slot, int tokenId, MethodToken token, List<String> parameterNames) {
+        /**
+         * The name reports show, with parameter names where known: made when asked for, not kept
+         * (under class churn a string per traced method took megabytes of the application's heap).
+         */
+        String humanName() {
+            return HumanNames.method(token, parameterNames);
+        }
+    }
 
     /**
      * The slots of one class loader's methods by class, name and descriptor: enqueued once the
@@ -123,7 +131,7 @@ final class ProbeSlots implements Instrumenter.Slots {
             List<String> parameters = parameterNames.get(name + desc);
             m.parent().flatMap(c -> c.findAttribute(Attributes.sourceFile()))
                     .ifPresent(f -> map.sourceFile(classToken, f.sourceFile().stringValue()));
-            return add(loader, key, token, HumanNames.method(token, parameters), parameters);
+            return add(loader, key, token, parameters);
         }
 
         @Override
@@ -142,14 +150,14 @@ final class ProbeSlots implements Instrumenter.Slots {
     }
 
     /** A slot for a method made outside the lock, unless another thread gave it one meanwhile. */
-    private synchronized int add(ClassLoader loader, Key key, MethodToken token, String humanName, List<String> parameters) {
+    private synchronized int add(ClassLoader loader, Key key, MethodToken token, List<String> parameters) {
         LoaderSlots ofLoader = slotsOf(loader);
         Integer known = ofLoader.byKey.get(key);
         if (known != null) return known;
         int reused = free.nextSetBit(0);
         if (reused >= 0) free.clear(reused);
         int slot = reused >= 0 ? reused : methods.size();
-        put(slot, new Method(slot, map.internMethodToken(token), token, humanName, parameters));
+        put(slot, new Method(slot, map.internMethodToken(token), token, parameters));
         ofLoader.byKey.put(key, slot);
         ProbeControl.reserve(slot + 1);
         return slot;

@@ -668,6 +668,7 @@ public final class Tracing {
             ProbeControl.TimeFigures[] times = options.mode() == TraceMode.TIME ? ProbeControl.timeFigures(n) : null;
             long[] counts = times == null ? ProbeControl.counts(n) : null;
             List<Results.MethodResult> out = new ArrayList<>();
+            String[] names = new String[n];  // made once a collection, for the methods' figures and their calls alike
             for (ProbeSlots.Method m : methods) {
                 if (m == null) continue;
                 long calls;
@@ -679,7 +680,8 @@ public final class Tracing {
                     calls = t.calls();
                     time = new Results.TimeStats(t.totalNanos(), t.minNanos(), t.maxNanos(), t.histogram());
                 }
-                out.add(new Results.MethodResult(m.token(), m.humanName(), m.token().owner().binaryName(), m.token().name(),
+                names[m.slot()] = m.humanName();
+                out.add(new Results.MethodResult(m.token(), names[m.slot()], m.token().owner().binaryName(), m.token().name(),
                         m.token().descriptor(), calls, time, goneSlots.contains(m.slot())));
             }
             List<Results.TracedCall> traced = new ArrayList<>();
@@ -690,7 +692,7 @@ public final class Tracing {
                     if (m == null) continue;
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
                     Object stack = c.callerStack();  // named here if it was taken early and the namer has come
-                    traced.add(new Results.TracedCall(m.token(), m.humanName(), c.threadId(), c.threadName(), c.depth(),
+                    traced.add(new Results.TracedCall(m.token(), names[c.slot()], c.threadId(), c.threadName(), c.depth(),
                             startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
                             Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW,
                             stack instanceof Stack named ? named : null, stack instanceof EarlyStack, callees(c)));
