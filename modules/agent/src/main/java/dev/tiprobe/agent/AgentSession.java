@@ -155,13 +155,13 @@ final class AgentSession {
     }
 
     /**
-     * What the agent holds now: in the heap, the ID map's tables and names, the probes' figures,
-     * the JFR parsers' constants and the control channel's reserve (each estimated from its own
+     * What the agent holds now: in the heap, the ID map's tables and names, tracing's slots and
+     * the probes' figures, the JFR parsers' constants and the control channel's reserve (each estimated from its own
      * counts); natively, its JVMTI scratch buffers.
      */
     private MemoryCeiling.Footprint footprint() {
         long heap = recorder.names().estimatedBytes() + ControlChannel.reservedBytes();
-        if (tracing != null) heap += dev.tiprobe.probe.ProbeControl.footprintBytes();
+        if (tracing != null) heap += tracing.estimatedBytes();
         try {
             heap += JfrStream.estimatedBytes();
         } catch (LinkageError noJfr) {

@@ -41,9 +41,8 @@ public final class IdMap {
     private final LongMap<long[]> methodsOfClass = new LongMap<>();
     private final TokenTable<ClassToken> classTokens = new TokenTable<>();
     private final TokenTable<MethodToken> methodTokens = new TokenTable<>();
-    /** Live classes by binary name, and live methods by token: the reverse direction. */
+    /** Live classes by binary name: the reverse direction (live methods by token are found through these). */
     private final OneOrMany<String, ClassEntry> liveByName = new OneOrMany<>();
-    private final OneOrMany<MethodToken, MethodEntry> liveByToken = new OneOrMany<>();
     /** Tags are handed out in increasing order, so a lower tag that is not live has unloaded. */
     private volatile long highestTag;
     /** Reentrant, so pinned sections may nest (a stack walk that resolves a frame). */
@@ -87,9 +86,7 @@ public final class IdMap {
     public synchronized MethodEntry addMethod(long methodId, long classTag, MethodToken token) {
         if (classes.get(classTag) == null) throw new IllegalStateException("no class with tag " + classTag);
         MethodEntry entry = new MethodEntry(methodId, classTag, methodTokens.intern(token), token, generation);
-        MethodEntry old = methods.put(methodId, entry);
-        if (old != null) dropFromReverse(old);
-        liveByToken.add(token, entry);
+        methods.put(methodId, entry);
         long[] known = methodsOfClass.get(classTag);
         long[] grown = known == null ? new long[1] : java.util.Arrays.copyOf(known, known.length + 1);
         grown[grown.length - 1] = methodId;
@@ -123,7 +120,6 @@ public final class IdMap {
                     // The ID may already have been reused by a newer class: leave that one alone.
                     if (m != null && m.classTag() == tag) {
                         methods.remove(id);
-                        dropFromReverse(m);
                         tokens[removed++] = m.tokenId();
                     }
                 }
@@ -204,7 +200,7 @@ public final class IdMap {
             for (int i = 0; i < r.size; i++) {
                 int id = r.methodTokenIds[i];
                 MethodToken token = methodTokens.get(id);
-                if (token == null || liveByToken.containsKey(token) || stillNamed.test(id)) continue;
+                if (token == null || !liveMethodsFor(token).isEmpty() || stillNamed.test(id)) continue;
                 methodTokens.retire(id);
                 n++;
             }
@@ -220,10 +216,6 @@ public final class IdMap {
 
     private void dropFromNames(ClassEntry c) {
         liveByName.remove(c.token().binaryName(), c);
-    }
-
-    private void dropFromReverse(MethodEntry m) {
-        liveByToken.remove(m.token(), m);
     }
 
     /**
@@ -363,7 +355,28 @@ public final class IdMap {
 
     /** The live methods with this token (normally one), or an empty list when not loaded. */
     public synchronized List<MethodEntry> methodsFor(MethodToken token) {
-        return liveByToken.get(token);
+        return liveMethodsFor(token);
+    }
+
+    /**
+     * Found through the live classes of the token's class name and their methods, not a table of
+     * its own: a reverse table took a hash entry per live method, and is asked only when tokens
+     * retire and when sampling recompiles.
+     */
+    private List<MethodEntry> liveMethodsFor(MethodToken token) {
+        List<MethodEntry> found = List.of();
+        for (ClassEntry c : liveByName.get(token.owner().binaryName())) {
+            if (!c.token().equals(token.owner())) continue;
+            long[] ids = methodsOfClass.get(c.tag());
+            for (long id : ids == null ? new long[0] : ids) {
+                MethodEntry m = methods.get(id);
+                if (m != null && m.classTag() == c.tag() && m.token().equals(token)) {
+                    if (found.isEmpty()) found = new java.util.ArrayList<>(1);
+                    found.add(m);
+                }
+            }
+        }
+        return found;
     }
 
     // ---------------------------------------------------------------- size

@@ -266,6 +266,17 @@ final class ProbeSlots implements Instrumenter.Slots {
         return methods.size() - free.cardinality();
     }
 
+    /**
+     * About how many bytes of the heap the slots' tables hold: per method in a slot, its record,
+     * its key and the key's hash entry, its parameter names' list ({@value #METHOD_BYTES}); per slot
+     * handed out, a reference. The method tokens are the ID map's, counted there.
+     */
+    synchronized long estimatedBytes() {
+        return METHOD_BYTES * inUse() + 4L * methods.size();
+    }
+
+    static final long METHOD_BYTES = 140;
+
     /** By slot, null where a slot is free. */
     synchronized List<Method> methods() {
         return Collections.unmodifiableList(new ArrayList<>(methods));

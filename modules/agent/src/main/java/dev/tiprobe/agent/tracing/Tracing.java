@@ -310,8 +310,10 @@ public final class Tracing {
 
         private void prepare() {
             TraceLimits limits = options.limits();
-            ProbeControl.reset(options.mode() == TraceMode.TRACE ? settings(limits, options.where() == null ? null : this::matches)
-                    : TraceSettings.OFF, limits.maxCalls());
+            boolean trace = options.mode() == TraceMode.TRACE;
+            // Only trace mode keeps calls: the buffer of other modes would be 0.4 MB of the application's heap, never used.
+            ProbeControl.reset(trace ? settings(limits, options.where() == null ? null : this::matches) : TraceSettings.OFF,
+                    trace ? limits.maxCalls() : 0);
             ProbeControl.openFieldsWith(options.mode() == TraceMode.TRACE ? Tracing::openToProbe : null);
             if (options.mode() == TraceMode.TIME) ProbeControl.chooseClock(chosenClock());
             warmUp();
@@ -602,6 +604,11 @@ public final class Tracing {
         }
 
         private volatile boolean refusedOnce;
+
+        /** What tracing holds in the heap besides the ID map's tokens: the slots' tables and the probes' figures, in bytes. */
+        public long estimatedBytes() {
+            return slots.estimatedBytes() + ProbeControl.footprintBytes();
+        }
 
         /** Slots in use (methods of loaded classes) and the highest slot handed out plus one: what the probes' figures take. */
         public String slotUse() {
