@@ -58,8 +58,8 @@ public final class Registry implements AutoCloseable {
     private final long firstTag = GENERATIONS.incrementAndGet() << TAG_BITS;
     private final AtomicLong nextTag = new AtomicLong(firstTag);
     private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
-    /** Tags of the classes whose methods are all in the map ({@link #learnMethods}). */
-    private final dev.tiprobe.ids.LongMap<Boolean> methodsLearned = new dev.tiprobe.ids.LongMap<>();
+    /** Each class's methods by name and descriptor, for naming frames by name ({@link #catalog}). Guarded by this. */
+    private final dev.tiprobe.ids.LongMap<Catalog> catalogs = new dev.tiprobe.ids.LongMap<>();
     private final List<Events.Registration> registrations = new ArrayList<>();
     private final LinkedBlockingQueue<Class<?>> prepared = new LinkedBlockingQueue<>();
     private final AtomicLong registrationFailures = new AtomicLong();
@@ -299,42 +299,77 @@ public final class Registry implements AutoCloseable {
         return c == null ? null : methodIn(c, name, descriptor);
     }
 
-    /** {@code c}'s method of that name and descriptor, its methods learned first if they are not in the map. */
+    /**
+     * {@code c}'s method of that name and descriptor: from the map, or found in the class's
+     * catalog and added to the map alone. A class whose frames a sample names keeps a token for
+     * each method named, not for each method it has: under class churn, tokens of every method of
+     * every sampled class were the largest part of the agent's heap.
+     */
     private IdMap.MethodEntry methodIn(IdMap.ClassEntry c, String name, String descriptor) {
         IdMap.MethodEntry m = map.methodNamed(c, name, descriptor);
-        if (m == null && learnMethods(c)) m = map.methodNamed(c, name, descriptor);
-        return m;
+        if (m != null) return m;
+        Catalog catalog = catalog(c);
+        long id = catalog == null ? 0 : catalog.find(name, descriptor);
+        return id == 0 ? null : addNamed(c, id);
     }
 
     /**
-     * Adds every method of a registered class to the map, once: what naming a frame by class,
-     * method and descriptor needs. GetClassMethods on a class that is live (held here meanwhile,
-     * so it cannot unload); nothing is loaded. Returns whether the class's methods are in the map
-     * now, learned by this call or by another thread's before it (the caller looks again): two
-     * threads naming frames of one class at once must both find its methods.
+     * A class's methods as GetClassMethods lists them, each by its interned name and descriptor:
+     * sixteen bytes a method, where a token with its line table took ten times that.
      */
-    private boolean learnMethods(IdMap.ClassEntry c) {
+    private record Catalog(long[] ids, String[] names, String[] descriptors) {
+        /** The ID of the method of that name and descriptor, or 0. */
+        long find(String name, String descriptor) {
+            for (int i = 0; i < ids.length; i++) {
+                if (names[i].equals(name) && descriptors[i].equals(descriptor)) return ids[i];
+            }
+            return 0;
+        }
+    }
+
+    /**
+     * The catalog of a registered class, listed once (GetClassMethods on the class, held here
+     * meanwhile so it cannot unload, then each method's name; nothing is loaded); null when the
+     * class is gone. Two threads naming frames of one class at once may both list it; one list is kept.
+     */
+    private Catalog catalog(IdMap.ClassEntry c) {
+        synchronized (this) {
+            Catalog known = catalogs.get(c.tag());
+            if (known != null) return known;
+        }
         return map.pinned(() -> {
-            synchronized (this) {
-                if (methodsLearned.get(c.tag()) != null) return true;
-            }
             Class<?> type = classOfTag(c.tag());
-            if (type == null || map.classByTag(c.tag()) == null) return false;
-            // Named before the lock, never under it (see register); two threads may both name them.
-            List<Long> ids = new ArrayList<>();
-            List<MethodToken> tokens = new ArrayList<>();
-            for (long id : jvmti.classMethods(type)) {
-                if (map.method(id) != null) continue;
-                ids.add(id);
-                tokens.add(methodToken(c.token(), id));
+            if (type == null || map.classByTag(c.tag()) == null) return null;
+            // Named before the lock, never under it (see register).
+            long[] ids = jvmti.classMethods(type);
+            String[] names = new String[ids.length];
+            String[] descriptors = new String[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                Jvmti.MethodName n = jvmti.methodName(ids[i]);
+                names[i] = n.name().intern();
+                descriptors[i] = n.descriptor().intern();
             }
             synchronized (this) {
-                if (methodsLearned.get(c.tag()) != null) return true;
-                for (int i = 0; i < ids.size(); i++) {
-                    if (map.method(ids.get(i)) == null) map.addMethod(ids.get(i), c.tag(), tokens.get(i));
-                }
-                methodsLearned.put(c.tag(), Boolean.TRUE);
-                return true;
+                Catalog known = catalogs.get(c.tag());
+                if (known != null) return known;
+                Catalog made = new Catalog(ids, names, descriptors);
+                catalogs.put(c.tag(), made);
+                return made;
+            }
+        });
+    }
+
+    /** Adds the method {@code id} of the live class {@code c}, found in its catalog; null once the class is gone. */
+    private IdMap.MethodEntry addNamed(IdMap.ClassEntry c, long id) {
+        return map.pinned(() -> {
+            IdMap.MethodEntry known = map.method(id);
+            if (known != null && known.classTag() == c.tag()) return known;
+            // Checked inside the pinned section: an unload waits for it, so the ID is still the class's.
+            if (map.classByTag(c.tag()) == null) return null;
+            MethodToken token = methodToken(c.token(), id);  // JVMTI calls: not under the lock (see register)
+            synchronized (this) {
+                IdMap.MethodEntry added = map.method(id);
+                return added != null && added.classTag() == c.tag() ? added : map.addMethod(id, c.tag(), token);
             }
         });
     }
@@ -457,7 +492,9 @@ public final class Registry implements AutoCloseable {
             if (gone != null && l != null) l.changed(false, gone.token());
             map.unloadClass(tag);
             classesByTag.remove(tag);
-            methodsLearned.remove(tag);
+            synchronized (this) {
+                catalogs.remove(tag);
+            }
         }
     }
 

@@ -153,17 +153,27 @@ class RegistryTest {
 
     /**
      * A registry that backfills on its own thread says when the classes loaded before its start
-     * are in: from then on a frame named by class and method (JFR's) finds them.
+     * are in: from then on a frame named by class and method (JFR's) finds them. Naming one method
+     * gives that method a token, not every method of its class (the map's memory under churn).
      */
     @Test
     void afterTheBackfillAFrameNamedByClassAndMethodIsFound() {
-        Registry backfilling = Registry.startBackfilling(jvmti, new IdMap());
+        IdMap own = new IdMap();
+        Registry backfilling = Registry.startBackfilling(jvmti, own);
         try {
             assertTrue(backfilling.awaitBackfill(java.time.Duration.ofSeconds(30)), "the backfill ended");
             IdMap.MethodEntry get = backfilling.methodNamed("java.util.HashMap", LoaderRef.BOOTSTRAP, "get",
                     "(Ljava/lang/Object;)Ljava/lang/Object;");
             assertNotNull(get, "HashMap.get, loaded long before");
             assertEquals("java.util.HashMap", get.token().owner().binaryName());
+            IdMap.ClassEntry hashMap = own.classByTag(get.classTag());
+            String put = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
+            assertNull(own.methodNamed(hashMap, "put", put), "a method nothing named has no token yet");
+            IdMap.MethodEntry named = backfilling.methodNamed("java.util.HashMap", LoaderRef.BOOTSTRAP, "put", put);
+            assertNotNull(named, "HashMap.put, named next");
+            assertEquals(named, own.methodNamed(hashMap, "put", put));
+            assertEquals(get, backfilling.methodNamed("java.util.HashMap", LoaderRef.BOOTSTRAP, "get",
+                    "(Ljava/lang/Object;)Ljava/lang/Object;"), "named again: the same entry");
         } finally {
             backfilling.close();
         }
