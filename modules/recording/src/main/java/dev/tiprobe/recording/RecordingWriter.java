@@ -208,6 +208,7 @@ public final class RecordingWriter implements AutoCloseable {
     private int type(String name) {
         Integer id = typesWritten.get(name);
         if (id != null) return id;
+        if (typesWritten.size() >= KEPT_DEFINITIONS) typesWritten.clear();
         int next = ++typeIds;
         typesWritten.put(name, next);
         chunk.write(RecordingFormat.TYPE);
@@ -335,6 +336,7 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     private void thread(long threadId, String threadName) {
+        if (threadsWritten.size() >= KEPT_DEFINITIONS && !threadsWritten.contains(threadId)) threadsWritten.clear();
         if (threadsWritten.add(threadId)) {
             chunk.write(RecordingFormat.THREAD);
             varlong(threadId);
@@ -394,6 +396,14 @@ public final class RecordingWriter implements AutoCloseable {
         threadsWritten.clear();
         typesWritten.clear();
     }
+
+    /**
+     * How many threads and type names the writer remembers having defined. A program that starts a
+     * thread per task, or makes classes all day, met more every minute, and the sets grew for the
+     * recording's life; past this they are forgotten and each is defined again where next met (a
+     * few bytes; the reader takes a definition again as the same).
+     */
+    static final int KEPT_DEFINITIONS = 4096;
 
     /** How far before its chunk an event may be stamped and still join it (its offset then 0). */
     private static final long LATE_NANOS = 10_000_000;

@@ -152,6 +152,34 @@ class RecordingTest {
         assertArrayEquals(new int[] {4}, r.samples().get(big + 1).lines());
     }
 
+    /**
+     * A program that starts a thread per task, or allocates objects of classes it makes all day,
+     * meets more thread and type names than the writer remembers having defined: the names it
+     * forgot are defined again, and every event keeps its own.
+     */
+    @Test
+    void moreThreadsAndTypesThanTheWriterRemembersAreAllNamed() throws IOException {
+        Path file = dir.resolve("many.tpr");
+        int n = 10_000;
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
+            for (int round = 0; round < 2; round++) {  // the second round meets the first's names again
+                for (int t = 1; t <= n; t++) {
+                    long at = 1_000L * (round * n + t);
+                    Stack one = new Stack(new int[] {1}, new int[] {0}, 1, false);
+                    w.sample(at, t, "task-" + t, RecordingFormat.STATE_RUNNABLE, 0, one);
+                    w.alloc(at, t, "task-" + t, "com.gen.Made" + t, 64, 0, one);
+                }
+            }
+        }
+        Recording r = RecordingReader.read(file);
+        assertNull(r.damage());
+        assertEquals(2 * n, r.samples().size());
+        for (Recording.Sample sample : r.samples()) assertEquals("task-" + sample.threadId(), r.threads().get(sample.threadId()));
+        for (Recording.Allocation a : r.events().allocations()) {
+            assertEquals("com.gen.Made" + a.threadId(), r.events().types().get(a.typeId()));
+        }
+    }
+
     @Test
     void whatIsWrittenIsReadBack() throws IOException {
         Recording r = RecordingReader.read(write());
