@@ -155,13 +155,16 @@ final class AgentSession {
     }
 
     /**
-     * What the agent holds now: in the heap, the ID map's tables and names, tracing's slots and
-     * the probes' figures, the JFR parsers' constants and the control channel's reserve (each estimated from its own
-     * counts); natively, its JVMTI scratch buffers.
+     * What the agent holds now: in the heap, the ID map's tables and names, the registry's method
+     * catalogs, tracing's slots and the probes' figures, the JFR parsers' constants and the
+     * control channel's reserve (each estimated from its own counts); natively, its JVMTI scratch
+     * buffers.
      */
     private MemoryCeiling.Footprint footprint() {
         long heap = recorder.names().estimatedBytes() + ControlChannel.reservedBytes();
         if (tracing != null) heap += tracing.estimatedBytes();
+        Profiling p = profiling;
+        if (p != null) heap += p.registryBytes();
         try {
             heap += JfrStream.estimatedBytes();
         } catch (LinkageError noJfr) {

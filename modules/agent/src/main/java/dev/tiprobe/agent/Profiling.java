@@ -141,6 +141,11 @@ final class Profiling implements AutoCloseable {
         return reply;
     }
 
+    /** What the registry holds beside the ID map, in bytes: the catalogs of the classes whose frames were named. */
+    long registryBytes() {
+        return registry.catalogBytes();
+    }
+
     /** What the session's ID map holds: {@code ID map: 5804 classes and 48120 methods live, 61230 tokens, 2210 classes unloaded}. */
     String idMap() {
         IdMap.Counts c = registry.map().counts();

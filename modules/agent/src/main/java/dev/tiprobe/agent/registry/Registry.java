@@ -60,6 +60,8 @@ public final class Registry implements AutoCloseable {
     private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
     /** Each class's methods by name and descriptor, for naming frames by name ({@link #catalog}). Guarded by this. */
     private final dev.tiprobe.ids.LongMap<Catalog> catalogs = new dev.tiprobe.ids.LongMap<>();
+    /** The methods the catalogs list, for the footprint. Guarded by this. */
+    private long cataloged;
     private final List<Events.Registration> registrations = new ArrayList<>();
     private final LinkedBlockingQueue<Class<?>> prepared = new LinkedBlockingQueue<>();
     private final AtomicLong registrationFailures = new AtomicLong();
@@ -206,8 +208,8 @@ public final class Registry implements AutoCloseable {
      * GetMethodDeclaringClass (inside {@link IdMap#pinned}, so no unload runs meanwhile). Null
      * when the ID's class has unloaded (JVMTI answers INVALID_METHODID).
      *
-     * <p>A class's methods join the map as they are met; one whose methods were all learned can
-     * still show an ID GetClassMethods did not list: the old version of a method
+     * <p>A class's methods join the map as they are met; a walk can meet an ID that
+     * GetClassMethods does not list (nor the class's catalog): the old version of a method
      * that was running when its class was retransformed (by tiprobe's own tracing, say) keeps
      * running under an ID of its own. That ID joins the class with its own token, named like the
      * method.
@@ -354,9 +356,15 @@ public final class Registry implements AutoCloseable {
                 if (known != null) return known;
                 Catalog made = new Catalog(ids, names, descriptors);
                 catalogs.put(c.tag(), made);
+                cataloged += ids.length;
                 return made;
             }
         });
+    }
+
+    /** About how many bytes of the heap the catalogs hold: an ID and two references a method, and each class's arrays. */
+    public synchronized long catalogBytes() {
+        return 16 * cataloged + 72L * catalogs.size();
     }
 
     /** Adds the method {@code id} of the live class {@code c}, found in its catalog; null once the class is gone. */
@@ -493,7 +501,8 @@ public final class Registry implements AutoCloseable {
             map.unloadClass(tag);
             classesByTag.remove(tag);
             synchronized (this) {
-                catalogs.remove(tag);
+                Catalog listed = catalogs.remove(tag);
+                if (listed != null) cataloged -= listed.ids().length;
             }
         }
     }
