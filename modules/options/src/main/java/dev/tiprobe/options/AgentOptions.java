@@ -22,7 +22,7 @@ import java.util.Locale;
  * <p>Keys (defaults in brackets): {@code trace} the filter, {@code mode} count, time or trace
  * [count], {@code file} the output asked for, which the command makes from the recording
  * [{@code tiprobe-%p.json}; {@code %p} the pid, {@code %t} a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
- * {@code sample} one call in n [1], {@code maxcalls} [100000], {@code maxstring} [100],
+ * {@code onein} one call in n [1], {@code maxcalls} [100000], {@code maxstring} [100],
  * {@code maxelements} [8], {@code tostring} (describe other objects by their toString()),
  * {@code maxdepth} how deep objects are shown by their fields [1], {@code maxfields} [8],
  * {@code minduration} keep only calls at least this long (10ms) [0: all];
@@ -375,7 +375,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         TraceMode mode = TraceMode.COUNT;
         String file = DEFAULT_FILE;
         long rate = TraceLimits.DEFAULT.perSecond();
-        int sample = TraceLimits.DEFAULT.everyNth();
+        int oneIn = TraceLimits.DEFAULT.everyNth();
         int maxString = TraceLimits.DEFAULT.maxString();
         int maxElements = TraceLimits.DEFAULT.maxElements();
         boolean toString = TraceLimits.DEFAULT.callToString();
@@ -409,7 +409,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                 case "mode" -> mode = choice(TraceMode.class, key, value, "count, time or trace");
                 case "file" -> file = value;
                 case "rate" -> rate = number(key, value);
-                case "onein" -> sample = (int) number(key, value);
+                case "onein" -> oneIn = (int) number(key, value);
                 case "sample" -> throw new IllegalArgumentException("sample= is now onein= (record one call in n);"
                         + " stack sampling is interval=<duration>");
                 case "maxcalls" -> maxCalls = (int) number(key, value);
@@ -446,7 +446,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         /** The settings, once the options that need another are checked to have it. */
         AgentOptions options() {
             Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
-                    new TraceLimits(rate, sample, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
+                    new TraceLimits(rate, oneIn, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
                     where == null ? null : CallCondition.parse(where), tree);
             if (tree && filter == null) throw new IllegalArgumentException("tree times the callees of traced calls: it needs trace=<filter>");
             if (where != null && filter == null) throw new IllegalArgumentException("where keeps traced calls by their values: it needs trace=<filter>");

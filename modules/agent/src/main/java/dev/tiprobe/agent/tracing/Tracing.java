@@ -314,7 +314,7 @@ public final class Tracing {
             // Only trace mode keeps calls: the buffer of other modes would be 0.4 MB of the application's heap, never used.
             ProbeControl.reset(trace ? settings(limits, options.where() == null ? null : this::matches) : TraceSettings.OFF,
                     trace ? limits.maxCalls() : 0);
-            ProbeControl.openFieldsWith(options.mode() == TraceMode.TRACE ? Tracing::openToProbe : null);
+            ProbeControl.openFieldsWith(trace ? Tracing::openToProbe : null);
             if (options.mode() == TraceMode.TIME) ProbeControl.chooseClock(chosenClock());
             warmUp();
             active = true;
@@ -552,7 +552,7 @@ public final class Tracing {
 
         /**
          * What {@code status} shows, once a second during {@code collect}: the mode, the filter,
-         * and the methods and calls so far, summed without copying any method's figures or any
+         * and the methods and calls so far, summed without copying any method, its figures or any
          * traced call as {@link #snapshot} does.
          */
         public Tally tally() {
@@ -561,15 +561,9 @@ public final class Tracing {
                     return new Tally(finalResults.mode(), finalResults.filter(), finalResults.methodCount(), finalResults.totalCalls(),
                             finalResults.clock());
                 }
-                long[] calls = callsBySlot();
-                long methods = 0;
-                long sum = 0;
-                for (ProbeSlots.Method m : slots.methods()) {
-                    if (m == null) continue;
-                    methods++;
-                    if (m.slot() < calls.length) sum += calls[m.slot()];
-                }
-                return new Tally(options.mode(), options.filter().toString(), methods + unloadedMethods, sum + unloadedCalls,
+                // A free slot's figures were zeroed when it was given back, so every slot's calls are the live methods'.
+                long calls = Arrays.stream(callsBySlot()).sum();
+                return new Tally(options.mode(), options.filter().toString(), slots.inUse() + unloadedMethods, calls + unloadedCalls,
                         options.mode() == TraceMode.TIME ? clock() : null);
             }
         }
