@@ -196,7 +196,8 @@ final class Instrumenter {
             chosen.put(m, classSlots.slotFor(m));
         }
         if (chosen.isEmpty()) return new Result(null, 0, skipped);
-        ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(resolver(loader, model, loaded)));
+        ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
+                resolver(loader, model, loaded, NestFiles.onDisk(codeSource))));
         Map<Integer, List<String>> sitesBySlot = new HashMap<>();
         ClassTransform transform = (builder, element) -> {
             if (element instanceof MethodModel m && chosen.containsKey(m)) {
@@ -260,8 +261,16 @@ final class Instrumenter {
      * Class hierarchy for stack maps and verification, never loading a class: the class being
      * transformed, the probe's classes, the defining loader's resources, the JDK's, then the
      * classes already loaded by that loader and its parents.
+     *
+     * <p>The loader's resources are not asked for a class of the transformed class's own nest when
+     * that class came from no file ({@code nestOnDisk} false: a Groovy script, a generated class):
+     * its nestmates were generated with it and have no class file either. Such a look-up would
+     * find nothing, and each of the JDK's loaders from this one up to the bootstrap one would keep
+     * the name as a miss for the rest of the JVM's life (their resource caches): under script
+     * churn, a name per script in each of three loaders.
      */
-    private static ClassHierarchyResolver resolver(ClassLoader loader, ClassModel self, LoadedClasses loaded) {
+    private static ClassHierarchyResolver resolver(ClassLoader loader, ClassModel self, LoadedClasses loaded,
+                                                   boolean nestOnDisk) {
         ClassDesc selfDesc = self.thisClass().asSymbol();
         ClassHierarchyResolver own = desc -> {
             if (desc.equals(selfDesc)) {
@@ -276,7 +285,12 @@ final class Instrumenter {
         };
         // Never the JDK's default resolver: it falls back to loading the class (Class.forName).
         ClassHierarchyResolver jdkFirst = own.orElse(JdkClassFiles.RESOLVER);
-        if (loader != null) jdkFirst = jdkFirst.orElse(ClassHierarchyResolver.ofResourceParsing(loader));
+        if (loader != null) {
+            ClassHierarchyResolver resources = ClassHierarchyResolver.ofResourceParsing(loader);
+            String top = NestFiles.topLevel(self.thisClass().asInternalName());
+            jdkFirst = jdkFirst.orElse(nestOnDisk ? resources : desc ->
+                    desc.isClassOrInterface() && NestFiles.topLevel(internalName(desc)).equals(top) ? null : resources.getClassInfo(desc));
+        }
         return jdkFirst.orElse(alreadyLoaded(loader, loaded));
     }
 
@@ -290,7 +304,7 @@ final class Instrumenter {
         Map<ClassLoader, Class<?>[]> lists = new HashMap<>();
         return desc -> {
             if (!desc.isClassOrInterface()) return null;
-            String name = desc.descriptorString().substring(1, desc.descriptorString().length() - 1).replace('/', '.');
+            String name = internalName(desc).replace('/', '.');
             for (ClassLoader l = loader; ; l = l.getParent()) {
                 if (loaded.mayHave(l, name)) {
                     for (Class<?> c : lists.computeIfAbsent(l, loaded::initiatedBy)) {
@@ -300,6 +314,11 @@ final class Instrumenter {
                 if (l == null) return null;
             }
         };
+    }
+
+    private static String internalName(ClassDesc classOrInterface) {
+        String d = classOrInterface.descriptorString();
+        return d.substring(1, d.length() - 1);
     }
 
     private static ClassHierarchyResolver.ClassHierarchyInfo hierarchyOf(Class<?> c) {

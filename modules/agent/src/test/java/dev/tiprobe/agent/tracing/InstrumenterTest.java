@@ -4,13 +4,26 @@ import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.testing.GeneratedClasses;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.lang.classfile.ClassFile;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.reflect.AccessFlag;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class InstrumenterTest {
@@ -33,5 +46,67 @@ class InstrumenterTest {
             assertNull(second.bytes(), mode + ": instrumented once, not twice");
             assertEquals(0, second.instrumented());
         }
+    }
+
+    /**
+     * A class generated in memory (no code source, or Groovy's {@code file:/groovy/script}) has
+     * nestmates generated with it: asking the loader for their class files finds nothing, and each
+     * of the JDK's loaders up the chain keeps the name as a miss for the JVM's life, a name per
+     * script under script churn. Other classes' files are still asked for, and a class from a
+     * directory still has its nestmates asked for.
+     */
+    @Test
+    void theNestmatesOfAClassMadeInMemoryAreNotAskedOfTheLoader(@TempDir Path dir) {
+        ClassDesc inner = ClassDesc.of("gen.Host$Inner"), other = ClassDesc.of("gen.Other"), another = ClassDesc.of("gen.Another");
+        // Two methods, each joining two types: the stack maps need their hierarchy.
+        byte[] host = ClassFile.of(ClassFile.StackMapsOption.DROP_STACK_MAPS).build(ClassDesc.of("gen.Host"), cb -> cb
+                .withFlags(AccessFlag.PUBLIC)
+                .withMethodBody("others", PICK, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, code -> pick(code, other, another))
+                .withMethodBody("nestmate", PICK, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, code -> pick(code, inner, other)));
+        List<String> asked = new CopyOnWriteArrayList<>();
+        ClassLoader files = new ClassLoader("files", null) {
+            @Override
+            public InputStream getResourceAsStream(String name) {
+                asked.add(name);
+                String binaryName = name.substring(0, name.length() - ".class".length()).replace('/', '.');
+                return new ByteArrayInputStream(ClassFile.of().build(ClassDesc.of(binaryName), cb -> {}));
+            }
+        };
+        Instrumenter instrumenter = new Instrumenter(MethodFilter.parse("gen.**"), TraceMode.COUNT,
+                (name, loader, source, classFile) -> method -> 0, Instrumenter.LoadedClasses.NONE);
+
+        for (String madeInMemory : new String[] {null, "file:/groovy/script"}) {
+            asked.clear();
+            IllegalArgumentException unresolved = assertThrows(IllegalArgumentException.class,
+                    () -> instrumenter.transform(files, madeInMemory, host, true), madeInMemory + ": the nestmate is unknown");
+            assertTrue(unresolved.getMessage().startsWith("Could not resolve class Host$Inner"), unresolved.getMessage());
+            assertTrue(asked.containsAll(List.of("gen/Other.class", "gen/Another.class")), madeInMemory + ": other classes are asked for: " + asked);
+            assertFalse(asked.contains("gen/Host$Inner.class"), madeInMemory + ": not its nestmate: " + asked);
+        }
+        asked.clear();
+        assertNotNull(instrumenter.transform(files, dir.toUri().toString(), host, true).bytes());
+        assertTrue(asked.contains("gen/Host$Inner.class"), "a class from a directory has its nestmates asked for: " + asked);
+    }
+
+    private static final MethodTypeDesc PICK = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_boolean);
+
+    /** {@code return flag ? new A() : new B();} */
+    private static void pick(CodeBuilder code, ClassDesc a, ClassDesc b) {
+        Label otherwise = code.newLabel(), join = code.newLabel();
+        code.iload(0).ifeq(otherwise)
+                .new_(a).dup().invokespecial(a, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
+                .goto_(join)
+                .labelBinding(otherwise)
+                .new_(b).dup().invokespecial(b, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
+                .labelBinding(join)
+                .areturn();
+    }
+
+    @Test
+    void aNestIsNamedByItsTopLevelClass() {
+        assertEquals("a/B", NestFiles.topLevel("a/B$C$1"));
+        assertEquals("a/B", NestFiles.topLevel("a/B"));
+        assertEquals("Script7", NestFiles.topLevel("Script7$_run_closure1"));
+        assertEquals("a$b/C", NestFiles.topLevel("a$b/C"), "a dollar in the package is not a nest's");
     }
 }
