@@ -81,10 +81,10 @@ public final class Probe {
     private static final ThreadLocal<ThreadState> LOCAL = new ThreadLocal<>();
     static final Object LOCK = new Object();
     /** Where the figures of platform threads that ended go ({@link #foldEnded()}); always platformStates[0]. */
-    static final ThreadState ENDED = new ThreadState(null, -1, "[ended threads]", false);
-    /** Every live platform thread's state and {@link #ENDED}, for the totals. Guarded by LOCK. */
-    static ThreadState[] platformStates = {ENDED, null, null, null, null, null, null, null};
-    static int platformStateCount = 1;
+    static final EndedThreads ENDED = new EndedThreads();
+    /** Every live platform thread's state (and, until the next fold, those that ended), for the totals. Guarded by LOCK. */
+    static ThreadState[] platformStates = new ThreadState[8];
+    static int platformStateCount = 0;
     /**
      * Virtual threads' counts and times: chunks of CHUNK slots, as many as {@code ProbeControl.reserve}
      * made room for; each made under LOCK when a virtual thread first runs one of its slots.
@@ -578,8 +578,8 @@ public final class Probe {
      * states, so the states kept are those of live threads. Call holding LOCK.
      */
     static void foldEnded() {
-        int kept = 1;
-        for (int i = 1; i < platformStateCount; i++) {
+        int kept = 0;
+        for (int i = 0; i < platformStateCount; i++) {
             ThreadState s = platformStates[i];
             boolean folded = false;
             try {

@@ -22,6 +22,7 @@ public final class ProbeControl {
         synchronized (Probe.LOCK) {
             Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) Probe.platformStates[i].clear();
+            Probe.ENDED.clear();
             Probe.sharedTimes = new long[Probe.sharedTimes.length][];
             Probe.sharedCounts = new long[Probe.sharedCounts.length][];
             Probe.calls = new Call[Math.max(0, traceCapacity)];
@@ -116,7 +117,7 @@ public final class ProbeControl {
 
     /** Calls per slot, summed over all threads, for slots below {@code slots} (count and trace mode count at entry). */
     public static long[] counts(int slots) {
-        return sum(slots, state -> state.counts, Probe.sharedCounts, 1, 0);
+        return sum(slots, false);
     }
 
     /**
@@ -124,20 +125,25 @@ public final class ProbeControl {
      * overhead budget reads every half second, without merging and converting every time figure.
      */
     public static long[] timedCalls(int slots) {
-        return sum(slots, state -> state.times, Probe.sharedTimes, Probe.TIME_STRIDE, Probe.CALLS_AT);
+        return sum(slots, true);
     }
 
     /**
-     * Per slot, the sum over all threads of one long: at {@code at} in each slot's {@code stride}
-     * longs, in every platform thread's own array and in the shared (virtual thread) chunks.
+     * Per slot, the calls summed over all threads: counted at entry, or at the exits in time mode
+     * ({@code timed}); in every platform thread's own chunks, the ended threads' and the shared
+     * (virtual thread) chunks.
      */
-    private static long[] sum(int slots, Function<ThreadState, long[][]> own, long[][] shared, int stride, int at) {
+    private static long[] sum(int slots, boolean timed) {
         long[] sum = new long[slots];
+        int stride = timed ? Probe.TIME_STRIDE : 1, at = timed ? Probe.CALLS_AT : 0;
         synchronized (Probe.LOCK) {
+            long[][] shared = timed ? Probe.sharedTimes : Probe.sharedCounts;
             Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) {
-                eachSlot(own.apply(Probe.platformStates[i]), slots, stride, (slot, c, j) -> sum[slot] += c[j + at]);
+                ThreadState state = Probe.platformStates[i];
+                eachSlot(timed ? state.times : state.counts, slots, stride, (slot, c, j) -> sum[slot] += c[j + at]);
             }
+            for (int s = 0; s < slots; s++) sum[s] += Probe.ENDED.calls(s, timed);
             for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
                 long[] chunk = Probe.chunkAcquire(shared, s / Probe.CHUNK);
                 if (chunk != null) sum[s] += Probe.longVolatile(chunk, (s % Probe.CHUNK) * stride + at);
@@ -211,6 +217,10 @@ public final class ProbeControl {
                 eachSlot(Probe.platformStates[i].times, slots, Probe.TIME_STRIDE,
                         (slot, t, j) -> merge(sum, slot * Probe.TIME_STRIDE, t, j, false));
             }
+            long[][] ended = Probe.ENDED.times;
+            for (int s = 0; s < Math.min(slots, ended.length); s++) {
+                if (ended[s] != null) merge(sum, s * Probe.TIME_STRIDE, ended[s], 0, false);
+            }
             long[][] shared = Probe.sharedTimes;
             for (int s = 0; s < Math.min(slots, shared.length * Probe.CHUNK); s++) {
                 long[] chunk = Probe.chunkAcquire(shared, s / Probe.CHUNK);
@@ -246,6 +256,7 @@ public final class ProbeControl {
             for (int i = 0; i < Probe.platformStateCount; i++) {
                 for (int slot : slots) Probe.platformStates[i].clear(slot);
             }
+            for (int slot : slots) Probe.ENDED.clear(slot);
             long[][] counts = Probe.sharedCounts;
             long[][] times = Probe.sharedTimes;
             Call[] firsts = Probe.firstCalls;
@@ -310,6 +321,7 @@ public final class ProbeControl {
             for (int i = 0; i < Probe.platformStateCount; i++) {
                 bytes += bytes(Probe.platformStates[i].counts) + bytes(Probe.platformStates[i].times);
             }
+            bytes += Probe.ENDED.bytes();
             bytes += bytes(Probe.sharedCounts) + bytes(Probe.sharedTimes);
         }
         return bytes;
@@ -346,6 +358,7 @@ public final class ProbeControl {
         synchronized (Probe.LOCK) {
             Probe.foldEnded();
             for (int i = 0; i < Probe.platformStateCount; i++) sum += Probe.platformStates[i].dropped;
+            sum += Probe.ENDED.dropped;
         }
         return sum;
     }

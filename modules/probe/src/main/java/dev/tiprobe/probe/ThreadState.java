@@ -114,31 +114,6 @@ final class ThreadState {
     }
 
     /**
-     * Adds an ended thread's figures to this one's and empties it: a program that starts a thread
-     * per task keeps one set of arrays, not one per thread it ever ran.
-     */
-    void absorb(ThreadState ended) {
-        for (int k = 0; k < ended.counts.length; k++) {
-            long[] c = ended.counts[k];
-            if (c == null) continue;
-            long[] into = countsOf(k << SHIFT);
-            for (int i = 0; i < SLOTS; i++) into[i] += c[i];
-            ended.counts[k] = null;
-        }
-        for (int k = 0; k < ended.times.length; k++) {
-            long[] t = ended.times[k];
-            if (t == null) continue;
-            long[] into = timesOf(k << SHIFT);
-            for (int i = 0; i < t.length; i += Probe.TIME_STRIDE) add(into, i, t, i);
-            ended.times[k] = null;
-        }
-        dropped += ended.dropped;
-        ended.counts = new long[0][];
-        ended.times = new long[0][];
-        ended.dropped = 0;
-    }
-
-    /**
      * Adds the time figures at {@code i} of {@code from} (one slot's {@link Probe#TIME_STRIDE}
      * longs) to those at {@code at} of {@code into}.
      */

@@ -233,6 +233,33 @@ class ProbeTest {
     }
 
     /**
+     * Under class churn the slots in use are scattered among thousands handed out, and threads
+     * that end have run them: what the ended threads keep grows with the slots they ran, not with
+     * the chunks of 64 slots those fall in (a chunk of time figures is 22 KiB).
+     */
+    @Test
+    void endedThreadsKeepFiguresForTheSlotsTheyRanNotForTheirChunks() throws Exception {
+        int threads = 200, apart = ThreadState.SLOTS;  // one slot in each chunk
+        ProbeControl.reserve(threads * apart);
+        long before = ProbeControl.footprintBytes();
+        for (int t = 0; t < threads; t++) {
+            int slot = t * apart;
+            Thread.ofPlatform().start(() -> {
+                Probe.exit(slot, Probe.enter(slot));
+                Probe.exit(slot, Probe.enter(slot));
+            }).join();
+        }
+        ProbeControl.TimeFigures[] figures = ProbeControl.timeFigures(threads * apart);  // folds the ended threads
+        long kept = ProbeControl.footprintBytes() - before;
+        for (int t = 0; t < threads; t++) assertEquals(2, figures[t * apart].calls(), "slot " + t * apart);
+        assertEquals(2, ProbeControl.timedCalls(threads * apart)[apart], "the calls alone, as the overhead budget reads them");
+        assertTrue(kept < 400_000, "200 slots' figures, not 200 chunks' (4.5 MB): " + kept + " bytes");
+        ProbeControl.release(java.util.stream.IntStream.range(0, threads).map(t -> t * apart).toArray());
+        assertTrue(ProbeControl.footprintBytes() - before < 200_000, "released slots' figures go: " + (ProbeControl.footprintBytes() - before));
+        assertEquals(0, ProbeControl.timeFigures(apart + 1)[apart].calls());
+    }
+
+    /**
      * A burst of methods whose classes unload later: once their slots are free, the threads'
      * chunks of figures for them go, those of slots still in use stay whole, and a slot handed out
      * again counts from zero in a fresh chunk.
