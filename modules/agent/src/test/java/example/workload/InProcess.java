@@ -35,7 +35,7 @@ public class InProcess {
             for (Results.MethodResult m : results.methods()) {
                 System.out.println("count " + m.className() + "::" + m.method() + " " + m.calls());
             }
-            System.out.println("failures " + results.classFailures());
+            System.out.println("failures " + results.classFailures().first());
             System.out.println("after " + Workload.fib(10));
             for (int i = 0; i < 3; i++) Plugin.run(i);
             long recorded = results.methods().stream().mapToLong(Results.MethodResult::calls).sum();

@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.agent.jfr.JfrStream;
+import dev.tiprobe.agent.tracing.Reported;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.options.AgentOptions;
@@ -295,9 +296,9 @@ final class AgentSession {
 
     /** {@code , 2 classes left unchanged (the first: ...)} when tracing could not change some classes, else empty. */
     private static String leftUnchanged(Results r) {
-        List<String> failures = r.classFailures();
-        return failures.isEmpty() ? "" : ", " + failures.size() + (failures.size() == 1 ? " class" : " classes")
-                + " left unchanged (the first: " + failures.getFirst() + ")";
+        Reported.View<String> failures = r.classFailures();
+        return failures.isEmpty() ? "" : ", " + failures.total() + (failures.total() == 1 ? " class" : " classes")
+                + " left unchanged (the first: " + failures.first().getFirst() + ")";
     }
 
     /** {@code time (clock: time-stamp counter (2.596 ticks/ns))}, or the mode alone outside time mode. */

@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.agent.tracing.CapturedValues;
+import dev.tiprobe.agent.tracing.Reported;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.recording.CapturedValue;
@@ -46,7 +47,7 @@ public final class Recorder implements AutoCloseable {
      * methods of classes alive; -1 where settled figures were just written and the live ones must follow.
      */
     private final Map<Integer, Long> callsAtLastWrite = new HashMap<>();
-    private final int[] written = new int[Account.values().length];
+    private final long[] written = new long[Account.values().length];
     private boolean closed;
 
     private Recorder(Path file, IdMap names) throws IOException {
@@ -233,8 +234,8 @@ public final class Recorder implements AutoCloseable {
         String removed = r.removedSummary();
         if (removed != null) writer.info(now, RecordingFormat.INFO_REMOVED_FOR_OVERHEAD, removed);
         if (!r.classFailures().isEmpty()) {
-            writer.info(now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Integer.toString(r.classFailures().size()));
-            writer.info(now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().getFirst());
+            writer.info(now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Long.toString(r.classFailures().total()));
+            writer.info(now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().first().getFirst());
         }
         for (Results.Skipped m : newSince(r.skipped(), Account.SKIPPED)) {
             writer.skipped(now, m.binaryName(), m.method(), m.descriptor(), m.reason());
@@ -295,14 +296,19 @@ public final class Recorder implements AutoCloseable {
                 argNames, values, result, c.callerStack(), c.callees());
     }
 
-    /** The lists a tracing session only adds to; each is written from where the last write stopped. */
+    /** What a tracing session reports as it happens; each is written from where the last write stopped. */
     private enum Account { SKIPPED, CLASS_FAILURES, REMOVED }
 
-    /** The entries of {@code all} (a snapshot of a list that only grows) not written yet, marked written. */
-    private <T> List<T> newSince(List<T> all, Account account) {
-        int from = Math.min(written[account.ordinal()], all.size());
-        written[account.ordinal()] = all.size();
-        return all.subList(from, all.size());
+    /**
+     * The entries of {@code reported} not written yet, marked written. A result may be handed over
+     * twice (the final one), or may hold entries written before (a look, not a take): its fresh
+     * entries' place in the session says which are new.
+     */
+    private <T> List<T> newSince(Reported.View<T> reported, Account account) {
+        long from = Math.max(written[account.ordinal()], reported.freshFrom());
+        written[account.ordinal()] = Math.max(written[account.ordinal()], reported.total());
+        List<T> fresh = reported.fresh();
+        return fresh.subList((int) Math.min(fresh.size(), from - reported.freshFrom()), fresh.size());
     }
 
     /**

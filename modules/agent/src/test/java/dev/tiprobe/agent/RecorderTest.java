@@ -1,5 +1,6 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.tracing.Reported;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.IdMap;
@@ -73,13 +74,38 @@ class RecorderTest {
         assertEquals(1, r.samples().size());
     }
 
+    /**
+     * Tracing forgets what it reported once the recording has it ({@link Reported}): a look hands
+     * entries over that a later take hands over again, and the final result comes twice (the
+     * stop's and the last write's). The recording holds each entry once, in order.
+     */
+    @Test
+    void whatTracingReportedIsWrittenOnceEach() throws Exception {
+        Path file = dir.resolve("reported.tpr");
+        try (Recorder recorder = Recorder.create(file, new IdMap())) {
+            recorder.trace(failures(2, "a", "b"), false);       // a look: nothing forgotten
+            recorder.trace(failures(3, "a", "b", "c"), false);  // the take that follows
+            recorder.trace(failures(4, "d"), false);
+            recorder.trace(failures(4, "d"), true);             // the final result again
+        }
+        Recording r = RecordingReader.read(file);
+        assertEquals(List.of("a", "b", "c", "d"), r.tracing().classFailures());
+    }
+
+    private static Results failures(long total, String... fresh) {
+        Results none = results();
+        return new Results(none.mode(), none.filter(), List.of(), List.of(), Reported.View.none(),
+                new Reported.View<>(total, List.of("a", "b", "c"), List.of(fresh)), 1, 0, 0, 0, Reported.View.none(),
+                0.05, "test clock", 0, 0);
+    }
+
     private static Results.MethodResult method(long calls, boolean unloaded) {
         return new Results.MethodResult(RUN, "Script.run() : void", "Script", "run", "()V", calls,
                 new Results.TimeStats(calls * 100, 100, 100, new long[40]), unloaded);
     }
 
     private static Results results(Results.MethodResult... methods) {
-        return new Results(TraceMode.TIME, "Script::run", List.of(methods), List.of(), List.of(), List.of(), 1, 0, 0, 0, List.of(),
+        return new Results(TraceMode.TIME, "Script::run", List.of(methods), List.of(), Reported.View.none(), Reported.View.none(), 1, 0, 0, 0, Reported.View.none(),
                 0.05, "test clock", 0, 0);
     }
 }

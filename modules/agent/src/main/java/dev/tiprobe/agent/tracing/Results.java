@@ -13,20 +13,22 @@ import java.util.List;
  * @param methods             every instrumented method, with calls (and times in time mode)
  * @param calls               traced calls in the order they started (trace mode)
  * @param skipped             methods the filter chose but that were left unchanged, with why
+ *                            ({@link Reported}: a count, the first few, and those new to this result)
  * @param classFailures       classes left unchanged because instrumenting them failed, with why
  * @param classesInstrumented class files changed (loads and retransforms)
  * @param instrumentingNanos  time spent choosing and changing class files, on the threads that loaded or retransformed them
  * @param droppedCalls        traced calls not recorded (rate cap, sampling, full buffer)
  * @param probeFailures       exceptions swallowed inside probe code
- * @param removed             methods whose probes were taken out to keep the overhead budget, hottest first
+ * @param removed             methods whose probes were taken out to keep the overhead budget, in the order
+ *                            they were, each look's hottest first
  * @param overheadBudget      that budget, as a share of the program's CPU (0: none)
  * @param clock               the clock time mode read ({@code time-stamp counter (2.596 ticks/ns)}); null in other modes
  * @param unloadedMethods     methods left out because their classes unloaded (an earlier result gave their last figures)
  * @param unloadedCalls       those methods' calls
  */
 public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
-                      List<Skipped> skipped, List<String> classFailures, long classesInstrumented, long instrumentingNanos,
-                      long droppedCalls, long probeFailures, List<Removed> removed, double overheadBudget, String clock,
+                      Reported.View<Skipped> skipped, Reported.View<String> classFailures, long classesInstrumented,
+                      long instrumentingNanos, long droppedCalls, long probeFailures, Reported.View<Removed> removed, double overheadBudget, String clock,
                       long unloadedMethods, long unloadedCalls) {
 
     /** Every method instrumented in the session, also those whose classes unloaded. */
@@ -48,10 +50,10 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
      */
     public String removedSummary() {
         if (removed.isEmpty()) return null;
-        StringBuilder b = new StringBuilder().append(removed.size()).append(removed.size() == 1 ? " method's" : " methods'")
+        StringBuilder b = new StringBuilder().append(removed.total()).append(removed.total() == 1 ? " method's" : " methods'")
                 .append(String.format(" probes removed to keep overhead under %s %%, e.g. ", percent(overheadBudget)));
-        for (int i = 0; i < Math.min(3, removed.size()); i++) {
-            Removed r = removed.get(i);
+        for (int i = 0; i < removed.first().size(); i++) {
+            Removed r = removed.first().get(i);
             b.append(i > 0 ? ", " : "").append(r.method()).append(" (").append(dev.tiprobe.recording.Rates.callsPerSecond(r.callsPerSecond())).append(')');
         }
         return b.toString();

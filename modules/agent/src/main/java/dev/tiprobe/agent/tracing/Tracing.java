@@ -240,14 +240,14 @@ public final class Tracing {
         /** Classes this session changed: loader to internal names. Guarded by itself. */
         private final Map<ClassLoader, Set<String>> changed = new WeakHashMap<>();
         private final Set<String> changedByBoot = new HashSet<>();
-        private final List<Results.Skipped> skipped = Collections.synchronizedList(new ArrayList<>());
-        private final List<String> classFailures = Collections.synchronizedList(new ArrayList<>());
+        private final Reported<Results.Skipped> skipped = new Reported<>();
+        private final Reported<String> classFailures = new Reported<>();
         /** Set once the agent's memory passed its ceiling: classes that load from then on run as they are. */
         private volatile boolean newClassesRefused;
         private final AtomicLong classesInstrumented = new AtomicLong();
         /** Time in {@link #transformed} past its first test: what instrumenting costs class loading (the budget counts only probe calls). */
         private final java.util.concurrent.atomic.LongAdder instrumentingNanos = new java.util.concurrent.atomic.LongAdder();
-        private final List<Results.Removed> removed = Collections.synchronizedList(new ArrayList<>());
+        private final Reported<Results.Removed> removed = new Reported<>();
         private volatile boolean active;
         private Events.Registration hook;
         private Results finalResults;
@@ -699,9 +699,11 @@ public final class Tracing {
                             stack instanceof Stack named ? named : null, stack instanceof EarlyStack, callees(c)));
                 }
             }
-            Results r = new Results(options.mode(), options.filter().toString(), out, traced, List.copyOf(skipped),
-                    List.copyOf(classFailures), classesInstrumented.get(), instrumentingNanos.sum(), ProbeControl.droppedCalls(), ProbeControl.failures(),
-                    List.copyOf(removed), options.overheadBudget(), options.mode() == TraceMode.TIME ? clock() : null,
+            // Handed out with release: what the recording writes once and the session forgets.
+            Results r = new Results(options.mode(), options.filter().toString(), out, traced,
+                    release ? skipped.take() : skipped.look(), release ? classFailures.take() : classFailures.look(),
+                    classesInstrumented.get(), instrumentingNanos.sum(), ProbeControl.droppedCalls(), ProbeControl.failures(),
+                    release ? removed.take() : removed.look(), options.overheadBudget(), options.mode() == TraceMode.TIME ? clock() : null,
                     unloadedMethods, unloadedCalls);
             for (Results.MethodResult m : out) {
                 if (m.unloaded()) {
