@@ -107,8 +107,15 @@ final class Instrumenter {
     private final LoadedClasses loaded;
     /** Trace mode: also time each call site of the body (one level of callees, a watch's call tree). */
     private final boolean timeCallSites;
-    /** Methods whose probes came out (binary name, '.', name, descriptor): no longer instrumented. */
-    private final Set<String> removed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * Methods whose probes came out (binary name, '.', name, descriptor), by the loader of their
+     * class: no longer instrumented. Held weakly by loader, so what a loader's classes had taken
+     * out goes with them; a class its name defined again by a new loader starts with its probes.
+     * Guarded by itself.
+     */
+    private final Map<ClassLoader, Set<String>> removed = new java.util.WeakHashMap<>();
+    /** The same for the bootstrap loader's classes (a null key has no weak reference). Guarded by {@link #removed}. */
+    private final Set<String> removedFromBoot = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Instrumenter(MethodFilter filter, TraceMode mode, Slots slots, LoadedClasses loaded) {
         this(filter, mode, slots, loaded, false);
@@ -125,8 +132,20 @@ final class Instrumenter {
     }
 
     /** From now on, transforms leave this method without probes (the overhead budget took them out). */
-    void remove(String binaryName, String method, String descriptor) {
-        removed.add(methodKey(binaryName, method, descriptor));
+    void remove(ClassLoader loader, String binaryName, String method, String descriptor) {
+        synchronized (removed) {
+            (loader == null ? removedFromBoot : removed.computeIfAbsent(loader, l -> java.util.concurrent.ConcurrentHashMap.newKeySet()))
+                    .add(methodKey(binaryName, method, descriptor));
+        }
+    }
+
+    /** The methods whose probes came out among {@code loader}'s classes (a concurrent set). */
+    private Set<String> removedFrom(ClassLoader loader) {
+        if (loader == null) return removedFromBoot;
+        synchronized (removed) {
+            Set<String> keys = removed.get(loader);
+            return keys == null ? Set.of() : keys;
+        }
     }
 
     private static String methodKey(String binaryName, String method, String descriptor) {
@@ -177,6 +196,7 @@ final class Instrumenter {
         List<Results.Skipped> skipped = new java.util.ArrayList<>();
         Map<MethodModel, Integer> chosen = new HashMap<>();
         boolean javaLang = Untraceable.javaLang(model.thisClass().asInternalName());
+        Set<String> removedHere = removedFrom(loader);
         ClassSlots classSlots = null;
         for (MethodModel m : model.methods()) {
             String name = m.methodName().stringValue();
@@ -185,7 +205,7 @@ final class Instrumenter {
                     m.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
             if (javaLang ? !filter.matchesWhereNamed(binaryName, name, desc)
                     : !filter.matches(binaryName, classAnnotations, name, desc, methodAnnotations)) continue;
-            if (!removed.isEmpty() && removed.contains(methodKey(binaryName, name, desc))) continue;
+            if (!removedHere.isEmpty() && removedHere.contains(methodKey(binaryName, name, desc))) continue;
             String reason = Untraceable.whyNotMethod(model.thisClass().asInternalName(), name);
             if (reason == null) reason = unsupported(m);
             if (reason != null) {

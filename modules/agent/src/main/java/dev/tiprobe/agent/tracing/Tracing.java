@@ -4,6 +4,7 @@ import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.ModuleAccess;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
@@ -34,6 +35,7 @@ import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -394,17 +396,21 @@ public final class Tracing {
             synchronized (LOCK) {
                 if (!active) return;
                 List<ProbeSlots.Method> methods = slots.methods();
-                Set<String> classes = new HashSet<>();
+                Map<String, List<MethodToken>> byClass = new HashMap<>();
                 for (OverheadBudget.Removal r : chosen) {
                     ProbeSlots.Method m = methods.get(r.slot());
                     if (m == null || r.slot() >= looked.size() || m != looked.get(r.slot())) continue;  // unloaded since the look
-                    String owner = m.token().owner().binaryName();
-                    instrumenter.remove(owner, m.token().name(), m.token().descriptor());
-                    classes.add(owner);
+                    byClass.computeIfAbsent(m.token().owner().binaryName(), k -> new ArrayList<>()).add(m.token());
                     removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
                 }
+                // Every loaded class of the name: the loader is not part of a method's slot.
                 List<Class<?>> again = new ArrayList<>();
-                for (Class<?> c : loadedClassesWithClassFiles()) if (classes.contains(c.getName())) again.add(c);
+                for (Class<?> c : loadedClassesWithClassFiles()) {
+                    List<MethodToken> taken = byClass.get(c.getName());
+                    if (taken == null) continue;
+                    for (MethodToken t : taken) instrumenter.remove(c.getClassLoader(), c.getName(), t.name(), t.descriptor());
+                    again.add(c);
+                }
                 retransform(again);
             }
         }
