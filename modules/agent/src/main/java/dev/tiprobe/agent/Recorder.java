@@ -38,7 +38,7 @@ public final class Recorder implements AutoCloseable {
     private final Map<String, String> facts = new LinkedHashMap<>();
     /** Allocation sampling's interval once the overhead budget has changed it (0: as asked), for the next recording of a loop. */
     private long allocInterval;
-    private final long epochAtStart = System.currentTimeMillis() * 1_000_000L;
+    private final long epochAtStart = EpochClock.nanosNow();
     private final long nanoAtStart = System.nanoTime();
     /** The traced calls written that the tracing session still keeps: those it dropped never come back. */
     private Set<CallKey> callsWritten = new HashSet<>();

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RecorderTest {
     private static final MethodToken RUN = new MethodToken(
@@ -90,6 +91,24 @@ class RecorderTest {
         }
         Recording r = RecordingReader.read(file);
         assertEquals(List.of("a", "b", "c", "d"), r.tracing().classFailures());
+    }
+
+    /**
+     * The recording's clock reads the wall clock as finely as JFR's stamps do: pinned to the
+     * millisecond, it ran up to one behind, and a JFR sample taken in the last millisecond before
+     * the stop was left out as after it (a 3 s program through {@code run} lost main's last
+     * moment so, one run in four).
+     */
+    @Test
+    void theRecordingsClockIsTheWallClockToTheMicrosecond() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            try (Recorder recorder = Recorder.create(dir.resolve("clock" + i + ".tpr"), new IdMap())) {
+                long before = EpochClock.nanosNow();
+                long now = recorder.now();
+                long after = EpochClock.nanosNow();
+                assertTrue(now >= before - 100_000 && now <= after + 100_000, (before - now) / 1000 + " µs behind");
+            }
+        }
     }
 
     private static Results failures(long total, String... fresh) {

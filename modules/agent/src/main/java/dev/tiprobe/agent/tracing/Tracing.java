@@ -1,6 +1,7 @@
 package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.AgentThreads;
+import dev.tiprobe.agent.EpochClock;
 import dev.tiprobe.agent.ModuleAccess;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
@@ -34,7 +35,6 @@ import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -263,7 +263,7 @@ public final class Tracing {
             this.options = options;
             this.slots = new ProbeSlots(names, ownMap, this::namedModule);
             this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, loadedNames, options.tree());
-            this.startEpochNanos = System.currentTimeMillis() * 1_000_000L;
+            this.startEpochNanos = EpochClock.nanosNow();
             this.startNanoTime = System.nanoTime();
         }
 
