@@ -253,6 +253,10 @@ class ProbeTest {
         long kept = ProbeControl.footprintBytes() - before;
         for (int t = 0; t < threads; t++) assertEquals(2, figures[t * apart].calls(), "slot " + t * apart);
         assertEquals(2, ProbeControl.timedCalls(threads * apart)[apart], "the calls alone, as the overhead budget reads them");
+        ProbeControl.TimeFigures[] asked = ProbeControl.timeFigures(new int[] {3 * apart, apart, apart + 1});
+        assertEquals(java.util.List.of(2L, 2L, 0L), java.util.Arrays.stream(asked).map(ProbeControl.TimeFigures::calls).toList(),
+                "the figures of the slots asked for, in their order");
+        assertEquals(figures[apart].totalNanos(), asked[1].totalNanos());
         assertTrue(kept < 400_000, "200 slots' figures, not 200 chunks' (4.5 MB): " + kept + " bytes");
         ProbeControl.release(java.util.stream.IntStream.range(0, threads).map(t -> t * apart).toArray());
         assertTrue(ProbeControl.footprintBytes() - before < 200_000, "released slots' figures go: " + (ProbeControl.footprintBytes() - before));
@@ -275,6 +279,7 @@ class ProbeTest {
         for (int slot = 640; slot < burst + 640; slot++) Probe.exit(slot, Probe.enter(slot));
         Thread.ofVirtual().start(() -> Probe.exit(5_000, Probe.enter(5_000))).join();  // a shared chunk too
         assertEquals(2, ProbeControl.timeFigures(5_001)[5_000].calls(), "a platform and a virtual thread's call");
+        assertEquals(2, ProbeControl.timeFigures(new int[] {5_000})[0].calls(), "asked for alone");
         long withBurst = ProbeControl.footprintBytes();
         ProbeControl.release(java.util.stream.IntStream.range(640, burst + 640).toArray());
         ProbeControl.dropFreeChunks(burst + 640, slot -> slot == kept);

@@ -671,19 +671,22 @@ public final class Tracing {
             for (ProbeSlots.Method m : gone) goneSlots.add(m.slot());
             List<ProbeSlots.Method> methods = slots.methods();
             int n = methods.size();
+            List<ProbeSlots.Method> inUse = methods.stream().filter(java.util.Objects::nonNull).toList();
             // Time mode counts at the exits (in the time figures); the other modes count at entry.
-            ProbeControl.TimeFigures[] times = options.mode() == TraceMode.TIME ? ProbeControl.timeFigures(n) : null;
+            // Figures of the slots in use only: under churn, slots handed out run to a hundred times those.
+            ProbeControl.TimeFigures[] times = options.mode() == TraceMode.TIME
+                    ? ProbeControl.timeFigures(inUse.stream().mapToInt(ProbeSlots.Method::slot).toArray()) : null;
             long[] counts = times == null ? ProbeControl.counts(n) : null;
             List<Results.MethodResult> out = new ArrayList<>();
             String[] names = new String[n];  // made once a collection, for the methods' figures and their calls alike
-            for (ProbeSlots.Method m : methods) {
-                if (m == null) continue;
+            for (int k = 0; k < inUse.size(); k++) {
+                ProbeSlots.Method m = inUse.get(k);
                 long calls;
                 Results.TimeStats time = null;
                 if (times == null) {
                     calls = counts[m.slot()];
                 } else {
-                    ProbeControl.TimeFigures t = times[m.slot()];
+                    ProbeControl.TimeFigures t = times[k];
                     calls = t.calls();
                     time = new Results.TimeStats(t.totalNanos(), t.minNanos(), t.maxNanos(), t.histogram());
                 }
