@@ -143,7 +143,10 @@ final class AgentSession {
         if (closed) return null;
         long now = System.nanoTime();
         long every = Profiling.keepsCallerStacks(options) ? KEPT_CALLS_GRACE_NANOS / 2 : 60_000_000_000L;
-        if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > every)) writeTracing();
+        if (tracing != null && (tracing.anyUnloaded() || now - lastTraceWrite > every)) {
+            // A few thousand unloaded methods a write; a burst of tens of thousands takes several.
+            for (int writes = 0; writes == 0 || writes < MAX_TRACING_WRITES && tracing.anyUnloaded(); writes++) writeTracing();
+        }
         MemoryCeiling.Step step;
         synchronized (ceiling) {
             step = ceiling.look(footprint(), now);
@@ -196,6 +199,8 @@ final class AgentSession {
     }
 
     private static final long TOKEN_GRACE_NANOS = 3_000_000_000L;
+    /** Tracing writes a look of the keeper makes at most, should classes unload faster than they are settled. */
+    private static final int MAX_TRACING_WRITES = 64;
     /** The grace where calls are kept with their stacks: they are written every half of it. */
     private static final long KEPT_CALLS_GRACE_NANOS = 10_000_000_000L;
 

@@ -83,8 +83,8 @@ final class ProbeSlots implements Instrumenter.Slots {
     private volatile AtomicReferenceArray<Method> bySlot = new AtomicReferenceArray<>(0);
     private final Map<ClassLoader, LoaderSlots> byLoader = new WeakHashMap<>();
     private final ReferenceQueue<ClassLoader> collected = new ReferenceQueue<>();
-    /** Methods of collected loaders not yet handed out by {@link #unloaded()}. */
-    private final List<Method> pending = new ArrayList<>();
+    /** Methods of collected loaders not yet handed out by {@link #unloaded}. */
+    private final java.util.ArrayDeque<Method> pending = new java.util.ArrayDeque<>();
     /** Slots given back, handed out again (the lowest first) before new ones: slots stay as few as the methods alive. */
     private final BitSet free = new BitSet();
     /** The callees of each slot's timed call sites, by site index, where a session times them (a watch's call tree). */
@@ -188,7 +188,7 @@ final class ProbeSlots implements Instrumenter.Slots {
         return loader != null && loader != ClassLoader.getPlatformClassLoader() && loader != ClassLoader.getSystemClassLoader();
     }
 
-    /** Whether classes of a collected loader wait for {@link #unloaded()}. */
+    /** Whether classes of a collected loader wait for {@link #unloaded}. */
     synchronized boolean anyUnloaded() {
         for (Reference<? extends ClassLoader> r; (r = collected.poll()) != null; ) {
             for (int slot : ((LoaderSlots) r).byKey.values()) pending.add(methods.get(slot));
@@ -197,18 +197,27 @@ final class ProbeSlots implements Instrumenter.Slots {
     }
 
     /**
-     * The methods whose class loaders were collected since the last call: their figures are final.
-     * They keep their slots until {@link #release}.
+     * Up to {@code atMost} of the methods whose class loaders were collected and that were not
+     * handed out before: their figures are final. They keep their slots until {@link #release}.
+     * A G1 cycle after minutes without one unloads tens of thousands of classes at once, and
+     * settling all their methods in one write made arrays of tens of megabytes for a moment.
      */
-    synchronized List<Method> unloaded() {
+    synchronized List<Method> unloaded(int atMost) {
         anyUnloaded();
-        List<Method> out = List.copyOf(pending);
-        pending.clear();
+        List<Method> out = new ArrayList<>(Math.min(atMost, pending.size()));
+        while (out.size() < atMost && !pending.isEmpty()) out.add(pending.poll());
         return out;
     }
 
+    /** The slots of unloaded methods not handed out yet: their figures wait to be settled, not read meanwhile. */
+    synchronized BitSet waitingSlots() {
+        BitSet waiting = new BitSet();
+        for (Method m : pending) waiting.set(m.slot());
+        return waiting;
+    }
+
     /**
-     * Gives back the slots of {@code gone} (from {@link #unloaded()}), their figures dropped. A
+     * Gives back the slots of {@code gone} (from {@link #unloaded}), their figures dropped. A
      * session's map retires their tokens once the recording has written their last figures (the
      * recorder asks); a map of this tracing's own retires them now.
      */

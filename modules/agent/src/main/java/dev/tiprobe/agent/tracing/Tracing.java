@@ -552,7 +552,7 @@ public final class Tracing {
         public Results snapshot() {
             synchronized (LOCK) {
                 if (finalResults != null) return finalResults;
-                return collect(false);
+                return collect(false, 0);
             }
         }
 
@@ -576,13 +576,14 @@ public final class Tracing {
 
         /**
          * What the probes saw so far, to be written to the recording: methods whose classes
-         * unloaded are in it for the last time ({@link Results.MethodResult#unloaded()}) and their
-         * slots are given back. The session keeps going.
+         * unloaded are in it for the last time ({@link Results.MethodResult#unloaded()}), up to
+         * {@link #SETTLED_AT_ONCE} of them (the others wait, left out, for the next drains, which
+         * {@link #anyUnloaded} asks for), and their slots are given back. The session keeps going.
          */
         public Results drain() {
             synchronized (LOCK) {
                 if (finalResults != null) return finalResults;
-                return collect(true);
+                return collect(true, SETTLED_AT_ONCE);
             }
         }
 
@@ -640,7 +641,7 @@ public final class Tracing {
                 }
                 retransform(restore);
                 if (hook != null) hook.close();
-                finalResults = collect(true);
+                finalResults = collect(true, Integer.MAX_VALUE);
             }
             AgentThreads.end(budgetWatcher, 2_000);  // outside the lock, which a removal round holds
             return finalResults;
@@ -660,18 +661,23 @@ public final class Tracing {
             return out;
         }
 
+        /** Unloaded methods whose last figures one drain writes at most: about 3 MB of figures made and let go. */
+        static final int SETTLED_AT_ONCE = 4_096;
+
         /**
-         * What the probes saw so far. With {@code release}, methods of classes that unloaded are
-         * in it one last time, then their slots are given back: a program that makes and drops
+         * What the probes saw so far. With {@code release}, up to {@code settleAtMost} methods of
+         * classes that unloaded are in it one last time, then their slots are given back (the
+         * other unloaded ones are left out until their turn): a program that makes and drops
          * classes all day keeps figures for the classes alive, its recording the rest.
          */
-        private Results collect(boolean release) {
-            List<ProbeSlots.Method> gone = release ? slots.unloaded() : List.of();
+        private Results collect(boolean release, int settleAtMost) {
+            List<ProbeSlots.Method> gone = release ? slots.unloaded(settleAtMost) : List.of();
             Set<Integer> goneSlots = new HashSet<>();
             for (ProbeSlots.Method m : gone) goneSlots.add(m.slot());
+            java.util.BitSet waiting = release ? slots.waitingSlots() : new java.util.BitSet();
             List<ProbeSlots.Method> methods = slots.methods();
             int n = methods.size();
-            List<ProbeSlots.Method> inUse = methods.stream().filter(java.util.Objects::nonNull).toList();
+            List<ProbeSlots.Method> inUse = methods.stream().filter(m -> m != null && !waiting.get(m.slot())).toList();
             // Time mode counts at the exits (in the time figures); the other modes count at entry.
             // Figures of the slots in use only: under churn, slots handed out run to a hundred times those.
             ProbeControl.TimeFigures[] times = options.mode() == TraceMode.TIME

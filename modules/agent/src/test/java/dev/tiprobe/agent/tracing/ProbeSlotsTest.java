@@ -40,4 +40,36 @@ class ProbeSlotsTest {
             assertEquals(traced.tokenId(), names.internMethodToken(traced.token()), "the method's token is the map's");
         }
     }
+
+    /**
+     * A G1 cycle after minutes without one unloads tens of thousands of classes at once: their
+     * methods' last figures are handed out a few thousand at a time, the others waiting, so that
+     * settling them never makes arrays of tens of megabytes at once.
+     */
+    @Test
+    void methodsOfACollectedLoaderAreHandedOutAFewAtATime() throws Exception {
+        ProbeSlots slots = new ProbeSlots(new IdMap(), false, (loader, pkg) -> null);
+        java.lang.ref.WeakReference<ClassLoader> gone = traceAll(slots);
+        for (int i = 0; i < 100 && !slots.anyUnloaded(); i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertEquals(null, gone.get(), "the loader was collected");
+        java.util.List<ProbeSlots.Method> first = slots.unloaded(2);
+        assertEquals(2, first.size());
+        assertEquals(1, slots.waitingSlots().cardinality(), "the third waits");
+        assertEquals(1, slots.unloaded(2).size());
+        assertEquals(0, slots.waitingSlots().cardinality());
+        assertEquals(false, slots.anyUnloaded());
+    }
+
+    /** Slots for the three methods of a class of a loader nothing else holds; the loader, weakly. */
+    private static java.lang.ref.WeakReference<ClassLoader> traceAll(ProbeSlots slots) throws Exception {
+        URLClassLoader loader = new URLClassLoader(new URL[0], null);
+        byte[] classFile = GeneratedClasses.classFile("gen.Thrice");
+        Instrumenter.ClassSlots perClass = slots.forClass("gen.Thrice", loader, null, classFile);
+        for (MethodModel m : ClassFile.of().parse(classFile).methods()) perClass.slotFor(m);
+        loader.close();
+        return new java.lang.ref.WeakReference<>(loader);
+    }
 }
