@@ -3,24 +3,27 @@ import jdk.jfr.consumer.RecordingFile;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The sampling moments (whole milliseconds) of thread main from {@code mainAt} on: in JFR's own
+ * The samples of thread main from {@code mainAt} on: in JFR's own
  * recording and in tiprobe's JSON report of the same run. Prints
- * {@code tiprobe <n> jfr <n> missing <n> coverage <percent of the 100 10-ms periods of one second>}.
+ * {@code tiprobe <n> jfr <n> missing <n> coverage <percent of the 100 10-ms periods of one second>}, and
+ * where the missing moments are, in milliseconds after main began.
  * Usage: java OneSecondMoments.java <mainAt epoch ms> <recording.jfr> <tiprobe.json>
  */
 public class OneSecondMoments {
     public static void main(String[] args) throws Exception {
         long mainAt = Long.parseLong(args[0]);
-        TreeSet<Long> jfr = new TreeSet<>();
+        TreeSet<Long> jfr = new TreeSet<>();  // epoch nanoseconds
         for (RecordedEvent e : RecordingFile.readAllEvents(Path.of(args[1]))) {
+            long taken = e.getStartTime().getEpochSecond() * 1_000_000_000L + e.getStartTime().getNano();
             if (e.getEventType().getName().equals("jdk.ExecutionSample") && "main".equals(e.getThread("sampledThread").getJavaName())
-                    && e.getStartTime().toEpochMilli() >= mainAt) {
-                jfr.add(e.getStartTime().toEpochMilli());
+                    && taken >= mainAt * 1_000_000) {
+                jfr.add(taken);
             }
         }
         String json = Files.readString(Path.of(args[2]));
@@ -29,12 +32,17 @@ public class OneSecondMoments {
         if (id.find()) {
             Matcher s = Pattern.compile("\"epochNanos\": (\\d+), \"thread\": " + id.group(1) + ",").matcher(json);
             while (s.find()) {
-                long ms = Long.parseLong(s.group(1)) / 1_000_000;
-                if (ms >= mainAt) tiprobe.add(ms);
+                long taken = Long.parseLong(s.group(1));
+                if (taken >= mainAt * 1_000_000) tiprobe.add(taken);
             }
         }
-        TreeSet<Long> missing = new TreeSet<>(jfr);
-        missing.removeAll(tiprobe);
-        System.out.printf("tiprobe %d jfr %d missing %d coverage %d%%%n", tiprobe.size(), jfr.size(), missing.size(), tiprobe.size());
+        // The same sample as two recordings of one JVM convert its ticks to the epoch: a microsecond apart at most.
+        List<Long> missing = jfr.stream().filter(t -> {
+            Long near = tiprobe.ceiling(t - 20_000);
+            return near == null || near > t + 20_000;
+        }).map(t -> t / 1_000_000 - mainAt).toList();
+        System.out.printf("tiprobe %d jfr %d missing %d coverage %d%%%s%n", tiprobe.size(), jfr.size(), missing.size(), tiprobe.size(),
+                missing.isEmpty() ? "" : " (missing at " + missing + " ms after main began; JFR's last at "
+                        + (jfr.last() / 1_000_000 - mainAt) + " ms)");
     }
 }

@@ -311,11 +311,13 @@ class RealProgramsIT {
      * JFR's shutdown hook deleted its repository under tiprobe's stream and the last 150 ms were
      * lost: 58 and 59 moments of JFR's 73. The agent's side of sampling starts a second late
      * ({@code ProfilingStart}): a program that ends before that (300 ms) and one that ends about
-     * then each have all of main's samples. (A 3 s program lost one of 278 moments in one of four
-     * runs of this test; not explained yet, so not part of it: see BENCHMARKS.md.)
+     * then each have all of main's samples, and so does one of 3 s, whose agent starts while it runs.
+     * Samples are matched within 20 µs, not by the millisecond: the two recordings convert JFR's
+     * ticks to the epoch a microsecond apart, and a sample near a millisecond's edge fell on either
+     * side of it (the 3 s program "lost" one of 278 moments so, once in four runs).
      */
     @ParameterizedTest(name = "{0} ms")
-    @ValueSource(ints = {300, 1000})
+    @ValueSource(ints = {300, 1000, 3000})
     void runSamplesAOneSecondProgramFromItsStartAndLosesNoneOfJfrsSamples(int millis) throws Exception {
         Path collapsed = dir.resolve("one.collapsed");
         Path own = dir.resolve("one.jfr");
@@ -331,25 +333,31 @@ class RealProgramsIT {
         // Failed once in CI (no thread named main in the recording): what the run said and what the recording holds, should it again.
         assertTrue(mainId.find(), () -> "main's samples: " + run.err() + text.substring(0, Math.min(text.length(), 3000)));
         Matcher samples = Pattern.compile("\"epochNanos\": (\\d+), \"thread\": " + mainId.group(1) + ",").matcher(text);
-        java.util.TreeSet<Long> tiprobes = new java.util.TreeSet<>();
-        while (samples.find()) tiprobes.add(Long.parseLong(samples.group(1)) / 1_000_000);
+        java.util.TreeSet<Long> tiprobes = new java.util.TreeSet<>();  // epoch nanoseconds
+        while (samples.find()) tiprobes.add(Long.parseLong(samples.group(1)));
         java.util.TreeSet<Long> jfrs = new java.util.TreeSet<>();
+        long mainAtNanos = mainAt * 1_000_000;
         for (RecordedEvent e : RecordingFile.readAllEvents(own)) {
             // From main's first line: before it, main runs the JVM's start and tiprobe's, not the program.
+            long taken = e.getStartTime().getEpochSecond() * 1_000_000_000L + e.getStartTime().getNano();
             if (e.getEventType().getName().equals("jdk.ExecutionSample") && "main".equals(e.getThread("sampledThread").getJavaName())
-                    && e.getStartTime().toEpochMilli() >= mainAt) {
-                jfrs.add(e.getStartTime().toEpochMilli());
+                    && taken >= mainAtNanos) {
+                jfrs.add(taken);
             }
         }
         assertTrue(jfrs.size() >= millis / 100, "JFR's own recording sampled main: " + jfrs.size());
         assertFalse(tiprobes.isEmpty(), "samples");
-        long firstAfterMain = tiprobes.first() - mainAt;
+        long firstAfterMain = tiprobes.first() / 1_000_000 - mainAt;
         assertTrue(firstAfterMain < 700, "the first sample came " + firstAfterMain + " ms after main began");
-        java.util.TreeSet<Long> missing = new java.util.TreeSet<>(jfrs);
-        missing.removeAll(tiprobes);
-        assertTrue(missing.isEmpty(), missing.size() + " of JFR's " + jfrs.size() + " moments of main missing (tiprobe has "
-                + tiprobes.size() + "; last JFR " + (jfrs.last() - mainAt) + " ms after main began, last tiprobe "
-                + (tiprobes.last() - mainAt) + "): " + missing);
+        // The same sample, as two recordings of one JVM convert its ticks to the epoch: a microsecond
+        // apart at most (measured: 0.6 and 1.1 µs, once across a millisecond's edge in 20 runs of 3 s).
+        java.util.List<Long> missing = jfrs.stream().filter(t -> {
+            Long near = tiprobes.ceiling(t - 20_000);
+            return near == null || near > t + 20_000;
+        }).map(t -> t / 1_000_000 - mainAt).toList();
+        assertTrue(missing.isEmpty(), missing.size() + " of JFR's " + jfrs.size() + " samples of main missing (tiprobe has "
+                + tiprobes.size() + "; last JFR " + (jfrs.last() / 1_000_000 - mainAt) + " ms after main began, last tiprobe "
+                + (tiprobes.last() / 1_000_000 - mainAt) + "), at ms after main began: " + missing);
         // spin is inlined into main's loop, where C2 keeps the only safepoint poll: samples show main.
         assertTrue(folded(collapsed).stream().anyMatch(l -> l.contains("example/real/OneSecond.main")), "the program's frames");
     }

@@ -96,8 +96,8 @@ class RecorderTest {
     /**
      * The recording's clock reads the wall clock as finely as JFR's stamps do: pinned to the
      * millisecond, it ran up to one behind, and a JFR sample taken in the last millisecond before
-     * the stop was left out as after it (a 3 s program through {@code run} lost main's last
-     * moment so, one run in four).
+     * the stop could be left out as after it (through {@code run}, main's last sample came as
+     * little as 10 µs before the stop).
      */
     @Test
     void theRecordingsClockIsTheWallClockToTheMicrosecond() throws Exception {
