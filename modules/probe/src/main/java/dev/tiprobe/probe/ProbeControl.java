@@ -230,11 +230,10 @@ public final class ProbeControl {
                     if (chunk != null) merge(sum, k * Probe.TIME_STRIDE, chunk, (slots[k] & ThreadState.MASK) * Probe.TIME_STRIDE, false);
                 }
             }
-            long[][] ended = Probe.ENDED.times;
             long[][] shared = Probe.sharedTimes;
             for (int k = 0; k < slots.length; k++) {
                 int slot = slots[k];
-                if (slot < ended.length && ended[slot] != null) merge(sum, k * Probe.TIME_STRIDE, ended[slot], 0, false);
+                Probe.ENDED.addTo(slot, sum, k * Probe.TIME_STRIDE);
                 long[] chunk = slot / Probe.CHUNK < shared.length ? Probe.chunkAcquire(shared, slot / Probe.CHUNK) : null;
                 if (chunk != null) merge(sum, k * Probe.TIME_STRIDE, chunk, (slot % Probe.CHUNK) * Probe.TIME_STRIDE, true);
             }

@@ -264,6 +264,40 @@ class ProbeTest {
     }
 
     /**
+     * What ended threads ran is kept packed, the histogram's empty buckets left out, and reads
+     * back exactly: a method's calls fall in a few of the 40 buckets, and under churn every
+     * traced method that ran on a thread since ended kept all 44 longs of its figures.
+     */
+    @Test
+    void endedThreadsFiguresArePackedAndReadBackExactly() {
+        ThreadState thread = new ThreadState(null, 7, "worker", false);
+        java.util.Random random = new java.util.Random(42);
+        long[][] expected = new long[1_000][];
+        for (int slot = 0; slot < expected.length; slot++) {
+            long[] chunk = thread.timesOf(slot);
+            int at = (slot & ThreadState.MASK) * Probe.TIME_STRIDE;
+            for (int call = 0; call < 1 + slot % 5; call++) {
+                long d = 1L << (3 + random.nextInt(20));
+                chunk[at + Probe.MIN_AT] = chunk[at + Probe.CALLS_AT] == 0 ? d : Math.min(chunk[at + Probe.MIN_AT], d);
+                chunk[at + Probe.CALLS_AT]++;
+                chunk[at + Probe.TOTAL_AT] += d;
+                chunk[at + Probe.MAX_AT] = Math.max(chunk[at + Probe.MAX_AT], d);
+                chunk[at + Probe.BUCKETS_AT + Probe.bucket(d)]++;
+            }
+            expected[slot] = java.util.Arrays.copyOfRange(chunk, at, at + Probe.TIME_STRIDE);
+        }
+        EndedThreads ended = new EndedThreads();
+        ended.absorb(thread);
+        ended.absorb(thread);  // emptied by the first: adds nothing
+        for (int slot = 0; slot < expected.length; slot++) {
+            long[] back = new long[Probe.TIME_STRIDE];
+            ended.addTo(slot, back, 0);
+            assertArrayEquals(expected[slot], back, "slot " + slot);
+        }
+        assertTrue(ended.bytes() < 1_000 * 150, "packed: " + ended.bytes() + " bytes for 1,000 slots (368,000 unpacked)");
+    }
+
+    /**
      * Under class churn the slots handed out run to a hundred times those in use, and tracing
      * reads the figures of those in use every time it writes them: what that makes grows with the
      * slots asked for, not with the highest slot handed out. Figures for every slot were 70 MB of
