@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 /**
  * The samples of thread main from {@code mainAt} on: in JFR's own
  * recording and in tiprobe's JSON report of the same run. Prints
- * {@code tiprobe <n> jfr <n> missing <n> coverage <percent of the 100 10-ms periods of one second>}, and
- * where the missing moments are, in milliseconds after main began.
- * Usage: java OneSecondMoments.java <mainAt epoch ms> <recording.jfr> <tiprobe.json>
+ * {@code tiprobe <n> jfr <n> missing <n> coverage <percent of the program's 10-ms periods (100 in one second)>},
+ * and where the missing samples are, in milliseconds after main began.
+ * Usage: java OneSecondMoments.java <mainAt epoch ms> <recording.jfr> <tiprobe.json> [<milliseconds the program ran, 1000>]
  */
 public class OneSecondMoments {
     public static void main(String[] args) throws Exception {
@@ -33,7 +33,7 @@ public class OneSecondMoments {
             Matcher s = Pattern.compile("\"epochNanos\": (\\d+), \"thread\": " + id.group(1) + ",").matcher(json);
             while (s.find()) {
                 long taken = Long.parseLong(s.group(1));
-                if (taken >= mainAt * 1_000_000) tiprobe.add(taken);
+                if (taken >= mainAt * 1_000_000 - 20_000) tiprobe.add(taken);
             }
         }
         // The same sample as two recordings of one JVM convert its ticks to the epoch: a microsecond apart at most.
@@ -41,7 +41,9 @@ public class OneSecondMoments {
             Long near = tiprobe.ceiling(t - 20_000);
             return near == null || near > t + 20_000;
         }).map(t -> t / 1_000_000 - mainAt).toList();
-        System.out.printf("tiprobe %d jfr %d missing %d coverage %d%%%s%n", tiprobe.size(), jfr.size(), missing.size(), tiprobe.size(),
+        long periods = args.length > 3 ? Long.parseLong(args[3]) / 10 : 100;
+        System.out.printf("tiprobe %d jfr %d missing %d coverage %d%%%s%n", tiprobe.size(), jfr.size(), missing.size(),
+                tiprobe.size() * 100 / periods,
                 missing.isEmpty() ? "" : " (missing at " + missing + " ms after main began; JFR's last at "
                         + (jfr.last() / 1_000_000 - mainAt) + " ms)");
     }

@@ -22,5 +22,5 @@ for i in $(seq 1 "$runs"); do
       "-XX:StartFlightRecording:filename=$out/run$i.jfr,settings=none,+jdk.ExecutionSample#enabled=true,+jdk.ExecutionSample#period=10ms" \
       -Xlog:jfr+startup=off -cp "$root/jlink/target/test-classes" example.real.OneSecond "$millis" > "$out/run$i.out" 2> "$out/run$i.err"
   main_at=$(sed -n 's/^main at //p' "$out/run$i.out")
-  echo "run $i: $("$JAVA_HOME/bin/java" "$here/OneSecondMoments.java" "$main_at" "$out/run$i.jfr" "$out/run$i.json")"
+  echo "run $i: $("$JAVA_HOME/bin/java" "$here/OneSecondMoments.java" "$main_at" "$out/run$i.jfr" "$out/run$i.json" "$millis")"
 done

@@ -6,7 +6,8 @@
 # class histogram's total), the difference, both resident sets as /proc sees them, and the last
 # progress line each program printed (ScriptChurn: "scripts <n>"; the heaps compare only at equal
 # work, so give it a rate both keep up with). At the end: tiprobe stop, and both programs' last
-# lines (the same checksum means tiprobe changed nothing).
+# lines (the same checksum means tiprobe changed nothing). With STATUS=1 in the environment, also
+# tiprobe's status after each look: tracing's slots, the ID map's size, the agent's own estimate.
 #
 #   scripts/soak/heap-beside.sh <seconds> <every> '<tiprobe start flags>' -- java -Xmx512m -cp … Main args
 #
@@ -49,6 +50,8 @@ while [ $((SECONDS - start)) -lt "$seconds" ]; do
     a=$(used_after_gc $alone) p=$(used_after_gc $profiled)
     printf '%6d %10d %12d %8d %10d %12d  %s | %s\n' $((SECONDS - start)) "$a" "$p" $((p - a)) "$(rss $alone)" "$(rss $profiled)" \
         "$(progress "$out/alone.log")" "$(progress "$out/profiled.log")"
+    # STATUS=1: what the agent says of itself at each look (its ID map, slots and estimate).
+    if [ -n "${STATUS:-}" ]; then "$tiprobe" status "$profiled" | sed 's/^running: .*methods (/  slots: (/; s/, [0-9]* calls so far;.*so far; / /' || true; fi
 done
 "$tiprobe" status "$profiled" || true
 "$tiprobe" stop "$profiled" && ls -l "$out"/profiled.*

@@ -3,7 +3,7 @@ package dev.tiprobe.agent;
 import java.time.Instant;
 
 /**
- * The wall clock in epoch nanoseconds, as finely as the system gives it (microseconds on Linux),
+ * The wall clock in epoch nanoseconds, as finely as the system gives it (microseconds or finer),
  * where a session pins its own stamps to the epoch. JFR's stamps are as fine: a clock pinned with
  * {@code System.currentTimeMillis()} ran up to a millisecond behind them, and a JFR sample taken
  * in the last millisecond before a stop could be left out as if taken after it.

@@ -101,14 +101,18 @@ class RecorderTest {
      */
     @Test
     void theRecordingsClockIsTheWallClockToTheMicrosecond() throws Exception {
-        for (int i = 0; i < 20; i++) {
+        // The median of 20 recorders' offsets: a pause between pinning and reading moves one, not the median.
+        long[] behind = new long[20];
+        for (int i = 0; i < behind.length; i++) {
             try (Recorder recorder = Recorder.create(dir.resolve("clock" + i + ".tpr"), new IdMap())) {
                 long before = EpochClock.nanosNow();
                 long now = recorder.now();
-                long after = EpochClock.nanosNow();
-                assertTrue(now >= before - 100_000 && now <= after + 100_000, (before - now) / 1000 + " µs behind");
+                behind[i] = before - now;
             }
         }
+        java.util.Arrays.sort(behind);
+        assertTrue(Math.abs(behind[behind.length / 2]) < 100_000, "median " + behind[behind.length / 2] / 1000 + " µs behind: "
+                + java.util.Arrays.toString(behind));
     }
 
     private static Results failures(long total, String... fresh) {

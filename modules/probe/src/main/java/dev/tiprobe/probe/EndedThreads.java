@@ -16,32 +16,36 @@ final class EndedThreads {
     /** Traced calls the ended threads did not record. */
     long dropped;
 
-    /** Adds an ended thread's figures and empties it, chunk by chunk: one that fails midway keeps what it did not move. */
+    /**
+     * Adds an ended thread's figures and empties it, chunk by chunk: each chunk's new arrays are
+     * made before any of its figures is added, so one that fails midway (out of memory) has added
+     * nothing of that chunk, which stays with the thread for the next fold.
+     */
     void absorb(ThreadState ended) {
         for (int k = 0; k < ended.counts.length; k++) {
             long[] c = ended.counts[k];
             if (c == null) continue;
             int first = k << ThreadState.SHIFT;
-            for (int i = 0; i < ThreadState.SLOTS; i++) {
-                if (c[i] == 0) continue;
-                if (first + i >= counts.length) counts = java.util.Arrays.copyOf(counts, Math.max(first + i + 1, counts.length * 2));
-                counts[first + i] += c[i];
-            }
+            int end = first + ThreadState.SLOTS;
+            if (end > counts.length) counts = java.util.Arrays.copyOf(counts, Math.max(end, counts.length * 2));
+            for (int i = 0; i < ThreadState.SLOTS; i++) counts[first + i] += c[i];
             ended.counts[k] = null;
         }
         for (int k = 0; k < ended.times.length; k++) {
             long[] t = ended.times[k];
             if (t == null) continue;
             int first = k << ThreadState.SHIFT;
+            int end = first + ThreadState.SLOTS;
+            if (end > times.length) times = java.util.Arrays.copyOf(times, Math.max(end, times.length * 2));
+            long[][] sums = new long[ThreadState.SLOTS][];
             for (int i = 0; i < ThreadState.SLOTS; i++) {
                 if (t[i * Probe.TIME_STRIDE + Probe.CALLS_AT] == 0) continue;
-                int slot = first + i;
-                if (slot >= times.length) times = java.util.Arrays.copyOf(times, Math.max(slot + 1, times.length * 2));
                 long[] sum = new long[Probe.TIME_STRIDE];
-                addTo(slot, sum, 0);
+                addTo(first + i, sum, 0);
                 ThreadState.add(sum, 0, t, i * Probe.TIME_STRIDE);
-                times[slot] = pack(sum);
+                sums[i] = pack(sum);
             }
+            for (int i = 0; i < ThreadState.SLOTS; i++) if (sums[i] != null) times[first + i] = sums[i];
             ended.times[k] = null;
         }
         dropped += ended.dropped;

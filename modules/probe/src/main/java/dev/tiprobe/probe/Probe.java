@@ -80,7 +80,7 @@ public final class Probe {
     private static final ThreadState[] BY_THREAD_ID = new ThreadState[1 << SLOT_BITS];
     private static final ThreadLocal<ThreadState> LOCAL = new ThreadLocal<>();
     static final Object LOCK = new Object();
-    /** Where the figures of platform threads that ended go ({@link #foldEnded()}); always platformStates[0]. */
+    /** Where the figures of platform threads that ended go ({@link #foldEnded()}). Guarded by LOCK. */
     static final EndedThreads ENDED = new EndedThreads();
     /** Every live platform thread's state (and, until the next fold, those that ended), for the totals. Guarded by LOCK. */
     static ThreadState[] platformStates = new ThreadState[8];

@@ -7,7 +7,7 @@ package dev.tiprobe.probe;
  * with the owner only while probes run.
  */
 final class ThreadState {
-    /** The thread, for {@link #ended()}; null for the one that keeps ended threads' figures, and for virtual threads. */
+    /** The thread, for {@link #ended()}; null for virtual threads. */
     private final java.lang.ref.WeakReference<Thread> thread;
     final long threadId;
     final String threadName;

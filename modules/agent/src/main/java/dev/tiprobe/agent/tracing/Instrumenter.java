@@ -283,11 +283,11 @@ final class Instrumenter {
      * classes already loaded by that loader and its parents.
      *
      * <p>The loader's resources are not asked for a class of the transformed class's own nest when
-     * that class came from no file ({@code nestOnDisk} false: a Groovy script, a generated class):
-     * its nestmates were generated with it and have no class file either. Such a look-up would
-     * find nothing, and each of the JDK's loaders from this one up to the bootstrap one would keep
-     * the name as a miss for the rest of the JVM's life (their resource caches): under script
-     * churn, a name per script in each of three loaders.
+     * that class came from a file that does not exist ({@code nestOnDisk} false: a Groovy script):
+     * its nestmates were made in memory with it and have no class file either. Such a look-up
+     * would find nothing, and each of the JDK's loaders from this one up to the bootstrap one
+     * would keep the name as a miss in its resource cache, held until the heap runs short (a soft
+     * reference): under script churn, a name per script in each of three loaders.
      */
     private static ClassHierarchyResolver resolver(ClassLoader loader, ClassModel self, LoadedClasses loaded,
                                                    boolean nestOnDisk) {

@@ -6,17 +6,18 @@ import java.nio.file.Path;
 
 /**
  * Whether a class's nestmates can have class files: they can when the class came from a jar or
- * directory that exists, or from a place that is not a local file (a nested jar, a remote URL),
- * where the loader may still find them. A class with no code source, or one whose code source
- * names a local path that does not exist (Groovy gives every script {@code file:/groovy/script}),
- * was generated in memory, and so were the classes of its nest.
+ * directory that exists, from a place that is not a local file (a nested jar, a remote URL), or
+ * from a loader that gave no code source (many define classes they read as resources without
+ * one), where the loader may still find them. A class whose code source names a local path that
+ * does not exist (Groovy gives every script {@code file:/groovy/script}) was made in memory, and
+ * so were the classes of its nest.
  */
 final class NestFiles {
     private NestFiles() {
     }
 
     static boolean onDisk(String codeSource) {
-        if (codeSource == null) return false;
+        if (codeSource == null) return true;
         if (!codeSource.startsWith("file:")) return true;
         try {
             return Files.exists(Path.of(URI.create(codeSource)));

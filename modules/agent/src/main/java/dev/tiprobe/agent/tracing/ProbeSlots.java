@@ -234,6 +234,11 @@ final class ProbeSlots implements Instrumenter.Slots {
         if (ownMap) map.retireUnloaded(System.nanoTime() + 1);  // the slots were all that named these tokens
     }
 
+    /** Whether the method of {@code token} belongs to {@code loader}'s class of its name, as the map names loaders. */
+    boolean definedBy(MethodToken token, ClassLoader loader) {
+        return token.owner().loader().equals(map.loaders().of(loader));
+    }
+
     private ClassToken classToken(String binaryName, ClassLoader loader, String codeSource) {
         int dot = binaryName.lastIndexOf('.');
         Module module = moduleOf.apply(loader, dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/'));

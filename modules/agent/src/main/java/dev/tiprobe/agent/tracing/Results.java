@@ -31,7 +31,10 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
                       long instrumentingNanos, long droppedCalls, long probeFailures, Reported.View<Removed> removed, double overheadBudget, String clock,
                       long unloadedMethods, long unloadedCalls) {
 
-    /** Every method instrumented in the session, also those whose classes unloaded. */
+    /**
+     * Every method instrumented in the session, also those whose classes unloaded (but for those
+     * unloaded ones a drain left waiting to be settled by the next: the final result has all).
+     */
     public long methodCount() {
         return methods.size() + unloadedMethods;
     }

@@ -403,13 +403,18 @@ public final class Tracing {
                     byClass.computeIfAbsent(m.token().owner().binaryName(), k -> new ArrayList<>()).add(m.token());
                     removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
                 }
-                // Every loaded class of the name: the loader is not part of a method's slot.
+                // The loaded classes of those names whose loader is the method's (its token names it).
                 List<Class<?>> again = new ArrayList<>();
                 for (Class<?> c : loadedClassesWithClassFiles()) {
-                    List<MethodToken> taken = byClass.get(c.getName());
-                    if (taken == null) continue;
-                    for (MethodToken t : taken) instrumenter.remove(c.getClassLoader(), c.getName(), t.name(), t.descriptor());
-                    again.add(c);
+                    List<MethodToken> named = byClass.get(c.getName());
+                    if (named == null) continue;
+                    boolean any = false;
+                    for (MethodToken t : named) {
+                        if (!slots.definedBy(t, c.getClassLoader())) continue;
+                        instrumenter.remove(c.getClassLoader(), c.getName(), t.name(), t.descriptor());
+                        any = true;
+                    }
+                    if (any) again.add(c);
                 }
                 retransform(again);
             }
@@ -705,7 +710,7 @@ public final class Tracing {
                 for (Call c : ProbeControl.tracedCalls()) {
                     // A method given its slot after the look at the slots waits for the next collection.
                     ProbeSlots.Method m = c.slot() < methods.size() ? methods.get(c.slot()) : null;
-                    if (m == null) continue;
+                    if (m == null || waiting.get(c.slot())) continue;  // a method waiting to be settled: its calls come with it
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
                     Object stack = c.callerStack();  // named here if it was taken early and the namer has come
                     traced.add(new Results.TracedCall(m.token(), names[c.slot()], c.threadId(), c.threadName(), c.depth(),

@@ -49,11 +49,12 @@ class InstrumenterTest {
     }
 
     /**
-     * A class generated in memory (no code source, or Groovy's {@code file:/groovy/script}) has
-     * nestmates generated with it: asking the loader for their class files finds nothing, and each
-     * of the JDK's loaders up the chain keeps the name as a miss for the JVM's life, a name per
-     * script under script churn. Other classes' files are still asked for, and a class from a
-     * directory still has its nestmates asked for.
+     * A class made in memory (its code source a local path that does not exist, as Groovy's
+     * {@code file:/groovy/script}) has nestmates made with it: asking the loader for their class
+     * files finds nothing, and each of the JDK's loaders up the chain keeps the name as a miss, a
+     * name per script under script churn. Other classes' files are still asked for, and a class
+     * from a directory, or of no code source (a loader may define what it reads without one),
+     * still has its nestmates asked for.
      */
     @Test
     void theNestmatesOfAClassMadeInMemoryAreNotAskedOfTheLoader(@TempDir Path dir) {
@@ -75,7 +76,7 @@ class InstrumenterTest {
         Instrumenter instrumenter = new Instrumenter(MethodFilter.parse("gen.**"), TraceMode.COUNT,
                 (name, loader, source, classFile) -> method -> 0, Instrumenter.LoadedClasses.NONE);
 
-        for (String madeInMemory : new String[] {null, "file:/groovy/script"}) {
+        for (String madeInMemory : new String[] {"file:/groovy/script", dir.resolve("gone").toUri().toString()}) {
             asked.clear();
             IllegalArgumentException unresolved = assertThrows(IllegalArgumentException.class,
                     () -> instrumenter.transform(files, madeInMemory, host, true), madeInMemory + ": the nestmate is unknown");
@@ -83,9 +84,12 @@ class InstrumenterTest {
             assertTrue(asked.containsAll(List.of("gen/Other.class", "gen/Another.class")), madeInMemory + ": other classes are asked for: " + asked);
             assertFalse(asked.contains("gen/Host$Inner.class"), madeInMemory + ": not its nestmate: " + asked);
         }
-        asked.clear();
-        assertNotNull(instrumenter.transform(files, dir.toUri().toString(), host, true).bytes());
-        assertTrue(asked.contains("gen/Host$Inner.class"), "a class from a directory has its nestmates asked for: " + asked);
+        for (String mayHaveFiles : new String[] {dir.toUri().toString(), null}) {
+            asked.clear();
+            assertNotNull(instrumenter.transform(files, mayHaveFiles, host, true).bytes());
+            assertTrue(asked.contains("gen/Host$Inner.class"), mayHaveFiles + ": a class from a directory, or of no code source, "
+                    + "has its nestmates asked for: " + asked);
+        }
     }
 
     private static final MethodTypeDesc PICK = MethodTypeDesc.of(ConstantDescs.CD_Object, ConstantDescs.CD_boolean);
