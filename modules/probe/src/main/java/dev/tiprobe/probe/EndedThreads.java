@@ -79,10 +79,7 @@ final class EndedThreads {
     void addTo(int slot, long[] into, int at) {
         long[] p = slot < times.length ? times[slot] : null;
         if (p == null || p[Probe.CALLS_AT] == 0) return;
-        into[at + Probe.MIN_AT] = into[at + Probe.CALLS_AT] == 0 ? p[Probe.MIN_AT] : Math.min(into[at + Probe.MIN_AT], p[Probe.MIN_AT]);
-        into[at + Probe.CALLS_AT] += p[Probe.CALLS_AT];
-        into[at + Probe.TOTAL_AT] += p[Probe.TOTAL_AT];
-        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], p[Probe.MAX_AT]);
+        ThreadState.addSummary(into, at, p[Probe.CALLS_AT], p[Probe.TOTAL_AT], p[Probe.MIN_AT], p[Probe.MAX_AT]);
         int j = COUNTS_AT;
         for (long m = p[MASK_AT]; m != 0; m &= m - 1) into[at + Probe.BUCKETS_AT + Long.numberOfTrailingZeros(m)] += p[j++];
     }

@@ -249,11 +249,8 @@ public final class ProbeControl {
         }
         long count = Probe.longVolatile(from, i + Probe.CALLS_AT);
         if (count == 0) return;
-        long min = Probe.longVolatile(from, i + Probe.MIN_AT);
-        into[at + Probe.MIN_AT] = into[at + Probe.CALLS_AT] == 0 ? min : Math.min(into[at + Probe.MIN_AT], min);
-        into[at + Probe.CALLS_AT] += count;
-        into[at + Probe.TOTAL_AT] += Probe.longVolatile(from, i + Probe.TOTAL_AT);
-        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], Probe.longVolatile(from, i + Probe.MAX_AT));
+        ThreadState.addSummary(into, at, count, Probe.longVolatile(from, i + Probe.TOTAL_AT), Probe.longVolatile(from, i + Probe.MIN_AT),
+                Probe.longVolatile(from, i + Probe.MAX_AT));
         for (int b = Probe.BUCKETS_AT; b < Probe.TIME_STRIDE; b++) into[at + b] += Probe.longVolatile(from, i + b);
     }
 

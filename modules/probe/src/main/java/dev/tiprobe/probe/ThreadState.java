@@ -120,12 +120,16 @@ final class ThreadState {
     static void add(long[] into, int at, long[] from, int i) {
         long count = from[i + Probe.CALLS_AT];
         if (count == 0) return;
-        long min = from[i + Probe.MIN_AT];
-        into[at + Probe.MIN_AT] = into[at + Probe.CALLS_AT] == 0 ? min : Math.min(into[at + Probe.MIN_AT], min);
-        into[at + Probe.CALLS_AT] += count;
-        into[at + Probe.TOTAL_AT] += from[i + Probe.TOTAL_AT];
-        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], from[i + Probe.MAX_AT]);
+        addSummary(into, at, count, from[i + Probe.TOTAL_AT], from[i + Probe.MIN_AT], from[i + Probe.MAX_AT]);
         for (int b = Probe.BUCKETS_AT; b < Probe.TIME_STRIDE; b++) into[at + b] += from[i + b];
+    }
+
+    /** Adds a slot's calls, total, min and max (its figures but the histogram) to those at {@code at} of {@code into}. */
+    static void addSummary(long[] into, int at, long calls, long total, long min, long max) {
+        into[at + Probe.MIN_AT] = into[at + Probe.CALLS_AT] == 0 ? min : Math.min(into[at + Probe.MIN_AT], min);
+        into[at + Probe.CALLS_AT] += calls;
+        into[at + Probe.TOTAL_AT] += total;
+        into[at + Probe.MAX_AT] = Math.max(into[at + Probe.MAX_AT], max);
     }
 
     /** Zeroes the figures of {@code slot}, which a method of an unloaded class held: the slot is given to another. */
