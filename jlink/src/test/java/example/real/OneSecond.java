@@ -2,8 +2,9 @@ package example.real;
 
 /**
  * A program of one second (or of the milliseconds its argument says): prints when main began
- * (epoch milliseconds), spins in {@link #spin} for that long and exits. A sampler started from the
- * first moment should cover that time.
+ * (epoch milliseconds), spins in {@link #spin} for that long and exits, after sleeping the
+ * milliseconds a second argument gives (a tail with nothing for a cpu sampler to see). A sampler
+ * started from the first moment should cover the spinning.
  */
 public class OneSecond {
     static long spin(long x) {
@@ -18,5 +19,12 @@ public class OneSecond {
         long x = 0;
         while (System.nanoTime() < end) x += spin(x);
         System.out.println("done " + (x & 1));
+        if (args.length > 1) {
+            try {
+                Thread.sleep(Long.parseLong(args[1]));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

@@ -881,6 +881,15 @@ class ImageIT {
         List<Path> written = listing(pprofs, null);
         assertEquals(2, written.size(), "the agent's own profiles, the newest 2: " + written);
         for (Path profile : written) assertAgentProfile(profile, "example.known.Known", busy.pid(), "Known.spin");
+
+        Path none = Files.createDirectories(dir.resolve("none"));
+        assertEquals(0, tiprobe("start", "--sample", "10ms", "--sample-threads", "no-such-thread", "--loop", "1s", "-f",
+                none.resolve("p-%t.pb.gz").toString(), pid).exit());
+        Thread.sleep(2_500);
+        Run unsampled = tiprobe("stop", pid);
+        assertEquals(0, unsampled.exit(), unsampled.err());
+        assertTrue(unsampled.out().contains("no period had samples: no profile was written"), unsampled.out());
+        assertEquals(List.of(), listing(none, null), "no empty profile, no recording left");
     }
 
     /**
@@ -893,7 +902,7 @@ class ImageIT {
         Path lib = TIPROBE.getParent().resolveSibling("lib");
         Path profiles = Files.createDirectories(dir.resolve("fleet"));
         Process p = new ProcessBuilder(JAVA, "-javaagent:" + lib.resolve("tiprobe-agent.jar") + "=interval=10ms,samplemode=cpu,loop=1s,keep=10,file="
-                + profiles.resolve("cpu-%t.pb.gz"), "--enable-native-access=ALL-UNNAMED", "-cp", CLASSES, "example.real.OneSecond", "3500")
+                + profiles.resolve("cpu-%t.pb.gz"), "--enable-native-access=ALL-UNNAMED", "-cp", CLASSES, "example.real.OneSecond", "3500", "2500")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("fleet.out").toFile()).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the program ends");
         assertEquals(0, p.exitValue(), Files.readString(dir.resolve("fleet.out")));
@@ -901,8 +910,11 @@ class ImageIT {
                 "the agent names where its profiles went: " + Files.readString(dir.resolve("fleet.out")));
         List<Path> written = listing(profiles, null);
         assertTrue(written.size() >= 3 && written.stream().allMatch(f -> f.getFileName().toString().matches("cpu-\\d{8}-\\d{6}\\.pb\\.gz")),
-                "a profile a second, the last at exit, and no recording left: " + written);
+                "a profile a second, and no recording left: " + written);
+        // the program sleeps its last 2.5 s: those periods have no samples, make no profile, and every profile made is labelled
         for (Path profile : written) assertAgentProfile(profile, "example.real.OneSecond", p.pid(), null);
+        Matcher last = Pattern.compile("\\(the last: (\\S+)\\)").matcher(Files.readString(dir.resolve("fleet.out")));
+        assertTrue(last.find() && written.contains(profiles.resolve(last.group(1))), "the last profile named is one written: " + written);
         StringBuilder tops = new StringBuilder();
         for (Path f : written) tops.append(Command.run(List.of("go", "tool", "pprof", "-top", "-sample_index=samples", f.toString())).out());
         assertTrue(tops.toString().contains("OneSecond.main") || tops.toString().contains("OneSecond.spin"), "the program's own frames: " + tops);

@@ -266,6 +266,9 @@ final class AgentSession {
         } catch (Throwable e) {
             problems.add("could not finish the recording: " + message(e));
         }
+        if (l != null && l.makesProfiles() && last == null && problems.isEmpty()) {  // nothing to name, nothing to convert
+            return new Ending(Reply.ok(Reply.STOPPED, b.append("; no period had samples: no profile was written").toString()), problems, unmatched);
+        }
         Reply reply = problems.isEmpty() ? withFiles(Reply.ok(Reply.STOPPED, b.toString())) : Reply.error(String.join("; ", problems));
         if (last != null && !last.equals(recorder.file())) {
             last = last.toAbsolutePath();  // the loop made the profile itself: there is nothing left to convert

@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.report.Pprof;
+import dev.tiprobe.report.Profile;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
 import dev.tiprobe.report.View;
@@ -26,8 +27,10 @@ import java.util.concurrent.TimeUnit;
  * the agent turns each finished recording into that profile itself, labelled with the service, host
  * and pid that Pyroscope and Parca index, and removes the recording: a service profiled from its
  * start ({@code -javaagent}) or by {@code start --loop} has no command beside it to do so
- * ({@code collect --loop} asks for recordings and converts them into any format). Only the
- * {@code keep} newest finished files stay; older ones are deleted as new ones finish.
+ * ({@code collect --loop} asks for recordings and converts them into any format). A period with
+ * no samples makes no profile: pprof labels ride on samples, so an empty profile could not say
+ * whose it is. Only the {@code keep} newest finished files stay; older ones are deleted as new ones
+ * finish.
  */
 final class RecordingLoop implements AutoCloseable {
     private final Recorder recorder;
@@ -37,6 +40,7 @@ final class RecordingLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile String problem;
+    private volatile int emptyPeriods;
 
     /** Waits until the engines have handed over what happened up to now (JFR's samples come about a second late). */
     private final Runnable catchUp;
@@ -59,8 +63,13 @@ final class RecordingLoop implements AutoCloseable {
         return loop;
     }
 
+    /** Whether the loop turns each finished recording into a pprof profile itself. */
+    boolean makesProfiles() {
+        return options.file().endsWith(PPROF);
+    }
+
     private void run() {
-        if (options.file().endsWith(PPROF)) labels();
+        if (makesProfiles()) labels();
         long period = options.loop().period().toNanos();
         long due = System.nanoTime() + period;
         try {
@@ -92,10 +101,12 @@ final class RecordingLoop implements AutoCloseable {
     /**
      * Counts {@code done}, a finished recording, among the finished files (as the pprof profile
      * made of it where one is asked for) and deletes the oldest beyond {@code keep}. Returns the
-     * file kept for it.
+     * file kept for it, or where a period without samples made none, the newest file kept before
+     * (null if there is none).
      */
     synchronized Path keep(Path done) throws IOException {
-        Path kept = options.file().endsWith(PPROF) ? profiled(done) : done;
+        Path kept = makesProfiles() ? profiled(done) : done;
+        if (kept == null) return finished.peekLast();
         finished.addLast(kept);
         while (finished.size() > options.loop().keep()) Files.deleteIfExists(finished.removeFirst());
         return kept;
@@ -105,8 +116,9 @@ final class RecordingLoop implements AutoCloseable {
 
     /**
      * {@code recording} as the pprof profile named for it, written beside it (through a temporary
-     * file, so a reader never sees half a profile), the recording then removed; the recording
-     * itself where it cannot be read or the profile written (why, in {@link #describe}).
+     * file, so a reader never sees half a profile), the recording then removed; null, the
+     * recording removed, where the period has no samples; the recording itself where it cannot be
+     * read or the profile written (why, in {@link #describe}).
      */
     private Path profiled(Path recording) {
         Path output = AgentOptions.outputBeside(recording, options.file());
@@ -118,8 +130,14 @@ final class RecordingLoop implements AutoCloseable {
         }
         try {
             Recording r = RecordingReader.read(recording);
+            Profile profile = View.natural(r).of(r);
+            if (profile.stacks().isEmpty()) {
+                emptyPeriods++;
+                Files.deleteIfExists(recording);
+                return null;
+            }
             try (OutputStream out = Files.newOutputStream(partial)) {
-                Pprof.write(View.natural(r).of(r), HumanNames.FrameStyle.SLASH, labels(), out);
+                Pprof.write(profile, HumanNames.FrameStyle.SLASH, labels(), out);
             }
             Files.move(partial, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(recording);
@@ -162,10 +180,15 @@ final class RecordingLoop implements AutoCloseable {
         return first.endsWith(".jar") ? Path.of(first).getFileName().toString() : first;
     }
 
-    /** {@code , a recording every 60 s, the 10 newest kept}, and why the loop stopped if it did. */
+    /**
+     * {@code , a recording every 60 s, the 10 newest kept}, how many periods made no profile for
+     * want of samples, and why the loop stopped if it did.
+     */
     String describe() {
         String p = problem;
+        int empty = emptyPeriods;
         return ", a recording every " + options.loop().period().toSeconds() + " s, the " + options.loop().keep() + " newest kept"
+                + (empty == 0 ? "" : " (" + empty + (empty == 1 ? " period" : " periods") + " without samples made no profile)")
                 + (p == null ? "" : " (the loop stopped: " + p + ")");
     }
 
