@@ -135,7 +135,7 @@ final class AgentSession {
      * written, so memory follows the classes alive) and at least once a minute (a target that
      * dies keeps them), or every few seconds when kept calls carry stacks (written well within
      * the time an unloaded class's names stay, so that every frame is named); the ID map forgets
-     * the tokens of classes unloaded that long ago ({@link #tokenGraceNanos}); JFR is asked for a new chunk now and
+     * the tokens of classes unloaded that long ago ({@link #retireBefore}); JFR is asked for a new chunk now and
      * then, so that the streams tiprobe reads let go of old constants; the agent's memory is held
      * to its ceiling ({@link MemoryCeiling}). Returns why the session must stop itself, or null.
      */
@@ -153,7 +153,7 @@ final class AgentSession {
         }
         if (tracing != null && step == MemoryCeiling.Step.SHED) tracing.refuseNewClasses("tiprobe's memory passed its ceiling (" + ceiling.text() + ")");
         if (tracing != null && step == MemoryCeiling.Step.RESUME) tracing.allowNewClasses();
-        recorder.retireUnloaded(ceiling.shed() ? now : now - tokenGraceNanos());  // past the ceiling, tokens go at once
+        recorder.retireUnloaded(ceiling.shed() ? now : retireBefore(now));  // past the ceiling, tokens go at once
         JfrStream.newChunkWhenDue();
         return step == MemoryCeiling.Step.STOP ? ceiling.whyStopped() : null;
     }
@@ -186,19 +186,37 @@ final class AgentSession {
     }
 
     /**
-     * How long the tokens of an unloaded class stay after it went, so that events of its methods
-     * named before it went and not yet written are named in the recording all the same: the
-     * engines' queues are written every 20 ms (JFR's events are named as they are read, after
-     * the unload too), and calls kept with their stacks wait for the next write of tracing's
-     * figures ({@link #KEPT_CALLS_GRACE_NANOS}). Each second held is the memory of a second's
-     * unloaded classes kept in the application's heap (under class churn, a G1 cycle unloads
-     * thousands at once): ten seconds of them were about 4 MB in a churning program.
+     * The moment before which the tokens of unloaded classes retire: those of a class that went
+     * before every engine had written what it had resolved up to then ({@link
+     * Profiling#tokensHeldSince}, less {@link #IN_FLIGHT_NANOS}), so that each event of its methods
+     * named before it went is named in the recording all the same. The engines write every 20 ms,
+     * and JFR's events are named as they are read, after the unload too: the tokens go within
+     * about a second, where a fixed grace held them {@link #TOKEN_GRACE_NANOS}. Each second held is
+     * a second's unloaded classes kept in the application's heap (under class churn a G1 cycle
+     * unloads thousands at once: about 3 MB of tokens, caught by every look right after it). An
+     * engine that stalls holds them that grace at most. Calls kept with their stacks wait for the
+     * next write of tracing's figures, so with them the tokens stay {@link
+     * #KEPT_CALLS_GRACE_NANOS}.
      */
-    private long tokenGraceNanos() {
-        return Profiling.keepsCallerStacks(options) ? KEPT_CALLS_GRACE_NANOS : TOKEN_GRACE_NANOS;
+    private long retireBefore(long now) {
+        Profiling p = profiling;
+        return retireBefore(now, p == null ? EventEngine.IDLE : p.tokensHeldSince(), Profiling.keepsCallerStacks(options));
     }
 
-    private static final long TOKEN_GRACE_NANOS = 3_000_000_000L;
+    /** As {@link #retireBefore(long)}, given the engines' {@code tokensHeldSince} and whether calls are kept with stacks. */
+    static long retireBefore(long now, long tokensHeldSince, boolean keptCallStacks) {
+        if (keptCallStacks) return now - KEPT_CALLS_GRACE_NANOS;
+        return Math.max(now - TOKEN_GRACE_NANOS, Math.min(now, tokensHeldSince) - IN_FLIGHT_NANOS);
+    }
+
+    /** The longest an unloaded class's tokens stay for an engine that has not caught up. */
+    static final long TOKEN_GRACE_NANOS = 3_000_000_000L;
+    /**
+     * How long after an engine resolved a stack it may queue it: the two follow each other in
+     * one callback, and the class unload that the margin is measured from comes after the GC
+     * that did it, so this covers a thread descheduled between them.
+     */
+    static final long IN_FLIGHT_NANOS = 250_000_000L;
     /** Tracing writes a look of the keeper makes at most, should classes unload faster than they are settled. */
     private static final int MAX_TRACING_WRITES = 64;
     /** The grace where calls are kept with their stacks: they are written every half of it. */

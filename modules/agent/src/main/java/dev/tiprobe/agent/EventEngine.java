@@ -32,6 +32,8 @@ public abstract class EventEngine<E> implements AutoCloseable {
     private volatile boolean running = true;
     private final FlushRequest flushRequest = new FlushRequest();
     private volatile Throwable failure;
+    /** Every event queued before this moment ({@link System#nanoTime()}) has been written; {@link #IDLE} once closed. */
+    private volatile long writtenBefore = System.nanoTime();
 
     protected EventEngine(String threadName, Recorder recorder) {
         this.recorder = recorder;
@@ -81,6 +83,25 @@ public abstract class EventEngine<E> implements AutoCloseable {
         return written.get();
     }
 
+    /** What {@link #tokensHeldSince} answers for an engine that holds no token ints. */
+    public static final long IDLE = Long.MAX_VALUE;
+
+    /**
+     * The earliest moment ({@link System#nanoTime()}) from which this engine may hold method ids
+     * it has resolved and not yet written: a token retired before then could leave a frame
+     * unnamed. The queue's part is when the last whole drain began (events are queued as their
+     * stacks are resolved, in the callback); an engine that holds stacks elsewhere says so in
+     * {@link #heldBesideTheQueue}. A stalled or failed engine's answer stays where it stopped.
+     */
+    public final long tokensHeldSince() {
+        return Math.min(writtenBefore, heldBesideTheQueue());
+    }
+
+    /** When the oldest stack the engine holds outside its queue was resolved; {@link #IDLE} for none. */
+    protected long heldBesideTheQueue() {
+        return IDLE;
+    }
+
     private void run() {
         // The first chunk 250 ms in, then one a second: a target killed soon after the start still leaves some.
         long lastFlush = System.nanoTime() - 750_000_000L;
@@ -88,8 +109,10 @@ public abstract class EventEngine<E> implements AutoCloseable {
             while (running) {
                 // Asked before draining: once gathered, what the request covers is queued, and this drain writes it.
                 boolean asked = flushRequest.asked() && gathered(flushRequest.askedNanos());
+                long round = System.nanoTime();
                 tick();
                 drain();
+                writtenBefore = round;
                 long now = System.nanoTime();
                 if (asked || now - lastFlush >= 1_000_000_000L) {
                     recorder.flush();  // a chunk a second, as the sampler: a dying target loses at most that
@@ -144,6 +167,7 @@ public abstract class EventEngine<E> implements AutoCloseable {
             tick();
             drain();
         }
+        if (!thread.isAlive()) writtenBefore = IDLE;  // all written
         long lost = dropped.get();
         if (lost > 0) recorder.info(RecordingFormat.INFO_EVENTS_DROPPED, Long.toString(lost));
         recorder.flush();

@@ -186,6 +186,19 @@ final class Profiling implements AutoCloseable {
         if (sampler != null) sampler.catchUp();
     }
 
+    /**
+     * The earliest moment ({@link System#nanoTime()}) from which an engine may hold method ids it
+     * resolved and has not written ({@link EventEngine#tokensHeldSince}); {@link EventEngine#IDLE}
+     * when none does.
+     */
+    long tokensHeldSince() {
+        long since = EventEngine.IDLE;
+        if (sampler != null) since = Math.min(since, sampler.tokensHeldSince());
+        if (allocations != null) since = Math.min(since, allocations.tokensHeldSince());
+        if (locks != null) since = Math.min(since, locks.tokensHeldSince());
+        return since;
+    }
+
     /** Writes what every engine has gathered so far; they keep going. */
     void flush() {
         if (sampler != null) sampler.flush();

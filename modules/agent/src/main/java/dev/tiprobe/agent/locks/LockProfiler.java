@@ -74,8 +74,11 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         }
     }
 
-    /** An owner the watch named, waiting for JFR's report of the same wait. */
-    private record Named(long threadId, long endEpochNanos, long seenNanos, Owner owner) {}
+    /**
+     * An owner the watch named, waiting for JFR's report of the same wait; its stack was resolved
+     * after {@code waitBeganNanos}.
+     */
+    private record Named(long threadId, long endEpochNanos, long seenNanos, long waitBeganNanos, Owner owner) {}
 
     private final Jvmti jvmti;
     private final CallbackStacks stacks;
@@ -169,7 +172,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         if (waited < thresholdNanos) return;
         if (jfr != null) {
             // JFR reports the wait itself; what only this callback knew is the owner
-            if (p.owner != null) named.add(new Named(thread.threadId(), recorder.now(), System.nanoTime(), p.owner));
+            if (p.owner != null) named.add(new Named(thread.threadId(), recorder.now(), System.nanoTime(), p.startNanos, p.owner));
             return;
         }
         Stack stack = stacks.inCallback(enteredSite);
@@ -256,6 +259,15 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
                 // the owner left meanwhile (or ended): the wait is recorded without it
             }
         }
+    }
+
+    /** Owners' stacks the watch took: of waits in progress, and of waits that ended and wait for JFR's report. */
+    @Override
+    protected long heldBesideTheQueue() {
+        long since = IDLE;
+        for (Pending p : contended.values()) if (p.owner != null) since = Math.min(since, p.startNanos);
+        for (Named n : named) since = Math.min(since, n.waitBeganNanos());
+        return since;
     }
 
     @Override

@@ -111,7 +111,16 @@ final class JfrSamples implements AutoCloseable {
     /** When the newest sample handed over was taken (epoch ns), any thread's. */
     private volatile long newestSample = Long.MIN_VALUE;
 
+    /** When the stream's thread began naming the sample it has not written yet; {@link EventEngine#IDLE} between samples. */
+    private volatile long busySince = EventEngine.IDLE;
+
+    /** As {@link EventEngine#tokensHeldSince}, for the sample being named and written. */
+    long busySince() {
+        return busySince;
+    }
+
     private void deliver(RecordedEvent e) {
+        busySince = System.nanoTime();
         try {
             long taken = JfrFrames.epochNanos(e.getStartTime());
             if (taken > newestSample) newestSample = taken;  // the stream's thread alone writes it
@@ -128,6 +137,8 @@ final class JfrSamples implements AutoCloseable {
             }
         } catch (Throwable ignored) {
             // left out, as a sample JFR could not take: JFR's thread goes on with the next event
+        } finally {
+            busySince = EventEngine.IDLE;
         }
     }
 

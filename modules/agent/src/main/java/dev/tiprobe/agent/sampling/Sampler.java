@@ -105,6 +105,8 @@ public final class Sampler implements AutoCloseable {
      * out (the walks stood for that time).
      */
     private volatile long walkedUntil = Long.MIN_VALUE;
+    /** When the sampler's thread began the round it is in (walks resolved, then written); {@link EventEngine#IDLE} between rounds. */
+    private volatile long busySince = EventEngine.IDLE;
     /** Keeps compiled code naming its inlined methods at every pc, for JFR's samples; null without JFR. */
     private InlinedFrames inlinedFrames;
     /** With {@code recompile}, attached late: counts JFR's first samples, then recompiles the hottest classes once; null otherwise or once done. */
@@ -250,6 +252,7 @@ public final class Sampler implements AutoCloseable {
             // events take up to a second), and the recorder leaves out what is taken meanwhile.
             while (running && !recorder.isStopping()) {
                 long began = System.nanoTime();
+                busySince = began;
                 drainClassEvents();
                 JfrSamples j = jfr;
                 if (j != null && j.failure() != null) {
@@ -269,6 +272,7 @@ public final class Sampler implements AutoCloseable {
                     lastFlush = began;
                     flushRequest.answer();
                 }
+                busySince = EventEngine.IDLE;
                 long sleep = (jfrSamplesAll(j) ? JFR_TICK_NANOS : intervalNanos) - (System.nanoTime() - began);
                 if (sleep > 0) flushRequest.nap(sleep);
             }
@@ -659,6 +663,15 @@ public final class Sampler implements AutoCloseable {
     private void drainClassEvents() throws IOException {
         Object[] e;
         while ((e = classEvents.poll()) != null) recorder.classEvent((Long) e[0], (Boolean) e[1], (String) e[2]);
+    }
+
+    /**
+     * As {@link EventEngine#tokensHeldSince}: the earliest moment from which the sampler's thread
+     * or JFR's stream may hold method ids resolved and not yet written.
+     */
+    public long tokensHeldSince() {
+        JfrSamples j = jfr;
+        return Math.min(busySince, j == null ? EventEngine.IDLE : j.busySince());
     }
 
     /** Waits up to two seconds for JFR to hand over the samples taken up to now (at once without JFR). */
