@@ -299,7 +299,7 @@ public final class IdMap {
 
     /** Records the source file a class names ({@code Bar.java}, its SourceFile attribute); null is ignored. */
     public void sourceFile(ClassToken cls, String fileName) {
-        if (fileName != null && !fileName.isEmpty()) sourceFiles.putIfAbsent(cls, fileName);
+        if (fileName != null && !fileName.isEmpty()) sourceFiles.putIfAbsent(cls, fileName.intern());  // one copy for a file's classes
     }
 
     /**

@@ -58,7 +58,7 @@ public final class Registry implements AutoCloseable {
     private final long firstTag = GENERATIONS.incrementAndGet() << TAG_BITS;
     private final AtomicLong nextTag = new AtomicLong(firstTag);
     private final dev.tiprobe.ids.LongMap<WeakReference<Class<?>>> classesByTag = new dev.tiprobe.ids.LongMap<>();
-    /** Each class's methods by name and descriptor, for naming frames by name ({@link #catalog}). Guarded by this. */
+    /** Each class's methods with a hash of their names and descriptors, for naming frames by name ({@link #catalog}). Guarded by this. */
     private final dev.tiprobe.ids.LongMap<Catalog> catalogs = new dev.tiprobe.ids.LongMap<>();
     /** The methods the catalogs list, for the footprint. Guarded by this. */
     private long cataloged;
@@ -311,22 +311,37 @@ public final class Registry implements AutoCloseable {
         IdMap.MethodEntry m = map.methodNamed(c, name, descriptor);
         if (m != null) return m;
         Catalog catalog = catalog(c);
-        long id = catalog == null ? 0 : catalog.find(name, descriptor);
+        long id = catalog == null ? 0 : find(c, catalog, name, descriptor);
         return id == 0 ? null : addNamed(c, id);
     }
 
     /**
-     * A class's methods as GetClassMethods lists them, each by its interned name and descriptor:
-     * sixteen bytes a method, where a token with its line table took ten times that.
+     * A class's methods as GetClassMethods lists them, each with a hash of its name and
+     * descriptor: twelve bytes a method. The names themselves, interned, took a megabyte of the
+     * application's heap under class churn, and a method is looked up in its catalog only the
+     * first time a frame names it.
      */
-    private record Catalog(long[] ids, String[] names, String[] descriptors) {
-        /** The ID of the method of that name and descriptor, or 0. */
-        long find(String name, String descriptor) {
-            for (int i = 0; i < ids.length; i++) {
-                if (names[i].equals(name) && descriptors[i].equals(descriptor)) return ids[i];
-            }
-            return 0;
+    private record Catalog(long[] ids, int[] keys) {
+        static int key(String name, String descriptor) {
+            return name.hashCode() * 31 + descriptor.hashCode();
         }
+    }
+
+    /**
+     * The ID of {@code c}'s method of that name and descriptor, or 0: the catalog's hashes pick
+     * the candidates and JVMTI names them, in a pinned section, as the class may be unloading.
+     */
+    private long find(IdMap.ClassEntry c, Catalog catalog, String name, String descriptor) {
+        int key = Catalog.key(name, descriptor);
+        return map.pinned(() -> {
+            if (map.classByTag(c.tag()) == null) return 0L;
+            for (int i = 0; i < catalog.ids().length; i++) {
+                if (catalog.keys()[i] != key) continue;
+                Jvmti.MethodName n = jvmti.methodName(catalog.ids()[i]);
+                if (n.name().equals(name) && n.descriptor().equals(descriptor)) return catalog.ids()[i];
+            }
+            return 0L;
+        });
     }
 
     /**
@@ -344,17 +359,15 @@ public final class Registry implements AutoCloseable {
             if (type == null || map.classByTag(c.tag()) == null) return null;
             // Named before the lock, never under it (see register).
             long[] ids = jvmti.classMethods(type);
-            String[] names = new String[ids.length];
-            String[] descriptors = new String[ids.length];
+            int[] keys = new int[ids.length];
             for (int i = 0; i < ids.length; i++) {
                 Jvmti.MethodName n = jvmti.methodName(ids[i]);
-                names[i] = n.name().intern();
-                descriptors[i] = n.descriptor().intern();
+                keys[i] = Catalog.key(n.name(), n.descriptor());
             }
             synchronized (this) {
                 Catalog known = catalogs.get(c.tag());
                 if (known != null) return known;
-                Catalog made = new Catalog(ids, names, descriptors);
+                Catalog made = new Catalog(ids, keys);
                 catalogs.put(c.tag(), made);
                 cataloged += ids.length;
                 return made;
@@ -362,9 +375,9 @@ public final class Registry implements AutoCloseable {
         });
     }
 
-    /** About how many bytes of the heap the catalogs hold: an ID and two references a method, and each class's arrays. */
+    /** About how many bytes of the heap the catalogs hold: an ID and a hash a method, and each class's arrays. */
     public synchronized long catalogBytes() {
-        return 16 * cataloged + 72L * catalogs.size();
+        return 12 * cataloged + 72L * catalogs.size();
     }
 
     /** Adds the method {@code id} of the live class {@code c}, found in its catalog; null once the class is gone. */
