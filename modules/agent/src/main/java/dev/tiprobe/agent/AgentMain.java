@@ -272,7 +272,10 @@ public final class AgentMain {
                 try {
                     if (!keptAfterALook(kept, command, heap, progress)) return;
                     writeStatus(progress);
-                    Thread.sleep(1000);
+                    for (int quarter = 0; quarter < 4; quarter++) {
+                        Thread.sleep(250);
+                        kept.retireUnloaded();  // tokens go as soon as the engines have written past their classes' unload
+                    }
                 } catch (InterruptedException ended) {
                     return;  // the session ended
                 } catch (OutOfMemoryError e) {

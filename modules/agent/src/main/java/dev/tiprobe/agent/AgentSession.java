@@ -153,7 +153,7 @@ final class AgentSession {
         }
         if (tracing != null && step == MemoryCeiling.Step.SHED) tracing.refuseNewClasses("tiprobe's memory passed its ceiling (" + ceiling.text() + ")");
         if (tracing != null && step == MemoryCeiling.Step.RESUME) tracing.allowNewClasses();
-        recorder.retireUnloaded(ceiling.shed() ? now : retireBefore(now));  // past the ceiling, tokens go at once
+        retireUnloaded();
         JfrStream.newChunkWhenDue();
         return step == MemoryCeiling.Step.STOP ? ceiling.whyStopped() : null;
     }
@@ -183,6 +183,21 @@ final class AgentSession {
         recorder.trace(now, false);
         lastTraceWrite = System.nanoTime();
         return now;
+    }
+
+    /**
+     * Forgets the tokens of classes unloaded before {@link #retireBefore} says, all of them past
+     * the memory ceiling; the keeper asks four times a second, as a burst of unloads waits for the
+     * engines only.
+     */
+    void retireUnloaded() {
+        if (closed) return;
+        long now = System.nanoTime();
+        boolean shed;
+        synchronized (ceiling) {
+            shed = ceiling.shed();
+        }
+        recorder.retireUnloaded(shed ? now : retireBefore(now));
     }
 
     /**
