@@ -262,7 +262,8 @@ public final class AgentMain {
      * gone, so a killed command leaves no session behind, stops it too when its recording's file
      * was removed (what it would write is lost; status and stop then say why no session runs) or
      * when the application's heap stays nearly full ({@link HeapWatch}), and lets the session
-     * write what it holds ({@link AgentSession#keep()}).
+     * write what it holds ({@link AgentSession#keep()}); between those looks, four times a second,
+     * it retires the tokens of classes that unloaded ({@link AgentSession#retireUnloaded()}).
      */
     private static Thread keep(AgentSession kept, Path progress, String owner) {
         ProcessHandle command = owner == null ? null : commandProcess(owner);
@@ -539,12 +540,13 @@ public final class AgentMain {
     /**
      * A session started with the JVM ({@code -javaagent} by hand) says at exit where its recording
      * went and how to make the output asked for from it: {@code recording in /tmp/out.tpr (tiprobe
-     * report /tmp/out.tpr -f /tmp/out.json makes out.json)}. Null where the reply names no recording.
+     * report /tmp/out.tpr -f /tmp/out.json makes out.json)}. Where the reply names no recording:
+     * for a loop none of whose periods had samples, that no profile was written; else null.
      */
     static String exitLine(Reply reply) {
         Path recording = reply.path(Reply.RECORDING);
         Path output = reply.path(Reply.OUTPUT);
-        if (recording == null) return null;
+        if (recording == null) return reply.text().endsWith(AgentSession.NO_PROFILE) ? AgentSession.NO_PROFILE : null;  // a loop's, idle throughout
         if (recording.toString().endsWith(".pb.gz")) return "profiles in " + recording.getParent() + " (the last: " + recording.getFileName() + ")";  // a loop's own
         if (output == null || output.equals(recording)) return "recording in " + recording;
         return "recording in " + recording + " (tiprobe report " + recording + " -f " + output + " makes " + output.getFileName() + ")";

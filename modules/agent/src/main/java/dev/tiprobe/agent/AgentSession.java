@@ -300,7 +300,7 @@ final class AgentSession {
             problems.add("could not finish the recording: " + message(e));
         }
         if (l != null && l.makesProfiles() && last == null && problems.isEmpty()) {  // nothing to name, nothing to convert
-            return new Ending(Reply.ok(Reply.STOPPED, b.append("; no period had samples: no profile was written").toString()), problems, unmatched);
+            return new Ending(Reply.ok(Reply.STOPPED, b.append("; ").append(NO_PROFILE).toString()), problems, unmatched);
         }
         Reply reply = problems.isEmpty() ? withFiles(Reply.ok(Reply.STOPPED, b.toString())) : Reply.error(String.join("; ", problems));
         if (last != null && !last.equals(recorder.file())) {
@@ -309,6 +309,9 @@ final class AgentSession {
         }
         return new Ending(reply, problems, unmatched);
     }
+
+    /** What a loop that made pprof profiles says at its end when no period had samples. */
+    static final String NO_PROFILE = "no period had samples: no profile was written";
 
     /** {@code , a recording every 60 s, ...} for a loop, else empty. */
     private String looping() {

@@ -89,9 +89,11 @@ public abstract class EventEngine<E> implements AutoCloseable {
     /**
      * The earliest moment ({@link System#nanoTime()}) from which this engine may hold method ids
      * it has resolved and not yet written: a token retired before then could leave a frame
-     * unnamed. The queue's part is when the last whole drain began (events are queued as their
-     * stacks are resolved, in the callback); an engine that holds stacks elsewhere says so in
-     * {@link #heldBesideTheQueue}. A stalled or failed engine's answer stays where it stopped.
+     * unnamed. The queue's part is when the last whole drain began: an event is queued right
+     * after its stack is resolved (in the callback, or on JFR's thread), which the session's
+     * margin covers. An engine that holds resolved stacks longer (the lock profiler's owners)
+     * says so in {@link #heldBesideTheQueue}. A stalled or failed engine's answer stays where it
+     * stopped.
      */
     public final long tokensHeldSince() {
         return Math.min(writtenBefore, heldBesideTheQueue());

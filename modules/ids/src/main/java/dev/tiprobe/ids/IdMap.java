@@ -153,6 +153,9 @@ public final class IdMap {
         }
     }
 
+    /** How long {@link #namedAgain} keeps a naming whose token no retirement met (a live class's, say). */
+    private static final long NAMED_AGAIN_KEPT_NANOS = 60_000_000_000L;
+
     /** How long a batch of {@link #retireLater} tokens gathers: one entry per token was 50k entries under churn. */
     private static final long BATCH_NANOS = 100_000_000L;
 
@@ -195,12 +198,18 @@ public final class IdMap {
      */
     public synchronized int retireUnloaded(long beforeNanos, java.util.function.IntPredicate stillNamed) {
         int n = 0;
+        java.util.List<Integer> again = new java.util.ArrayList<>();
         for (Retiring r; (r = retiring.peek()) != null && r.atNanos - beforeNanos < 0; ) {
             retiring.poll();
             for (int i = 0; i < r.size; i++) {
                 int id = r.methodTokenIds[i];
                 MethodToken token = methodTokens.get(id);
                 if (token == null || !liveMethodsFor(token).isEmpty() || stillNamed.test(id)) continue;
+                Long named = namedAgain.remove(id);
+                if (named != null && named - beforeNanos >= 0) {
+                    again.add(id);  // named since it began to wait: it waits again, from now
+                    continue;
+                }
                 methodTokens.retire(id);
                 n++;
             }
@@ -211,6 +220,8 @@ public final class IdMap {
                 n++;
             }
         }
+        for (int id : again) retireLater(id);
+        namedAgain.values().removeIf(t -> beforeNanos - t > NAMED_AGAIN_KEPT_NANOS);  // of tokens that never waited
         return n;
     }
 
@@ -270,11 +281,22 @@ public final class IdMap {
      */
     public synchronized int internTransient(MethodToken token) {
         int known = methodTokens.find(token);
-        if (known != 0) return known;
+        if (known != 0) {
+            namedAgain.put(known, System.nanoTime());  // not retired by an entry older than this naming
+            return known;
+        }
         int id = methodTokens.intern(token);
         retireLater(id);
         return id;
     }
+
+    /**
+     * Tokens of unloaded classes named again by {@link #internTransient} since they began to wait
+     * for retirement, with when: the entry they wait in is older than that naming, and the event
+     * that named them may not be written yet. {@link #retireUnloaded} gives them a new entry.
+     * Guarded by this.
+     */
+    private final java.util.Map<Integer, Long> namedAgain = new java.util.HashMap<>();
 
     /** The method token behind an int, also after its class unloaded until it is retired; null for an int never handed out. */
     public MethodToken methodToken(int tokenId) {

@@ -118,6 +118,28 @@ class IdMapTest {
         for (int id : ids) assertNull(map.methodToken(id));
     }
 
+    /**
+     * A frame named by a token already waiting to retire (JFR names a method of a class gone
+     * twice, a second apart): the token waits again from the second naming, as the event that
+     * named it may not be written yet.
+     */
+    @Test
+    void aWaitingTokenNamedAgainWaitsFromTheLaterNaming() throws InterruptedException {
+        IdMap map = new IdMap();
+        ClassToken gone = cls("com.foo.Gone", PLUGIN1);
+        int id = map.internTransient(method(gone, "run"));
+        long firstWait = System.nanoTime();
+        Thread.sleep(2);
+        long between = System.nanoTime();
+        Thread.sleep(2);
+        assertEquals(id, map.internTransient(method(gone, "run")), "the same int");
+        assertEquals(0, map.retireUnloaded(between), "its first entry is due, but it was named after the cutoff");
+        assertNotNull(map.methodToken(id));
+        assertTrue(firstWait < between);
+        assertEquals(1, map.retireUnloaded(System.nanoTime() + 1), "due from its later naming on");
+        assertNull(map.methodToken(id));
+    }
+
     /** A batch closes 100 ms after its first token, however steadily tokens keep coming: the early ones retire in time. */
     @Test
     void aSteadyStreamOfTokensStillRetiresItsEarlyOnes() throws InterruptedException {

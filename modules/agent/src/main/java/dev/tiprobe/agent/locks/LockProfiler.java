@@ -54,8 +54,11 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     /** An owner named that no JFR wait took within this long is dropped. */
     private static final long NAMED_KEPT_NANOS = 10_000_000_000L;
 
-    /** Who held the monitor; its stack when the owner watch took it, else null. */
-    record Owner(long threadId, String threadName, Stack stack) {}
+    /**
+     * Who held the monitor; its stack when the owner watch took it (resolved at {@code
+     * resolvedNanos}), else null.
+     */
+    record Owner(long threadId, String threadName, Stack stack, long resolvedNanos) {}
 
     /** A finished wait, queued for writing; {@code owner} null when unknown. */
     record Wait(long epochNanos, long threadId, String threadName, byte kind, String type, long waitNanos,
@@ -74,11 +77,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         }
     }
 
-    /**
-     * An owner the watch named, waiting for JFR's report of the same wait; its stack was resolved
-     * after {@code waitBeganNanos}.
-     */
-    private record Named(long threadId, long endEpochNanos, long seenNanos, long waitBeganNanos, Owner owner) {}
+    /** An owner the watch named, waiting for JFR's report of the same wait. */
+    private record Named(long threadId, long endEpochNanos, long seenNanos, Owner owner) {}
 
     private final Jvmti jvmti;
     private final CallbackStacks stacks;
@@ -94,6 +94,14 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     /** Null when the waits come from JVMTI's events. */
     private volatile JfrWaits jfr;
     private final ConcurrentLinkedQueue<Named> named = new ConcurrentLinkedQueue<>();
+    /**
+     * Owners' stacks the watch resolved and that are not written yet, wherever they are (a wait
+     * in progress, one waiting for JFR's report, one queued): {@link #heldBesideTheQueue}. Each
+     * leaves once written or dropped; any left after {@link #HELD_KEPT_NANOS} are forgotten.
+     */
+    private final java.util.Set<Owner> ownersHeld = ConcurrentHashMap.newKeySet();
+    /** Past this, an owner's stack no longer holds back retirement (which waits three seconds at most anyway). */
+    private static final long HELD_KEPT_NANOS = 60_000_000_000L;
     /** When JFR last reported a contention long enough for the watch; 0: never. */
     private volatile long lastLongContentionNanos;
     /** The session's start: until JFR has handed over its events of the second after it, the owner watch is on. */
@@ -152,6 +160,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             watchRegistrations.add(events.on(Event.MONITOR_CONTENDED_ENTERED, this::contendedEntered));
         } else {
             closeAll(watchRegistrations);
+            contended.values().forEach(p -> release(p.owner));
             contended.clear();
         }
     }
@@ -169,17 +178,22 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         Pending p = contended.remove(thread);
         if (p == null) return;
         long waited = System.nanoTime() - p.startNanos;
-        if (waited < thresholdNanos) return;
+        if (waited < thresholdNanos) {
+            release(p.owner);
+            return;
+        }
         if (jfr != null) {
             // JFR reports the wait itself; what only this callback knew is the owner
-            if (p.owner != null) named.add(new Named(thread.threadId(), recorder.now(), System.nanoTime(), p.startNanos, p.owner));
+            if (p.owner != null) named.add(new Named(thread.threadId(), recorder.now(), System.nanoTime(), p.owner));
             return;
         }
         Stack stack = stacks.inCallback(enteredSite);
-        if (stack != null) {
-            offer(new Wait(recorder.now(), thread.threadId(), thread.getName(), RecordingFormat.LOCK_CONTENDED,
-                    Registry.typeName(monitor.getClass()), waited, stack, p.owner));
+        if (stack == null) {
+            release(p.owner);
+            return;
         }
+        offer(new Wait(recorder.now(), thread.threadId(), thread.getName(), RecordingFormat.LOCK_CONTENDED,
+                Registry.typeName(monitor.getClass()), waited, stack, p.owner));
     }
 
     private void waitBegins(Thread thread, Object monitor, long timeoutMillis) {
@@ -204,7 +218,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         if (s.kind() == RecordingFormat.LOCK_CONTENDED) {
             if (s.waitNanos() >= ownerAfterNanos()) lastLongContentionNanos = System.nanoTime();
             owner = takeNamed(s.threadId(), s.endEpochNanos());
-            if (owner == null && s.previousOwnerId() != 0) owner = new Owner(s.previousOwnerId(), s.previousOwnerName(), null);
+            if (owner == null && s.previousOwnerId() != 0) owner = new Owner(s.previousOwnerId(), s.previousOwnerName(), null, 0);
         }
         offer(new Wait(s.endEpochNanos(), s.threadId(), s.threadName(), s.kind(), s.type(), s.waitNanos(), s.stack(), owner));
     }
@@ -244,7 +258,11 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             long last = lastLongContentionNanos;
             boolean jfrCaughtUp = j.deliveredUpTo(startNanos + 1_000_000_000L);
             watch(!jfrCaughtUp || last != 0 && now - last < WATCH_IDLE_NANOS);
-            named.removeIf(n -> now - n.seenNanos() > NAMED_KEPT_NANOS);
+            named.removeIf(n -> {
+                boolean old = now - n.seenNanos() > NAMED_KEPT_NANOS;
+                if (old) release(n.owner());
+                return old;
+            });
         }
         for (Pending p : contended.values()) {
             long waited = now - p.startNanos;
@@ -253,21 +271,34 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             try {
                 Thread owner = jvmti.monitorOwner(p.monitor);
                 if (owner == null) continue;
+                long resolving = System.nanoTime();  // within this round: the drain's mark covers it until held
                 Stack stack = stacks.of(owner);
-                if (stack != null) p.owner = new Owner(owner.threadId(), owner.getName(), stack);
+                if (stack != null) {
+                    Owner o = new Owner(owner.threadId(), owner.getName(), stack, resolving);
+                    ownersHeld.add(o);
+                    p.owner = o;
+                }
             } catch (RuntimeException e) {
                 // the owner left meanwhile (or ended): the wait is recorded without it
             }
         }
     }
 
-    /** Owners' stacks the watch took: of waits in progress, and of waits that ended and wait for JFR's report. */
+    /** The owners' stacks the watch resolved and that are not written yet ({@link #ownersHeld}). */
     @Override
     protected long heldBesideTheQueue() {
+        long now = System.nanoTime();
         long since = IDLE;
-        for (Pending p : contended.values()) if (p.owner != null) since = Math.min(since, p.startNanos);
-        for (Named n : named) since = Math.min(since, n.waitBeganNanos());
+        for (Owner o : ownersHeld) {
+            if (now - o.resolvedNanos() > HELD_KEPT_NANOS) ownersHeld.remove(o);  // one a path dropped unsaid
+            else since = Math.min(since, o.resolvedNanos());
+        }
         return since;
+    }
+
+    /** An owner's stack is written or dropped: it no longer holds back retirement. */
+    private void release(Owner o) {
+        if (o != null && o.stack() != null) ownersHeld.remove(o);
     }
 
     @Override
@@ -278,8 +309,12 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     @Override
     protected void write(Wait w) throws IOException {
         Owner o = w.owner();
-        recorder.lock(w.epochNanos(), w.threadId(), w.threadName(), w.kind(), w.type(), w.waitNanos(), w.stack(),
-                o == null ? 0 : o.threadId(), o == null ? null : o.threadName(), o == null ? null : o.stack());
+        try {
+            recorder.lock(w.epochNanos(), w.threadId(), w.threadName(), w.kind(), w.type(), w.waitNanos(), w.stack(),
+                    o == null ? 0 : o.threadId(), o == null ? null : o.threadName(), o == null ? null : o.stack());
+        } finally {
+            release(o);
+        }
     }
 
     @Override

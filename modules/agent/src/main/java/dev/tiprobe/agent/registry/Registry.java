@@ -333,12 +333,21 @@ public final class Registry implements AutoCloseable {
      */
     private long find(IdMap.ClassEntry c, Catalog catalog, String name, String descriptor) {
         int key = Catalog.key(name, descriptor);
+        int[] keys = catalog.keys();
+        int first = 0;
+        while (first < keys.length && keys[first] != key) first++;
+        if (first == keys.length) return 0;  // no candidate: no JVMTI call, no pinned section
+        int from = first;
         return map.pinned(() -> {
             if (map.classByTag(c.tag()) == null) return 0L;
-            for (int i = 0; i < catalog.ids().length; i++) {
-                if (catalog.keys()[i] != key) continue;
-                Jvmti.MethodName n = jvmti.methodName(catalog.ids()[i]);
-                if (n.name().equals(name) && n.descriptor().equals(descriptor)) return catalog.ids()[i];
+            for (int i = from; i < keys.length; i++) {
+                if (keys[i] != key) continue;
+                try {
+                    Jvmti.MethodName n = jvmti.methodName(catalog.ids()[i]);
+                    if (n.name().equals(name) && n.descriptor().equals(descriptor)) return catalog.ids()[i];
+                } catch (RuntimeException e) {
+                    // this candidate cannot be named (never seen): the next may be the one
+                }
             }
             return 0L;
         });
@@ -375,9 +384,9 @@ public final class Registry implements AutoCloseable {
         });
     }
 
-    /** About how many bytes of the heap the catalogs hold: an ID and a hash a method, and each class's arrays. */
+    /** About how many bytes of the heap the catalogs hold: an ID and a hash a method, and each class's record and two arrays. */
     public synchronized long catalogBytes() {
-        return 12 * cataloged + 72L * catalogs.size();
+        return 12 * cataloged + 56L * catalogs.size();
     }
 
     /** Adds the method {@code id} of the live class {@code c}, found in its catalog; null once the class is gone. */
