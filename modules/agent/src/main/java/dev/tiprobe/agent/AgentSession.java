@@ -135,7 +135,7 @@ final class AgentSession {
      * written, so memory follows the classes alive) and at least once a minute (a target that
      * dies keeps them), or every few seconds when kept calls carry stacks (written well within
      * the time an unloaded class's names stay, so that every frame is named); the ID map forgets
-     * the tokens of classes unloaded that long ago ({@link #retireBefore}); JFR is asked for a new chunk now and
+     * the tokens of unloaded classes whose events are all written ({@link #retireBefore}); JFR is asked for a new chunk now and
      * then, so that the streams tiprobe reads let go of old constants; the agent's memory is held
      * to its ceiling ({@link MemoryCeiling}). Returns why the session must stop itself, or null.
      */

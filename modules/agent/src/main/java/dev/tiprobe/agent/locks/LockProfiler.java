@@ -290,7 +290,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         long now = System.nanoTime();
         long since = IDLE;
         for (Owner o : ownersHeld) {
-            if (now - o.resolvedNanos() > HELD_KEPT_NANOS) ownersHeld.remove(o);  // one a path dropped unsaid
+            if (now - o.resolvedNanos() > HELD_KEPT_NANOS) ownersHeld.remove(o);  // dropped on a path that did not release it (a full queue)
             else since = Math.min(since, o.resolvedNanos());
         }
         return since;
