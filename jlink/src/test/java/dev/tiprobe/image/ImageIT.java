@@ -839,7 +839,7 @@ class ImageIT {
             assertTrue(collect.err().contains("tiprobe collect: wrote " + profile), collect.err());
             Run top = Command.run(List.of("go", "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
             assertEquals(0, top.exit(), top.err());
-            assertTrue(top.out().contains("Known.spin"), "each profile is complete on its own: " + top.out());
+            assertTrue(top.out().contains("Known.spin") || sliver(top.out()), "each profile is complete on its own: " + top.out());
         }
 
         Path recordings = Files.createDirectories(dir.resolve("recordings"));
@@ -934,11 +934,29 @@ class ImageIT {
         Files.deleteIfExists(Path.of(m.group(1)));
     }
 
+    /**
+     * Whether {@code go tool pprof -top} shows a profile of under 100 ms: the last period of a
+     * loop whose stop came just after a rotation (one CI run: 4.7 ms, three samples of waiting
+     * threads). It is as long as what remained and need not hold a sample of the busy thread,
+     * which JFR samples every 10 ms.
+     */
+    private static boolean sliver(String top) {
+        Matcher m = Pattern.compile("Duration: ([0-9.]+)(ns|us|µs|ms|s)\\b").matcher(top);
+        if (!m.find()) return false;
+        double value = Double.parseDouble(m.group(1));
+        double millis = switch (m.group(2)) {
+            case "s" -> value * 1000;
+            case "ms" -> value;
+            default -> value / 1000;  // us, µs, ns: under a millisecond either way
+        };
+        return millis < 100;
+    }
+
     /** A pprof profile of the agent's loop: {@code go tool pprof} reads it, its samples labelled; {@code hot} among its top frames if not null. */
     private static void assertAgentProfile(Path profile, String service, long pid, String hot) throws Exception {
         Run top = Command.run(List.of("go", "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
         assertEquals(0, top.exit(), top.err());
-        if (hot != null) assertTrue(top.out().contains(hot), "each profile is complete on its own: " + top.out());
+        if (hot != null) assertTrue(top.out().contains(hot) || sliver(top.out()), "each profile is complete on its own: " + top.out());
         Run tags = Command.run(List.of("go", "tool", "pprof", "-tags", profile.toString()));
         assertEquals(0, tags.exit(), tags.err());
         assertTrue(tags.out().contains(service) && tags.out().contains(Long.toString(pid)) && tags.out().contains("host:"),
