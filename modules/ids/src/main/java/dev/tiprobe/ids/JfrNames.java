@@ -14,6 +14,8 @@ public final class JfrNames {
 
     /** A class's binary name as tokens keep it: a hidden class's address made {@code /hidden} ({@link ClassToken#stableName}). */
     public static String binaryName(String jfrName) {
+        // Most names have no address: no matcher for them (the agent names every frame of every sample so)
+        if (!jfrName.contains(".0x")) return jfrName;
         return HIDDEN_SUFFIX.matcher(jfrName).replaceFirst(ClassToken.HIDDEN);
     }
 
