@@ -78,7 +78,17 @@ public final class Recorder implements AutoCloseable {
      * most the moment the session began to stop.
      */
     public long now() {
-        return Math.min(stoppedAt, epochAtStart + (System.nanoTime() - nanoAtStart));
+        return stampOf(System.nanoTime());
+    }
+
+    /** As {@link #now()}, for the moment {@code nanoTime} ({@link System#nanoTime()}): an engine that writes a moment it saw earlier. */
+    public long stampOf(long nanoTime) {
+        return Math.min(stoppedAt, epochAtStart + (nanoTime - nanoAtStart));
+    }
+
+    /** The {@link System#nanoTime()} of a stamp: {@code nanoTimeOf(now())} is now, or the stop's moment once the session stops. */
+    public long nanoTimeOf(long epochNanos) {
+        return nanoAtStart + (epochNanos - epochAtStart);
     }
 
     /**

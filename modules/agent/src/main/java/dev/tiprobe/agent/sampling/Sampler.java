@@ -268,6 +268,7 @@ public final class Sampler implements AutoCloseable {
                 if (virtualThreads != null) sampleWaitingVirtualThreads(frames);
                 recompileWhenReady();
                 if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
+                    if (flushRequest.asked()) writeAllOwed(frames);  // a dump, a loop's new period: waits up to now
                     recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
                     flushRequest.answer();
@@ -276,6 +277,7 @@ public final class Sampler implements AutoCloseable {
                 long sleep = (jfrSamplesAll(j) ? JFR_TICK_NANOS : intervalNanos) - (System.nanoTime() - began);
                 if (sleep > 0) flushRequest.nap(sleep);
             }
+            writeAllOwed(frames);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
@@ -298,68 +300,152 @@ public final class Sampler implements AutoCloseable {
 
     /**
      * Wall mode beside JFR: the threads not running Java code (waiting, blocked, in native code),
-     * where they are; JFR samples the others. Once a second a walk of every thread (one
-     * safepoint) finds the threads and samples them all; in between, at most
-     * {@link #WALL_THREADS_PER_TICK} of them a tick, in turn, each by a handshake with that thread
-     * alone (HotSpot walks a list of threads at a safepoint, which would stop every thread each
-     * tick), so 5,000 parked threads cost a tick what 16 do. A sample stands for the
-     * intervals since its thread was last looked at (by the clock, so a slow tick does not lose
-     * time), which keeps each thread's share of the wall view.
+     * where they are; JFR samples the others. No look stops every thread: once a second every
+     * thread is looked at (the list of threads comes without a safepoint), in between at most
+     * {@link #WALL_THREADS_PER_TICK} of them a tick, in turn, so 5,000 parked threads cost a tick
+     * what 16 do. A look reads the thread's CPU clock, and takes its stack (a handshake with that
+     * thread alone: HotSpot walks a list of threads at a safepoint) only when the clock moved and
+     * the thread is not seen running Java code ({@link Look}).
+     *
+     * <p>A waiting thread's time goes to the stack it was last seen waiting at, by the clock (a
+     * slow tick loses nothing), which keeps each thread's share of the wall view. It is written
+     * when the thread moves on, and once a second: 500 parked threads make 500 samples a second,
+     * not one a look.
      */
     private void sampleNotRunning(Frames frames) throws IOException {
         if (System.nanoTime() >= nextFullWalk) {
             List<Thread> seen = new ArrayList<>();
-            for (Jvmti.ThreadStack ts : jvmti.allStackTraces(options.depth() + 1, false)) {
-                if (ts.thread() != null && !ts.frames().isEmpty() && chosen(ts.thread())) {
-                    seen.add(ts.thread());
-                    writeNotRunning(ts.thread(), ts, Look.CPU_UNKNOWN, frames);
-                }
+            for (Thread t : liveThreads()) {
+                if (!chosen(t)) continue;
+                seen.add(t);
+                look(t, true, frames);
+            }
+            java.util.Set<Long> alive = ids(seen);
+            for (var it = lastLook.values().iterator(); it.hasNext(); ) {
+                Look ended = it.next();
+                if (alive.contains(ended.thread().threadId())) continue;
+                writeOwed(ended, frames);  // its time up to its last look
+                it.remove();
             }
             known = seen;
-            lastLook.keySet().retainAll(ids(seen));
             nextFullWalk = System.nanoTime() + 1_000_000_000L;
             return;
         }
         int n = Math.min(WALL_THREADS_PER_TICK, known.size());
-        if (n == 0) return;
-        List<Thread> batch = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) batch.add(known.get((nextInTurn + i) % known.size()));
-        nextInTurn = (nextInTurn + n) % known.size();
-        for (Thread t : batch) {
-            long cpu = cpuTime(t);  // before the walk: a thread that runs after it shows a later time next tick
-            Look last = lastLook.get(t.threadId());
-            if (last != null && last.stillRunningJava(cpu, () -> threadState(t))) {
-                lastLook.put(t.threadId(), new Look(System.nanoTime(), cpu, true, last.stack()));
-                continue;  // JFR's, and a handshake would stop it until its next safepoint poll
-            }
-            Jvmti.ThreadStack ts = last != null && last.idleSince(cpu) ? last.stack() : stackOf(t);
-            if (ts != null) writeNotRunning(t, ts, cpu, frames);
+        for (int i = 0; i < n; i++) look(known.get((nextInTurn + i) % known.size()), false, frames);
+        if (n > 0) nextInTurn = (nextInTurn + n) % known.size();
+    }
+
+    /**
+     * Looks at {@code t}: stops it for its stack only when it may have moved on, and writes the
+     * time owed to the stack it was at when it has, or when {@code writeOwed} (the look of every
+     * thread, once a second) or a second has passed.
+     */
+    private void look(Thread t, boolean writeOwed, Frames frames) throws IOException {
+        long cpu = cpuTime(t);  // before the walk: a thread that runs after it shows a later time next look
+        Look last = lastLook.get(t.threadId());
+        long now = System.nanoTime();
+        if (last != null && last.stillRunningJava(cpu, () -> threadState(t))) {
+            lastLook.put(t.threadId(), last.seenRunning(now, cpu));
+            return;  // JFR's, and a handshake would stop it until its next safepoint poll
+        }
+        if (last != null && last.idleSince(cpu) && now - last.stackTaken() < RETAKE_NANOS) {
+            Look idle = last.seenIdle(now);
+            lastLook.put(t.threadId(), writeOwed || now - idle.owedSince() >= 1_000_000_000L ? writeOwed(idle, frames) : idle);
+            return;
+        }
+        if (last != null) writeOwed(last, frames);  // the time it spent where it was last seen
+        Jvmti.ThreadStack ts = stackOf(t);
+        if (ts == null) {
+            lastLook.remove(t.threadId());  // ended meanwhile
+            return;
+        }
+        now = System.nanoTime();
+        boolean running = runningJava(ts.state(), ts.frames().getFirst());
+        // Since the last look, the thread was here or on its way: the time goes here. A new thread: one interval.
+        long owedSince = running ? now : last != null ? last.nanos() : now - options.interval().toNanos();
+        Look seen = new Look(t, now, cpu, running, ts, now, owedSince);
+        lastLook.put(t.threadId(), writeOwed ? writeOwed(seen, frames) : seen);
+    }
+
+    /**
+     * A stack kept longer than this is taken again even if the thread's CPU clock did not move:
+     * Linux's thread clocks count every nanosecond a thread runs, but a platform whose clock
+     * ticks coarsely could hide a short run.
+     */
+    private static final long RETAKE_NANOS = 10_000_000_000L;
+
+    /** Platform threads alive, listed without stopping them (a stack walk of all would be a safepoint). */
+    private static List<Thread> liveThreads() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) root = root.getParent();
+        Thread[] all = new Thread[root.activeCount() + 16];
+        int n;
+        while ((n = root.enumerate(all, true)) == all.length) all = new Thread[all.length * 2];
+        return Arrays.asList(all).subList(0, n);
+    }
+
+    /**
+     * Writes the whole intervals of {@code look}'s thread's time owed to its stack (waiting there
+     * since {@link Look#owedSince()}, last seen there at {@link Look#nanos()}), stamped when it was
+     * last seen there; the look with the rest of an interval still owed.
+     */
+    private Look writeOwed(Look look, Frames frames) throws IOException {
+        long interval = options.interval().toNanos();
+        long ticks = (look.nanos() - look.owedSince()) / interval;
+        if (look.runningJava() || ticks <= 0) return look;
+        Thread t = look.thread();
+        write(recorder.stampOf(look.nanos()), t.threadId(), t.getName(), state(look.stack().state()), 0, ticks, look.stack().frames(), frames);
+        return look.owing(look.owedSince() + ticks * interval);
+    }
+
+    /**
+     * Every thread's time owed to its stack, at a dump, a loop's new period and the end: up to now
+     * (the stop's moment once the session stops) for a thread whose clock has not moved since it
+     * was last looked at, which may have been a second ago; up to that look for the others.
+     */
+    private void writeAllOwed(Frames frames) throws IOException {
+        long upTo = recorder.nanoTimeOf(recorder.now()) - 1;  // a stamp at the stop itself would be left out
+        for (Map.Entry<Long, Look> e : lastLook.entrySet()) {
+            Look look = e.getValue();
+            if (look.idleSince(cpuTime(look.thread())) && upTo > look.nanos()) look = look.seenIdle(upTo);
+            e.setValue(writeOwed(look, frames));
         }
     }
 
     /**
-     * When a thread was last looked at (nanoTime), its CPU clock read just before, whether it ran
-     * Java code then, and its stack then. Two shortcuts spare a tick's handshakes:
+     * A thread as last looked at: when (nanoTime), its CPU clock read just before, whether it ran
+     * Java code then, its stack and when that was taken, and from when its time there is owed,
+     * not yet written. Two shortcuts spare a look's handshake:
      * <ul>
      * <li>A waiting thread whose clock has not moved since has not run, so its stack is still that
-     *     one: it is written again without stopping the thread (async-profiler's wall clock skips
-     *     idle threads alike).
+     *     one (async-profiler's wall clock skips idle threads alike).
      * <li>A thread that ran Java code, is runnable, not in native code (JVMTI's state, read
      *     without stopping it) and whose clock moved is taken to run Java code still (JFR samples
      *     it). One that went into native code and back since is not seen there.
      * </ul>
-     * Each full walk (once a second) takes every stack anew.
      */
-    private record Look(long nanos, long cpuNanos, boolean runningJava, Jvmti.ThreadStack stack) {
-        static final long CPU_UNKNOWN = -1;
-
+    private record Look(Thread thread, long nanos, long cpuNanos, boolean runningJava, Jvmti.ThreadStack stack,
+                        long stackTaken, long owedSince) {
         boolean idleSince(long cpuNow) {
-            return !runningJava && cpuNanos != CPU_UNKNOWN && cpuNow == cpuNanos;
+            return !runningJava && cpuNow >= 0 && cpuNow == cpuNanos;
         }
 
         boolean stillRunningJava(long cpuNow, java.util.function.IntSupplier stateNow) {
             if (!runningJava || cpuNow == cpuNanos) return false;
             return runnableInJava(stateNow.getAsInt());
+        }
+
+        Look seenRunning(long now, long cpuNow) {
+            return new Look(thread, now, cpuNow, true, stack, stackTaken, now);
+        }
+
+        Look seenIdle(long now) {
+            return new Look(thread, now, cpuNanos, false, stack, stackTaken, owedSince);
+        }
+
+        Look owing(long since) {
+            return new Look(thread, nanos, cpuNanos, runningJava, stack, stackTaken, since);
         }
     }
 
@@ -442,20 +528,6 @@ public final class Sampler implements AutoCloseable {
     /** Virtual threads picked a second at most, however many ticks a second the interval makes. */
     private static final int MAX_VIRTUAL_PICKED = 4096;
 
-    /**
-     * Writes {@code ts} of {@code t} for the intervals since {@code t} was last looked at (one for
-     * a thread not seen before), unless it runs Java code (JFR's); {@code cpuNanos} is its CPU
-     * clock read before {@code ts} was taken, or {@link Look#CPU_UNKNOWN}.
-     */
-    private void writeNotRunning(Thread t, Jvmti.ThreadStack ts, long cpuNanos, Frames frames) throws IOException {
-        long now = System.nanoTime();
-        boolean running = runningJava(ts.state(), ts.frames().getFirst());
-        Look last = lastLook.put(t.threadId(), new Look(now, cpuNanos, running, ts));
-        if (running) return;
-        long ticks = last == null ? 1 : Math.max(1, Math.round((double) (now - last.nanos()) / options.interval().toNanos()));
-        write(recorder.now(), t.threadId(), t.getName(), state(ts.state()), 0, ticks, ts.frames(), frames);
-    }
-
     private void sampleOnce(Frames frames) throws IOException {
         if (options.mode() == SampleMode.CPU && System.nanoTime() < nextFullWalk) {
             sampleBusyThreads(frames);
@@ -465,19 +537,53 @@ public final class Sampler implements AutoCloseable {
         // nothing; what a thread used while not seen running counts at its next running sample.
         List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth() + 1, true);  // one more: was it cut?
         long time = recorder.now();
+        long ticks = wallTicksSinceLastWalk();
         List<Thread> seen = new ArrayList<>();
         for (Jvmti.ThreadStack ts : stacks) {
             Thread t = ts.thread();
             if (t == null || ts.frames().isEmpty() || !chosen(t)) continue;
             seen.add(t);
             long cpu = credit(t, ts.cpuNanos(), ts.state(), ts.frames().getFirst());
+            if (options.mode() == SampleMode.WALL && jfr != null) lookedAt(t, ts);
             if (options.mode() == SampleMode.CPU && cpu <= 0) continue;
-            write(time, t, state(ts.state()), cpu, ts.frames(), frames);
+            write(time, t.threadId(), t.getName(), state(ts.state()), cpu, ticks, ts.frames(), frames);
         }
         known = seen;
         forgetEndedThreads(seen);
+        lastLook.keySet().retainAll(ids(seen));
         nextFullWalk = System.nanoTime() + 1_000_000_000L;
     }
+
+    /**
+     * Wall mode while JFR starts: the walk of every thread wrote {@code t}'s time up to now, so
+     * JFR's first looks count its time from here (they once counted one interval, and the time
+     * since the last walk was lost: a tenth of a 3 s collect of 1,000 threads).
+     */
+    private void lookedAt(Thread t, Jvmti.ThreadStack ts) {
+        long now = System.nanoTime();
+        lastLook.put(t.threadId(), new Look(t, now, ts.cpuNanos(), runningJava(ts.state(), ts.frames().getFirst()), ts, now, now));
+    }
+
+    /**
+     * Wall mode's walks of every thread: the intervals each sample stands for, by the clock since
+     * the last walk. A walk of a thousand threads takes longer than an interval, and counting one
+     * each lost a third of their wall time while JFR was starting (1,000 waiting threads weighed
+     * 640 in a 3 s collect). cpu mode weighs its samples by CPU time: one.
+     */
+    private long wallTicksSinceLastWalk() {
+        long now = System.nanoTime();
+        long last = lastWalkNanos;
+        lastWalkNanos = now;
+        if (options.mode() != SampleMode.WALL || last == 0) return 1;
+        walkTicksOwed += (double) (now - last) / options.interval().toNanos();
+        long ticks = Math.max(1, (long) walkTicksOwed);
+        walkTicksOwed -= ticks;
+        return ticks;
+    }
+
+    /** When the last walk of every thread was taken (0: none yet), and the intervals since not yet written. Sampler thread only. */
+    private long lastWalkNanos;
+    private double walkTicksOwed;
 
     /**
      * cpu mode between full walks (one a second, which also finds new threads): only the threads
@@ -674,15 +780,23 @@ public final class Sampler implements AutoCloseable {
         return Math.min(busySince, j == null ? EventEngine.IDLE : j.busySince());
     }
 
-    /** Waits up to two seconds for JFR to hand over the samples taken up to now (at once without JFR). */
+    /**
+     * Waits up to two seconds for JFR to hand over the samples taken up to now (at once without
+     * JFR), and in wall mode up to two more for the waiting threads' time up to now.
+     */
     public void catchUp() {
+        awaitJfr();
+        if (options.mode() == SampleMode.WALL) flushRequest.askAndWait();
+    }
+
+    private void awaitJfr() {
         JfrSamples j = jfr;
         if (j != null) j.awaitDelivery();
     }
 
     /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for JFR and two for the write. */
     public void flush() {
-        catchUp();
+        awaitJfr();
         flushRequest.askAndWait();
     }
 
