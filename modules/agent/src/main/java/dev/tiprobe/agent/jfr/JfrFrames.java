@@ -17,7 +17,9 @@ import jdk.jfr.consumer.RecordedThread;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Names the frames of JFR's stack traces with the registry's method ids, for every engine that
@@ -62,6 +64,47 @@ public final class JfrFrames {
      * cost is the program's. Only a stack loading the agent is then left out.
      */
     public Stack stack(RecordedStackTrace trace, boolean keepProbes) {
+        if (trace == null) return name(null, keepProbes);
+        Map<RecordedStackTrace, Stack> named = keepProbes ? namedKeepingProbes : namedLeavingProbes;
+        int generation = registry.map().generation();
+        long now = System.nanoTime();
+        if (generation != namedInGeneration || now - namedSince > NAMED_KEPT_NANOS || named.size() >= NAMED_MAX) {
+            namedKeepingProbes.clear();
+            namedLeavingProbes.clear();
+            namedInGeneration = generation;
+            namedSince = now;
+        }
+        Stack known = named.get(trace);
+        if (known != null) return known == MACHINERY ? null : known;
+        Stack stack = name(trace, keepProbes);
+        if (stack == null) named.put(trace, MACHINERY);
+        else if (resolvedLive) named.put(trace, stack);
+        return stack;
+    }
+
+    /*
+     * Stacks named already, by JFR's trace: the parser makes one object per stack of a chunk and
+     * hands it to every event with that stack (a busy loop's 289 samples in 3 s had 3), so a
+     * stack is named once, not at every sample, and the naming code no longer gets hot enough
+     * for the JIT to compile it at length while the program runs. Kept only while no class has
+     * unloaded since (a new generation: the ids could be retired), only for stacks of live
+     * classes' methods (a token made from JFR's names waits for retirement from its last naming,
+     * which a kept id would skip), at most a second (the objects belong to a chunk the parser
+     * lets go) and NAMED_MAX of them. One stream's thread uses them.
+     */
+    private final Map<RecordedStackTrace, Stack> namedKeepingProbes = new IdentityHashMap<>();
+    private final Map<RecordedStackTrace, Stack> namedLeavingProbes = new IdentityHashMap<>();
+    private int namedInGeneration;
+    private long namedSince = System.nanoTime();
+    /** Whether the last {@link #name} resolved every frame to a live class's method. */
+    private boolean resolvedLive;
+    private static final long NAMED_KEPT_NANOS = 1_000_000_000L;
+    private static final int NAMED_MAX = 4096;
+    /** Kept for a stack of tiprobe's machinery, which {@link #stack} answers null for. */
+    private static final Stack MACHINERY = new Stack(new int[0], new int[0], 0, false);
+
+    private Stack name(RecordedStackTrace trace, boolean keepProbes) {
+        resolvedLive = true;
         List<RecordedFrame> frames = trace == null ? List.of() : trace.getFrames();
         int n = Math.min(frames.size(), depth);
         int[] ids = new int[n];
@@ -77,6 +120,7 @@ public final class JfrFrames {
                             m.getModifiers(), new int[0]);
             Registry.FrameOwner owner = Registry.frameOwner(token);
             if (owner == Registry.FrameOwner.LOADING_THE_AGENT || owner == Registry.FrameOwner.TIPROBE && !keepProbes) return null;
+            if (known == null) resolvedLive = false;
             ids[i] = known != null ? known.tokenId() : registry.map().internTransient(token);
             lines[i] = Math.max(0, f.getLineNumber());
         }
