@@ -786,7 +786,7 @@ public final class Sampler implements AutoCloseable {
      */
     public void catchUp() {
         awaitJfr();
-        if (options.mode() == SampleMode.WALL) flushRequest.askAndWait();
+        if (options.mode() == SampleMode.WALL && thread.isAlive()) flushRequest.askAndWait();
     }
 
     private void awaitJfr() {
