@@ -226,7 +226,10 @@ class SamplingAccuracyIT {
     @Test
     void platformThreadsWaitsAreInTheWallViewByHowManyWait() throws Exception {
         Process p = program("platform-waits.out", "example.known.VirtualWaits", "60", "platform");
-        String figures = wallWaits(p, dir.resolve("platform-waits.collapsed"), 900, 1100);
+        // 1,000 by construction over the 3 s asked for; the session samples from the attach to the
+        // stop, 3.1 to 3.4 s, so 1,030 to 1,130 is whole. A lost first second weighed 640 (before the
+        // walks counted by the clock), a lost last look's worth 890.
+        String figures = wallWaits(p, dir.resolve("platform-waits.collapsed"), 940, 1200);
         System.out.println("VirtualWaits platform: " + figures);
     }
 

@@ -258,6 +258,9 @@ public final class Sampler implements AutoCloseable {
                 if (j != null && j.failure() != null) {
                     useJvmti(j.failure());
                     j = null;
+                    writeAllOwed(frames);  // from now on the walks count every thread's time
+                    lastLook.clear();
+                    lastWalkNanos = System.nanoTime();
                 }
                 if (j == null || !j.sampling()) {
                     sampleOnce(frames);
@@ -268,7 +271,7 @@ public final class Sampler implements AutoCloseable {
                 if (virtualThreads != null) sampleWaitingVirtualThreads(frames);
                 recompileWhenReady();
                 if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
-                    if (flushRequest.asked()) writeAllOwed(frames);  // a dump, a loop's new period: waits up to now
+                    if (flushRequest.asked() && j != null && j.sampling()) writeAllOwed(frames);  // a dump, a loop's new period: waits up to now
                     recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
                     flushRequest.answer();
@@ -278,6 +281,8 @@ public final class Sampler implements AutoCloseable {
                 if (sleep > 0) flushRequest.nap(sleep);
             }
             writeAllOwed(frames);
+            lastLook.clear();  // the stopped session stays referenced until the next: no threads kept with it
+            known = List.of();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
@@ -350,11 +355,12 @@ public final class Sampler implements AutoCloseable {
             return;  // JFR's, and a handshake would stop it until its next safepoint poll
         }
         if (last != null && last.idleSince(cpu) && now - last.stackTaken() < RETAKE_NANOS) {
-            Look idle = last.seenIdle(now);
+            Look idle = last.seenIdle(now, registry.map().generation());
             lastLook.put(t.threadId(), writeOwed || now - idle.owedSince() >= 1_000_000_000L ? writeOwed(idle, frames) : idle);
             return;
         }
-        if (last != null) writeOwed(last, frames);  // the time it spent where it was last seen
+        Look left = last == null ? null : writeOwed(last, frames);  // the time it spent where it was last seen
+        int generation = registry.map().generation();  // before the walk: the ids it returns are of this generation or later
         Jvmti.ThreadStack ts = stackOf(t);
         if (ts == null) {
             lastLook.remove(t.threadId());  // ended meanwhile
@@ -362,9 +368,10 @@ public final class Sampler implements AutoCloseable {
         }
         now = System.nanoTime();
         boolean running = runningJava(ts.state(), ts.frames().getFirst());
-        // Since the last look, the thread was here or on its way: the time goes here. A new thread: one interval.
-        long owedSince = running ? now : last != null ? last.nanos() : now - options.interval().toNanos();
-        Look seen = new Look(t, now, cpu, running, ts, now, owedSince);
+        // Since the last look, the thread was here or on its way: the time goes here (with the part
+        // of an interval not written there). A new thread: one interval.
+        long owedSince = running ? now : left != null ? left.owedSince() : now - options.interval().toNanos();
+        Look seen = new Look(t, now, cpu, running, ts, now, owedSince, generation);
         lastLook.put(t.threadId(), writeOwed ? writeOwed(seen, frames) : seen);
     }
 
@@ -392,11 +399,28 @@ public final class Sampler implements AutoCloseable {
      */
     private Look writeOwed(Look look, Frames frames) throws IOException {
         long interval = options.interval().toNanos();
-        long ticks = (look.nanos() - look.owedSince()) / interval;
+        // A look the session's stop came before: its time counts up to the stop (a later stamp is left out).
+        long until = Math.min(look.nanos(), recorder.nanoTimeOf(recorder.now()) - 1);
+        long ticks = (until - look.owedSince()) / interval;
         if (look.runningJava() || ticks <= 0) return look;
         Thread t = look.thread();
-        write(recorder.stampOf(look.nanos()), t.threadId(), t.getName(), state(look.stack().state()), 0, ticks, look.stack().frames(), frames);
+        if (!idsStillName(look)) return look.owing(look.owedSince() + ticks * interval);  // the time is lost, not misnamed
+        write(recorder.stampOf(until), t.threadId(), t.getName(), state(look.stack().state()), 0, ticks, look.stack().frames(), frames);
         return look.owing(look.owedSince() + ticks * interval);
+    }
+
+    /**
+     * Whether the method ids of {@code look}'s stack still name the methods they named when the
+     * thread was last seen there: a thread that moved on let go of those frames, and a class
+     * unloaded since may have had its ids given to another class's methods.
+     */
+    private boolean idsStillName(Look look) {
+        if (registry.map().generation() == look.generation()) return true;
+        for (Jvmti.StackFrame f : look.stack().frames()) {
+            IdMap.MethodEntry m = registry.resolve(f.methodId());
+            if (m != null && m.generation() > look.generation()) return false;
+        }
+        return true;
     }
 
     /**
@@ -406,17 +430,20 @@ public final class Sampler implements AutoCloseable {
      */
     private void writeAllOwed(Frames frames) throws IOException {
         long upTo = recorder.nanoTimeOf(recorder.now()) - 1;  // a stamp at the stop itself would be left out
-        for (Map.Entry<Long, Look> e : lastLook.entrySet()) {
-            Look look = e.getValue();
-            if (look.idleSince(cpuTime(look.thread())) && upTo > look.nanos()) look = look.seenIdle(upTo);
-            e.setValue(writeOwed(look, frames));
+        for (Look look : List.copyOf(lastLook.values())) {
+            if (look.idleSince(cpuTime(look.thread()))) {
+                lastLook.put(look.thread().threadId(), writeOwed(upTo > look.nanos() ? look.seenIdle(upTo, registry.map().generation()) : look, frames));
+            } else {
+                look(look.thread(), true, frames);  // moved on since: where it is now, up to now
+            }
         }
     }
 
     /**
      * A thread as last looked at: when (nanoTime), its CPU clock read just before, whether it ran
-     * Java code then, its stack and when that was taken, and from when its time there is owed,
-     * not yet written. Two shortcuts spare a look's handshake:
+     * Java code then, its stack and when that was taken, from when its time there is owed, not
+     * yet written, and the ID map's generation when it was last seen there (its ids named those
+     * methods then). Two shortcuts spare a look's handshake:
      * <ul>
      * <li>A waiting thread whose clock has not moved since has not run, so its stack is still that
      *     one (async-profiler's wall clock skips idle threads alike).
@@ -426,7 +453,7 @@ public final class Sampler implements AutoCloseable {
      * </ul>
      */
     private record Look(Thread thread, long nanos, long cpuNanos, boolean runningJava, Jvmti.ThreadStack stack,
-                        long stackTaken, long owedSince) {
+                        long stackTaken, long owedSince, int generation) {
         boolean idleSince(long cpuNow) {
             return !runningJava && cpuNow >= 0 && cpuNow == cpuNanos;
         }
@@ -437,15 +464,16 @@ public final class Sampler implements AutoCloseable {
         }
 
         Look seenRunning(long now, long cpuNow) {
-            return new Look(thread, now, cpuNow, true, stack, stackTaken, now);
+            return new Look(thread, now, cpuNow, true, stack, stackTaken, now, generation);
         }
 
-        Look seenIdle(long now) {
-            return new Look(thread, now, cpuNanos, false, stack, stackTaken, owedSince);
+        /** Seen still there: its frames still held their classes, so its ids still named them then. */
+        Look seenIdle(long now, int generationNow) {
+            return new Look(thread, now, cpuNanos, false, stack, stackTaken, owedSince, generationNow);
         }
 
         Look owing(long since) {
-            return new Look(thread, nanos, cpuNanos, runningJava, stack, stackTaken, since);
+            return new Look(thread, nanos, cpuNanos, runningJava, stack, stackTaken, since, generation);
         }
     }
 
@@ -535,6 +563,7 @@ public final class Sampler implements AutoCloseable {
         }
         // Only running threads' CPU times are read: the others would cost a call each for
         // nothing; what a thread used while not seen running counts at its next running sample.
+        int generation = registry.map().generation();
         List<Jvmti.ThreadStack> stacks = jvmti.allStackTraces(options.depth() + 1, true);  // one more: was it cut?
         long time = recorder.now();
         long ticks = wallTicksSinceLastWalk();
@@ -544,7 +573,7 @@ public final class Sampler implements AutoCloseable {
             if (t == null || ts.frames().isEmpty() || !chosen(t)) continue;
             seen.add(t);
             long cpu = credit(t, ts.cpuNanos(), ts.state(), ts.frames().getFirst());
-            if (options.mode() == SampleMode.WALL && jfr != null) lookedAt(t, ts);
+            if (options.mode() == SampleMode.WALL && jfr != null) lookedAt(t, ts, lastWalkNanos, generation);
             if (options.mode() == SampleMode.CPU && cpu <= 0) continue;
             write(time, t.threadId(), t.getName(), state(ts.state()), cpu, ticks, ts.frames(), frames);
         }
@@ -559,9 +588,9 @@ public final class Sampler implements AutoCloseable {
      * JFR's first looks count its time from here (they once counted one interval, and the time
      * since the last walk was lost: a tenth of a 3 s collect of 1,000 threads).
      */
-    private void lookedAt(Thread t, Jvmti.ThreadStack ts) {
-        long now = System.nanoTime();
-        lastLook.put(t.threadId(), new Look(t, now, ts.cpuNanos(), runningJava(ts.state(), ts.frames().getFirst()), ts, now, now));
+    private void lookedAt(Thread t, Jvmti.ThreadStack ts, long walked, int generation) {
+        boolean running = runningJava(ts.state(), ts.frames().getFirst());
+        lastLook.put(t.threadId(), new Look(t, walked, ts.cpuNanos(), running, ts, walked, walked, generation));
     }
 
     /**
