@@ -424,9 +424,9 @@ public final class Sampler implements AutoCloseable {
     }
 
     /**
-     * Every thread's time owed to its stack, at a dump, a loop's new period and the end: up to now
-     * (the stop's moment once the session stops) for a thread whose clock has not moved since it
-     * was last looked at, which may have been a second ago; up to that look for the others.
+     * Every thread's time owed to its stack, at a dump, a loop's new period and the end, up to now
+     * (the stop's moment once the session stops): a thread whose clock has not moved since it was
+     * last looked at (maybe a second ago) is still there; the others are looked at again.
      */
     private void writeAllOwed(Frames frames) throws IOException {
         long upTo = recorder.nanoTimeOf(recorder.now()) - 1;  // a stamp at the stop itself would be left out
