@@ -579,7 +579,6 @@ public final class Sampler implements AutoCloseable {
         }
         known = seen;
         forgetEndedThreads(seen);
-        lastLook.keySet().retainAll(ids(seen));
         nextFullWalk = System.nanoTime() + 1_000_000_000L;
     }
 
@@ -681,9 +680,13 @@ public final class Sampler implements AutoCloseable {
         return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
     }
 
-    /** Drops the clocks of threads a full walk no longer sees; CPU they never got credited counts as not seen running. */
+    /**
+     * Drops the clocks and looks of threads a full walk no longer sees; CPU they never got credited
+     * counts as not seen running.
+     */
     private void forgetEndedThreads(List<Thread> seen) {
         java.util.Set<Long> alive = ids(seen);
+        lastLook.keySet().retainAll(alive);
         clocks.entrySet().removeIf(e -> {
             if (alive.contains(e.getKey())) return false;
             pendingOfEndedThreads += e.getValue().pending;
