@@ -10,14 +10,18 @@ package bench.target;
 public final class Spin {
     private Spin() {}
 
-    public static void main(String[] args) throws InterruptedException {
-        long end = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000_000L;
-        int parked = args.length > 1 ? Integer.parseInt(args[1]) : 0;
-        for (int i = 0; i < parked; i++) {
+    /** Starts {@code count} daemon threads, {@code parked-<i>}, parked for good: a server's idle pool. */
+    public static void park(int count) {
+        for (int i = 0; i < count; i++) {
             Thread.ofPlatform().daemon().name("parked-" + i).start(() -> {
                 while (true) java.util.concurrent.locks.LockSupport.park();
             });
         }
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        long end = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000_000L;
+        park(args.length > 1 ? Integer.parseInt(args[1]) : 0);
         long[] ops = new long[2];
         long[] cpuNanos = new long[2];
         Thread[] threads = new Thread[2];

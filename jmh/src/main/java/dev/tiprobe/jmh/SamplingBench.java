@@ -1,6 +1,7 @@
 package dev.tiprobe.jmh;
 
 import bench.target.Busy;
+import bench.target.Spin;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -15,7 +16,6 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Throughput of a CPU-bound workload on two threads while a profiler samples every 10 ms, each
@@ -61,11 +61,7 @@ public class SamplingBench {
 
         @Setup
         public void park() {
-            for (int i = 0; i < parked; i++) {
-                Thread.ofPlatform().daemon().name("parked-" + i).start(() -> {
-                    while (true) LockSupport.park();
-                });
-            }
+            Spin.park(parked);
         }
     }
 
