@@ -202,9 +202,31 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             this(interval, mode, depth, threads, false);
         }
 
+        /** JFR's sampler of threads running Java code, at a wall-clock period; what wall mode reads. */
+        public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+        /**
+         * JFR's CPU-time sampler (JDK 25, Linux): each thread is sampled by its own CPU clock, in
+         * Java or native code, by a signal it takes itself, as async-profiler's {@code itimer} does;
+         * no thread of the JVM's walks the others. What cpu mode reads where it exists.
+         */
+        public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
+
+        /**
+         * The JFR event this sampling reads: cpu mode on Linux {@link #CPU_TIME_SAMPLE}, anything
+         * else {@link #EXECUTION_SAMPLE} (JDK 25 has the CPU-time sampler on Linux only).
+         */
+        public String jfrEvent() {
+            return mode == SampleMode.CPU && System.getProperty("os.name", "").startsWith("Linux") ? CPU_TIME_SAMPLE : EXECUTION_SAMPLE;
+        }
+
+        /** The setting that makes {@link #jfrEvent()} sample every {@code interval}: JFR names it differently per event. */
+        public String jfrPeriodSetting() {
+            return jfrEvent().equals(CPU_TIME_SAMPLE) ? "throttle" : "period";
+        }
+
         /**
          * The flags that make a JVM started for this sampling ({@code tiprobe run}) sample from its
-         * first moment: JFR's execution samples at the interval in a recording named
+         * first moment: JFR's samples ({@link #jfrEvent()}) at the interval in a recording named
          * {@link #JVM_RECORDING}, started before {@code main} (JFR takes about 0.4 s to start, which
          * the program would otherwise spend unsampled), JFR's startup lines left out of the
          * program's output; stacks as deep as asked (JFR keeps 64 frames otherwise, settable only
@@ -219,8 +241,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (!jfr) return debugInfo;
             return List.of(debugInfo.get(0), debugInfo.get(1),
                     "-XX:FlightRecorderOptions:stackdepth=" + Math.min(depth, JFR_MAX_STACK_DEPTH),
-                    JVM_RECORDING_OPTION + "settings=none,maxage=1m,+jdk.ExecutionSample#enabled=true,"
-                            + "+jdk.ExecutionSample#period=" + interval.toNanos() + "ns",
+                    JVM_RECORDING_OPTION + "settings=none,maxage=1m,+" + jfrEvent() + "#enabled=true,"
+                            + "+" + jfrEvent() + "#" + jfrPeriodSetting() + "=" + interval.toNanos() + "ns",
                     "-Xlog:jfr+startup=off");
         }
     }

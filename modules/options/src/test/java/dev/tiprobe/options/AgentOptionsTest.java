@@ -210,4 +210,23 @@ class AgentOptionsTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("file=a.tpr,maxmemory=64"))
                 .getMessage().contains("maxmemory must be at least 1m, not '64'"), "64 bytes is no ceiling: a unit is meant");
     }
+
+    /**
+     * {@code tiprobe run} starts the JVM recording the event the agent then reads: cpu mode on
+     * Linux JFR's CPU-time sampler, whose period setting is its throttle; wall mode the execution
+     * sampler, every interval.
+     */
+    @Test
+    void runStartsTheJvmRecordingTheEventTheAgentReads() {
+        Sampling cpu = new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null);
+        Sampling wall = new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null);
+        boolean linux = System.getProperty("os.name").startsWith("Linux");
+        assertEquals(linux ? Sampling.CPU_TIME_SAMPLE : Sampling.EXECUTION_SAMPLE, cpu.jfrEvent());
+        assertEquals(Sampling.EXECUTION_SAMPLE, wall.jfrEvent());
+        String cpuRecording = cpu.jvmFlags(true).stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION)).findFirst().orElseThrow();
+        assertTrue(cpuRecording.contains("+" + cpu.jfrEvent() + "#enabled=true,+" + cpu.jfrEvent() + "#"
+                + (linux ? "throttle" : "period") + "=10000000ns"), cpuRecording);
+        String wallRecording = wall.jvmFlags(true).stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION)).findFirst().orElseThrow();
+        assertTrue(wallRecording.contains("+jdk.ExecutionSample#enabled=true,+jdk.ExecutionSample#period=10000000ns"), wallRecording);
+    }
 }

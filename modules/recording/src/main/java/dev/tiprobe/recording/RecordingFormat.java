@@ -239,12 +239,14 @@ public final class RecordingFormat {
     public static final String LOCK_SOURCE_JFR = "jfr";
     public static final String LOCK_SOURCE_JVMTI = "jvmti: ";
     /**
-     * Where the stack samples came from: {@code jfr} (JFR's sampler for threads running Java code,
-     * JVMTI walks for the others in wall mode), or {@code jvmti: } and why JFR did not run (JVMTI
-     * walks of every thread, at safepoints).
+     * Where the stack samples came from: {@code jfr} (JFR's execution sampler for threads running
+     * Java code, JVMTI walks for the others in wall mode), {@code jfr-cpu-time} (JFR's CPU-time
+     * sampler: every thread by its own CPU clock, Java and native code), or {@code jvmti: } and why
+     * JFR did not run (JVMTI walks of every thread, at safepoints).
      */
     public static final String INFO_SAMPLE_SOURCE = "sampleSource";
     public static final String SAMPLE_SOURCE_JFR = "jfr";
+    public static final String SAMPLE_SOURCE_JFR_CPU_TIME = "jfr-cpu-time";
     /** Samples read from a JFR recording (the JVM's own or async-profiler's), not taken by tiprobe. */
     public static final String SAMPLE_SOURCE_JFR_FILE = "jfr-file";
     public static final String SAMPLE_SOURCE_JVMTI = "jvmti: ";

@@ -252,7 +252,8 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             return String.format("The JVM had run %.0f s before sampling began; %s%s", compiledBefore / 1e9, done,
                     left.isEmpty() ? "" : " Left as compiled: " + left + ".");
         }
-        if (compiledBefore > LATE_START_NANOS && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)) {
+        if (compiledBefore > LATE_START_NANOS && (sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)
+                || sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME))) {
             return String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
                     + " of inlined methods is credited to the method they were inlined into; code compiled since names them."
                     + " Started with tiprobe run, or with -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, every"
@@ -268,6 +269,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     public String samplesNote() {
         if (RecordingFormat.SAMPLE_SOURCE_JFR_FILE.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
             return "Samples read from a JFR recording, taken by its own sampler (JFR's: Java code where it ran; async-profiler's: every thread).";
+        }
+        if (RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
+            return "Every thread is sampled by JFR by its own CPU clock, where it is, in Java or native code (virtual threads"
+                    + " with their own frames); each sample weighs the CPU time it stands for.";
         }
         if (RecordingFormat.SAMPLE_SOURCE_JFR.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
             return "Threads running Java code are sampled by JFR where they are (virtual threads with their own frames);"

@@ -13,8 +13,10 @@ import java.time.Duration;
 import java.util.function.Predicate;
 
 /**
- * Stack samples from the JVM's own sampler: JFR's {@code jdk.ExecutionSample} (a thread running
- * Java code), read back through a {@link JfrStream} about once a second.
+ * Stack samples from the JVM's own samplers, read back through a {@link JfrStream} about once a
+ * second: in cpu mode on Linux JFR's {@code jdk.CPUTimeSample} (each thread by its own CPU clock,
+ * in Java or native code, sampled by a signal the thread takes itself), otherwise its {@code
+ * jdk.ExecutionSample} (a thread running Java code, taken by JFR's sampler thread).
  *
  * <p>Why not JVMTI's stack walks: they stop a thread at its next safepoint poll, which in compiled
  * code is a loop's back edge or a method's return, so the work of methods inlined into a loop is
@@ -24,46 +26,56 @@ import java.util.function.Predicate;
  * inlined methods there ({@link InlinedFrames}). JFR also walks a mounted virtual thread's own frames,
  * where a JVMTI walk of its carrier ends in {@code VirtualThread.mount}.
  *
- * <p>Each sample stands for one period of its thread's time. That holds while few threads run
- * Java code at once: HotSpot's sampler takes at most five of them a period, so with more the CPU
- * a profile totals comes out low (the shares between them stay true). The period is the JVM's:
- * the shortest any recording asks for applies to all, and a repository stream reads every
- * recording's samples, so another recording sampling faster adds its samples too.
+ * <p>Why the CPU-time sampler where it exists: its work is done in the sampled threads, as
+ * async-profiler's {@code itimer}'s is, where the execution sampler's thread took 0.6 to 0.7 % of
+ * a two-core machine beside two busy threads (BENCHMARKS.md); it sees CPU spent in native code;
+ * and it takes every thread, where the execution sampler takes at most five a period.
+ *
+ * <p>A CPU-time sample weighs the CPU period it says it stands for. An execution sample stands for
+ * one period of its thread's time; with more than five threads running Java code at once the CPU a
+ * profile totals comes out low (the shares between them stay true). The execution sampler's period
+ * is the JVM's: the shortest any recording asks for applies to all, and a repository stream reads
+ * every recording's samples, so another recording sampling faster adds its samples too.
  */
 final class JfrSamples implements AutoCloseable {
-    private static final String EXECUTION = "jdk.ExecutionSample";
-
-    /** Where a sample goes, on the stream's thread. */
+    /** Where a sample goes, on the stream's thread: the time it stands for is {@code weightNanos}. */
     interface Sink {
-        void sample(long epochNanos, long threadId, String threadName, Stack stack)
+        void sample(long epochNanos, long threadId, String threadName, long weightNanos, Stack stack)
                 throws java.io.IOException;
     }
 
     private final JfrFrames frames;
     private final Predicate<String> threads;
     private final Sink sink;
+    /** Whether the samples are CPU-time samples, which name their thread and period in fields of their own. */
+    private final boolean cpuTime;
+    private final long intervalNanos;
     private JfrStream stream;
 
-    private JfrSamples(JfrFrames frames, Predicate<String> threads, Sink sink) {
+    private JfrSamples(JfrFrames frames, Predicate<String> threads, Sink sink, boolean cpuTime, long intervalNanos) {
         this.frames = frames;
         this.threads = threads;
         this.sink = sink;
+        this.cpuTime = cpuTime;
+        this.intervalNanos = intervalNanos;
     }
 
     /**
-     * Has JFR's sampler sample at {@code interval} on the session's stream, {@code shared} (which
-     * its owner begins), or reads the recording the JVM started with for tiprobe ({@code tiprobe
-     * run}) on a stream of its own. {@code threads} chooses threads by name (null: all). Throws as
-     * {@link JfrStream#unbegun} does.
+     * Has JFR's sampler ({@link AgentOptions.Sampling#jfrEvent}) sample at the interval on the
+     * session's stream, {@code shared} (which its owner begins), or reads the recording the JVM
+     * started with for tiprobe ({@code tiprobe run}) on a stream of its own. {@code threads} chooses
+     * threads by name (null: all). Throws as {@link JfrStream#unbegun} does.
      */
-    static JfrSamples start(Registry registry, Duration interval, int depth, Predicate<String> threads,
+    static JfrSamples start(Registry registry, AgentOptions.Sampling options, Predicate<String> threads,
                             JfrStream shared, Sink sink) {
-        JfrSamples samples = new JfrSamples(new JfrFrames(registry, depth), threads, sink);
+        String event = options.jfrEvent();
+        JfrSamples samples = new JfrSamples(new JfrFrames(registry, options.depth()), threads, sink,
+                event.equals(AgentOptions.Sampling.CPU_TIME_SAMPLE), options.interval().toNanos());
         samples.stream = JfrStream.readJvmRecording(AgentOptions.Sampling.JVM_RECORDING, EventEngine.THREAD_PREFIX + "jfr-samples",
-                        EXECUTION, samples::deliver)
+                        event, samples::deliver)
                 .orElseGet(() -> shared.with(s -> {
-                    s.enable(EXECUTION).withPeriod(interval).withStackTrace();
-                    s.onEvent(EXECUTION, samples::deliver);
+                    s.enable(event).with(options.jfrPeriodSetting(), options.interval().toNanos() + "ns").withStackTrace();
+                    s.onEvent(event, samples::deliver);
                 }));
         return samples;
     }
@@ -73,8 +85,9 @@ final class JfrSamples implements AutoCloseable {
      * starts, waiting up to {@code limit} for JFR to start it: whether there is one. See
      * {@link JfrStream#claimJvmRecording}.
      */
-    static boolean claimJvmRecording(Duration limit, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
-        return JfrStream.claimJvmRecording(AgentOptions.Sampling.JVM_RECORDING, EXECUTION, limit, giveUp);
+    static boolean claimJvmRecording(AgentOptions.Sampling options, Duration limit, java.util.function.BooleanSupplier giveUp)
+            throws InterruptedException {
+        return JfrStream.claimJvmRecording(AgentOptions.Sampling.JVM_RECORDING, options.jfrEvent(), limit, giveUp);
     }
 
     /** Why the stream stopped before it was closed, or null while it runs. */
@@ -124,16 +137,19 @@ final class JfrSamples implements AutoCloseable {
         try {
             long taken = JfrFrames.epochNanos(e.getStartTime());
             if (taken > newestSample) newestSample = taken;  // the stream's thread alone writes it
-            RecordedThread t = e.getThread("sampledThread");
+            RecordedThread t = e.getThread(cpuTime ? "eventThread" : "sampledThread");
             if (JfrFrames.machinery(t)) return;
+            if (cpuTime && e.getBoolean("failed")) return;  // JFR could not walk the stack: no frames to credit
             String name = threadName(t);
             if (threads != null && !threads.test(name)) return;
             Stack stack = frames.stack(e.getStackTrace(), true);
             if (stack == null || stack.depth() == 0) return;
+            long weight = cpuTime ? e.getDuration("samplingPeriod").toNanos() : intervalNanos;
+            if (weight <= 0) weight = intervalNanos;
             if (t.isVirtual()) {
-                sink.sample(JfrFrames.epochNanos(e.getStartTime()), VIRTUAL_THREADS_ID, VIRTUAL_THREADS, stack);
+                sink.sample(taken, VIRTUAL_THREADS_ID, VIRTUAL_THREADS, weight, stack);
             } else {
-                sink.sample(JfrFrames.epochNanos(e.getStartTime()), t.getJavaThreadId(), name, stack);
+                sink.sample(taken, t.getJavaThreadId(), name, weight, stack);
             }
         } catch (Throwable ignored) {
             // left out, as a sample JFR could not take: JFR's thread goes on with the next event

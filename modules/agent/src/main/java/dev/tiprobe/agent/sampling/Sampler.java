@@ -148,8 +148,9 @@ public final class Sampler implements AutoCloseable {
      * sampler starts, so that a late start still reads it whole; waits up to {@code limit} for JFR
      * to start it, or until {@code giveUp}. Whether there is one. Throws {@link LinkageError} without {@code jdk.jfr}.
      */
-    public static boolean claimJvmRecording(java.time.Duration limit, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
-        return JfrSamples.claimJvmRecording(limit, giveUp);
+    public static boolean claimJvmRecording(Sampling options, java.time.Duration limit, java.util.function.BooleanSupplier giveUp)
+            throws InterruptedException {
+        return JfrSamples.claimJvmRecording(options, limit, giveUp);
     }
 
     /**
@@ -193,16 +194,16 @@ public final class Sampler implements AutoCloseable {
             inlinedFrames = null;  // inlined methods then show only where code was compiled with -XX:+DebugNonSafepoints
         }
         try {
-            long interval = options.interval().toNanos();
-            jfr = JfrSamples.start(registry, options.interval(), options.depth(), threads, shared.get(),
-                    (time, threadId, name, stack) -> {
+            jfr = JfrSamples.start(registry, options, threads, shared.get(),
+                    (time, threadId, name, weight, stack) -> {
                         if (time <= walkedUntil) return;
                         Recompiler r = recompiler;
                         if (r != null) r.saw(stack, threadId == JfrSamples.VIRTUAL_THREADS_ID);
-                        recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, interval, stack);
+                        recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack);
                         samples.incrementAndGet();
                     });
-            recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JFR);
+            recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, options.jfrEvent().equals(Sampling.CPU_TIME_SAMPLE)
+                    ? RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME : RecordingFormat.SAMPLE_SOURCE_JFR);
         } catch (RuntimeException | LinkageError e) {
             useJvmti(e);
         }
