@@ -6,6 +6,10 @@
 # With MODE=wall: async-profiler's wall clock (10 ms) against tiprobe's wall view; JFR has no wall
 # clock sampler and is left out (its execution samples see only threads running Java code).
 #
+# async-profiler is loaded with signal=40, not its default SIGPROF: JFR's CPU-time sampler, which
+# tiprobe's cpu mode reads, needs SIGPROF and records nothing when another profiler holds it (tiprobe
+# then falls back to JFR's execution samples and says so). AP_SIGNAL=27 compares against that fallback.
+#
 # Needs the image (./mvnw25 -pl jlink -am package -DskipTests) and async-profiler's library
 # (./mvnw25 -pl jmh -am package -DskipTests unpacks it from Maven Central into jmh/target).
 # Usage: [MODE=wall] scripts/compare/one-window.sh <warm-up seconds> <window seconds> <out dir> -- java <args>
@@ -28,7 +32,7 @@ if [ "${MODE:-cpu}" = wall ]; then
     "$JAVA_HOME/bin/java" "$here/ProfileDistance.java" "$out/async-profiler.collapsed" "$out/tiprobe.collapsed"
     exit
 fi
-"$jcmd" "$pid" JVMTI.agent_load "$lib" '"start,event=cpu,interval=10ms"' > /dev/null
+"$jcmd" "$pid" JVMTI.agent_load "$lib" "\"start,event=cpu,interval=10ms,signal=${AP_SIGNAL:-40}\"" > /dev/null
 "$jcmd" "$pid" JFR.start name=window settings="$out/samples.jfc" filename="$out/jfr.jfr" > /dev/null
 "$tiprobe" collect -d "${window}s" --sample 10ms --sample-mode cpu -f "$out/tiprobe.collapsed" "$pid" > "$out/tiprobe.log" 2>&1
 "$jcmd" "$pid" JVMTI.agent_load "$lib" "\"stop,file=$out/async-profiler.collapsed,collapsed\"" > /dev/null

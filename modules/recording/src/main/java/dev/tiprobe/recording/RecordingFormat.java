@@ -247,6 +247,11 @@ public final class RecordingFormat {
     public static final String INFO_SAMPLE_SOURCE = "sampleSource";
     public static final String SAMPLE_SOURCE_JFR = "jfr";
     public static final String SAMPLE_SOURCE_JFR_CPU_TIME = "jfr-cpu-time";
+    /**
+     * cpu mode where another profiler handles SIGPROF, which JFR's CPU-time sampler needs: the
+     * file its handler is in ({@code libasyncProfiler.so}); the samples are JFR's execution samples.
+     */
+    public static final String INFO_SIGPROF_TAKEN_BY = "sigprofTakenBy";
     /** Samples read from a JFR recording (the JVM's own or async-profiler's), not taken by tiprobe. */
     public static final String SAMPLE_SOURCE_JFR_FILE = "jfr-file";
     public static final String SAMPLE_SOURCE_JVMTI = "jvmti: ";

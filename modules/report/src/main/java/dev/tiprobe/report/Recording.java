@@ -221,6 +221,11 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " methods inlined into a loop is credited to the loop, and a virtual thread's work to its carrier's"
                     + " VirtualThread.mount, as " + sampleSource.substring(RecordingFormat.SAMPLE_SOURCE_JVMTI.length()) + ".");
         }
+        String sigprof = info.get(RecordingFormat.INFO_SIGPROF_TAKEN_BY);
+        if (sigprof != null) {
+            out.add("JFR's CPU-time sampler was not used: SIGPROF, which it needs, is handled by " + sigprof
+                    + " (another profiler); the samples are JFR's execution samples, which count only threads found running Java code.");
+        }
         String virtual = info.getOrDefault(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, "");
         if (virtual.startsWith(RecordingFormat.WAITING_VIRTUAL_THREADS_NOT)) {
             out.add("Virtual threads that wait are not in the wall view: "

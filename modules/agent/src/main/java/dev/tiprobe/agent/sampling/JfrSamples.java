@@ -4,12 +4,14 @@ import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.jvmti.ProfilingSignal;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -68,17 +70,44 @@ final class JfrSamples implements AutoCloseable {
      */
     static JfrSamples start(Registry registry, AgentOptions.Sampling options, Predicate<String> threads,
                             JfrStream shared, Sink sink) {
-        String event = options.jfrEvent();
-        JfrSamples samples = new JfrSamples(new JfrFrames(registry, options.depth()), threads, sink,
-                event.equals(AgentOptions.Sampling.CPU_TIME_SAMPLE), options.interval().toNanos());
-        samples.stream = JfrStream.readJvmRecording(AgentOptions.Sampling.JVM_RECORDING, EventEngine.THREAD_PREFIX + "jfr-samples",
-                        event, samples::deliver)
-                .orElseGet(() -> shared.with(s -> {
-                    s.enable(event).with(options.jfrPeriodSetting(), options.interval().toNanos() + "ns").withStackTrace();
-                    s.onEvent(event, samples::deliver);
-                }));
+        JfrFrames frames = new JfrFrames(registry, options.depth());
+        long interval = options.interval().toNanos();
+        String asked = options.jfrEvent();
+        boolean askedCpuTime = asked.equals(AgentOptions.Sampling.CPU_TIME_SAMPLE);
+        JfrSamples fromJvm = new JfrSamples(frames, threads, sink, askedCpuTime, interval);
+        Optional<JfrStream> jvmRecording = JfrStream.readJvmRecording(AgentOptions.Sampling.JVM_RECORDING,
+                EventEngine.THREAD_PREFIX + "jfr-samples", asked, fromJvm::deliver);
+        if (jvmRecording.isPresent()) {
+            fromJvm.stream = jvmRecording.get();
+            return fromJvm;
+        }
+        Optional<String> otherProfiler = askedCpuTime ? ProfilingSignal.foreignHandler() : Optional.empty();
+        boolean cpuTime = askedCpuTime && otherProfiler.isEmpty();
+        String event = cpuTime ? asked : AgentOptions.Sampling.EXECUTION_SAMPLE;
+        String period = cpuTime ? options.jfrPeriodSetting() : "period";
+        JfrSamples samples = new JfrSamples(frames, threads, sink, cpuTime, interval);
+        samples.cpuTimeRefusedBy = otherProfiler.orElse(null);
+        samples.stream = shared.with(s -> {
+            s.enable(event).with(period, interval + "ns").withStackTrace();
+            s.onEvent(event, samples::deliver);
+        });
         return samples;
     }
+
+    /** Whether the samples are JFR's CPU-time samples. */
+    boolean cpuTime() {
+        return cpuTime;
+    }
+
+    /**
+     * The code handling SIGPROF when another profiler took it, so that cpu mode reads execution
+     * samples instead of the CPU-time sampler's, which would record none; null otherwise.
+     */
+    String cpuTimeRefusedBy() {
+        return cpuTimeRefusedBy;
+    }
+
+    private String cpuTimeRefusedBy;
 
     /**
      * Takes hold of the JVM's recording for tiprobe ({@code tiprobe run}) before the sampler

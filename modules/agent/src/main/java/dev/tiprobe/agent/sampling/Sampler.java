@@ -202,8 +202,8 @@ public final class Sampler implements AutoCloseable {
                         recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack);
                         samples.incrementAndGet();
                     });
-            recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, options.jfrEvent().equals(Sampling.CPU_TIME_SAMPLE)
-                    ? RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME : RecordingFormat.SAMPLE_SOURCE_JFR);
+            recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, jfr.cpuTime() ? RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME : RecordingFormat.SAMPLE_SOURCE_JFR);
+            if (jfr.cpuTimeRefusedBy() != null) recorder.info(RecordingFormat.INFO_SIGPROF_TAKEN_BY, jfr.cpuTimeRefusedBy());
         } catch (RuntimeException | LinkageError e) {
             useJvmti(e);
         }
