@@ -11,11 +11,14 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static dev.tiprobe.image.ImageIT.CLASSES;
 import static dev.tiprobe.image.ImageIT.JAVA;
 import static dev.tiprobe.image.ImageIT.tiprobe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -116,6 +119,34 @@ class SamplingAccuracyIT {
                 + " credited to the method they were inlined into"), report);
         assertTrue(report.contains("sampled by JFR by its own CPU clock, where it is"), report);
         assertTrue(report.contains("example.known.Inlined.main"), report);
+    }
+
+    /**
+     * Beside a profiler that holds SIGPROF (async-profiler's itimer, loaded first), which JFR's
+     * CPU-time sampler needs: cpu mode still samples, from JFR's execution samples, the report
+     * names who holds the signal, and JFR's "Conflicting SIGPROF handler" error never reaches the
+     * program's output (tiprobe does not ask for the CPU-time sampler there). Before, such a
+     * session recorded 2 samples in 8 s of two busy threads.
+     */
+    @Test
+    void besideAProfilerHoldingSigprofCpuModeStillSamplesAndSaysWhy() throws Exception {
+        Process p = program("sigprof.out", "example.known.Inlined");
+        String pid = Long.toString(p.pid());
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Command.Run loaded = Command.run(List.of(jcmd, pid, "JVMTI.agent_load", ImageIT.asyncProfilerLib(),
+                "\"start,event=itimer,interval=10ms,file=" + dir.resolve("ap.collapsed") + ",collapsed\""));
+        assertEquals(0, loaded.exit(), loaded.out() + loaded.err());
+        Path text = dir.resolve("sigprof.txt");
+        Command.Run run = tiprobe("collect", "-d", "2s", "--sample", "10ms", "--sample-mode", "cpu", "-f", text.toString(), pid);
+        assertEquals(0, run.exit(), run.err());
+        String report = Files.readString(text);
+        assertTrue(report.contains("JFR's CPU-time sampler was not used: SIGPROF, which it needs, is handled by ")
+                && report.contains("libasyncProfiler"), report);
+        assertTrue(report.contains("Threads running Java code are sampled by JFR where they are"), report);
+        Matcher samples = Pattern.compile("tiprobe recording: (\\d+) samples").matcher(report);
+        assertTrue(samples.find() && Integer.parseInt(samples.group(1)) >= 50, "the busy thread's samples: " + report);
+        assertTrue(report.contains("example.known.Inlined.main"), report);
+        assertFalse(Files.readString(dir.resolve("sigprof.out")).contains("SIGPROF"), "JFR's conflict error in the program's output");
     }
 
     /**
