@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * profiler in forks of its own, all in one run: none; tiprobe wall and cpu sampling; async-profiler
  * 4.6 itimer and wall; JFR with its profile settings (execution samples every 10 ms, and the
  * profile's other events); JFR with execution samples every 10 ms alone, which is what tiprobe's
- * cpu mode asks of JFR, so the difference between the two rows is tiprobe's own cost. The loss
+ * wall mode asks of JFR; JFR with CPU-time samples every 10 ms of CPU alone, what tiprobe's cpu mode
+ * asks of JFR on Linux: the difference between such a row and tiprobe's is tiprobe's own cost. The loss
  * against the first row is the cost of sampling. The loop rows profile continuously, a file a
  * second (tiprobe {@code loop=1s,keep=3}, async-profiler {@code loop=1s}): against the rows without a
  * loop, the cost of finishing one recording and beginning the next every period. {@code parked}
@@ -30,8 +31,10 @@ import java.util.concurrent.TimeUnit;
  * every sample.
  *
  * <p>How to run, from the repository root (agent paths are relative to it): {@code java -jar
- * jmh/target/benchmarks.jar SamplingBench -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}; with
- * {@code -p parked=500}, the rows with 500 parked threads only.
+ * jmh/target/benchmarks.jar SamplingBench -prof dev.tiprobe.jmh.OtherThreadsCpuProfiler
+ * -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}; with {@code -p parked=500}, the rows with
+ * 500 parked threads only. The profiler adds the share of the JVM's CPU its other threads took, which
+ * ranks the rows where the machine's noise hides their throughput ({@link OtherThreadsCpuProfiler}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -50,6 +53,9 @@ public class SamplingBench {
     /** JFR asked for what tiprobe's cpu mode asks of it, execution samples every 10 ms, and nothing else. */
     static final String JFR_SAMPLES = "-XX:StartFlightRecording:settings=none,+jdk.ExecutionSample#enabled=true,"
             + "+jdk.ExecutionSample#period=10ms,filename=jmh/target/sampling-samples-%p.jfr";
+    /** JFR asked for what tiprobe's cpu mode asks of it on Linux, CPU-time samples every 10 ms of a thread's CPU, and nothing else. */
+    static final String JFR_CPU_TIME_SAMPLES = "-XX:StartFlightRecording:settings=none,+jdk.CPUTimeSample#enabled=true,"
+            + "+jdk.CPUTimeSample#throttle=10ms,filename=jmh/target/sampling-cpu-time-%p.jfr";
 
     long seed = 42;
 
@@ -116,6 +122,12 @@ public class SamplingBench {
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = JFR_SAMPLES)
     public long jfrExecutionSamples(Parked parked) {
+        return seed = Busy.outer(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = JFR_CPU_TIME_SAMPLES)
+    public long jfrCpuTimeSamples(Parked parked) {
         return seed = Busy.outer(seed);
     }
 }

@@ -34,11 +34,7 @@ final class ProfilingStart {
     private final CountDownLatch now = new CountDownLatch(1);
     private final CountDownLatch begun = new CountDownLatch(1);
 
-    /** What the session samples; null when it does not. */
-    private final AgentOptions.Sampling sampling;
-
-    private ProfilingStart(AgentOptions.Sampling sampling, boolean defers, boolean exitWaits) {
-        this.sampling = sampling;
+    private ProfilingStart(boolean defers, boolean exitWaits) {
         this.defers = defers;
         this.exitWaits = exitWaits;
     }
@@ -48,7 +44,7 @@ final class ProfilingStart {
         boolean samplesOnly = options.sampling() != null && options.allocations() == null && options.locks() == null
                 && options.loop() == null && !Profiling.keepsCallerStacks(options);
         boolean defers = samplesOnly && JvmOptions.givenStartingWith(AgentOptions.Sampling.JVM_RECORDING_OPTION);
-        return new ProfilingStart(options.sampling(), defers, defers || Profiling.keepsCallerStacks(options));
+        return new ProfilingStart(defers, defers || Profiling.keepsCallerStacks(options));
     }
 
     /**
@@ -59,7 +55,7 @@ final class ProfilingStart {
     void awaitTurn() {
         if (!defers) return;
         try {
-            if (Sampler.claimJvmRecording(sampling, JFR_START, () -> now.getCount() == 0)) now.await(DEFERRAL.toMillis(), TimeUnit.MILLISECONDS);
+            if (Sampler.claimJvmRecording(JFR_START, () -> now.getCount() == 0)) now.await(DEFERRAL.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (LinkageError noJfr) {
