@@ -307,7 +307,8 @@ class RealProgramsIT {
     /**
      * {@code tiprobe run --sample} covers a one-second program from its first moments to its last:
      * main's sampling moments are all those JFR recorded of main in a recording of its own in the
-     * same JVM (the same sampler feeds both). Before the JVM's recording was read to its end,
+     * same JVM (the same sampler, JFR's CPU-time sampler, feeds both; a sample in native code is
+     * the wall view's own, by the wall clock, and is not compared). Before the JVM's recording was read to its end,
      * JFR's shutdown hook deleted its repository under tiprobe's stream and the last 150 ms were
      * lost: 58 and 59 moments of JFR's 73. The agent's side of sampling starts a second late
      * ({@code ProfilingStart}): a program that ends before that (300 ms) and one that ends about
@@ -322,8 +323,8 @@ class RealProgramsIT {
         Path collapsed = dir.resolve("one.collapsed");
         Path own = dir.resolve("one.jfr");
         Command.Run run = tiprobe("run", "--sample", "10ms", "-f", collapsed.toString(), "--", JAVA,
-                "-XX:StartFlightRecording:filename=" + own + ",settings=none,+jdk.ExecutionSample#enabled=true,"
-                        + "+jdk.ExecutionSample#period=10ms", "-Xlog:jfr+startup=off", "-cp", PROGRAMS, "example.real.OneSecond", Integer.toString(millis));
+                "-XX:StartFlightRecording:filename=" + own + ",settings=none,+jdk.CPUTimeSample#enabled=true,"
+                        + "+jdk.CPUTimeSample#throttle=10ms", "-Xlog:jfr+startup=off", "-cp", PROGRAMS, "example.real.OneSecond", Integer.toString(millis));
         assertEquals(0, run.exit(), run.err());
         long mainAt = Long.parseLong(run.out().lines().filter(l -> l.startsWith("main at ")).findFirst().orElseThrow().substring(8));
         Path json = dir.resolve("one.json");
@@ -340,7 +341,9 @@ class RealProgramsIT {
         for (RecordedEvent e : RecordingFile.readAllEvents(own)) {
             // From main's first line: before it, main runs the JVM's start and tiprobe's, not the program.
             long taken = e.getStartTime().getEpochSecond() * 1_000_000_000L + e.getStartTime().getNano();
-            if (e.getEventType().getName().equals("jdk.ExecutionSample") && "main".equals(e.getThread("sampledThread").getJavaName())
+            if (e.getEventType().getName().equals("jdk.CPUTimeSample") && "main".equals(e.getThread("eventThread").getJavaName())
+                    && e.getStackTrace() != null && !e.getStackTrace().getFrames().isEmpty()
+                    && !"Native".equals(e.getStackTrace().getFrames().getFirst().getType())
                     && taken >= mainAtNanos) {
                 jfrs.add(taken);
             }

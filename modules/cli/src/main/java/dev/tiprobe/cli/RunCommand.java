@@ -61,7 +61,7 @@ final class RunCommand implements Callable<Integer> {
         full.add("-javaagent:" + Agent.jar() + "=" + agentOptions + ",quiet");
         full.add("--enable-native-access=ALL-UNNAMED");
         AgentOptions.Sampling sampling = AgentOptions.parse(agentOptions).sampling();
-        if (sampling != null) full.addAll(sampling.jvmFlags(runtime.jfr()));
+        if (sampling != null) full.addAll(sampling.jvmFlags(runtime.jfr(), command.subList(1, command.size())));
         full.addAll(command.subList(1, command.size()));
         Process process;
         try {

@@ -202,31 +202,43 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             this(interval, mode, depth, threads, false);
         }
 
-        /** JFR's sampler of threads running Java code, at a wall-clock period; what wall mode reads. */
+        /** JFR's sampler of threads running Java code, at a wall-clock period, taken by a JFR thread. */
         public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
         /**
          * JFR's CPU-time sampler (JDK 25, Linux): each thread is sampled by its own CPU clock, in
          * Java or native code, by a signal it takes itself, as async-profiler's {@code itimer} does;
-         * no thread of the JVM's walks the others. What cpu mode reads where it exists.
+         * no thread of the JVM's walks the others.
          */
         public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
 
         /**
-         * The JFR event this sampling reads: cpu mode on Linux {@link #CPU_TIME_SAMPLE}, anything
-         * else {@link #EXECUTION_SAMPLE} (JDK 25 has the CPU-time sampler on Linux only).
+         * The JFR event this sampling reads for running threads, in either mode: on Linux {@link
+         * #CPU_TIME_SAMPLE}, elsewhere {@link #EXECUTION_SAMPLE} (JDK 25 has the CPU-time sampler on
+         * Linux only). Wall mode takes the threads not running Java code itself.
          */
         public String jfrEvent() {
-            return mode == SampleMode.CPU && System.getProperty("os.name", "").startsWith("Linux") ? CPU_TIME_SAMPLE : EXECUTION_SAMPLE;
+            return System.getProperty("os.name", "").startsWith("Linux") ? CPU_TIME_SAMPLE : EXECUTION_SAMPLE;
         }
 
-        /** The setting that makes {@link #jfrEvent()} sample every {@code interval}: JFR names it differently per event. */
-        public String jfrPeriodSetting() {
-            return jfrEvent().equals(CPU_TIME_SAMPLE) ? "throttle" : "period";
+        /**
+         * As {@link #jfrEvent()}, for a JVM started with {@code jvmArgs}: one with a native agent
+         * ({@code -agentpath:}) gets {@link #EXECUTION_SAMPLE}, as such an agent may hold SIGPROF
+         * (async-profiler's {@code cpu} and {@code itimer} do), which the CPU-time sampler needs:
+         * JFR then records none and prints "Conflicting SIGPROF handler found" into the program's output.
+         */
+        public String jfrEvent(List<String> jvmArgs) {
+            return jvmArgs.stream().anyMatch(a -> a.startsWith("-agentpath:")) ? EXECUTION_SAMPLE : jfrEvent();
+        }
+
+        /** The setting that makes {@code event} sample every {@code interval}: JFR names it differently per event. */
+        public static String jfrPeriodSetting(String event) {
+            return event.equals(CPU_TIME_SAMPLE) ? "throttle" : "period";
         }
 
         /**
          * The flags that make a JVM started for this sampling ({@code tiprobe run}) sample from its
-         * first moment: JFR's samples ({@link #jfrEvent()}) at the interval in a recording named
+         * first moment, with {@code jvmArgs} its other options: JFR's samples ({@link
+         * #jfrEvent(List)}) at the interval in a recording named
          * {@link #JVM_RECORDING}, started before {@code main} (JFR takes about 0.4 s to start, which
          * the program would otherwise spend unsampled), JFR's startup lines left out of the
          * program's output; stacks as deep as asked (JFR keeps 64 frames otherwise, settable only
@@ -236,13 +248,14 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
          * For a runtime without the {@code jdk.jfr} module ({@code jfr} false), which refuses to
          * start with JFR's flags, only the last.
          */
-        public List<String> jvmFlags(boolean jfr) {
+        public List<String> jvmFlags(boolean jfr, List<String> jvmArgs) {
             List<String> debugInfo = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
             if (!jfr) return debugInfo;
+            String event = jfrEvent(jvmArgs);
             return List.of(debugInfo.get(0), debugInfo.get(1),
                     "-XX:FlightRecorderOptions:stackdepth=" + Math.min(depth, JFR_MAX_STACK_DEPTH),
-                    JVM_RECORDING_OPTION + "settings=none,maxage=1m,+" + jfrEvent() + "#enabled=true,"
-                            + "+" + jfrEvent() + "#" + jfrPeriodSetting() + "=" + interval.toNanos() + "ns",
+                    JVM_RECORDING_OPTION + "settings=none,maxage=1m,+" + event + "#enabled=true,"
+                            + "+" + event + "#" + jfrPeriodSetting(event) + "=" + interval.toNanos() + "ns",
                     "-Xlog:jfr+startup=off");
         }
     }

@@ -212,21 +212,24 @@ class AgentOptionsTest {
     }
 
     /**
-     * {@code tiprobe run} starts the JVM recording the event the agent then reads: cpu mode on
-     * Linux JFR's CPU-time sampler, whose period setting is its throttle; wall mode the execution
+     * {@code tiprobe run} starts the JVM recording the event the agent then reads, in either mode:
+     * on Linux JFR's CPU-time sampler, whose period setting is its throttle; elsewhere the execution
      * sampler, every interval.
      */
     @Test
     void runStartsTheJvmRecordingTheEventTheAgentReads() {
-        Sampling cpu = new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null);
-        Sampling wall = new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null);
         boolean linux = System.getProperty("os.name").startsWith("Linux");
-        assertEquals(linux ? Sampling.CPU_TIME_SAMPLE : Sampling.EXECUTION_SAMPLE, cpu.jfrEvent());
-        assertEquals(Sampling.EXECUTION_SAMPLE, wall.jfrEvent());
-        String cpuRecording = cpu.jvmFlags(true).stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION)).findFirst().orElseThrow();
-        assertTrue(cpuRecording.contains("+" + cpu.jfrEvent() + "#enabled=true,+" + cpu.jfrEvent() + "#"
-                + (linux ? "throttle" : "period") + "=10000000ns"), cpuRecording);
-        String wallRecording = wall.jvmFlags(true).stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION)).findFirst().orElseThrow();
-        assertTrue(wallRecording.contains("+jdk.ExecutionSample#enabled=true,+jdk.ExecutionSample#period=10000000ns"), wallRecording);
+        for (SampleMode mode : SampleMode.values()) {
+            Sampling sampling = new Sampling(Duration.ofMillis(10), mode, Sampling.DEFAULT_DEPTH, null);
+            assertEquals(linux ? Sampling.CPU_TIME_SAMPLE : Sampling.EXECUTION_SAMPLE, sampling.jfrEvent());
+            String recording = sampling.jvmFlags(true, List.of("-Xmx1g")).stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION))
+                    .findFirst().orElseThrow();
+            assertTrue(recording.contains("+" + sampling.jfrEvent() + "#enabled=true,+" + sampling.jfrEvent() + "#"
+                    + (linux ? "throttle" : "period") + "=10000000ns"), recording);
+            // A native agent may hold SIGPROF, which the CPU-time sampler needs.
+            String besideAgent = sampling.jvmFlags(true, List.of("-agentpath:/opt/ap/libasyncProfiler.so=start,event=cpu"))
+                    .stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION)).findFirst().orElseThrow();
+            assertTrue(besideAgent.contains("+jdk.ExecutionSample#enabled=true,+jdk.ExecutionSample#period=10000000ns"), besideAgent);
+        }
     }
 }

@@ -241,7 +241,8 @@ public final class RecordingFormat {
     /**
      * Where the stack samples came from: {@code jfr} (JFR's execution sampler for threads running
      * Java code, JVMTI walks for the others in wall mode), {@code jfr-cpu-time} (JFR's CPU-time
-     * sampler: every thread by its own CPU clock, Java and native code), or {@code jvmti: } and why
+     * sampler: every thread by its own CPU clock, Java and native code; in wall mode those in Java
+     * code, JVMTI walks for the others), or {@code jvmti: } and why
      * JFR did not run (JVMTI walks of every thread, at safepoints).
      */
     public static final String INFO_SAMPLE_SOURCE = "sampleSource";

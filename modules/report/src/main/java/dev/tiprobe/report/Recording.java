@@ -275,13 +275,15 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         if (RecordingFormat.SAMPLE_SOURCE_JFR_FILE.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
             return "Samples read from a JFR recording, taken by its own sampler (JFR's: Java code where it ran; async-profiler's: every thread).";
         }
-        if (RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
-            return "Every thread is sampled by JFR by its own CPU clock, where it is, in Java or native code (virtual threads"
-                    + " with their own frames); each sample weighs the CPU time it stands for.";
-        }
-        if (RecordingFormat.SAMPLE_SOURCE_JFR.equals(info.get(RecordingFormat.INFO_SAMPLE_SOURCE))) {
-            return "Threads running Java code are sampled by JFR where they are (virtual threads with their own frames);"
-                    + " in the wall view the others are taken where they wait"
+        String source = info.get(RecordingFormat.INFO_SAMPLE_SOURCE);
+        boolean cpuTime = RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME.equals(source);
+        if (cpuTime || RecordingFormat.SAMPLE_SOURCE_JFR.equals(source)) {
+            return (cpuTime
+                    ? "Threads using CPU are sampled by JFR by their own CPU clocks, where they are, in Java or native code"
+                    + " (virtual threads with their own frames), each sample weighing the CPU time it stands for;"
+                    + " in the wall view the threads not running Java code are taken where they wait"
+                    : "Threads running Java code are sampled by JFR where they are (virtual threads with their own frames);"
+                    + " in the wall view the others are taken where they wait")
                     + (RecordingFormat.WAITING_VIRTUAL_THREADS_SAMPLED.equals(info.get(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS))
                     ? ", waiting virtual threads too, a few a tick, each sample weighing for as many as it stands for." : ".");
         }

@@ -63,6 +63,8 @@ public final class JfrStream implements AutoCloseable {
     private final Recording jvmRecording;
     /** Where that recording's end is read from when the stream could not read it; null when JFR gave no file. */
     private final JvmRecordingEnd jvmRecordingEnd;
+    /** What {@link #jvmEvent()} says. */
+    private final String jvmEvent;
     private final String threadName;
     /** What each engine enables and handles, applied to the recording as it is made. Guarded by this. */
     private final List<Consumer<RecordingStream>> setups = new ArrayList<>();
@@ -76,9 +78,10 @@ public final class JfrStream implements AutoCloseable {
     /** The stream's own thread; null until begun. */
     private volatile Thread thread;
 
-    private JfrStream(Recording jvmRecording, JvmRecordingEnd jvmRecordingEnd, String threadName) {
+    private JfrStream(Recording jvmRecording, JvmRecordingEnd jvmRecordingEnd, String jvmEvent, String threadName) {
         this.jvmRecording = jvmRecording;
         this.jvmRecordingEnd = jvmRecordingEnd;
+        this.jvmEvent = jvmEvent;
         this.threadName = threadName;
     }
 
@@ -89,7 +92,7 @@ public final class JfrStream implements AutoCloseable {
      * {@link #failure()} tells it soon after the start, as it tells a VM that refuses to record.
      */
     public static JfrStream unbegun(String threadName) {
-        return new JfrStream(null, null, threadName);
+        return new JfrStream(null, null, null, threadName);
     }
 
     /**
@@ -122,22 +125,24 @@ public final class JfrStream implements AutoCloseable {
 
     /**
      * Reads the recording the JVM started from its command line under {@code name} ({@code tiprobe
-     * run}), from its beginning to its end: its {@code eventName} events from the JVM's disk
-     * repository, each handed to {@code handler}, and at close what the stream had not read from
-     * the file JFR writes as the recording stops ({@link JvmRecordingEnd}). Closing stops that
-     * recording. Empty where no such recording runs and none was {@linkplain #claimJvmRecording claimed}.
+     * run}), from its beginning to its end: its events of the first of {@code events} it enables
+     * ({@link #jvmEvent()}) from the JVM's disk repository, each handed to {@code handler}, and at
+     * close what the stream had not read from the file JFR writes as the recording stops ({@link
+     * JvmRecordingEnd}). Closing stops that recording. Empty where no such recording runs and none
+     * was {@linkplain #claimJvmRecording claimed}.
      */
-    public static Optional<JfrStream> readJvmRecording(String name, String threadName, String eventName, Consumer<RecordedEvent> handler) {
+    public static Optional<JfrStream> readJvmRecording(String name, String threadName, List<String> events, Consumer<RecordedEvent> handler) {
         Claimed c = claimed;
-        if (c == null || !c.recording().getName().equals(name) || !c.eventName().equals(eventName)) {
-            c = startedWithTheJvm(name).map(r -> new Claimed(r, eventName, JvmRecordingEnd.prepare(r, eventName))).orElse(null);
+        if (c == null || !c.recording().getName().equals(name) || !events.contains(c.eventName())) {
+            c = startedWithTheJvm(name).map(r -> claim(r, events)).orElse(null);
         }
         if (c == null) return Optional.empty();
+        String eventName = c.eventName();
         claimed = null;
         Recording recording = c.recording();
         JvmRecordingEnd end = c.end();
         if (end != null) end.deliverTo(handler);
-        JfrStream s = new JfrStream(recording, end, threadName);
+        JfrStream s = new JfrStream(recording, end, eventName, threadName);
         synchronized (s) {
             s.begun = true;
             s.thread = AgentThreads.daemon(threadName).start(() -> s.run(() -> {
@@ -154,12 +159,13 @@ public final class JfrStream implements AutoCloseable {
     /**
      * Takes hold of the recording the JVM started under {@code name}, before anything reads it:
      * from now on its end is written to a file whoever stops it, so a reader that starts late,
-     * even after JFR's shutdown hook stopped it, still gets every {@code eventName} event
+     * even after JFR's shutdown hook stopped it, still gets every event of the first of {@code
+     * events} it enables
      * ({@link #readJvmRecording}). Waits up to {@code limit} for JFR to start it (the JVM starts
      * command-line recordings after the agent's premain, before {@code main}), or until {@code
      * giveUp} says so; whether it did.
      */
-    public static boolean claimJvmRecording(String name, String eventName, Duration limit, java.util.function.BooleanSupplier giveUp)
+    public static boolean claimJvmRecording(String name, List<String> events, Duration limit, java.util.function.BooleanSupplier giveUp)
             throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         Optional<Recording> r;
@@ -167,12 +173,27 @@ public final class JfrStream implements AutoCloseable {
             if (System.nanoTime() > deadline || giveUp.getAsBoolean()) return false;
             Thread.sleep(5);
         }
-        claimed = new Claimed(r.get(), eventName, JvmRecordingEnd.prepare(r.get(), eventName));
-        return true;
+        claimed = claim(r.get(), events);
+        return claimed != null;
+    }
+
+    /** {@code recording}, to be read for the first of {@code events} it enables; null where it enables none. */
+    private static Claimed claim(Recording recording, List<String> events) {
+        for (String event : events) {
+            if ("true".equals(recording.getSettings().get(event + "#enabled"))) {
+                return new Claimed(recording, event, JvmRecordingEnd.prepare(recording, event));
+            }
+        }
+        return null;
     }
 
     /** A recording of the JVM's taken hold of, not read yet; its end null where JFR refused a destination. */
     private record Claimed(Recording recording, String eventName, JvmRecordingEnd end) {}
+
+    /** The event read from the JVM's own recording ({@link #readJvmRecording}); null for a session's own stream. */
+    public String jvmEvent() {
+        return jvmEvent;
+    }
 
     private static volatile Claimed claimed;
 

@@ -8,6 +8,7 @@ import dev.tiprobe.jvmti.ProfilingSignal;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
 import java.time.Duration;
@@ -16,9 +17,11 @@ import java.util.function.Predicate;
 
 /**
  * Stack samples from the JVM's own samplers, read back through a {@link JfrStream} about once a
- * second: in cpu mode on Linux JFR's {@code jdk.CPUTimeSample} (each thread by its own CPU clock,
- * in Java or native code, sampled by a signal the thread takes itself), otherwise its {@code
- * jdk.ExecutionSample} (a thread running Java code, taken by JFR's sampler thread).
+ * second: on Linux JFR's {@code jdk.CPUTimeSample} (each thread by its own CPU clock, in Java or
+ * native code, sampled by a signal the thread takes itself), otherwise its {@code
+ * jdk.ExecutionSample} (a thread running Java code, taken by JFR's sampler thread). In wall mode a
+ * CPU-time sample taken in native code is left out: the sampler takes threads in native code
+ * itself, by the wall clock.
  *
  * <p>Why not JVMTI's stack walks: they stop a thread at its next safepoint poll, which in compiled
  * code is a loop's back edge or a method's return, so the work of methods inlined into a loop is
@@ -49,17 +52,21 @@ final class JfrSamples implements AutoCloseable {
     private final JfrFrames frames;
     private final Predicate<String> threads;
     private final Sink sink;
-    /** Whether the samples are CPU-time samples, which name their thread and period in fields of their own. */
-    private final boolean cpuTime;
     private final long intervalNanos;
+    /** Wall mode: CPU-time samples of a thread in native code are the wall sampler's. */
+    private final boolean wall;
+    /** Where another profiler's SIGPROF handler is, which kept the CPU-time sampler from being asked for; or null. */
+    private String cpuTimeRefusedBy;
+    /** The event read: {@link AgentOptions.Sampling#CPU_TIME_SAMPLE} or {@link AgentOptions.Sampling#EXECUTION_SAMPLE}. */
+    private String event;
     private JfrStream stream;
 
-    private JfrSamples(JfrFrames frames, Predicate<String> threads, Sink sink, boolean cpuTime, long intervalNanos) {
+    private JfrSamples(JfrFrames frames, Predicate<String> threads, Sink sink, long intervalNanos, boolean wall) {
         this.frames = frames;
         this.threads = threads;
         this.sink = sink;
-        this.cpuTime = cpuTime;
         this.intervalNanos = intervalNanos;
+        this.wall = wall;
     }
 
     /**
@@ -70,53 +77,53 @@ final class JfrSamples implements AutoCloseable {
      */
     static JfrSamples start(Registry registry, AgentOptions.Sampling options, Predicate<String> threads,
                             JfrStream shared, Sink sink) {
-        JfrFrames frames = new JfrFrames(registry, options.depth());
         long interval = options.interval().toNanos();
-        String asked = options.jfrEvent();
-        boolean askedCpuTime = asked.equals(AgentOptions.Sampling.CPU_TIME_SAMPLE);
-        JfrSamples fromJvm = new JfrSamples(frames, threads, sink, askedCpuTime, interval);
+        JfrSamples samples = new JfrSamples(new JfrFrames(registry, options.depth()), threads, sink, interval,
+                options.mode() == AgentOptions.SampleMode.WALL);
         Optional<JfrStream> jvmRecording = JfrStream.readJvmRecording(AgentOptions.Sampling.JVM_RECORDING,
-                EventEngine.THREAD_PREFIX + "jfr-samples", asked, fromJvm::deliver);
+                EventEngine.THREAD_PREFIX + "jfr-samples", JVM_RECORDING_EVENTS, samples::deliver);
         if (jvmRecording.isPresent()) {
-            fromJvm.stream = jvmRecording.get();
-            return fromJvm;
+            samples.stream = jvmRecording.get();
+            samples.event = samples.stream.jvmEvent();
+            return samples;
         }
-        Optional<String> otherProfiler = askedCpuTime ? ProfilingSignal.foreignHandler() : Optional.empty();
-        boolean cpuTime = askedCpuTime && otherProfiler.isEmpty();
-        String event = cpuTime ? asked : AgentOptions.Sampling.EXECUTION_SAMPLE;
-        String period = cpuTime ? options.jfrPeriodSetting() : "period";
-        JfrSamples samples = new JfrSamples(frames, threads, sink, cpuTime, interval);
-        samples.cpuTimeRefusedBy = otherProfiler.orElse(null);
+        String event = options.jfrEvent();
+        if (event.equals(AgentOptions.Sampling.CPU_TIME_SAMPLE)) {
+            samples.cpuTimeRefusedBy = ProfilingSignal.foreignHandler().orElse(null);
+            if (samples.cpuTimeRefusedBy != null) event = AgentOptions.Sampling.EXECUTION_SAMPLE;
+        }
+        String chosen = samples.event = event;
         samples.stream = shared.with(s -> {
-            s.enable(event).with(period, interval + "ns").withStackTrace();
-            s.onEvent(event, samples::deliver);
+            s.enable(chosen).with(AgentOptions.Sampling.jfrPeriodSetting(chosen), interval + "ns").withStackTrace();
+            s.onEvent(chosen, samples::deliver);
         });
         return samples;
     }
 
+    /** What a recording the JVM started for tiprobe may sample with ({@link AgentOptions.Sampling#jfrEvent(java.util.List)}). */
+    private static final java.util.List<String> JVM_RECORDING_EVENTS =
+            java.util.List.of(AgentOptions.Sampling.CPU_TIME_SAMPLE, AgentOptions.Sampling.EXECUTION_SAMPLE);
+
     /** Whether the samples are JFR's CPU-time samples. */
     boolean cpuTime() {
-        return cpuTime;
+        return AgentOptions.Sampling.CPU_TIME_SAMPLE.equals(event);
     }
 
     /**
-     * The code handling SIGPROF when another profiler took it, so that cpu mode reads execution
+     * The code handling SIGPROF when another profiler took it, so that the session reads execution
      * samples instead of the CPU-time sampler's, which would record none; null otherwise.
      */
     String cpuTimeRefusedBy() {
         return cpuTimeRefusedBy;
     }
 
-    private String cpuTimeRefusedBy;
-
     /**
      * Takes hold of the JVM's recording for tiprobe ({@code tiprobe run}) before the sampler
      * starts, waiting up to {@code limit} for JFR to start it: whether there is one. See
      * {@link JfrStream#claimJvmRecording}.
      */
-    static boolean claimJvmRecording(AgentOptions.Sampling options, Duration limit, java.util.function.BooleanSupplier giveUp)
-            throws InterruptedException {
-        return JfrStream.claimJvmRecording(AgentOptions.Sampling.JVM_RECORDING, options.jfrEvent(), limit, giveUp);
+    static boolean claimJvmRecording(Duration limit, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
+        return JfrStream.claimJvmRecording(AgentOptions.Sampling.JVM_RECORDING, JVM_RECORDING_EVENTS, limit, giveUp);
     }
 
     /** Why the stream stopped before it was closed, or null while it runs. */
@@ -166,11 +173,13 @@ final class JfrSamples implements AutoCloseable {
         try {
             long taken = JfrFrames.epochNanos(e.getStartTime());
             if (taken > newestSample) newestSample = taken;  // the stream's thread alone writes it
+            boolean cpuTime = e.getEventType().getName().equals(AgentOptions.Sampling.CPU_TIME_SAMPLE);  // not the field: set after the JVM's stream starts
             RecordedThread t = e.getThread(cpuTime ? "eventThread" : "sampledThread");
             if (JfrFrames.machinery(t)) return;
             if (cpuTime && e.getBoolean("failed")) return;  // JFR could not walk the stack: no frames to credit
             String name = threadName(t);
             if (threads != null && !threads.test(name)) return;
+            if (wall && cpuTime && inNative(e.getStackTrace())) return;
             Stack stack = frames.stack(e.getStackTrace(), true);
             if (stack == null || stack.depth() == 0) return;
             long weight = cpuTime ? e.getDuration("samplingPeriod").toNanos() : intervalNanos;
@@ -185,6 +194,11 @@ final class JfrSamples implements AutoCloseable {
         } finally {
             busySince = EventEngine.IDLE;
         }
+    }
+
+    /** Whether a sample's top frame is a native method's. */
+    private static boolean inNative(RecordedStackTrace trace) {
+        return trace != null && !trace.getFrames().isEmpty() && "Native".equals(trace.getFrames().getFirst().getType());
     }
 
     /**

@@ -148,9 +148,8 @@ public final class Sampler implements AutoCloseable {
      * sampler starts, so that a late start still reads it whole; waits up to {@code limit} for JFR
      * to start it, or until {@code giveUp}. Whether there is one. Throws {@link LinkageError} without {@code jdk.jfr}.
      */
-    public static boolean claimJvmRecording(Sampling options, java.time.Duration limit, java.util.function.BooleanSupplier giveUp)
-            throws InterruptedException {
-        return JfrSamples.claimJvmRecording(options, limit, giveUp);
+    public static boolean claimJvmRecording(java.time.Duration limit, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
+        return JfrSamples.claimJvmRecording(limit, giveUp);
     }
 
     /**
