@@ -21,9 +21,10 @@ import java.util.concurrent.TimeUnit;
  * Throughput of a CPU-bound workload on two threads while a profiler samples every 10 ms, each
  * profiler in forks of its own, all in one run: none; tiprobe wall and cpu sampling; async-profiler
  * 4.6 itimer and wall; JFR with its profile settings (execution samples every 10 ms, and the
- * profile's other events); JFR with execution samples every 10 ms alone, which is what tiprobe's
- * wall mode asks of JFR; JFR with CPU-time samples every 10 ms of CPU alone, what tiprobe's cpu mode
- * asks of JFR on Linux: the difference between such a row and tiprobe's is tiprobe's own cost. The loss
+ * profile's other events); JFR with execution samples every 10 ms alone, what tiprobe asks of JFR
+ * off Linux or beside another profiler holding SIGPROF; JFR with CPU-time samples every 10 ms of a
+ * thread's CPU alone, what tiprobe's cpu and wall modes ask of JFR on Linux: the difference between
+ * such a row and tiprobe's is tiprobe's own cost. The loss
  * against the first row is the cost of sampling. The loop rows profile continuously, a file a
  * second (tiprobe {@code loop=1s,keep=3}, async-profiler {@code loop=1s}): against the rows without a
  * loop, the cost of finishing one recording and beginning the next every period. {@code parked}
@@ -50,10 +51,10 @@ public class SamplingBench {
     static final String ASYNC_PROFILER_LOOP = Peers.ASYNC_PROFILER_AGENT + "start,interval=10ms,"
             + "event=itimer,loop=1s,file=jmh/target/sampling-ap-loop-%p-%t.jfr";
     static final String JFR = "-XX:StartFlightRecording:settings=profile,filename=jmh/target/sampling-%p.jfr";
-    /** JFR asked for what tiprobe's cpu mode asks of it, execution samples every 10 ms, and nothing else. */
+    /** JFR asked for execution samples every 10 ms and nothing else: what tiprobe asks of it off Linux, or beside another SIGPROF profiler. */
     static final String JFR_SAMPLES = "-XX:StartFlightRecording:settings=none,+jdk.ExecutionSample#enabled=true,"
             + "+jdk.ExecutionSample#period=10ms,filename=jmh/target/sampling-samples-%p.jfr";
-    /** JFR asked for what tiprobe's cpu mode asks of it on Linux, CPU-time samples every 10 ms of a thread's CPU, and nothing else. */
+    /** JFR asked for what tiprobe asks of it on Linux, CPU-time samples every 10 ms of a thread's CPU, and nothing else. */
     static final String JFR_CPU_TIME_SAMPLES = "-XX:StartFlightRecording:settings=none,+jdk.CPUTimeSample#enabled=true,"
             + "+jdk.CPUTimeSample#throttle=10ms,filename=jmh/target/sampling-cpu-time-%p.jfr";
 

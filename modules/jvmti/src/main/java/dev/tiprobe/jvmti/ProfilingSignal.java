@@ -29,14 +29,10 @@ public final class ProfilingSignal {
     private static final long DL_INFO_BYTES = 4 * ValueLayout.ADDRESS.byteSize();
 
     /**
-     * Whether SIGPROF is handled by code outside libjvm: another profiler's. False where it is
-     * not handled, handled by JFR, or the question cannot be asked (not Linux, no {@code sigaction}).
+     * The file the code handling SIGPROF comes from, when that is not libjvm: another profiler's.
+     * Empty where it is not handled, handled by JFR, or the question cannot be asked (not Linux, no
+     * {@code sigaction} or {@code dladdr}).
      */
-    public static boolean takenByAnother() {
-        return foreignHandler().isPresent();
-    }
-
-    /** The file the code handling SIGPROF comes from, when that is not libjvm; empty as above. */
     public static Optional<String> foreignHandler() {
         if (!System.getProperty("os.name", "").startsWith("Linux")) return Optional.empty();
         try {
@@ -49,10 +45,11 @@ public final class ProfilingSignal {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment old = arena.allocate(SIGACTION_BYTES, 8);
                 if ((int) read.invokeExact(SIGPROF, MemorySegment.NULL, old) != 0) return Optional.empty();
-                long handler = old.get(ValueLayout.JAVA_LONG, 0);
+                long handler = old.get(ValueLayout.ADDRESS, 0).address();
                 if (handler == 0 || handler == 1) return Optional.empty();  // SIG_DFL, SIG_IGN
                 String file = fileOf(linker, libc, arena, handler);
-                return file != null && file.contains("libjvm") ? Optional.empty() : Optional.of(file == null ? "unknown code" : file);
+                // Unknown: maybe JFR's own handler, which stays after its recording; a needless fallback costs more than a try.
+                return file == null || file.contains("libjvm") ? Optional.empty() : Optional.of(file);
             }
         } catch (Throwable t) {
             return Optional.empty();

@@ -206,8 +206,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
         /**
          * JFR's CPU-time sampler (JDK 25, Linux): each thread is sampled by its own CPU clock, in
-         * Java or native code, by a signal it takes itself, as async-profiler's {@code itimer} does;
-         * no thread of the JVM's walks the others.
+         * Java or native code, by a signal it takes itself; one in Java code walks its own stack,
+         * as async-profiler's {@code itimer} works in the sampled thread (JFR's CPU sampler thread
+         * walks only threads found in native code).
          */
         public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
 
@@ -222,12 +223,15 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
 
         /**
          * As {@link #jfrEvent()}, for a JVM started with {@code jvmArgs}: one with a native agent
-         * ({@code -agentpath:}) gets {@link #EXECUTION_SAMPLE}, as such an agent may hold SIGPROF
-         * (async-profiler's {@code cpu} and {@code itimer} do), which the CPU-time sampler needs:
-         * JFR then records none and prints "Conflicting SIGPROF handler found" into the program's output.
+         * ({@code -agentpath:}, or {@code -agentlib:} but the debugger's) gets {@link
+         * #EXECUTION_SAMPLE}, as such an agent may hold SIGPROF (async-profiler's {@code cpu} and
+         * {@code itimer} do), which the CPU-time sampler needs: JFR then records none and prints
+         * "Conflicting SIGPROF handler found" into the program's output.
          */
         public String jfrEvent(List<String> jvmArgs) {
-            return jvmArgs.stream().anyMatch(a -> a.startsWith("-agentpath:")) ? EXECUTION_SAMPLE : jfrEvent();
+            boolean nativeAgent = jvmArgs.stream().anyMatch(a -> a.startsWith("-agentpath:")
+                    || a.startsWith("-agentlib:") && !a.startsWith("-agentlib:jdwp"));
+            return nativeAgent ? EXECUTION_SAMPLE : jfrEvent();
         }
 
         /** The setting that makes {@code event} sample every {@code interval}: JFR names it differently per event. */

@@ -226,10 +226,13 @@ class AgentOptionsTest {
                     .findFirst().orElseThrow();
             assertTrue(recording.contains("+" + sampling.jfrEvent() + "#enabled=true,+" + sampling.jfrEvent() + "#"
                     + (linux ? "throttle" : "period") + "=10000000ns"), recording);
-            // A native agent may hold SIGPROF, which the CPU-time sampler needs.
-            String besideAgent = sampling.jvmFlags(true, List.of("-agentpath:/opt/ap/libasyncProfiler.so=start,event=cpu"))
-                    .stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION)).findFirst().orElseThrow();
-            assertTrue(besideAgent.contains("+jdk.ExecutionSample#enabled=true,+jdk.ExecutionSample#period=10000000ns"), besideAgent);
+            // A native agent may hold SIGPROF, which the CPU-time sampler needs; the debugger's does not.
+            for (String agent : List.of("-agentpath:/opt/ap/libasyncProfiler.so=start,event=cpu", "-agentlib:asyncProfiler=start")) {
+                String besideAgent = sampling.jvmFlags(true, List.of(agent))
+                        .stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION)).findFirst().orElseThrow();
+                assertTrue(besideAgent.contains("+jdk.ExecutionSample#enabled=true,+jdk.ExecutionSample#period=10000000ns"), besideAgent);
+            }
+            assertEquals(sampling.jfrEvent(), sampling.jfrEvent(List.of("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n")));
         }
     }
 }

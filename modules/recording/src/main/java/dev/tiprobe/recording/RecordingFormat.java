@@ -249,8 +249,10 @@ public final class RecordingFormat {
     public static final String SAMPLE_SOURCE_JFR = "jfr";
     public static final String SAMPLE_SOURCE_JFR_CPU_TIME = "jfr-cpu-time";
     /**
-     * cpu mode where another profiler handles SIGPROF, which JFR's CPU-time sampler needs: the
-     * file its handler is in ({@code libasyncProfiler.so}); the samples are JFR's execution samples.
+     * Where another profiler handled SIGPROF, which JFR's CPU-time sampler needs, as sampling
+     * began: the file its handler is in ({@code libasyncProfiler.so}). The samples are then JFR's
+     * execution samples, except from a recording the JVM started ({@code tiprobe run}), which has
+     * no samples of running threads.
      */
     public static final String INFO_SIGPROF_TAKEN_BY = "sigprofTakenBy";
     /** Samples read from a JFR recording (the JVM's own or async-profiler's), not taken by tiprobe. */

@@ -222,7 +222,11 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " VirtualThread.mount, as " + sampleSource.substring(RecordingFormat.SAMPLE_SOURCE_JVMTI.length()) + ".");
         }
         String sigprof = info.get(RecordingFormat.INFO_SIGPROF_TAKEN_BY);
-        if (sigprof != null) {
+        if (sigprof != null && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME)) {
+            out.add("SIGPROF, which JFR's CPU-time sampler needs, is handled by " + sigprof + " (another profiler, loaded"
+                    + " before JFR's recording started): running threads are missing from these samples; start the program"
+                    + " with that profiler on another signal, or attach tiprobe to it instead.");
+        } else if (sigprof != null) {
             out.add("JFR's CPU-time sampler was not used: SIGPROF, which it needs, is handled by " + sigprof
                     + " (another profiler); the samples are JFR's execution samples, which count only threads found running Java code.");
         }

@@ -63,7 +63,7 @@ public final class JfrStream implements AutoCloseable {
     private final Recording jvmRecording;
     /** Where that recording's end is read from when the stream could not read it; null when JFR gave no file. */
     private final JvmRecordingEnd jvmRecordingEnd;
-    /** What {@link #jvmEvent()} says. */
+    /** The event read from the JVM's own recording: whichever sampler it enables; null for a session's own stream. */
     private final String jvmEvent;
     private final String threadName;
     /** What each engine enables and handles, applied to the recording as it is made. Guarded by this. */
@@ -160,8 +160,7 @@ public final class JfrStream implements AutoCloseable {
      * Takes hold of the recording the JVM started under {@code name}, before anything reads it:
      * from now on its end is written to a file whoever stops it, so a reader that starts late,
      * even after JFR's shutdown hook stopped it, still gets every event of the first of {@code
-     * events} it enables
-     * ({@link #readJvmRecording}). Waits up to {@code limit} for JFR to start it (the JVM starts
+     * events} it enables ({@link #readJvmRecording}). Waits up to {@code limit} for JFR to start it (the JVM starts
      * command-line recordings after the agent's premain, before {@code main}), or until {@code
      * giveUp} says so; whether it did.
      */

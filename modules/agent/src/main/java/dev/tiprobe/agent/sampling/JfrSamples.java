@@ -20,8 +20,9 @@ import java.util.function.Predicate;
  * second: on Linux JFR's {@code jdk.CPUTimeSample} (each thread by its own CPU clock, in Java or
  * native code, sampled by a signal the thread takes itself), otherwise its {@code
  * jdk.ExecutionSample} (a thread running Java code, taken by JFR's sampler thread). In wall mode a
- * CPU-time sample taken in native code is left out: the sampler takes threads in native code
- * itself, by the wall clock.
+ * CPU-time sample of a thread in native code is left out (its top frame native, or the wall
+ * sampler last saw it not running Java code, as in an FFM downcall): the wall sampler takes such
+ * threads itself, by the wall clock.
  *
  * <p>Why not JVMTI's stack walks: they stop a thread at its next safepoint poll, which in compiled
  * code is a loop's back edge or a method's return, so the work of methods inlined into a loop is
@@ -31,10 +32,12 @@ import java.util.function.Predicate;
  * inlined methods there ({@link InlinedFrames}). JFR also walks a mounted virtual thread's own frames,
  * where a JVMTI walk of its carrier ends in {@code VirtualThread.mount}.
  *
- * <p>Why the CPU-time sampler where it exists: its work is done in the sampled threads, as
- * async-profiler's {@code itimer}'s is, where the execution sampler's thread took 0.6 to 0.7 % of
- * a two-core machine beside two busy threads (BENCHMARKS.md); it sees CPU spent in native code;
- * and it takes every thread, where the execution sampler takes at most five a period.
+ * <p>Why the CPU-time sampler where it exists: a thread in Java code walks its own stack (at its
+ * next safepoint poll, from where the signal found it), as async-profiler's {@code itimer} works
+ * in the sampled thread, where the execution sampler's thread took 0.6 to 0.8 % of a two-core
+ * machine beside two busy threads (BENCHMARKS.md; JFR's CPU sampler thread walks only threads
+ * found in native code); it sees CPU spent in native code; and it takes every thread, where the
+ * execution sampler takes at most five a period.
  *
  * <p>A CPU-time sample weighs the CPU period it says it stands for. An execution sample stands for
  * one period of its thread's time; with more than five threads running Java code at once the CPU a
@@ -55,42 +58,49 @@ final class JfrSamples implements AutoCloseable {
     private final long intervalNanos;
     /** Wall mode: CPU-time samples of a thread in native code are the wall sampler's. */
     private final boolean wall;
-    /** Where another profiler's SIGPROF handler is, which kept the CPU-time sampler from being asked for; or null. */
-    private String cpuTimeRefusedBy;
-    /** The event read: {@link AgentOptions.Sampling#CPU_TIME_SAMPLE} or {@link AgentOptions.Sampling#EXECUTION_SAMPLE}. */
+    /** Wall mode: the threads the wall sampler last saw not running Java code. */
+    private final java.util.function.LongPredicate wallSamplers;
+    /** The library whose handler holds SIGPROF, which JFR's CPU-time sampler needs: another profiler's; or null. Set by {@link #start}. */
+    private String sigprofHolder;
+    /** The event read: {@link AgentOptions.Sampling#CPU_TIME_SAMPLE} or {@link AgentOptions.Sampling#EXECUTION_SAMPLE}. Set by {@link #start}. */
     private String event;
     private JfrStream stream;
 
-    private JfrSamples(JfrFrames frames, Predicate<String> threads, Sink sink, long intervalNanos, boolean wall) {
+    private JfrSamples(JfrFrames frames, Predicate<String> threads, Sink sink, long intervalNanos, boolean wall,
+                       java.util.function.LongPredicate wallSamplers) {
         this.frames = frames;
         this.threads = threads;
         this.sink = sink;
         this.intervalNanos = intervalNanos;
         this.wall = wall;
+        this.wallSamplers = wallSamplers;
     }
 
     /**
      * Has JFR's sampler ({@link AgentOptions.Sampling#jfrEvent}) sample at the interval on the
      * session's stream, {@code shared} (which its owner begins), or reads the recording the JVM
      * started with for tiprobe ({@code tiprobe run}) on a stream of its own. {@code threads} chooses
-     * threads by name (null: all). Throws as {@link JfrStream#unbegun} does.
+     * threads by name (null: all); in wall mode {@code wallSamplers} says which threads the wall
+     * sampler takes itself. Throws as {@link JfrStream#unbegun} does.
      */
     static JfrSamples start(Registry registry, AgentOptions.Sampling options, Predicate<String> threads,
-                            JfrStream shared, Sink sink) {
+                            JfrStream shared, java.util.function.LongPredicate wallSamplers, Sink sink) {
         long interval = options.interval().toNanos();
         JfrSamples samples = new JfrSamples(new JfrFrames(registry, options.depth()), threads, sink, interval,
-                options.mode() == AgentOptions.SampleMode.WALL);
+                options.mode() == AgentOptions.SampleMode.WALL, wallSamplers);
         Optional<JfrStream> jvmRecording = JfrStream.readJvmRecording(AgentOptions.Sampling.JVM_RECORDING,
                 EventEngine.THREAD_PREFIX + "jfr-samples", JVM_RECORDING_EVENTS, samples::deliver);
         if (jvmRecording.isPresent()) {
             samples.stream = jvmRecording.get();
             samples.event = samples.stream.jvmEvent();
+            // Started with the JVM, after a native agent run could not see took SIGPROF: the report says why samples are missing.
+            if (samples.cpuTime()) samples.sigprofHolder = ProfilingSignal.foreignHandler().orElse(null);
             return samples;
         }
         String event = options.jfrEvent();
         if (event.equals(AgentOptions.Sampling.CPU_TIME_SAMPLE)) {
-            samples.cpuTimeRefusedBy = ProfilingSignal.foreignHandler().orElse(null);
-            if (samples.cpuTimeRefusedBy != null) event = AgentOptions.Sampling.EXECUTION_SAMPLE;
+            samples.sigprofHolder = ProfilingSignal.foreignHandler().orElse(null);
+            if (samples.sigprofHolder != null) event = AgentOptions.Sampling.EXECUTION_SAMPLE;
         }
         String chosen = samples.event = event;
         samples.stream = shared.with(s -> {
@@ -110,11 +120,12 @@ final class JfrSamples implements AutoCloseable {
     }
 
     /**
-     * The code handling SIGPROF when another profiler took it, so that the session reads execution
-     * samples instead of the CPU-time sampler's, which would record none; null otherwise.
+     * The library handling SIGPROF when another profiler held it at the start: the session then
+     * reads execution samples, as the CPU-time sampler would record none, unless it reads the JVM's
+     * own recording, which has none; null otherwise.
      */
-    String cpuTimeRefusedBy() {
-        return cpuTimeRefusedBy;
+    String sigprofHolder() {
+        return sigprofHolder;
     }
 
     /**
@@ -179,7 +190,7 @@ final class JfrSamples implements AutoCloseable {
             if (cpuTime && e.getBoolean("failed")) return;  // JFR could not walk the stack: no frames to credit
             String name = threadName(t);
             if (threads != null && !threads.test(name)) return;
-            if (wall && cpuTime && inNative(e.getStackTrace())) return;
+            if (wall && cpuTime && (inNative(e.getStackTrace()) || wallSamplers.test(t.getJavaThreadId()))) return;
             Stack stack = frames.stack(e.getStackTrace(), true);
             if (stack == null || stack.depth() == 0) return;
             long weight = cpuTime ? e.getDuration("samplingPeriod").toNanos() : intervalNanos;

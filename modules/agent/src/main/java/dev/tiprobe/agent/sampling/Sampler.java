@@ -32,9 +32,10 @@ import java.util.function.ToLongFunction;
  * go into the recording the first time a method appears, and the names of classes that load and
  * unload are written as they do, so nothing is lost when a class goes.
  *
- * <p><b>Where samples come from.</b> Threads running Java code are sampled by JFR's sampler
- * ({@link JfrSamples}: no safepoint bias, inlined methods named through {@link InlinedFrames}, virtual
- * threads' own frames), each sample standing for one interval of CPU. Until JFR records (a tenth
+ * <p><b>Where samples come from.</b> Running threads are sampled by JFR ({@link JfrSamples}: on
+ * Linux its CPU-time sampler, each sample standing for the CPU period it says; elsewhere its
+ * execution sampler, one interval each; no safepoint bias, inlined methods named through {@link
+ * InlinedFrames}, virtual threads' own frames). Until JFR records (a tenth
  * of a second to seconds into a session in a JVM where JFR has not run; with {@code tiprobe run},
  * from the JVM's first moment, as the JVM starts the recording) JVMTI walks bridge the gap as in
  * the fallback below, leaving out carrier threads' own frames. In wall mode the other
@@ -96,7 +97,7 @@ public final class Sampler implements AutoCloseable {
     private volatile Throwable failure;
     /** Set by {@link #flush()}; the sampler thread answers it once the class events it queued are written. */
     private final FlushRequest flushRequest = new FlushRequest();
-    /** JFR's samples of threads running Java code; null where JVMTI walks every thread. */
+    /** JFR's samples of running threads; null where JVMTI walks every thread. */
     private volatile JfrSamples jfr;
     /**
      * Until JFR records (its set-up takes from a tenth of a second to seconds where it has not run
@@ -116,7 +117,7 @@ public final class Sampler implements AutoCloseable {
     /** Waiting threads walked a tick at most in wall mode beside JFR (async-profiler's wall clock takes 16 a tick too). */
     static final int WALL_THREADS_PER_TICK = 16;
     /** Wall mode beside JFR: each thread's last look, the next thread in turn. Sampler thread only. */
-    private final Map<Long, Look> lastLook = new HashMap<>();
+    private final Map<Long, Look> lastLook = new java.util.concurrent.ConcurrentHashMap<>();  // JFR's stream thread reads it too
     private int nextInTurn;
     /** The threads of the last full walk, and when the next one is due. Sampler thread only. */
     private List<Thread> known = List.of();
@@ -193,7 +194,7 @@ public final class Sampler implements AutoCloseable {
             inlinedFrames = null;  // inlined methods then show only where code was compiled with -XX:+DebugNonSafepoints
         }
         try {
-            jfr = JfrSamples.start(registry, options, threads, shared.get(),
+            jfr = JfrSamples.start(registry, options, threads, shared.get(), this::seenNotRunningJava,
                     (time, threadId, name, weight, stack) -> {
                         if (time <= walkedUntil) return;
                         Recompiler r = recompiler;
@@ -202,10 +203,20 @@ public final class Sampler implements AutoCloseable {
                         samples.incrementAndGet();
                     });
             recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, jfr.cpuTime() ? RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME : RecordingFormat.SAMPLE_SOURCE_JFR);
-            if (jfr.cpuTimeRefusedBy() != null) recorder.info(RecordingFormat.INFO_SIGPROF_TAKEN_BY, jfr.cpuTimeRefusedBy());
+            if (jfr.sigprofHolder() != null) recorder.info(RecordingFormat.INFO_SIGPROF_TAKEN_BY, jfr.sigprofHolder());
         } catch (RuntimeException | LinkageError e) {
             useJvmti(e);
         }
+    }
+
+    /**
+     * Wall mode: whether the thread was last looked at not running Java code, so that its time is
+     * this sampler's to write by the wall clock (a thread in an FFM downcall is; JFR's CPU-time
+     * sample of it shows its last Java frame, not a native one).
+     */
+    private boolean seenNotRunningJava(long threadId) {
+        Look look = lastLook.get(threadId);
+        return look != null && !look.runningJava();
     }
 
     /** Wall mode: reaches the virtual threads to sample where they wait, or says in the recording why not. */
