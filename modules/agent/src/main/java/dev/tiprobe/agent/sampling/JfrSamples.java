@@ -93,7 +93,7 @@ final class JfrSamples implements AutoCloseable {
         if (jvmRecording.isPresent()) {
             samples.stream = jvmRecording.get();
             samples.event = samples.stream.jvmEvent();
-            // Started with the JVM, after a native agent run could not see took SIGPROF: the report says why samples are missing.
+            // JFR started this recording after a profiler that run could not see took SIGPROF: the report says why samples are missing.
             if (samples.cpuTime()) samples.sigprofHolder = ProfilingSignal.foreignHandler().orElse(null);
             return samples;
         }
