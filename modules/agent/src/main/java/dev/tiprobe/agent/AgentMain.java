@@ -420,7 +420,7 @@ public final class AgentMain {
     private static synchronized Reply stop() {
         if (!running()) return Reply.error("no session is running" + whyIdle());
         try {
-            return session.close().reply();
+            return session.close(false).reply();
         } finally {
             end();
         }
@@ -525,7 +525,7 @@ public final class AgentMain {
     /** At exit: the results of a session nobody stopped. */
     private static synchronized void finish(AgentSession ending) {
         if (session != ending || ending.closed()) return;
-        AgentSession.Ending ended = ending.close();
+        AgentSession.Ending ended = ending.close(true);
         for (String problem : ended.problems()) System.err.println("tiprobe: " + problem);
         if (ended.unmatchedFilter() != null && !ending.quiet()) {
             System.err.println("tiprobe: the filter '" + ended.unmatchedFilter() + "' matched no method");  // else the command says it

@@ -16,7 +16,7 @@ import java.util.List;
  * One session of the agent: method tracing, profiling (stack sampling, allocations, locks) or both,
  * and the recording they feed,
  * the one file the agent writes (the command makes JSON, text, pages and profiles from it). It
- * answers status and dump, and {@link #close()} is the only way it ends, whether
+ * answers status and dump, and {@link #close} is the only way it ends, whether
  * {@code tiprobe stop} asked or the JVM exits: so both leave the same recording.
  */
 final class AgentSession {
@@ -86,7 +86,7 @@ final class AgentSession {
         return options.quiet();
     }
 
-    /** True once {@link #close()} began: the session is over; nothing is left for the shutdown hook, nor for late profiling. */
+    /** True once {@link #close} began: the session is over; nothing is left for the shutdown hook, nor for late profiling. */
     boolean closed() {
         return closed;
     }
@@ -95,15 +95,18 @@ final class AgentSession {
     Reply started() {
         StringBuilder b = new StringBuilder("started:");
         Long methods = null;
+        Long leftUnchanged = null;
         if (tracing != null) {
             Results now = tracing.snapshot();
             methods = now.methodCount();
+            leftUnchanged = now.classFailures().total();
             b.append(' ').append(now.methodCount()).append(" methods instrumented, mode ").append(mode(now))
                     .append(leftUnchanged(now)).append(broad(now, options.tracing()));
         }
         if (profiling != null && profiling.engines()) b.append(tracing != null ? ";" : "").append(' ').append(Profiling.describe(options));
         b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping());
-        return Reply.ok(Reply.STARTED, b.toString()).with(Reply.METHODS, methods).with(Reply.RECORDING, recorder.file().toAbsolutePath());
+        return Reply.ok(Reply.STARTED, b.toString()).with(Reply.METHODS, methods).with(Reply.CLASSES_LEFT_UNCHANGED, leftUnchanged)
+                .with(Reply.RECORDING, recorder.file().toAbsolutePath());
     }
 
     /** {@code running: ...}, with every engine's counts so far. */
@@ -260,11 +263,12 @@ final class AgentSession {
     }
 
     /**
-     * Ends the session: sampling stops, every changed class gets its original back, and the
+     * Ends the session: sampling stops, every changed class gets its original back (unless the JVM
+     * is {@code exiting}: changing a class then would only strand the loops still running), and the
      * recording is finished. Each step runs even when an earlier one failed. Called once, under
      * the agent's lock.
      */
-    Ending close() {
+    Ending close(boolean exiting) {
         closed = true;
         recorder.stopping();
         StringBuilder b = new StringBuilder("stopped:");
@@ -282,11 +286,11 @@ final class AgentSession {
         }
         if (tracing != null) {
             try {
-                Results last = tracing.stop();
+                Results last = tracing.stop(!exiting);
                 recorder.trace(last, true);
                 b.append(' ').append(last.methodCount()).append(" methods, ").append(last.totalCalls()).append(" calls")
-                        .append("; classes restored").append(leftUnchanged(last)).append(removed(last));
-                if (last.methodCount() == 0) unmatched = last.filter();
+                        .append(exiting ? "" : "; classes restored").append(leftUnchanged(last)).append(removed(last));
+                if (last.methodCount() == 0 && last.classFailures().isEmpty()) unmatched = last.filter();
             } catch (Throwable e) {
                 problems.add("could not finish tracing: " + message(e));
             }

@@ -110,7 +110,8 @@ abstract class SessionCommand implements Callable<Integer> {
 
     /** A start that instrumented nothing says so at once: the filter may be wrong, or its classes not loaded yet. */
     void warnIfNothingMatched(Reply answer) {
-        if (answer.kind().equals(Reply.STARTED) && answer.count(Reply.METHODS) == 0) {
+        // Classes left unchanged are named in the answer itself, with why.
+        if (answer.kind().equals(Reply.STARTED) && answer.count(Reply.METHODS) == 0 && answer.count(Reply.CLASSES_LEFT_UNCHANGED) <= 0) {
             spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the filter matches no method of the classes loaded"
                     + " so far; classes that load later are traced as they load (check the filter: tiprobe " + spec.name() + " --help)");
         }

@@ -31,6 +31,8 @@ public record Reply(boolean ok, String text, Map<String, String> facts) {
     public static final String WHY = "why";
     /** Methods instrumented so far (tracing). */
     public static final String METHODS = "methods";
+    /** Classes tracing left as they were (tracing): their instrumenting failed, or they were running a loop. */
+    public static final String CLASSES_LEFT_UNCHANGED = "classesLeftUnchanged";
     /** Counts so far, where the engine runs: traced calls, stack samples, allocation samples, waits. */
     public static final String CALLS = "calls";
     public static final String SAMPLES = "samples";

@@ -177,8 +177,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         if (removed != null) out.add(removed + "; their calls were counted until then.");
         long unchanged = infoNumber(RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED);
         if (unchanged > 0) {
-            out.add(unchanged + (unchanged == 1 ? " class was" : " classes were") + " left unchanged, so calls of their methods"
-                    + " are not counted; the first: " + info.getOrDefault(RecordingFormat.INFO_FIRST_CLASS_FAILURE, "?"));
+            out.add(unchanged + (unchanged == 1 ? " class was" : " classes were") + " left unchanged (each says what that means"
+                    + " for its calls); the first: "
+                    + info.getOrDefault(RecordingFormat.INFO_FIRST_CLASS_FAILURE, "?"));
         }
         long instrumenting = infoNumber(RecordingFormat.INFO_INSTRUMENTING_NANOS);
         if (instrumenting > 0 && instrumenting >= (endEpochNanos - startEpochNanos) / 100) {

@@ -530,7 +530,7 @@ class RecordingTest {
             w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
         }
         Recording r = RecordingReader.read(file);
-        assertEquals(List.of("2 classes were left unchanged, so calls of their methods are not counted; the first:"
+        assertEquals(List.of("2 classes were left unchanged (each says what that means for its calls); the first:"
                         + " gen.Foo: left unchanged: no hierarchy for gen.Bar",
                 "CPU goes to stacks of threads seen running Java code; 12.5 ms used by threads not seen running again"
                         + " before sampling ended is in no stack."), r.caveats());

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent.sampling;
 
+import dev.tiprobe.agent.classchange.RunningLoops;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.MethodToken;
@@ -38,10 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>the candidates are those methods' classes, then the classes whose methods their bytecode
  *       calls ({@link Callees}): what the JIT may have inlined into them;</li>
  *   <li>a candidate is left alone when one of its methods runs throughout: two walks of every
- *       platform thread {@link #PERSISTS_MILLIS} apart find it with the same frames below it, down
- *       to the thread's first. A running activation cannot change the frames below it, so a loop
- *       that runs on is found; a method called again from the same place looks the same, which
- *       only makes this more careful. Those walks do not see virtual threads, so a hot method
+ *       platform thread {@link RunningLoops#PERSISTS_MILLIS} apart find it with the same frames below
+ *       it, down to the thread's first ({@link RunningLoops}). Those walks do not see virtual threads, so a hot method
  *       sampled in a virtual thread keeps its class as compiled too, and a thread too deep to walk
  *       whole keeps every candidate so;</li>
  *   <li>the JDK's classes (boot and platform loaders) are candidates only as hot methods' own,
@@ -63,10 +62,6 @@ final class Recompiler {
     static final int MOST_CLASSES = 16;
     /** The hot methods are those on top of this share of the samples, the hottest first (at most {@link #MOST_CLASSES}). */
     static final double SHARE = 0.8;
-    /** Two walks this far apart that find an activation in both say it runs throughout. */
-    static final long PERSISTS_MILLIS = 300;
-    /** Frames walked to compare activations from the bottom of each thread. */
-    private static final int DEPTH = 2048;
 
     /** What was done: the classes retransformed, and those left as compiled, each with why. */
     record Outcome(List<String> recompiled, List<String> left) {}
@@ -100,7 +95,7 @@ final class Recompiler {
         Set<Class<?>> candidates = candidates(hotMethods(), virtual);
         tops.clear();
         List<String> left = new ArrayList<>();
-        Set<Class<?>> running = runningThroughout(candidates);
+        Set<Class<?>> running = RunningLoops.in(jvmti, candidates, false).keySet();
         List<String> recompiled = new ArrayList<>();
         for (Class<?> c : candidates) {
             if (virtual.contains(c)) {
@@ -180,42 +175,4 @@ final class Recompiler {
     }
 
     private static final String TIPROBE = "dev.tiprobe.";
-
-    /**
-     * Those of {@code classes} with an activation in two walks of every thread, {@link #PERSISTS_MILLIS}
-     * apart: a frame of one of their methods with the same frames below it down to the thread's
-     * first. A thread too deep to walk whole keeps them all.
-     */
-    private Set<Class<?>> runningThroughout(Set<Class<?>> classes) throws InterruptedException {
-        Map<Long, Class<?>> owners = new HashMap<>();
-        for (Class<?> c : classes) {
-            try {
-                for (long id : jvmti.classMethods(c)) owners.put(id, c);
-            } catch (RuntimeException unloaded) {
-                // no methods to run
-            }
-        }
-        Map<Thread, List<Jvmti.StackFrame>> before = new HashMap<>();
-        for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) before.put(ts.thread(), ts.frames());
-        Thread.sleep(PERSISTS_MILLIS);
-        Set<Class<?>> running = new HashSet<>();
-        for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
-            List<Jvmti.StackFrame> was = before.get(ts.thread());
-            if (was == null) continue;
-            List<Jvmti.StackFrame> now = ts.frames();
-            if (was.size() >= DEPTH || now.size() >= DEPTH) {  // cut: a loop below the frames walked cannot be seen
-                running.addAll(classes);
-                break;
-            }
-            for (int fromBottom = 0; fromBottom < Math.min(was.size(), now.size()); fromBottom++) {
-                Jvmti.StackFrame a = was.get(was.size() - 1 - fromBottom);
-                Jvmti.StackFrame b = now.get(now.size() - 1 - fromBottom);
-                if (a.methodId() != b.methodId()) break;
-                Class<?> owner = owners.get(a.methodId());
-                if (owner != null) running.add(owner);
-                if (a.location() != b.location()) break;  // the frames above it are not the same activations
-            }
-        }
-        return running;
-    }
 }

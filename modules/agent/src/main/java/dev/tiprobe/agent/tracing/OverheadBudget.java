@@ -49,6 +49,8 @@ final class OverheadBudget {
     private long lastCpuNanos;
     private boolean overLastTime;
     private int quietLooks;
+    /** Slots whose probes cannot come out (their class runs a loop): neither counted nor chosen. */
+    private final java.util.BitSet ignored = new java.util.BitSet();
 
     /** @param share the most the probes may add, as a share of the program's own CPU (0.05: 5 %) */
     OverheadBudget(double share, long nanosPerCall) {
@@ -59,6 +61,11 @@ final class OverheadBudget {
 
     double share() {
         return share;
+    }
+
+    /** From now on, {@code slot}'s probe is neither counted against the budget nor chosen: it cannot come out. */
+    void ignore(int slot) {
+        ignored.set(slot);
     }
 
     /** A method whose probe is to come out, and its call rate when it was chosen. */
@@ -90,7 +97,7 @@ final class OverheadBudget {
             long totalRate = 0;
             for (int slot = 0; slot < calls.length; slot++) {
                 long before = slot < lastCalls.length ? lastCalls[slot] : 0;
-                rates[slot] = Math.max(0, (long) ((calls[slot] - before) / seconds));
+                rates[slot] = ignored.get(slot) ? 0 : Math.max(0, (long) ((calls[slot] - before) / seconds));
                 totalRate += rates[slot];
             }
             double probeNanosPerSecond = (double) totalRate * nanosPerCall;

@@ -90,10 +90,15 @@ final class ProbeSlots implements Instrumenter.Slots {
     /** The callees of each slot's timed call sites, by site index, where a session times them (a watch's call tree). */
     private final Map<Integer, List<String>> callSites = new java.util.concurrent.ConcurrentHashMap<>();
 
-    ProbeSlots(IdMap map, boolean ownMap, BiFunction<ClassLoader, String, Module> moduleOf) {
+    /** Slots below this are never handed out: an earlier session's probes, left in classes running a loop, still call them. */
+    private final int firstSlot;
+
+    ProbeSlots(IdMap map, boolean ownMap, BiFunction<ClassLoader, String, Module> moduleOf, int firstSlot) {
         this.map = map;
         this.ownMap = ownMap;
         this.moduleOf = moduleOf;
+        this.firstSlot = firstSlot;
+        for (int slot = 0; slot < firstSlot; slot++) put(slot, null);
     }
 
     @Override
@@ -277,7 +282,7 @@ final class ProbeSlots implements Instrumenter.Slots {
 
     /** Slots that stand for a method now. */
     synchronized int inUse() {
-        return methods.size() - free.cardinality();
+        return methods.size() - free.cardinality() - firstSlot;
     }
 
     /**

@@ -2,10 +2,10 @@ package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.EpochClock;
+import dev.tiprobe.agent.classchange.RunningLoops;
 import dev.tiprobe.agent.ModuleAccess;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
-import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
@@ -94,6 +94,11 @@ public final class Tracing {
     }
     private static Session current;
     private static boolean probeInBootLoader;
+    /**
+     * The slots a session may hand out start here: an earlier session left probes in classes
+     * that were running a loop when it stopped, and those probes still call their slots. Guarded by LOCK.
+     */
+    private static int retiredBelow;
 
     /** Whether the probe's classes are in the boot loader, so the agent may call them. */
     public static boolean probeInBootLoader() {
@@ -261,7 +266,7 @@ public final class Tracing {
         private Session(AgentOptions.Tracing options, Instrumentation inst, IdMap names, boolean ownMap) {
             this.inst = inst;
             this.options = options;
-            this.slots = new ProbeSlots(names, ownMap, this::namedModule);
+            this.slots = new ProbeSlots(names, ownMap, this::namedModule, retiredBelow);
             this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, loadedNames, options.tree());
             this.startEpochNanos = EpochClock.nanosNow();
             this.startNanoTime = System.nanoTime();
@@ -334,7 +339,9 @@ public final class Tracing {
             hook = j.events().on(Event.CLASS_FILE_LOAD_HOOK, this::onClassFile);
             jvmti = j;  // the start-up transformer stops here
             if (options.overheadBudget() > 0) budget = new OverheadBudget(options.overheadBudget(), OverheadBudget.nanosPerCall(options.mode()));
-            retransformLoaded();
+            // Started with the JVM, the session saw every class load (premain retransformed those
+            // before it, before main ran): changing a class again now would strand its running loops.
+            if (inst == null) retransformLoaded();
             keepUnderBudget();
         }
 
@@ -390,31 +397,43 @@ public final class Tracing {
         /**
          * Retransforms the chosen methods' classes without their probes; their counts so far stay.
          * {@code looked}: the slots when the rates were read; a slot given to another method since
-         * is left alone.
+         * is left alone. A class running a loop keeps its probes ({@link #unstranded}), and the
+         * budget no longer counts them.
          */
         private void removeProbes(List<OverheadBudget.Removal> chosen, List<ProbeSlots.Method> looked) {
             synchronized (LOCK) {
                 if (!active) return;
                 List<ProbeSlots.Method> methods = slots.methods();
-                Map<String, List<MethodToken>> byClass = new HashMap<>();
+                Map<String, List<OverheadBudget.Removal>> byClass = new HashMap<>();
                 for (OverheadBudget.Removal r : chosen) {
                     ProbeSlots.Method m = methods.get(r.slot());
                     if (m == null || r.slot() >= looked.size() || m != looked.get(r.slot())) continue;  // unloaded since the look
-                    byClass.computeIfAbsent(m.token().owner().binaryName(), k -> new ArrayList<>()).add(m.token());
-                    removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
+                    byClass.computeIfAbsent(m.token().owner().binaryName(), k -> new ArrayList<>()).add(r);
                 }
                 // The loaded classes of those names whose loader is the method's (its token names it).
-                List<Class<?>> again = new ArrayList<>();
+                Map<Class<?>, List<OverheadBudget.Removal>> owners = new java.util.LinkedHashMap<>();
                 for (Class<?> c : loadedClassesWithClassFiles()) {
-                    List<MethodToken> named = byClass.get(c.getName());
+                    List<OverheadBudget.Removal> named = byClass.get(c.getName());
                     if (named == null) continue;
-                    boolean any = false;
-                    for (MethodToken t : named) {
-                        if (!slots.definedBy(t, c.getClassLoader())) continue;
-                        instrumenter.remove(c.getClassLoader(), c.getName(), t.name(), t.descriptor());
-                        any = true;
+                    for (OverheadBudget.Removal r : named) {
+                        if (slots.definedBy(methods.get(r.slot()).token(), c.getClassLoader())) {
+                            owners.computeIfAbsent(c, k -> new ArrayList<>()).add(r);
+                        }
                     }
-                    if (any) again.add(c);
+                }
+                List<Class<?>> again = unstranded(new ArrayList<>(owners.keySet()),
+                        "left unchanged, its probes still counting (the overhead budget no longer counts them)");
+                for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
+                    boolean changes = again.contains(e.getKey());
+                    for (OverheadBudget.Removal r : e.getValue()) {
+                        ProbeSlots.Method m = methods.get(r.slot());
+                        if (!changes) {
+                            budget.ignore(r.slot());
+                            continue;
+                        }
+                        instrumenter.remove(e.getKey().getClassLoader(), e.getKey().getName(), m.token().name(), m.token().descriptor());
+                        removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
+                    }
                 }
                 retransform(again);
             }
@@ -451,9 +470,11 @@ public final class Tracing {
             if (redefined == null && newClassesRefused) return null;
             boolean marked = ProbeControl.tiprobesWork(true);
             boolean inside = Jvmti.beginOwnWork();
+            long began = System.nanoTime();
             try {
                 return transformed(loader, name, domain, classFile, redefined != null && loader != null && JVM_VERIFIES);
             } finally {
+                ProbeControl.ownWorkTook(System.nanoTime() - began);  // not the time of the traced calls that loaded the class
                 Jvmti.endOwnWork(inside);
                 ProbeControl.tiprobesWork(marked);
             }
@@ -510,10 +531,38 @@ public final class Tracing {
                 if (!(j != null ? j.isModifiableClass(c) : inst.isModifiableClass(c))) continue;
                 candidates.add(c);
             }
+            if (j != null) candidates = unstranded(candidates, "left unchanged, so its methods are not traced (tiprobe run traces them from the start)");
             for (int i = 0; i < candidates.size(); i += BATCH) {
                 retransform(candidates.subList(i, Math.min(candidates.size(), i + BATCH)));
                 lookAtBudget(true);
             }
+        }
+
+        /**
+         * Those of {@code classes} that can change without stranding a running loop
+         * ({@link RunningLoops}); each of the others is left as it is, and the report says so,
+         * with {@code consequence}: what that means for its calls.
+         */
+        private List<Class<?>> unstranded(List<Class<?>> classes, String consequence) {
+            Map<Class<?>, RunningLoops.Loop> running;
+            try {
+                running = RunningLoops.in(jvmti, classes, true);
+            } catch (InterruptedException e) {  // the session stops: nothing is changed that might strand a loop
+                Thread.currentThread().interrupt();
+                return List.of();
+            } catch (RuntimeException e) {
+                classFailures.add(classes.size() + " classes: " + consequence + ": could not look for running loops: " + e.getMessage());
+                return List.of();
+            }
+            if (running.isEmpty()) return classes;
+            List<Class<?>> out = new ArrayList<>();
+            for (Class<?> c : classes) {
+                RunningLoops.Loop loop = running.get(c);
+                if (loop == null) out.add(c);
+                else classFailures.add(c.getName() + ": " + consequence + ": " + loop + " was running a loop in it, which a change"
+                        + " would leave interpreted for good");
+            }
+            return out;
         }
 
         /** Loaded classes that come from a class file (no arrays, primitives or hidden classes). */
@@ -627,29 +676,45 @@ public final class Tracing {
         }
 
         /**
-         * Stops: no more traced calls, every class this session changed gets its original class
-         * file back, and the results are final.
+         * Stops: no more traced calls, and the results are final. Every class this session changed
+         * gets its original class file back, but a class running a loop ({@link #unstranded}),
+         * which keeps probes that count nothing from now on.
          */
         public Results stop() {
+            return stop(true);
+        }
+
+        /**
+         * Stops, as {@link #stop()} does; without {@code restore} (the JVM exits), classes stay as they are.
+         */
+        public Results stop(boolean restore) {
             synchronized (LOCK) {
                 if (finalResults != null) return finalResults;
                 active = false;
                 ProbeControl.stopTracing();
                 ProbeControl.openFieldsWith(null);
-                List<Class<?>> restore = new ArrayList<>();
-                synchronized (changed) {
-                    for (Class<?> c : loadedClassesWithClassFiles()) {
-                        ClassLoader loader = c.getClassLoader();
-                        Set<String> names = loader == null ? changedByBoot : changed.get(loader);
-                        if (names != null && names.contains(c.getName().replace('.', '/'))) restore.add(c);
-                    }
-                }
-                retransform(restore);
+                if (restore) restoreClasses();
                 if (hook != null) hook.close();
                 finalResults = collect(true, Integer.MAX_VALUE);
             }
             AgentThreads.end(budgetWatcher, 2_000);  // outside the lock, which a removal round holds
             return finalResults;
+        }
+
+        /** Gives the classes this session changed their original class files back, but those running a loop. */
+        private void restoreClasses() {
+            List<Class<?>> changedNow = new ArrayList<>();
+            synchronized (changed) {
+                for (Class<?> c : loadedClassesWithClassFiles()) {
+                    ClassLoader loader = c.getClassLoader();
+                    Set<String> names = loader == null ? changedByBoot : changed.get(loader);
+                    if (names != null && names.contains(c.getName().replace('.', '/'))) changedNow.add(c);
+                }
+            }
+            List<Class<?>> restore = jvmti == null ? changedNow
+                    : unstranded(changedNow, "left instrumented, its probes counting nothing from now on");
+            if (restore.size() < changedNow.size()) retiredBelow = Math.max(retiredBelow, slots.size());
+            retransform(restore);
         }
 
         /** The timed call sites of a call that ran, slowest first; none where its sites were not timed. */

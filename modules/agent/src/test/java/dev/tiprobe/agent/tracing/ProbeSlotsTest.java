@@ -25,7 +25,7 @@ class ProbeSlotsTest {
         try (URLClassLoader first = new URLClassLoader(new URL[0], null);
              URLClassLoader second = new URLClassLoader(new URL[0], null)) {
             LoaderRef firstRef = names.loaders().of(first);  // as the registry, tagging a class of it
-            ProbeSlots slots = new ProbeSlots(names, false, (loader, pkg) -> null);
+            ProbeSlots slots = new ProbeSlots(names, false, (loader, pkg) -> null, 0);
             byte[] classFile = GeneratedClasses.classFile("gen.Twice");
             ClassModel model = ClassFile.of().parse(classFile);
             MethodModel work = model.methods().stream().filter(m -> m.methodName().equalsString("work")).findFirst().orElseThrow();
@@ -48,7 +48,7 @@ class ProbeSlotsTest {
      */
     @Test
     void methodsOfACollectedLoaderAreHandedOutAFewAtATime() throws Exception {
-        ProbeSlots slots = new ProbeSlots(new IdMap(), false, (loader, pkg) -> null);
+        ProbeSlots slots = new ProbeSlots(new IdMap(), false, (loader, pkg) -> null, 0);
         java.lang.ref.WeakReference<ClassLoader> gone = traceAll(slots);
         for (int i = 0; i < 100 && !slots.anyUnloaded(); i++) {
             System.gc();

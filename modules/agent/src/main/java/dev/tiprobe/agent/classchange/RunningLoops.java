@@ -1,0 +1,115 @@
+package dev.tiprobe.agent.classchange;
+
+import dev.tiprobe.jvmti.Jvmti;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the loops a class change would strand. HotSpot leaves an activation that is running when
+ * its class is retransformed in the old version of its method, interpreted, and never compiles it
+ * again (on-stack replacement included): a loop that never returns (a main loop, a worker's
+ * {@code run}, an event loop) would run 10 to 50 times slower for the rest of the JVM's life, long
+ * after the session that changed its class has ended. Activations that return soon are harmless:
+ * their next call runs the new version, compiled as usual.
+ *
+ * <p>An activation runs throughout when a first walk of every platform thread and a walk
+ * {@link #PERSISTS_MILLIS} later find its method with the same frames below it, down to the
+ * thread's first: a running activation cannot change the frames below it, so a loop that runs on is
+ * found; a method called again from the same place looks the same, which only makes this more
+ * careful. It is a hot loop when, in one of {@link #LOOKS} walks after that, it is on top of its
+ * thread's stack while the thread runs Java code: the loop's own code runs, not only its callees
+ * (a {@code main} that waits for a server, or calls a method that works for a second, is stranded
+ * at no cost). With {@code hotOnly} false every activation that runs throughout counts.
+ *
+ * <p>The walks do not see virtual threads (JVMTI's GetAllStackTraces lists platform threads), and
+ * a thread too deep to walk whole is taken as running every class's loop.
+ */
+public final class RunningLoops {
+    private RunningLoops() {}
+
+    /** Two walks this far apart that find an activation in both say it runs throughout. */
+    public static final long PERSISTS_MILLIS = 300;
+    /** Walks after that, {@link #LOOK_GAP_MILLIS} apart, looking for the activation on top. */
+    static final int LOOKS = 5;
+    static final long LOOK_GAP_MILLIS = 10;
+    /** Frames walked to compare activations from the bottom of each thread. */
+    private static final int DEPTH = 2048;
+
+    /** A running activation of one of {@code owner}'s methods, in {@code thread}. */
+    public record Loop(Class<?> owner, String method, String thread) {
+        /** {@code Loop.main (thread main)}. */
+        @Override
+        public String toString() {
+            return owner.getSimpleName() + "." + method + " (thread " + thread + ")";
+        }
+    }
+
+    /**
+     * Those of {@code classes} with an activation that runs throughout (with {@code hotOnly}, a hot
+     * loop), each with the first such activation found. Returns at once when no thread has a frame
+     * of theirs. Takes a safepoint per walk; sleeps between the walks on the calling thread.
+     *
+     * @throws InterruptedException when the calling thread is interrupted between the walks
+     */
+    public static Map<Class<?>, Loop> in(Jvmti jvmti, Collection<Class<?>> classes, boolean hotOnly) throws InterruptedException {
+        Map<Long, Class<?>> owners = new HashMap<>();
+        for (Class<?> c : classes) {
+            try {
+                for (long id : jvmti.classMethods(c)) owners.put(id, c);
+            } catch (RuntimeException unloaded) {
+                // no methods to run
+            }
+        }
+        Map<Class<?>, Loop> running = new LinkedHashMap<>();
+        if (owners.isEmpty()) return running;
+        Map<Thread, List<Jvmti.StackFrame>> first = new HashMap<>();
+        for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
+            if (ts.frames().stream().anyMatch(f -> owners.containsKey(f.methodId()))) first.put(ts.thread(), ts.frames());
+        }
+        if (first.isEmpty()) return running;
+        Thread.sleep(PERSISTS_MILLIS);
+        for (int look = 0; look < (hotOnly ? LOOKS : 1); look++) {
+            if (look > 0) Thread.sleep(LOOK_GAP_MILLIS);
+            for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
+                List<Jvmti.StackFrame> was = first.get(ts.thread());
+                if (was == null) continue;
+                List<Jvmti.StackFrame> now = ts.frames();
+                if (was.size() >= DEPTH || now.size() >= DEPTH) {  // cut: a loop below the frames walked cannot be seen
+                    for (Class<?> c : classes) running.putIfAbsent(c, new Loop(c, "?", ts.thread().getName()));
+                    return running;
+                }
+                boolean inJava = (ts.state() & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (ts.state() & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
+                int common = 0;
+                for (; common < Math.min(was.size(), now.size()); common++) {
+                    Jvmti.StackFrame a = was.get(was.size() - 1 - common);
+                    Jvmti.StackFrame b = now.get(now.size() - 1 - common);
+                    if (a.methodId() != b.methodId()) break;
+                    if (a.location() != b.location()) {  // the frames above it are not the same activations
+                        common++;
+                        break;
+                    }
+                }
+                for (int fromBottom = 0; fromBottom < common; fromBottom++) {
+                    boolean onTop = fromBottom == now.size() - 1;
+                    if (hotOnly && !(onTop && inJava)) continue;
+                    long id = now.get(now.size() - 1 - fromBottom).methodId();
+                    Class<?> owner = owners.get(id);
+                    if (owner != null) running.putIfAbsent(owner, new Loop(owner, methodName(jvmti, id), ts.thread().getName()));
+                }
+            }
+        }
+        return running;
+    }
+
+    private static String methodName(Jvmti jvmti, long methodId) {
+        try {
+            return jvmti.methodName(methodId).name();
+        } catch (RuntimeException unloaded) {
+            return "?";
+        }
+    }
+}
