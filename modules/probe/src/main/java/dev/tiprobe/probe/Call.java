@@ -16,6 +16,8 @@ public final class Call {
     private final ThreadState owner;
     private final int depth;
     private final long startNanos;
+    /** The owner's {@link ThreadState#ownNanos} at the start: tiprobe's work during the call is not the call's time. */
+    private final long ownNanosAtStart;
     private final TraceSettings settings;
     private final boolean recording;
     /** Kept or not at its end, by its duration or the condition ({@link TraceSettings#decidedAtEnd()}); not yet in the buffer. */
@@ -46,6 +48,7 @@ public final class Call {
         this.owner = owner;
         this.depth = depth;
         this.startNanos = startNanos;
+        this.ownNanosAtStart = owner.ownNanos;
         this.settings = settings;
         this.recording = true;
         this.pending = pending;
@@ -56,6 +59,7 @@ public final class Call {
         this.owner = owner;
         this.depth = -1;
         this.startNanos = 0;
+        this.ownNanosAtStart = 0;
         this.settings = TraceSettings.OFF;
         this.recording = false;
         this.pending = false;
@@ -91,7 +95,8 @@ public final class Call {
         owner.depth--;
         if (!recording) return;
         result = value;
-        endNanos = System.nanoTime();
+        // The end moves back by tiprobe's own work meanwhile: the call's duration is the program's time alone.
+        endNanos = Math.max(startNanos, System.nanoTime() - (owner.ownNanos - ownNanosAtStart));
         if (openSite >= 0) leaveSite(endNanos);  // the callee threw, and so does this call (or it caught it and returned without another call)
         outcome = how;  // volatile: publishes the rest
         if (pending) Probe.keepAtEnd(this);

@@ -110,6 +110,14 @@ public final class ProbeControl {
         return Probe.markTiprobes(on);
     }
 
+    /**
+     * Tells the probe that tiprobe's own work just took {@code nanos} on the calling thread (a
+     * class it loaded was instrumented): the traced calls running on it leave that time out.
+     */
+    public static void ownWorkTook(long nanos) {
+        Probe.ownWork(nanos);
+    }
+
     /** Stops recording traced calls (counts and times stop when the probes are removed). */
     public static void stopTracing() {
         Probe.trace = TraceSettings.OFF;

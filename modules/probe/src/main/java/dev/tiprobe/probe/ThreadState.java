@@ -28,6 +28,12 @@ final class ThreadState {
     /** Over the rate cap at the last look at the clock; calls since. */
     boolean capped;
     int sinceCapped;
+    /**
+     * Nanoseconds tiprobe's own work took on this thread inside traced calls (instrumenting a
+     * class the call loaded, capturing an argument): a traced call's duration leaves out what
+     * grew here while it ran ({@link Call}).
+     */
+    long ownNanos;
     /** Set while probe code runs code of the program (an argument's toString()). */
     boolean busy;
     /**
