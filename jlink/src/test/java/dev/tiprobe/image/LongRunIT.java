@@ -133,4 +133,30 @@ class LongRunIT {
         assertTrue(late < 1.5 * untraced, "once the probe is out, the loop runs as fast as untraced: " + late + " against " + untraced
                 + "\n" + traced.out());
     }
+
+    @Test
+    void aTracedCallLeavesOutTheTimeTiprobeTookToInstrumentAClassItLoaded() throws Exception {
+        Path json = dir.resolve("burn.json");
+        Run run = tiprobe("run", "--trace", "example.known.FirstLoadBurner::burn;example.known.FirstLoadBurner$Parts", "--mode", "trace",
+                "-f", json.toString(), "--", JAVA, "-cp", CLASSES, "example.known.FirstLoadBurner", "3");
+        assertEquals(0, run.exit(), run.err());
+        String text = Files.readString(json);
+        List<Double> burns = durationsMillis(text, "example.known.FirstLoadBurner.burn(");
+        List<Double> parts = durationsMillis(text, "example.known.FirstLoadBurner$Parts.all(");
+        assertEquals(3, burns.size(), text);
+        assertTrue(Pattern.compile("\"instrumentingNanos\": [1-9]\\d{7,}").matcher(text).find(),
+                "instrumenting Parts took 10 ms or more, inside the first call: " + text.substring(0, Math.min(600, text.length())));
+        // 50 ms of spinning after Parts.all: a busy machine may add a few milliseconds, instrumenting
+        // Parts (its 120 methods, over a hundred milliseconds) must add none.
+        double first = burns.getFirst();
+        assertTrue(first >= 50 && first <= 50 + parts.getFirst() + 15, "the first call took its own time: " + burns + ", Parts.all " + parts);
+    }
+
+    /** The durations of the traced calls of the method whose name starts {@code method} in a JSON report, in milliseconds, in order. */
+    static List<Double> durationsMillis(String json, String method) {
+        Matcher m = Pattern.compile("\"method\": \"" + Pattern.quote(method) + "[^\"]*\", [^}]*?\"durationNanos\": (\\d+)").matcher(json);
+        List<Double> out = new ArrayList<>();
+        while (m.find()) out.add(Long.parseLong(m.group(1)) / 1e6);
+        return out;
+    }
 }
