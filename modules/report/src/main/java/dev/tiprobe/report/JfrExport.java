@@ -19,7 +19,8 @@ import java.util.Map;
  * async-profiler's converters read (the JDK's parser is what the tests check it with): one chunk of JFR 2.1 with the events a profiler writes, as
  * async-profiler's {@code -o jfr} does. Samples of a cpu-mode recording are {@code jdk.ExecutionSample}s
  * (those of threads seen running; the sampling period in a {@code jdk.ActiveSetting}, so each stands
- * for one period of CPU where tiprobe measured the thread's own);
+ * for one period of CPU where tiprobe measured the thread's own), each written again as JDK 25's
+ * {@code jdk.CPUTimeSample} for the readers of those ({@code jfr view cpu-time-hot-methods});
  * those of a wall-mode one are {@code profiler.WallClockSample}s (async-profiler's wall event: each
  * with its thread's state and the sampling intervals it stands for); allocation samples
  * {@code jdk.ObjectAllocationSample}s weighing the bytes they stand for; contended monitors
@@ -31,10 +32,13 @@ import java.util.Map;
  *
  * <p>The layout, as the JDK's own parser reads it (its {@code jdk.jfr.internal.consumer}): a
  * 68-byte header; the events, each {@code size type fields} in compressed integers; one checkpoint
- * holding every constant pool (threads, stack traces, methods, classes, symbols, thread states);
+ * holding every constant pool (threads, stack traces, methods, classes, symbols, thread states, frame types);
  * the metadata last, a tree of class elements describing each type's fields in order. Time is in
- * nanosecond ticks from the recording's start. Frames carry no frame type (tiprobe does not know
- * whether a frame ran interpreted or compiled), and methods no modifiers.
+ * nanosecond ticks from the recording's start. The JDK's types keep every field the JDK gives them,
+ * in its order, for JMC and async-profiler read some by position (a frame's type, a class's loader
+ * and package, a method's modifiers); what tiprobe does not know is null, 0 or false: a frame's
+ * type is "Unknown" (tiprobe does not know whether it ran interpreted or compiled), methods and
+ * classes have no modifiers, monitors no address.
  */
 public final class JfrExport {
     private JfrExport() {}
@@ -45,9 +49,13 @@ public final class JfrExport {
 
     // Type ids: any but 0 (metadata) and 1 (checkpoint).
     private static final int LONG = 10, INT = 11, BOOLEAN = 12, STRING = 13;
-    private static final int THREAD = 20, CLASS = 21, STACK_TRACE = 22, STACK_FRAME = 23, METHOD = 24, SYMBOL = 25, THREAD_STATE = 26;
-    private static final int LABEL = 30, TIMESTAMP = 31, TIMESPAN = 32;
-    private static final int EXECUTION_SAMPLE = 100, WALL_CLOCK_SAMPLE = 101, ALLOCATION_SAMPLE = 102, MONITOR_ENTER = 103, MONITOR_WAIT = 104, ACTIVE_SETTING = 105;
+    private static final int THREAD = 20, CLASS = 21, STACK_TRACE = 22, STACK_FRAME = 23, METHOD = 24, SYMBOL = 25, THREAD_STATE = 26,
+            FRAME_TYPE = 27, THREAD_GROUP = 28, CLASS_LOADER = 29, PACKAGE = 30, MODULE = 31;
+    private static final int LABEL = 40, TIMESTAMP = 41, TIMESPAN = 42, DATA_AMOUNT = 43, MEMORY_ADDRESS = 44;
+    private static final int EXECUTION_SAMPLE = 100, WALL_CLOCK_SAMPLE = 101, ALLOCATION_SAMPLE = 102, MONITOR_ENTER = 103, MONITOR_WAIT = 104, ACTIVE_SETTING = 105,
+            CPU_TIME_SAMPLE = 106;
+    /** The frame type every frame has: JFR's "JIT compiled" key (a Java frame to readers that go by the key), described as unknown. */
+    private static final int FRAME_TYPE_KEY = 1;
     private static final int TRACED_CALL = 110, CLASS_LOAD = 111, CLASS_UNLOAD = 112;
 
     /** Writes {@code r} to {@code out} as a JFR file. */
@@ -92,7 +100,20 @@ public final class JfrExport {
             e.varlong(pools.state(s.state()));
             if (wall) e.varlong(Math.max(1, s.ticks()));
             events.event(wall ? WALL_CLOCK_SAMPLE : EXECUTION_SAMPLE, e);
+            if (!wall) cpuTimeSample(events, r, pools, s);
         }
+    }
+
+    /** The sample again as JDK 25's CPU-time sample, which {@code jfr view cpu-time-hot-methods} and {@code jfrconv --cpu-time} read. */
+    private static void cpuTimeSample(Bytes events, Recording r, Pools pools, Recording.Sample s) {
+        Bytes e = new Bytes();
+        e.varlong(s.epochNanos() - r.startEpochNanos());
+        e.varlong(pools.stack(s.frames(), s.lines()));
+        e.varlong(pools.thread(s.threadId()));
+        e.bool(false);  // failed
+        e.varlong(Math.max(0, r.infoNumber(RecordingFormat.INFO_INTERVAL)));  // the sampling period, in ticks
+        e.bool(false);  // biased
+        events.event(CPU_TIME_SAMPLE, e);
     }
 
     private static void allocations(Bytes events, Recording r, Pools pools) {
@@ -116,7 +137,13 @@ public final class JfrExport {
             e.varlong(pools.stack(w.frames(), w.lines()));
             e.varlong(pools.type(r.typeName(w.typeId())));
             e.varlong(w.ownerThreadId() == 0 ? 0 : pools.thread(w.ownerThreadId()));
-            events.event(w.kind() == RecordingFormat.LOCK_CONTENDED ? MONITOR_ENTER : MONITOR_WAIT, e);
+            boolean contended = w.kind() == RecordingFormat.LOCK_CONTENDED;
+            if (!contended) {
+                e.varlong(0);  // timeout: not known
+                e.bool(false);  // timed out: not known
+            }
+            e.varlong(0);  // the monitor's address: not known
+            events.event(contended ? MONITOR_ENTER : MONITOR_WAIT, e);
         }
     }
 
@@ -258,17 +285,24 @@ public final class JfrExport {
                     traces.varlong(method(frames[f]));
                     traces.varlong(f < lines.length ? Math.max(0, lines[f]) : 0);
                     traces.varlong(0);  // bytecode index: not known
+                    traces.varlong(FRAME_TYPE_KEY);
                 }
             }
             Bytes methodPool = new Bytes();
             for (int i = 0; i < methodParts.size(); i++) {
                 methodPool.varlong(i + 1);
                 for (long part : methodParts.get(i)) methodPool.varlong(part);
+                methodPool.varlong(0);  // modifiers: not known
+                methodPool.bool(false);  // hidden
             }
             Bytes classPool = new Bytes();
             for (int i = 0; i < classNames.size(); i++) {
                 classPool.varlong(i + 1);
+                classPool.varlong(0);  // class loader
                 classPool.varlong(classNames.get(i));
+                classPool.varlong(0);  // package
+                classPool.varlong(0);  // modifiers: not known
+                classPool.bool(false);  // hidden
             }
             Bytes threadPool = new Bytes();
             for (Map.Entry<Long, Long> t : threads.entrySet()) {
@@ -278,7 +312,12 @@ public final class JfrExport {
                 threadPool.varlong(t.getKey());
                 threadPool.string(name);
                 threadPool.varlong(t.getKey());
+                threadPool.varlong(0);  // thread group
+                threadPool.bool(false);  // virtual
             }
+            Bytes frameTypes = new Bytes();
+            frameTypes.varlong(FRAME_TYPE_KEY);
+            frameTypes.string("Unknown");  // tiprobe does not know whether a frame ran interpreted, compiled or inlined
             List<Object[]> pools = new ArrayList<>();
             pools.add(new Object[] {STACK_TRACE, stackFrames.size(), traces});
             pools.add(new Object[] {METHOD, methodParts.size(), methodPool});
@@ -286,6 +325,7 @@ public final class JfrExport {
             pools.add(new Object[] {THREAD, threads.size(), threadPool});
             pools.add(new Object[] {SYMBOL, symbols.size(), strings(symbols)});
             pools.add(new Object[] {THREAD_STATE, states.size(), strings(states)});
+            pools.add(new Object[] {FRAME_TYPE, stackFrames.isEmpty() ? 0 : 1, frameTypes});
             pools.removeIf(p -> (int) p[1] == 0);  // a pool of no entries is refused
             Bytes body = new Bytes();
             body.varlong(0);  // start ticks
@@ -303,11 +343,12 @@ public final class JfrExport {
             return event;
         }
 
+        /** Symbols and thread states, in UTF-8 even where empty (async-profiler's reader takes a symbol in no other encoding). */
         private static Bytes strings(Map<String, Long> pool) {
             Bytes b = new Bytes();
             for (Map.Entry<String, Long> e : pool.entrySet()) {
                 b.varlong(e.getValue());
-                b.string(e.getKey());
+                b.utf8(e.getKey());
             }
             return b;
         }
@@ -428,25 +469,53 @@ public final class JfrExport {
         for (Object[] p : new Object[][] {{"long", LONG}, {"int", INT}, {"boolean", BOOLEAN}, {"java.lang.String", STRING}}) {
             types.type((String) p[0], (int) p[1], null, false);
         }
-        for (Object[] a : new Object[][] {{"jdk.jfr.Label", LABEL}, {"jdk.jfr.Timestamp", TIMESTAMP}, {"jdk.jfr.Timespan", TIMESPAN}}) {
+        for (Object[] a : new Object[][] {{"jdk.jfr.Label", LABEL}, {"jdk.jfr.Timestamp", TIMESTAMP}, {"jdk.jfr.Timespan", TIMESPAN},
+                {"jdk.jfr.DataAmount", DATA_AMOUNT}}) {
             types.type((String) a[0], (int) a[1], "java.lang.annotation.Annotation", false).field("value", STRING, false, false);
         }
+        types.type("jdk.jfr.MemoryAddress", MEMORY_ADDRESS, "java.lang.annotation.Annotation", false);
         Element thread = types.type("java.lang.Thread", THREAD, null, false);
         thread.field("osName", STRING, false, false);
         thread.field("osThreadId", LONG, false, false);
         thread.field("javaName", STRING, false, false);
         thread.field("javaThreadId", LONG, false, false);
-        types.type("java.lang.Class", CLASS, null, false).field("name", SYMBOL, true, false);
+        thread.field("group", THREAD_GROUP, true, false);
+        thread.field("virtual", BOOLEAN, false, false);
+        Element group = types.type("jdk.types.ThreadGroup", THREAD_GROUP, null, false);
+        group.field("parent", THREAD_GROUP, true, false);
+        group.field("name", STRING, false, false);
+        Element type = types.type("java.lang.Class", CLASS, null, false);
+        type.field("classLoader", CLASS_LOADER, true, false);
+        type.field("name", SYMBOL, true, false);
+        type.field("package", PACKAGE, true, false);
+        type.field("modifiers", INT, false, false);
+        type.field("hidden", BOOLEAN, false, false);
+        Element loader = types.type("jdk.types.ClassLoader", CLASS_LOADER, null, false);
+        loader.field("type", CLASS, true, false);
+        loader.field("name", SYMBOL, true, false);
+        Element pkg = types.type("jdk.types.Package", PACKAGE, null, false);
+        pkg.field("name", SYMBOL, true, false);
+        pkg.field("module", MODULE, true, false);
+        pkg.field("exported", BOOLEAN, false, false);
+        Element module = types.type("jdk.types.Module", MODULE, null, false);
+        module.field("name", SYMBOL, true, false);
+        module.field("version", SYMBOL, true, false);
+        module.field("location", SYMBOL, true, false);
+        module.field("classLoader", CLASS_LOADER, true, false);
         types.type("jdk.types.Symbol", SYMBOL, null, true).field("string", STRING, false, false);
         types.type("jdk.types.ThreadState", THREAD_STATE, null, true).field("name", STRING, false, false);
+        types.type("jdk.types.FrameType", FRAME_TYPE, null, true).field("description", STRING, false, false);
         Element method = types.type("jdk.types.Method", METHOD, null, false);
         method.field("type", CLASS, true, false);
         method.field("name", SYMBOL, true, false);
         method.field("descriptor", SYMBOL, true, false);
+        method.field("modifiers", INT, false, false);
+        method.field("hidden", BOOLEAN, false, false);
         Element frame = types.type("jdk.types.StackFrame", STACK_FRAME, null, false);
         frame.field("method", METHOD, true, false);
         frame.field("lineNumber", INT, false, false);
         frame.field("bytecodeIndex", INT, false, false);
+        frame.field("type", FRAME_TYPE, true, false);
         Element trace = types.type("jdk.types.StackTrace", STACK_TRACE, null, false);
         trace.field("truncated", BOOLEAN, false, false);
         trace.field("frames", STACK_FRAME, false, true);
@@ -464,7 +533,15 @@ public final class JfrExport {
         allocation.field("eventThread", THREAD, true, false);
         allocation.field("stackTrace", STACK_TRACE, true, false);
         allocation.field("objectClass", CLASS, true, false);
-        allocation.field("weight", LONG, false, false);
+        allocation.field("weight", LONG, false, false).annotation(DATA_AMOUNT, "BYTES");
+        if (!wall) {
+            Element cpuTime = event(types, "jdk.CPUTimeSample", CPU_TIME_SAMPLE, "CPU Time Sample", false);
+            cpuTime.field("stackTrace", STACK_TRACE, true, false);
+            cpuTime.field("eventThread", THREAD, true, false);
+            cpuTime.field("failed", BOOLEAN, false, false);
+            cpuTime.field("samplingPeriod", LONG, false, false).annotation(TIMESPAN, "TICKS");
+            cpuTime.field("biased", BOOLEAN, false, false);
+        }
         for (Object[] m : new Object[][] {{"jdk.JavaMonitorEnter", MONITOR_ENTER, "Java Monitor Blocked", "previousOwner"},
                 {"jdk.JavaMonitorWait", MONITOR_WAIT, "Java Monitor Wait", "notifier"}}) {
             Element monitor = event(types, (String) m[0], (int) m[1], (String) m[2], true);
@@ -472,6 +549,11 @@ public final class JfrExport {
             monitor.field("stackTrace", STACK_TRACE, true, false);
             monitor.field("monitorClass", CLASS, true, false);
             monitor.field((String) m[3], THREAD, true, false);
+            if (m[0].equals("jdk.JavaMonitorWait")) {
+                monitor.field("timeout", LONG, false, false).annotation(TIMESPAN, "MILLISECONDS");
+                monitor.field("timedOut", BOOLEAN, false, false);
+            }
+            monitor.field("address", LONG, false, false).annotation(MEMORY_ADDRESS, null);  // JMC groups monitors by it as an address
         }
         Element call = event(types, "tiprobe.TracedCall", TRACED_CALL, "Traced Call", true);
         call.field("eventThread", THREAD, true, false);
@@ -551,7 +633,8 @@ public final class JfrExport {
         }
 
         Element annotation(int type, String value) {
-            child("annotation").attribute("class", Integer.toString(type)).attribute("value", value);
+            Element a = child("annotation").attribute("class", Integer.toString(type));
+            if (value != null) a.attribute("value", value);
             return this;
         }
 
@@ -627,11 +710,15 @@ public final class JfrExport {
             } else if (s.isEmpty()) {
                 out.write(1);
             } else {
-                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-                out.write(3);
-                varlong(utf8.length);
-                out.writeBytes(utf8);
+                utf8(s);
             }
+        }
+
+        void utf8(String s) {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            out.write(3);
+            varlong(utf8.length);
+            out.writeBytes(utf8);
         }
 
         /** {@code body} as an event of {@code type}: its size first, counting the size's own four bytes (padded, as the JDK writes it). */

@@ -71,8 +71,8 @@ class JfrExportTest {
     void theJdksParserReadsEveryEventWithItsStackThreadAndClass() throws IOException {
         List<RecordedEvent> events = RecordingFile.readAllEvents(exported("cpu"));
         Map<String, Long> byType = events.stream().collect(Collectors.groupingBy(e -> e.getEventType().getName(), Collectors.counting()));
-        assertEquals(Map.of("jdk.ActiveSetting", 1L, "jdk.ExecutionSample", 30L, "jdk.ObjectAllocationSample", 2L, "jdk.JavaMonitorEnter", 1L), byType,
-                "a cpu-mode recording's samples of threads seen running, and its period");
+        assertEquals(Map.of("jdk.ActiveSetting", 1L, "jdk.ExecutionSample", 30L, "jdk.CPUTimeSample", 30L, "jdk.ObjectAllocationSample", 2L,
+                "jdk.JavaMonitorEnter", 1L), byType, "a cpu-mode recording's samples of threads seen running, as both JFR samplers write them, and its period");
         RecordedEvent sample = events.stream().filter(e -> e.getEventType().getName().equals("jdk.ExecutionSample")).findFirst().orElseThrow();
         assertEquals("worker-1", sample.getThread("sampledThread").getJavaName());
         assertEquals(7, sample.getThread("sampledThread").getJavaThreadId());
@@ -83,6 +83,11 @@ class JfrExportTest {
         assertEquals("(Ljava/util/List;[I)J", frames.get(0).getMethod().getDescriptor());
         assertEquals(List.of(42, 0, 840), frames.stream().map(RecordedFrame::getLineNumber).toList());
         assertEquals("STATE_RUNNABLE", sample.getString("state"));
+        assertEquals("Unknown", frames.getFirst().getType());
+        RecordedEvent cpuTime = events.stream().filter(e -> e.getEventType().getName().equals("jdk.CPUTimeSample")).findFirst().orElseThrow();
+        assertEquals("worker-1", cpuTime.getThread("eventThread").getJavaName());
+        assertEquals(frames.size(), cpuTime.getStackTrace().getFrames().size());
+        assertEquals(10_000_000L, cpuTime.getDuration("samplingPeriod").toNanos());
 
         RecordedEvent bytes = events.stream().filter(e -> e.getEventType().getName().equals("jdk.ObjectAllocationSample")).findFirst().orElseThrow();
         assertEquals("[B", bytes.getClass("objectClass").getName(), "arrays by descriptor, as the JVM writes them");

@@ -1,0 +1,123 @@
+package dev.tiprobe.report;
+
+import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.RecordingWriter;
+import dev.tiprobe.recording.Stack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmc.common.IMCFrame;
+import org.openjdk.jmc.common.IMCStackTrace;
+import org.openjdk.jmc.common.item.IItem;
+import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.item.IItemIterable;
+import org.openjdk.jmc.common.item.IMemberAccessor;
+import org.openjdk.jmc.common.util.IPreferenceValueProvider;
+import org.openjdk.jmc.flightrecorder.JfrAttributes;
+import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
+import org.openjdk.jmc.flightrecorder.rules.IResult;
+import org.openjdk.jmc.flightrecorder.rules.IRule;
+import org.openjdk.jmc.flightrecorder.rules.RuleRegistry;
+import org.openjdk.jmc.flightrecorder.rules.util.RulesToolkit;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The JFR export as readers other than the JDK's read it: JDK Mission Control (parser and rules) and async-profiler's converter. */
+class JfrExportReadersTest {
+    @TempDir
+    Path dir;
+
+    static final Map<Integer, String> METHODS = Map.of(
+            1, "app.jar!com.foo.Orders.total(java.util.List<com.foo.Order> orders, int[] discounts) : long",
+            2, "java.base/java.lang.Object.wait(long) : void",
+            3, "java.base/java.lang.Thread.run() : void",
+            4, "memcpy");  // a native symbol: a frame of no class, whose class is named by an empty symbol
+
+    private Path exported(String mode) throws Exception {
+        Path tpr = dir.resolve(mode + ".tpr");
+        try (RecordingWriter w = RecordingWriter.create(tpr, METHODS::get)) {
+            w.info(1_000_000_000L, RecordingFormat.INFO_SAMPLE_MODE, mode);
+            w.info(1_000_000_000L, RecordingFormat.INFO_INTERVAL, "10000000");
+            for (int i = 0; i < 30; i++) {
+                w.sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1", RecordingFormat.STATE_RUNNABLE, 10_000_000,
+                        new Stack(new int[] {4, 1, 3}, new int[] {0, 42, 840}, 3, false));
+            }
+            for (int i = 0; i < 10; i++) {
+                w.sample(1_000_000_000L + i * 10_000_000L, 8, "waiter", RecordingFormat.STATE_WAITING, 0,
+                        new Stack(new int[] {2, 3}, new int[] {0, 840}, 2, false));
+            }
+            w.alloc(1_100_000_000L, 7, "worker-1", "byte[]", 4096, 0, new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false));
+            w.lock(1_300_000_000L, 8, "waiter", RecordingFormat.LOCK_CONTENDED, "com.foo.Orders", 5_000_000,
+                    new Stack(new int[] {1, 3}, new int[] {9, 840}, 2, false), 7, "worker-1",
+                    new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false));
+            w.lock(1_400_000_000L, 8, "waiter", RecordingFormat.LOCK_WAIT, "com.foo.Orders", 7_000_000,
+                    new Stack(new int[] {2, 3}, new int[] {0, 840}, 2, false), 0, null, null);
+            w.flush();
+        }
+        Path jfr = dir.resolve(mode + ".jfr");
+        try (OutputStream out = Files.newOutputStream(jfr)) {
+            JfrExport.write(RecordingReader.read(tpr), out);
+        }
+        return jfr;
+    }
+
+    /**
+     * JMC's parser reads every event with its stack (each frame's class, method and type, which
+     * JMC's reader of the JDK's frames takes by position); each of JMC's rules evaluates without failing.
+     */
+    @Test
+    void jdkMissionControlReadsEveryEventAndEvaluatesEveryRule() throws Exception {
+        for (String mode : List.of("cpu", "wall")) {
+            IItemCollection items = JfrLoaderToolkit.loadEvents(exported(mode).toFile());
+            Map<String, Integer> withStacks = new TreeMap<>();
+            for (IItemIterable events : items) {
+                IMemberAccessor<IMCStackTrace, IItem> stack = JfrAttributes.EVENT_STACKTRACE.getAccessor(events.getType());
+                for (IItem e : events) {
+                    IMCStackTrace s = stack == null ? null : stack.getMember(e);
+                    if (s == null) continue;
+                    IMCFrame root = s.getFrames().get(s.getFrames().size() - 1);
+                    assertEquals("java.lang.Thread.run", root.getMethod().getType().getFullName() + "." + root.getMethod().getMethodName());
+                    assertEquals(IMCFrame.Type.UNKNOWN, root.getType());
+                    withStacks.merge(events.getType().getIdentifier(), 1, Integer::sum);
+                }
+            }
+            assertEquals(mode.equals("cpu")
+                    ? Map.of("jdk.CPUTimeSample", 30, "jdk.ExecutionSample", 30, "jdk.JavaMonitorEnter", 1, "jdk.JavaMonitorWait", 1, "jdk.ObjectAllocationSample", 1)
+                    : Map.of("profiler.WallClockSample", 40, "jdk.JavaMonitorEnter", 1, "jdk.JavaMonitorWait", 1, "jdk.ObjectAllocationSample", 1),
+                    withStacks, mode);
+            Map<IRule, Future<IResult>> rules = RulesToolkit.evaluateParallel(RuleRegistry.getRules(), items, IPreferenceValueProvider.DEFAULT_VALUES, 1);
+            assertTrue(rules.size() > 50, "JMC's rules: " + rules.size());
+            for (Future<IResult> rule : rules.values()) rule.get(60, TimeUnit.SECONDS);  // a rule that failed throws its exception here
+        }
+    }
+
+    /** async-profiler's converter folds each kind of sample: CPU time, wall clock, allocations, contended monitors. */
+    @Test
+    void asyncProfilersConverterFoldsTheStacks() throws Exception {
+        Path cpu = exported("cpu");
+        Path wall = exported("wall");
+        assertEquals("java/lang/Thread.run_[j];com/foo/Orders.total_[j];memcpy_[j] 30", converted(cpu, "--cpu-time"));
+        assertEquals("java/lang/Thread.run_[j];com/foo/Orders.total_[j];memcpy_[j] 30\n"
+                + "java/lang/Thread.run_[j];java/lang/Object.wait_[j] 10", converted(wall, "--wall"));
+        assertEquals("java/lang/Thread.run_[j];com/foo/Orders.total_[j];byte[]_[k] 4096", converted(cpu, "--alloc", "--total"));
+        assertEquals("java/lang/Thread.run_[j];com/foo/Orders.total_[j];com.foo.Orders_[i] 5000000", converted(cpu, "--lock", "--total"));
+    }
+
+    private String converted(Path jfr, String... options) throws Exception {
+        Path out = dir.resolve("converted.collapsed");
+        List<String> args = new ArrayList<>(List.of(options));
+        args.addAll(List.of("-o", "collapsed", jfr.toString(), out.toString()));
+        one.convert.Main.main(args.toArray(String[]::new));
+        return Files.readString(out).strip();
+    }
+}
