@@ -20,10 +20,11 @@ import java.util.Map;
  * {@link #PERSISTS_MILLIS} later find its method with the same frames below it, down to the
  * thread's first: a running activation cannot change the frames below it, so a loop that runs on is
  * found; a method called again from the same place looks the same, which only makes this more
- * careful. It is a hot loop when, in one of {@link #LOOKS} walks after that, it is on top of its
- * thread's stack while the thread runs Java code: the loop's own code runs, not only its callees
- * (a {@code main} that waits for a server, or calls a method that works for a second, is stranded
- * at no cost). With {@code hotOnly} false every activation that runs throughout counts.
+ * careful. It is a hot loop when, in {@link #ON_TOP} or more of {@link #LOOKS} walks after that, it
+ * is on top of its thread's stack while the thread runs Java code: the loop's own code runs, not
+ * only its callees (a {@code main} that waits for a server, or calls a method that works for a
+ * second, is stranded at no cost), and a short method met on top once, called again from the same
+ * place, is not taken for one. With {@code hotOnly} false every activation that runs throughout counts.
  *
  * <p>The walks do not see virtual threads (JVMTI's GetAllStackTraces lists platform threads), and
  * a thread too deep to walk whole is taken as running every class's loop.
@@ -35,6 +36,8 @@ public final class RunningLoops {
     public static final long PERSISTS_MILLIS = 300;
     /** Walks after that, {@link #LOOK_GAP_MILLIS} apart, looking for the activation on top. */
     static final int LOOKS = 5;
+    /** Walks of the {@link #LOOKS} that must find a hot loop on top. */
+    static final int ON_TOP = 2;
     static final long LOOK_GAP_MILLIS = 10;
     /** Frames walked to compare activations from the bottom of each thread. */
     private static final int DEPTH = 2048;
@@ -66,6 +69,7 @@ public final class RunningLoops {
         }
         Map<Class<?>, Loop> running = new LinkedHashMap<>();
         if (owners.isEmpty()) return running;
+        Map<Loop, Integer> onTop = new HashMap<>();
         Map<Thread, List<Jvmti.StackFrame>> first = new HashMap<>();
         for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
             if (ts.frames().stream().anyMatch(f -> owners.containsKey(f.methodId()))) first.put(ts.thread(), ts.frames());
@@ -94,11 +98,13 @@ public final class RunningLoops {
                     }
                 }
                 for (int fromBottom = 0; fromBottom < common; fromBottom++) {
-                    boolean onTop = fromBottom == now.size() - 1;
-                    if (hotOnly && !(onTop && inJava)) continue;
+                    boolean top = fromBottom == now.size() - 1;
+                    if (hotOnly && !(top && inJava)) continue;
                     long id = now.get(now.size() - 1 - fromBottom).methodId();
                     Class<?> owner = owners.get(id);
-                    if (owner != null) running.putIfAbsent(owner, new Loop(owner, methodName(jvmti, id), ts.thread().getName()));
+                    if (owner == null) continue;
+                    Loop loop = new Loop(owner, methodName(jvmti, id), ts.thread().getName());
+                    if (!hotOnly || onTop.merge(loop, 1, Integer::sum) == ON_TOP) running.putIfAbsent(owner, loop);
                 }
             }
         }
