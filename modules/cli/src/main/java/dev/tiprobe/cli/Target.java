@@ -231,17 +231,13 @@ final class Target implements AutoCloseable {
     }
 
     /**
-     * The flags whose absence makes the JDK print warnings in the target when the agent loads, or
-     * an empty string when it has them.
+     * The flag whose absence makes the JDK print its warning of a dynamically loaded agent in the
+     * target at each load, or an empty string when it has it. (Native access the agent gives its
+     * own module: no flag is needed for it.)
      */
     String missingFlags() {
         String args = agentProperties.getProperty("sun.jvm.args", "");
-        StringBuilder missing = new StringBuilder();
-        if (!args.contains("-XX:+EnableDynamicAgentLoading")) missing.append("-XX:+EnableDynamicAgentLoading");
-        if (!args.contains("--enable-native-access=ALL-UNNAMED") && !args.contains("--enable-native-access=ALL-UNNAMED,")) {
-            missing.append(missing.isEmpty() ? "" : " ").append("--enable-native-access=ALL-UNNAMED");
-        }
-        return missing.toString();
+        return args.contains("-XX:+EnableDynamicAgentLoading") ? "" : "-XX:+EnableDynamicAgentLoading";
     }
 
     /**
