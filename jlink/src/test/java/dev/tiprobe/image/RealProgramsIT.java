@@ -82,14 +82,14 @@ class RealProgramsIT {
         List<List<String>> sessions = List.of(
                 List.of("--sample", "10ms", "--sample-mode", "cpu"),
                 List.of("--sample", "10ms", "--sample-mode", "cpu"),
-                List.of("--sample", "10ms"),
+                List.of("--sample", "10ms", "--sample-mode", "wall"),
                 List.of("--trace", "org.h2.command.Command::execute*"),
-                List.of("--sample", "10ms", "--trace", "org.h2.command.Command::execute*", "--mode", "time"),
+                List.of("--sample", "10ms", "--sample-mode", "wall", "--trace", "org.h2.command.Command::execute*", "--mode", "time"),
                 List.of("--sample", "5ms", "--sample-mode", "cpu"),
                 List.of("--trace", "org.h2.jdbc.JdbcPreparedStatement::execute*", "--mode", "trace"),
-                List.of("--sample", "10ms"),
+                List.of("--sample", "10ms", "--sample-mode", "wall"),
                 List.of("--sample", "20ms", "--sample-mode", "cpu"),
-                List.of("--sample", "10ms", "--sample-threads", "jdbc-client-*"));
+                List.of("--sample", "10ms", "--sample-mode", "wall", "--sample-threads", "jdbc-client-*"));
         for (int i = 0; i < sessions.size(); i++) {
             List<String> args = new ArrayList<>(List.of("collect", "-d", "2s"));
             args.addAll(sessions.get(i));
@@ -322,7 +322,7 @@ class RealProgramsIT {
     void runSamplesAOneSecondProgramFromItsStartAndLosesNoneOfJfrsSamples(int millis) throws Exception {
         Path collapsed = dir.resolve("one.collapsed");
         Path own = dir.resolve("one.jfr");
-        Command.Run run = tiprobe("run", "--sample", "10ms", "-f", collapsed.toString(), "--", JAVA,
+        Command.Run run = tiprobe("run", "--sample", "10ms", "--sample-mode", "wall", "-f", collapsed.toString(), "--", JAVA,
                 "-XX:StartFlightRecording:filename=" + own + ",settings=none,+jdk.CPUTimeSample#enabled=true,"
                         + "+jdk.CPUTimeSample#throttle=10ms", "-Xlog:jfr+startup=off", "-cp", PROGRAMS, "example.real.OneSecond", Integer.toString(millis));
         assertEquals(0, run.exit(), run.err());

@@ -29,7 +29,7 @@ class SamplingIT {
     void samplingThroughClassChurnResolvesEveryFrameToItsOwnClass() throws Exception {
         Path results = dir.resolve("churn.json");
         Command.Run run = TracingIT.java(List.of("-cp", TracingIT.TEST_CLASSES.toString(), "-Xmx256m",
-                "-javaagent:" + TracingIT.AGENT + "=interval=5ms,file=" + results), "example.workload.SampledChurn", "30");
+                "-javaagent:" + TracingIT.AGENT + "=interval=5ms,samplemode=wall,file=" + results), "example.workload.SampledChurn", "30");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().startsWith("classes "), run.out());
 
@@ -63,7 +63,7 @@ class SamplingIT {
     void allocationSamplingThroughClassChurnNamesEveryFrame() throws Exception {
         Path results = dir.resolve("alloc.json");
         Command.Run run = TracingIT.java(List.of("-cp", TracingIT.TEST_CLASSES.toString(), "-Xmx256m",
-                "-javaagent:" + TracingIT.AGENT + "=alloc=16k,allocoverhead=0,live,interval=20ms,file=" + results), "example.workload.SampledChurn", "15");
+                "-javaagent:" + TracingIT.AGENT + "=alloc=16k,allocoverhead=0,live,interval=20ms,samplemode=wall,file=" + results), "example.workload.SampledChurn", "15");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().startsWith("classes "), run.out());
         Recording r = RecordingReader.read(dir.resolve("alloc.tpr"));

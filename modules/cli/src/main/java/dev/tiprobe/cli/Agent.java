@@ -69,4 +69,23 @@ final class Agent {
             // a temporary file left behind is harmless
         }
     }
+
+    /** A directory only this user can enter, for a recording the command reads and throws away. */
+    static Path tempDirectory(String prefix) throws CliException {
+        try {
+            return Files.createTempDirectory(prefix);  // rwx------ on POSIX
+        } catch (IOException e) {
+            throw new CliException("cannot create a temporary directory: " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes {@code dir} and the files in it (a temporary directory of {@link #tempDirectory}). */
+    static void deleteDirectory(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            files.forEach(Agent::delete);
+        } catch (IOException ignored) {
+            // gone already, or left behind: harmless
+        }
+        delete(dir);
+    }
 }

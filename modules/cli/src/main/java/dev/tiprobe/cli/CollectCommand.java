@@ -93,8 +93,13 @@ final class CollectCommand extends SessionCommand {
     /** With --loop: turns each finished recording into the output asked for. */
     private LoopExports loopExports;
 
-    /** Where the recording goes when the profile is printed: the working directory, for {@code tiprobe report} to draw other views from. */
+    /**
+     * The recording's name when the profile is only printed: in a temporary directory of its own
+     * ({@link #printedDirectory}), deleted once printed, since nothing but the print was asked for
+     * ({@code -f x.tpr} keeps a recording).
+     */
     static final String PRINTED_RECORDING = "tiprobe-%p-%t.tpr";
+    private Path printedDirectory;
 
     @Override
     String command() {
@@ -106,7 +111,8 @@ final class CollectCommand extends SessionCommand {
         AgentOptions.Loop loop = looping.loop(trace);
         if (loop == null) {
             printed = printed();
-            output = Agent.output(printed != null ? PRINTED_RECORDING : trace.file(), pid);
+            if (printed != null) printedDirectory = Agent.tempDirectory("tiprobe-");
+            output = printed != null ? printedDirectory.resolve(AgentOptions.expand(PRINTED_RECORDING, pid)) : Agent.output(trace.file(), pid);
             return trace.agentOptions(output);
         }
         if (format != null || perThread || !includes.isEmpty() || !excludes.isEmpty()) {
@@ -138,6 +144,7 @@ final class CollectCommand extends SessionCommand {
             }
         } finally {
             Agent.delete(progress);
+            if (printedDirectory != null) Agent.deleteDirectory(printedDirectory);
         }
         return Main.OK;
     }
@@ -179,7 +186,8 @@ final class CollectCommand extends SessionCommand {
         Reply stopped = reach(target, "stop");
         Path recording = stopped.path(Reply.RECORDING);
         // a loop's last period's recording is a profile now, like the others: say where they all are
-        String finished = finishedText(stopped, loopExports != null ? "profiles in " + output.getParent() : "recording in " + recording);
+        String finished = finishedText(stopped, loopExports != null ? "profiles in " + output.getParent()
+                : printed != null ? "the recording is not kept (-f x.tpr keeps one)" : "recording in " + recording);
         if (printed != null) spec.commandLine().getErr().println("tiprobe collect: " + finished);  // stdout is the profile's
         outputFromRecording(recording != null ? recording : Report.recordingFor(output));
         if (printed == null) spec.commandLine().getOut().println(finished);
@@ -299,7 +307,7 @@ final class CollectCommand extends SessionCommand {
             } catch (CliException e) {
                 return exited + held + "; " + e.getMessage();
             }
-            return exited + held + ": " + recording;
+            return exited + held;
         }
         if (recording.equals(output)) return exited + held + ": " + recording;
         try {

@@ -31,15 +31,33 @@ final class RunCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "-- java <args>", description = "The command that starts the JVM.")
     List<String> command;
 
+    /**
+     * With no {@code -f} and no {@code --trace}, as {@code tiprobe <pid>} does, the top methods are
+     * printed once the program has exited, and no file is left: the recording goes to a temporary
+     * directory of its own.
+     */
     @Override
     public Integer call() throws CliException {
-        Path output = Agent.output(trace.file(), null);  // %p: the program's pid, which the agent fills in
-        JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
-        Finished done = launch(command, runtime, trace.agentOptions(output), trace.filter != null, output);
-        String unmatched = Report.convertAndCheck(done.results());
-        if (unmatched != null) spec.commandLine().getErr().println("tiprobe run: " + unmatched);
-        spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
-        return done.exit();
+        boolean printed = trace.textToStdout();
+        Path temporary = printed ? Agent.tempDirectory("tiprobe-") : null;
+        try {
+            // %p: the program's pid, which the agent fills in
+            Path output = printed ? temporary.resolve(AgentOptions.expandTime(CollectCommand.PRINTED_RECORDING)) : Agent.output(trace.file(), null);
+            JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
+            Finished done = launch(command, runtime, trace.agentOptions(output), trace.filter != null, output);
+            if (printed) {
+                TextReport.write(Exports.read(done.results(), spec.commandLine().getErr()), null, spec.commandLine().getOut(), 20, 0);
+                spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit()
+                        + " (-f names a file for the whole profile: .html, .jfr, .tpr …)");
+                return done.exit();
+            }
+            String unmatched = Report.convertAndCheck(done.results());
+            if (unmatched != null) spec.commandLine().getErr().println("tiprobe run: " + unmatched);
+            spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
+            return done.exit();
+        } finally {
+            if (temporary != null) Agent.deleteDirectory(temporary);
+        }
     }
 
     /** How a launched program ended, and the output asked for (made from its recording by {@link Report#convert}). */
@@ -58,8 +76,7 @@ final class RunCommand implements Callable<Integer> {
         List<String> full = new ArrayList<>();
         full.add(command.getFirst());
         if (tracing) full.add("-Xbootclasspath/a:" + Agent.probeJar());
-        full.add("-javaagent:" + Agent.jar() + "=" + agentOptions + ",quiet");
-        full.add("--enable-native-access=ALL-UNNAMED");
+        full.add("-javaagent:" + Agent.jar() + "=" + agentOptions + ",quiet");  // native access of its own: the program's stays as the user set it
         AgentOptions.Sampling sampling = AgentOptions.parse(agentOptions).sampling();
         if (sampling != null) full.addAll(sampling.jvmFlags(runtime.jfr(), command.subList(1, command.size())));
         full.addAll(command.subList(1, command.size()));

@@ -60,7 +60,7 @@ final class TraceOptions {
     @Option(names = "--sample", paramLabel = "<interval>", description = "Sample all threads' stacks every <interval> (10ms, 1s): a recording for flame graphs.")
     String sample;
 
-    @Option(names = "--sample-mode", paramLabel = "wall|cpu", description = "wall (default): every thread; cpu: threads that used CPU, weighted by it.")
+    @Option(names = "--sample-mode", paramLabel = "wall|cpu", description = "cpu (default, as for -e cpu and for nothing named): threads that used CPU, weighted by it; wall: every thread.")
     SampleMode sampleMode;
 
     @Option(names = "--sample-threads", paramLabel = "<glob>",
@@ -288,7 +288,7 @@ final class TraceOptions {
                 tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), mode(), traceLimits(), budget);
             }
             Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration(sample.equals(interval) ? "-i" : "--sample", sample),
-                    sampleMode != null ? sampleMode : SampleMode.WALL, depth != null ? depth : Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
+                    sampleMode != null ? sampleMode : SampleMode.CPU, depth != null ? depth : Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
             AgentOptions.Allocations allocations = alloc == null ? null
                     : new AgentOptions.Allocations(AgentOptions.bytes(alloc.equals(interval) ? "-i" : "--alloc", alloc.strip()), live, allocOverhead == null
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));

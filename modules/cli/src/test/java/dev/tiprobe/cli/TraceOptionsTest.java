@@ -63,7 +63,8 @@ class TraceOptionsTest {
         assertEquals(Duration.ofMillis(10), cpu.sampling().interval());
         assertEquals(SampleMode.CPU, cpu.sampling().mode());
         assertEquals(null, cpu.tracing());
-        assertEquals(SampleMode.WALL, flags("--sample", "10ms").settings(OUT).sampling().mode(), "named sampling keeps its default mode");
+        assertEquals(SampleMode.CPU, flags("--sample", "10ms").settings(OUT).sampling().mode(), "named sampling has the same default, cpu");
+        assertEquals(SampleMode.CPU, AgentOptions.parse("interval=10ms").sampling().mode(), "and so has the agent's option");
         assertEquals(false, flags("--trace", "a.*").textToStdout(), "tracing writes its default file");
 
         assertEquals(Duration.ZERO, AgentOptions.parse(flags("--lock", "0").settings(OUT).format()).locks().threshold());

@@ -28,7 +28,7 @@ import java.util.Locale;
  * {@code minduration} keep only calls at least this long (10ms) [0: all];
  * {@code overhead} the most the probes may add, in percent of the program's CPU [5; 0: no limit].
  * Stack sampling, alone or with tracing: {@code interval} (10ms, 1s), {@code samplemode} wall or
- * cpu [wall], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
+ * cpu [cpu, as everywhere a CPU profile is the default], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
  * [all]; {@code loop} a period (60s) after which the recording is finished and a new one begun,
  * {@code keep} how many of those stay [60]; {@code recording}, the one file the agent writes [the output's name with {@code .tpr}
  * for {@code .json}, or {@code .tpr} added]. Allocation profiling: {@code alloc} the sampling
@@ -424,7 +424,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         long minNanos = TraceLimits.DEFAULT.minNanos();
         double overhead = Tracing.DEFAULT_BUDGET;
         Duration interval;
-        SampleMode sampleMode = SampleMode.WALL;
+        SampleMode sampleMode = SampleMode.CPU;
         int depth = Sampling.DEFAULT_DEPTH;
         String threads;
         boolean recompile;
@@ -522,7 +522,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
         if (sampling != null) {
             b.append(",interval=").append(durationText(sampling.interval()));
-            if (sampling.mode() != SampleMode.WALL) b.append(",samplemode=").append(name(sampling.mode()));
+            if (sampling.mode() != SampleMode.CPU) b.append(",samplemode=").append(name(sampling.mode()));
             if (sampling.depth() != Sampling.DEFAULT_DEPTH) b.append(",depth=").append(sampling.depth());
             if (sampling.threads() != null) b.append(",threads=").append(sampling.threads());
             if (sampling.recompile()) b.append(",recompile");
