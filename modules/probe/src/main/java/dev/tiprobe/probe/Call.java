@@ -24,6 +24,8 @@ public final class Call {
     private final boolean pending;
     private Object[] args = NO_ARGS;
     private volatile long endNanos;
+    /** tiprobe's own work on the thread while the call ran: left out of {@link #durationNanos()}, not out of the clock's times. */
+    private long ownNanos;
     private volatile byte outcome;
     private Object result;
     /**
@@ -95,8 +97,8 @@ public final class Call {
         owner.depth--;
         if (!recording) return;
         result = value;
-        // The end moves back by tiprobe's own work meanwhile: the call's duration is the program's time alone.
-        endNanos = Math.max(startNanos, System.nanoTime() - (owner.ownNanos - ownNanosAtStart));
+        ownNanos = owner.ownNanos - ownNanosAtStart;
+        endNanos = System.nanoTime();
         if (openSite >= 0) leaveSite(endNanos);  // the callee threw, and so does this call (or it caught it and returned without another call)
         outcome = how;  // volatile: publishes the rest
         if (pending) Probe.keepAtEnd(this);
@@ -119,6 +121,12 @@ public final class Call {
 
     /** {@link System#nanoTime()} at the exit; meaningful once {@link #outcome()} is not RUNNING. */
     public long endNanos() { return endNanos; }
+
+    /**
+     * The call's own time: from its start to its exit, less tiprobe's work on its thread meanwhile
+     * (instrumenting a class the call loaded, capturing an argument); meaningful once ended.
+     */
+    public long durationNanos() { return Math.max(0, endNanos - startNanos - ownNanos); }
 
     public byte outcome() { return outcome; }
 

@@ -100,6 +100,8 @@ public final class Probe {
     // calls a uniform sample of the session), and each slot's first call is kept beside it, so a
     // long trace shows calls from its whole length and from every method that was called.
     static volatile TraceSettings trace = TraceSettings.OFF;
+    /** Slots below this are retired ({@link ProbeControl#traceFrom}): their probes record nothing. */
+    static volatile int firstTracedSlot;
     static volatile Call[] calls = new Call[0];
     static volatile Call[] firstCalls = new Call[0];
     @SuppressWarnings("unused") // through NEXT_CALL: calls admitted so far
@@ -226,6 +228,7 @@ public final class Probe {
      * Calls over the rate, sampling or buffer limits get a call that records only its depth.
      */
     public static Call traceEnter(int slot) {
+        if (slot < firstTracedSlot) return null;  // a retired slot's probe: no method of this session
         count(slot);  // calls stay exact whatever the trace limits drop
         try {
             TraceSettings settings = trace;
@@ -281,7 +284,7 @@ public final class Probe {
     static void keepAtEnd(Call c) {
         try {
             TraceSettings settings = trace;
-            if (c.settings() != settings || c.endNanos() - c.startNanos() < settings.minNanos()) return;
+            if (c.settings() != settings || c.durationNanos() < settings.minNanos()) return;
             if (settings.keep() != null && !holds(settings.keep(), c)) return;
             ThreadState s = c.owner();
             if (!admit(settings, c.endNanos())) {
@@ -416,13 +419,17 @@ public final class Probe {
 
     public static void arg(Call c, int index, Object v) {
         if (c == null || !c.recording()) return;
+        ThreadState s = c.owner();
+        long ownBefore = s.ownNanos;
         long began = System.nanoTime();
         try {
-            c.arg(index, capture(c.owner(), v, c.settings()));
+            c.arg(index, capture(s, v, c.settings()));
         } catch (Throwable t) {
             failed();
         } finally {
-            c.owner().ownNanos += System.nanoTime() - began;  // a value's toString() is tiprobe's time, not the call's
+            // A value's toString() is tiprobe's time, not the call's; set, not added, so that a class
+            // it loaded and tiprobe instrumented meanwhile (already in ownNanos) counts once.
+            s.ownNanos = ownBefore + (System.nanoTime() - began);
         }
     }
 

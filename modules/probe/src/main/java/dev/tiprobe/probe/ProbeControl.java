@@ -118,6 +118,14 @@ public final class ProbeControl {
         Probe.ownWork(nanos);
     }
 
+    /**
+     * Trace mode records no call of a slot below {@code firstSlot}: such slots are retired, their
+     * probes left in classes an earlier session could not restore (they were running a loop).
+     */
+    public static void traceFrom(int firstSlot) {
+        Probe.firstTracedSlot = firstSlot;
+    }
+
     /** Stops recording traced calls (counts and times stop when the probes are removed). */
     public static void stopTracing() {
         Probe.trace = TraceSettings.OFF;

@@ -48,7 +48,7 @@ final class CallFacts implements CallCondition.Facts {
 
     @Override
     public long durationNanos() {
-        return call.endNanos() - call.startNanos();
+        return call.durationNanos();
     }
 
     @Override
