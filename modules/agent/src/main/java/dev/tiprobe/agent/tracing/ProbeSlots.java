@@ -275,6 +275,11 @@ final class ProbeSlots implements Instrumenter.Slots {
         now.set(slot, method);
     }
 
+    /** The lowest slot this session hands out: those below are an earlier session's, retired. */
+    int firstSlot() {
+        return firstSlot;
+    }
+
     /** One more than the highest slot handed out. */
     synchronized int size() {
         return methods.size();

@@ -47,7 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Method tracing, in process: {@code Tracing.start(filter, mode)} instruments the chosen methods
  * of classes already loaded (RetransformClasses) and of classes loaded later (ClassFileLoadHook),
- * and {@link Session#stop()} puts every original class file back and returns what the probes saw.
+ * and {@link Session#stop()} puts every original class file back (but where that would strand a
+ * running loop, {@link RunningLoops}) and returns what the probes saw.
  * One session at a time per JVM.
  *
  * <p>The probe classes go into the boot loader ({@link ProbeClasses}) from {@code tiprobe-probe.jar}
@@ -267,6 +268,7 @@ public final class Tracing {
             this.inst = inst;
             this.options = options;
             this.slots = new ProbeSlots(names, ownMap, this::namedModule, retiredBelow);
+            ProbeControl.traceFrom(retiredBelow);
             this.instrumenter = new Instrumenter(options.filter(), options.mode(), slots, loadedNames, options.tree());
             this.startEpochNanos = EpochClock.nanosNow();
             this.startNanoTime = System.nanoTime();
@@ -391,7 +393,10 @@ public final class Tracing {
         /** Calls so far by slot: counted at entry, or at the exits in time mode. */
         private long[] callsBySlot() {
             int n = slots.size();
-            return options.mode() == TraceMode.TIME ? ProbeControl.timedCalls(n) : ProbeControl.counts(n);
+            long[] calls = options.mode() == TraceMode.TIME ? ProbeControl.timedCalls(n) : ProbeControl.counts(n);
+            // Retired slots' probes, left in classes an earlier session could not restore, are no method of this one.
+            Arrays.fill(calls, 0, Math.min(slots.firstSlot(), calls.length), 0);
+            return calls;
         }
 
         /**
@@ -621,7 +626,7 @@ public final class Tracing {
                     return new Tally(finalResults.mode(), finalResults.filter(), finalResults.methodCount(), finalResults.totalCalls(),
                             finalResults.clock());
                 }
-                // A free slot's figures were zeroed when it was given back, so every slot's calls are the live methods'.
+                // A free slot's figures were zeroed when it was given back, and retired slots are left out: every slot's calls are the live methods'.
                 long calls = Arrays.stream(callsBySlot()).sum();
                 return new Tally(options.mode(), options.filter().toString(), slots.inUse() + unloadedMethods, calls + unloadedCalls,
                         options.mode() == TraceMode.TIME ? clock() : null);
@@ -678,7 +683,7 @@ public final class Tracing {
         /**
          * Stops: no more traced calls, and the results are final. Every class this session changed
          * gets its original class file back, but a class running a loop ({@link #unstranded}),
-         * which keeps probes that count nothing from now on.
+         * which keeps its probes, still called but in no report from now on.
          */
         public Results stop() {
             return stop(true);
@@ -712,7 +717,7 @@ public final class Tracing {
                 }
             }
             List<Class<?>> restore = jvmti == null ? changedNow
-                    : unstranded(changedNow, "left instrumented, its probes counting nothing from now on");
+                    : unstranded(changedNow, "left instrumented, its probes still called but in no report from now on");
             if (restore.size() < changedNow.size()) retiredBelow = Math.max(retiredBelow, slots.size());
             retransform(restore);
         }
@@ -776,7 +781,7 @@ public final class Tracing {
                     // A method given its slot after the look at the slots waits for the next collection.
                     ProbeSlots.Method m = c.slot() < methods.size() ? methods.get(c.slot()) : null;
                     if (m == null || waiting.get(c.slot())) continue;  // a method waiting to be settled: its calls come with it
-                    long duration = c.outcome() == Call.RUNNING ? -1 : c.endNanos() - c.startNanos();
+                    long duration = c.outcome() == Call.RUNNING ? -1 : c.durationNanos();
                     Object stack = c.callerStack();  // named here if it was taken early and the namer has come
                     traced.add(new Results.TracedCall(m.token(), names[c.slot()], c.threadId(), c.threadName(), c.depth(),
                             startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
