@@ -24,7 +24,9 @@ import java.util.Map;
  * is on top of its thread's stack while the thread runs Java code: the loop's own code runs, not
  * only its callees (a {@code main} that waits for a server, or calls a method that works for a
  * second, is stranded at no cost), and a short method met on top once, called again from the same
- * place, is not taken for one. With {@code hotOnly} false every activation that runs throughout counts.
+ * place, is not taken for one; nor is a method without a backward jump in its bytecodes
+ * ({@link Bytecodes#hasBackwardBranch}), which returns as soon as its callees do. With
+ * {@code hotOnly} false every activation that runs throughout counts.
  *
  * <p>The walks do not see virtual threads (JVMTI's GetAllStackTraces lists platform threads), and
  * a thread too deep to walk whole is taken as running every class's loop.
@@ -70,6 +72,7 @@ public final class RunningLoops {
         Map<Class<?>, Loop> running = new LinkedHashMap<>();
         if (owners.isEmpty()) return running;
         Map<Loop, Integer> onTop = new HashMap<>();
+        Map<Long, Boolean> loops = new HashMap<>();
         Map<Thread, List<Jvmti.StackFrame>> first = new HashMap<>();
         for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
             if (ts.frames().stream().anyMatch(f -> owners.containsKey(f.methodId()))) first.put(ts.thread(), ts.frames());
@@ -102,13 +105,22 @@ public final class RunningLoops {
                     if (hotOnly && !(top && inJava)) continue;
                     long id = now.get(now.size() - 1 - fromBottom).methodId();
                     Class<?> owner = owners.get(id);
-                    if (owner == null) continue;
+                    if (owner == null || hotOnly && !loops.computeIfAbsent(id, m -> loops(jvmti, m))) continue;
                     Loop loop = new Loop(owner, methodName(jvmti, id), ts.thread().getName());
                     if (!hotOnly || onTop.merge(loop, 1, Integer::sum) == ON_TOP) running.putIfAbsent(owner, loop);
                 }
             }
         }
         return running;
+    }
+
+    /** Whether the method can loop by itself; a native method, or one whose bytecodes cannot be read, is taken to. */
+    private static boolean loops(Jvmti jvmti, long methodId) {
+        try {
+            return Bytecodes.hasBackwardBranch(jvmti.bytecodes(methodId));
+        } catch (RuntimeException unreadable) {
+            return true;
+        }
     }
 
     private static String methodName(Jvmti jvmti, long methodId) {

@@ -1,5 +1,7 @@
 package dev.tiprobe.agent.sampling;
 
+import dev.tiprobe.agent.classchange.Bytecodes;
+
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -32,7 +34,7 @@ final class Callees {
                 String owner = ownerOf(ref, offsets, pool);
                 if (owner != null && !owner.startsWith("[")) owners.add(owner.replace('/', '.'));
             }
-            pc += checkedLength(code, pc);
+            pc += Bytecodes.checkedLength(code, pc);
         }
         return owners;
     }
@@ -72,49 +74,7 @@ final class Callees {
         return offsets;
     }
 
-    /** The length of the instruction at {@code pc}, operands included. */
-    static int length(byte[] code, int pc) {
-        int op = code[pc] & 0xff;
-        if (op == 0xaa || op == 0xab) {  // tableswitch, lookupswitch: padded to four bytes from the method's start
-            int at = (pc + 4) & ~3;
-            if (op == 0xaa) return at - pc + 12 + 4 * (u4(code, at + 8) - u4(code, at + 4) + 1);
-            return at - pc + 8 + 8 * u4(code, at + 4);
-        }
-        if (op == 0xc4) return (code[pc + 1] & 0xff) == 0x84 ? 6 : 4;  // wide iinc, or wide load/store/ret
-        int n = LENGTHS[op];
-        if (n == 0) throw new IllegalArgumentException("opcode " + op + " at " + pc);
-        return n;
-    }
-
-    /** As {@link #length}, refusing a switch whose bounds make no instruction (which would walk in place). */
-    private static int checkedLength(byte[] code, int pc) {
-        int n = length(code, pc);
-        if (n <= 0 || pc + n > code.length) throw new IllegalArgumentException("instruction at " + pc + " runs past the code");
-        return n;
-    }
-
-    private static final byte[] LENGTHS = new byte[256];
-
-    static {
-        java.util.Arrays.fill(LENGTHS, 0, 0xca + 1, (byte) 1);
-        for (int op : new int[] {0x10, 0x12, 0x15, 0x16, 0x17, 0x18, 0x19, 0x36, 0x37, 0x38, 0x39, 0x3a, 0xa9, 0xbc}) LENGTHS[op] = 2;
-        for (int op = 0x99; op <= 0xa8; op++) LENGTHS[op] = 3;
-        for (int op = 0xb2; op <= 0xb8; op++) LENGTHS[op] = 3;
-        for (int op : new int[] {0x11, 0x13, 0x14, 0x84, 0xbb, 0xbd, 0xc0, 0xc1, 0xc6, 0xc7}) LENGTHS[op] = 3;
-        for (int op : new int[] {0xb9, 0xba, 0xc8, 0xc9}) LENGTHS[op] = 5;
-        LENGTHS[0xc5] = 4;
-        LENGTHS[0xaa] = 0;  // variable: handled above
-        LENGTHS[0xab] = 0;
-        LENGTHS[0xc4] = 0;
-        LENGTHS[0xfe] = 1;
-        LENGTHS[0xff] = 1;
-    }
-
     private static int u2(byte[] b, int at) {
         return (b[at] & 0xff) << 8 | b[at + 1] & 0xff;
-    }
-
-    private static int u4(byte[] b, int at) {
-        return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8 | b[at + 3] & 0xff;
     }
 }
