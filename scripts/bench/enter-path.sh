@@ -27,7 +27,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$JAVA_HOME/bin/javac" -d "$work/classes" "$root/jlink/src/test/java/example/known/EnterLoop.java"
 loop=example.known.EnterLoop
-java=("$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED -Xshare:off
+java=("$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading -Xshare:off
       -Xlog:redefine+class+load=info -cp "$work/classes")
 rows=(untraced count time trace jfr untraced-other budget-other attached-count attached-time)
 

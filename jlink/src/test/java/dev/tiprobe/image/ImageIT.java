@@ -927,11 +927,11 @@ class ImageIT {
         return lib;
     }
 
-    /** A collect that printed its profile keeps its recording in the working directory, and says where: not the test's to leave. */
-    private static void removePrintedRecording(Run printed) throws IOException {
-        Matcher m = Pattern.compile("recording in (\\S+\\.tpr)").matcher(printed.err());
-        assertTrue(m.find(), "where the recording went: " + printed.err());
-        Files.deleteIfExists(Path.of(m.group(1)));
+    /** A collect that only printed its profile leaves no file: its recording's temporary directory is gone, and it says so. */
+    private static void assertNoRecordingLeft(Run printed) {
+        Matcher m = Pattern.compile("recording to (\\S+\\.tpr)").matcher(printed.err());
+        assertTrue(m.find() && printed.err().contains("the recording is not kept"), "where the recording went: " + printed.err());
+        assertFalse(Files.exists(Path.of(m.group(1)).getParent()), "the recording's directory is gone: " + printed.err());
     }
 
     /**
@@ -1098,7 +1098,7 @@ class ImageIT {
         Run traces = tiprobe("-d", "1s", "-o", "traces", pid);
         assertEquals(0, traces.exit(), traces.err());
         assertTrue(traces.out().startsWith("--- ") && traces.out().contains("  [ 0] example.known.Known.spin"), "the top stack, leaf first: " + traces.out());
-        for (Run printed : List.of(folded, excluded, kept, flat, traces)) removePrintedRecording(printed);
+        for (Run printed : List.of(folded, excluded, kept, flat, traces)) assertNoRecordingLeft(printed);
         Path pprof = dir.resolve("flags.pb.gz");
         assertEquals(0, tiprobe("-d", "1s", "-o", "pprof", "-f", pprof.toString(), pid).exit());
         Run top = Command.run(List.of("go", "tool", "pprof", "-top", pprof.toString()));

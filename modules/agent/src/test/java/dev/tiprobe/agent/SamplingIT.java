@@ -93,7 +93,7 @@ class SamplingIT {
                 "example.workload.InProcessProfile", dir.toString());
         assertEquals(0, run.exit(), run.out() + run.err());
         List<String> lines = run.out().lines().toList();
-        assertTrue(lines.getFirst().matches("started: sampling every 10 ms \\(wall\\), allocations every 64 KiB \\(wider if sampling costs over 1 % of the CPU; live objects tracked\\),"
+        assertTrue(lines.getFirst().matches("started: sampling every 10 ms \\(cpu\\), allocations every 64 KiB \\(wider if sampling costs over 1 % of the CPU; live objects tracked\\),"
                 + " waits of 1\\.0 ms or more; recording to .*in\\.tpr"), run.out());
         assertEquals("stopped " + dir.resolve("in.tpr").toAbsolutePath(), lines.get(1), run.out());
         assertEquals("again: no session is running", lines.get(2), run.out());
