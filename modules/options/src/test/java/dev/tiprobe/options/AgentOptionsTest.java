@@ -124,7 +124,7 @@ class AgentOptionsTest {
     @Test
     void defaultsAreLeftOutOfTheOptionString() {
         AgentOptions o = new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT,
-                Tracing.DEFAULT_BUDGET), new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null), "r.json", null);
+                Tracing.DEFAULT_BUDGET), new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null), "r.json", null);
         assertEquals("file=r.json,trace=a.*,mode=count,interval=10ms", o.format());
     }
 
