@@ -66,7 +66,8 @@ class NativeAccessIT {
     @Test
     void attachedToATargetWithNoFlagsNoRestrictedMethodWarningIsPrinted() throws Exception {
         Process target = busy("plain.out");
-        Run collect = tiprobe("-d", "2", "--trace", "example.known.Known::spin", Long.toString(target.pid()));
+        Run collect = tiprobe("-d", "2", "--trace", "example.known.Known::spin", "-f", dir.resolve("plain.json").toString(),
+                Long.toString(target.pid()));
         assertEquals(0, collect.exit(), collect.err());
         assertTrue(collect.err().contains("start it with -XX:+EnableDynamicAgentLoading to silence them"), collect.err());
         String out = Files.readString(dir.resolve("plain.out"));
