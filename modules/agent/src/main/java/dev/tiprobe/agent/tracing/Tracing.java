@@ -475,11 +475,9 @@ public final class Tracing {
             if (redefined == null && newClassesRefused) return null;
             boolean marked = ProbeControl.tiprobesWork(true);
             boolean inside = Jvmti.beginOwnWork();
-            long began = System.nanoTime();
             try {
                 return transformed(loader, name, domain, classFile, redefined != null && loader != null && JVM_VERIFIES);
             } finally {
-                ProbeControl.ownWorkTook(System.nanoTime() - began);  // not the time of the traced calls that loaded the class
                 Jvmti.endOwnWork(inside);
                 ProbeControl.tiprobesWork(marked);
             }
@@ -505,7 +503,9 @@ public final class Tracing {
                 classFailures.add(name.replace('/', '.') + ": left unchanged: " + t);
                 return null;
             } finally {
-                instrumentingNanos.add(System.nanoTime() - began);
+                long took = System.nanoTime() - began;
+                instrumentingNanos.add(took);
+                ProbeControl.ownWorkTook(took);  // not the time of the traced calls that loaded the class
             }
         }
 
