@@ -194,7 +194,9 @@ public final class RecordingFormat {
     public static final byte THREW = 1;
     public static final byte RUNNING = 2;
 
-    /** INFO keys the agent writes. */
+    // INFO keys the agent writes.
+    /** The program recorded: its main class, or its jar's file name. */
+    public static final String INFO_PROGRAM = "program";
     public static final String INFO_SAMPLE_MODE = "samplemode";     // wall or cpu
     public static final String INFO_INTERVAL = "intervalNanos";
     public static final String INFO_TRACE_MODE = "tracemode";       // count, time or trace
@@ -212,6 +214,11 @@ public final class RecordingFormat {
     public static final String INFO_OVERHEAD_BUDGET = "overheadBudget";
     /** CPU nanoseconds threads used that no sample carries: never seen running again before sampling ended. */
     public static final String INFO_CPU_NOT_SEEN_RUNNING = "cpuNotSeenRunningNanos";
+    /**
+     * CPU nanoseconds the samples of the program's threads stood for while they ran tiprobe's code
+     * (a JVMTI callback, a tracing probe): tiprobe's share, left out of every view.
+     */
+    public static final String INFO_OWN_WORK_NANOS = "ownWorkNanos";
     /** How many classes tracing left unchanged because changing them failed, and the first one's reason. */
     public static final String INFO_CLASSES_LEFT_UNCHANGED = "classesLeftUnchanged";
     public static final String INFO_FIRST_CLASS_FAILURE = "firstClassFailure";

@@ -189,8 +189,25 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         }
     }
 
-    /** An allocation interval raised by the budget, and waits from JVMTI's monitor events. */
+    /**
+     * For a recording made with lock profiling that has no contended monitor entry: why its lock
+     * view is empty, with the threshold; else null. An empty lock view is not left out unexplained.
+     */
+    public String noContention() {
+        String threshold = info.get(RecordingFormat.INFO_LOCK_THRESHOLD);
+        if (threshold == null || events.locks().stream().anyMatch(w -> w.kind() == RecordingFormat.LOCK_CONTENDED)) return null;
+        return String.format("no thread waited %s or longer to enter a monitor (--lock sets that threshold)",
+                millis(infoNumber(RecordingFormat.INFO_LOCK_THRESHOLD)));
+    }
+
+    private static String millis(long nanos) {
+        return nanos % 1_000_000 == 0 ? nanos / 1_000_000 + " ms" : String.format("%.3f ms", nanos / 1e6);
+    }
+
+    /** An allocation interval raised by the budget, an empty lock view, and waits from JVMTI's monitor events. */
     private void eventCaveats(List<String> out) {
+        String noContention = noContention();
+        if (noContention != null) out.add("No contention was seen: " + noContention + ".");
         long asked = infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
         long widest = events.allocations().stream().mapToLong(Allocation::intervalBytes).max().orElse(0);
         if (asked > 0 && widest > asked) {
@@ -215,6 +232,12 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         if (unseen > 0) {
             out.add(String.format("CPU goes to stacks of threads seen running Java code; %.1f ms used by threads not seen"
                     + " running again before sampling ended is in no stack.", unseen / 1e6));
+        }
+        long own = infoNumber(RecordingFormat.INFO_OWN_WORK_NANOS);
+        if (own > 0) {
+            long sampled = samples.stream().mapToLong(Sample::cpuNanos).sum();
+            out.add(String.format("tiprobe's own work on the program's threads (its JVMTI callbacks and tracing probes) took"
+                    + " %.1f ms of CPU, %.1f%% of the CPU sampled; those samples are in no view.", own / 1e6, 100.0 * own / (own + sampled)));
         }
         String sampleSource = info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE, "");
         if (sampleSource.startsWith(RecordingFormat.SAMPLE_SOURCE_JVMTI)) {

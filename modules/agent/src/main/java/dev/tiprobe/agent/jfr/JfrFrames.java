@@ -50,33 +50,22 @@ public final class JfrFrames {
     }
 
     /**
-     * The recording's ids and lines of a JFR stack, leaf first; null when it shows the recording
-     * machinery's work (a frame of tiprobe's), which every view
-     * leaves out.
+     * The recording's ids and lines of a JFR stack, leaf first; null when it shows tiprobe's own
+     * work (a frame of tiprobe's: a callback, a tracing probe, the agent loading), which every
+     * view leaves out and the samples count as tiprobe's share.
      */
     public Stack stack(RecordedStackTrace trace) {
-        return stack(trace, false);
-    }
-
-    /**
-     * As {@link #stack(RecordedStackTrace)}; with {@code keepProbes}, frames of tiprobe's that run
-     * in the application's threads (a tracing probe's) stay, as a stack sample keeps them: that
-     * cost is the program's. Only a stack loading the agent is then left out.
-     */
-    public Stack stack(RecordedStackTrace trace, boolean keepProbes) {
-        if (trace == null) return name(null, keepProbes);
-        Map<RecordedStackTrace, Stack> named = keepProbes ? namedKeepingProbes : namedLeavingProbes;
+        if (trace == null) return name(null);
         int generation = registry.map().generation();
         long now = System.nanoTime();
         if (generation != namedInGeneration || now - namedSince > NAMED_KEPT_NANOS || named.size() >= NAMED_MAX) {
-            namedKeepingProbes.clear();
-            namedLeavingProbes.clear();
+            named.clear();
             namedInGeneration = generation;
             namedSince = now;
         }
         Stack known = named.get(trace);
         if (known != null) return known == MACHINERY ? null : known;
-        Stack stack = name(trace, keepProbes);
+        Stack stack = name(trace);
         if (stack == null) named.put(trace, MACHINERY);
         else if (resolvedLive) named.put(trace, stack);
         return stack;
@@ -92,8 +81,7 @@ public final class JfrFrames {
      * which a kept id would skip), at most a second (the objects belong to a chunk the parser
      * lets go) and NAMED_MAX of them. One stream's thread uses them.
      */
-    private final Map<RecordedStackTrace, Stack> namedKeepingProbes = new IdentityHashMap<>();
-    private final Map<RecordedStackTrace, Stack> namedLeavingProbes = new IdentityHashMap<>();
+    private final Map<RecordedStackTrace, Stack> named = new IdentityHashMap<>();
     private int namedInGeneration;
     private long namedSince = System.nanoTime();
     /** Whether the last {@link #name} resolved every frame to a live class's method. */
@@ -103,7 +91,7 @@ public final class JfrFrames {
     /** Kept for a stack of tiprobe's machinery, which {@link #stack} answers null for. */
     private static final Stack MACHINERY = new Stack(new int[0], new int[0], 0, false);
 
-    private Stack name(RecordedStackTrace trace, boolean keepProbes) {
+    private Stack name(RecordedStackTrace trace) {
         resolvedLive = true;
         List<RecordedFrame> frames = trace == null ? List.of() : trace.getFrames();
         int n = Math.min(frames.size(), depth);
@@ -119,7 +107,7 @@ public final class JfrFrames {
                     : new MethodToken(new ClassToken(className, loader, null, null, null), m.getName(), m.getDescriptor(), null,
                             m.getModifiers(), new int[0]);
             Registry.FrameOwner owner = Registry.frameOwner(token);
-            if (owner == Registry.FrameOwner.LOADING_THE_AGENT || owner == Registry.FrameOwner.TIPROBE && !keepProbes) return null;
+            if (owner != Registry.FrameOwner.APPLICATION) return null;
             if (known == null) resolvedLive = false;
             ids[i] = known != null ? known.tokenId() : registry.map().internTransient(token);
             lines[i] = Math.max(0, f.getLineNumber());

@@ -5,6 +5,7 @@ import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Stack;
+import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 
@@ -84,11 +85,13 @@ final class JfrWaits implements AutoCloseable {
         try {
             RecordedThread waiter = e.getThread();
             if (JfrFrames.machinery(waiter)) return;
+            RecordedClass monitor = e.getClass("monitorClass");
+            if (monitor != null && Registry.tiprobes(JfrFrames.binaryName(monitor.getName()))) return;  // a JVM thread in a callback of tiprobe's
             Stack stack = frames.stack(e.getStackTrace());
             if (stack == null) return;
             RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED ? e.getThread("previousOwner") : null;
             sink.accept(new Seen(JfrFrames.epochNanos(e.getEndTime()), waiter.getJavaThreadId(), waiter.getJavaName(), kind,
-                    JfrFrames.typeName(e.getClass("monitorClass")), e.getDuration().toNanos(), stack,
+                    JfrFrames.typeName(monitor), e.getDuration().toNanos(), stack,
                     previous == null ? 0 : previous.getJavaThreadId(), previous == null ? null : previous.getJavaName()));
         } catch (Throwable t) {
             failures.incrementAndGet();  // JFR's thread goes on with the next event

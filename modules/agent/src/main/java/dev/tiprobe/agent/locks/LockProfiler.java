@@ -171,7 +171,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     }
 
     private void contendedEnter(Thread thread, Object monitor) {
-        if (!tiprobes(thread)) contended.put(thread, new Pending(System.nanoTime(), monitor));
+        if (!tiprobes(thread) && !Registry.tiprobes(monitor.getClass().getName())) contended.put(thread, new Pending(System.nanoTime(), monitor));
     }
 
     private void contendedEntered(Thread thread, Object monitor) {
@@ -197,7 +197,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     }
 
     private void waitBegins(Thread thread, Object monitor, long timeoutMillis) {
-        if (!tiprobes(thread)) waiting.put(thread, System.nanoTime());
+        if (!tiprobes(thread) && !Registry.tiprobes(monitor.getClass().getName())) waiting.put(thread, System.nanoTime());
     }
 
     private void waitEnds(Thread thread, Object monitor, boolean timedOut) {

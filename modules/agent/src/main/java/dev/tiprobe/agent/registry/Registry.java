@@ -268,7 +268,12 @@ public final class Registry implements AutoCloseable {
         if (owner.equals(AGENT_ENTRY) || owner.equals(AGENT_LOADER) && method.name().equals(ATTACHED_AGENT_CALL)) {
             return FrameOwner.LOADING_THE_AGENT;
         }
-        return owner.startsWith(TIPROBE) ? FrameOwner.TIPROBE : FrameOwner.APPLICATION;
+        return tiprobes(owner) ? FrameOwner.TIPROBE : FrameOwner.APPLICATION;
+    }
+
+    /** Whether a class (by binary name) is tiprobe's own: a wait on its monitor is tiprobe's work, not the program's. */
+    public static boolean tiprobes(String binaryName) {
+        return binaryName.startsWith(TIPROBE);
     }
 
     /**

@@ -50,6 +50,9 @@ final class JfrSamples implements AutoCloseable {
     interface Sink {
         void sample(long epochNanos, long threadId, String threadName, long weightNanos, Stack stack)
                 throws java.io.IOException;
+
+        /** A sample of an application thread running tiprobe's code (a callback, a probe): tiprobe's share, in no view. */
+        void ownWork(long weightNanos);
     }
 
     private final JfrFrames frames;
@@ -191,10 +194,14 @@ final class JfrSamples implements AutoCloseable {
             String name = threadName(t);
             if (threads != null && !threads.test(name)) return;
             if (wall && cpuTime && (inNative(e.getStackTrace()) || wallSamplers.test(t.getJavaThreadId()))) return;
-            Stack stack = frames.stack(e.getStackTrace(), true);
-            if (stack == null || stack.depth() == 0) return;
             long weight = cpuTime ? e.getDuration("samplingPeriod").toNanos() : intervalNanos;
             if (weight <= 0) weight = intervalNanos;
+            Stack stack = frames.stack(e.getStackTrace());
+            if (stack == null) {
+                sink.ownWork(weight);
+                return;
+            }
+            if (stack.depth() == 0) return;
             if (t.isVirtual()) {
                 sink.sample(taken, VIRTUAL_THREADS_ID, VIRTUAL_THREADS, weight, stack);
             } else {

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -93,6 +94,9 @@ public final class Sampler implements AutoCloseable {
     private final Map<Long, CpuClock> clocks = new HashMap<>();
     private long pendingOfEndedThreads;  // sampler thread only
     private final AtomicLong samples = new AtomicLong();
+    /** The CPU time samples of the program's threads stood for while they ran tiprobe's code: tiprobe's share, in no view. */
+    private final LongAdder ownWorkNanos = new LongAdder();
+    private long ownWorkWritten;
     private volatile boolean running = true;
     private volatile Throwable failure;
     /** Set by {@link #flush()}; the sampler thread answers it once the class events it queued are written. */
@@ -194,14 +198,21 @@ public final class Sampler implements AutoCloseable {
             inlinedFrames = null;  // inlined methods then show only where code was compiled with -XX:+DebugNonSafepoints
         }
         try {
-            jfr = JfrSamples.start(registry, options, threads, shared.get(), this::seenNotRunningJava,
-                    (time, threadId, name, weight, stack) -> {
-                        if (time <= walkedUntil) return;
-                        Recompiler r = recompiler;
-                        if (r != null) r.saw(stack, threadId == JfrSamples.VIRTUAL_THREADS_ID);
-                        recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack);
-                        samples.incrementAndGet();
-                    });
+            jfr = JfrSamples.start(registry, options, threads, shared.get(), this::seenNotRunningJava, new JfrSamples.Sink() {
+                @Override
+                public void sample(long time, long threadId, String name, long weight, Stack stack) throws IOException {
+                    if (time <= walkedUntil) return;
+                    Recompiler r = recompiler;
+                    if (r != null) r.saw(stack, threadId == JfrSamples.VIRTUAL_THREADS_ID);
+                    recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack);
+                    samples.incrementAndGet();
+                }
+
+                @Override
+                public void ownWork(long weight) {
+                    ownWorkNanos.add(weight);
+                }
+            });
             recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, jfr.cpuTime() ? RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME : RecordingFormat.SAMPLE_SOURCE_JFR);
             if (jfr.sigprofHolder() != null) recorder.info(RecordingFormat.INFO_SIGPROF_TAKEN_BY, jfr.sigprofHolder());
         } catch (RuntimeException | LinkageError e) {
@@ -283,6 +294,7 @@ public final class Sampler implements AutoCloseable {
                 recompileWhenReady();
                 if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
                     if (flushRequest.asked() && j != null && j.sampling()) writeAllOwed(frames);  // a dump, a loop's new period: waits up to now
+                    writeOwnWork();
                     recorder.flush();  // a chunk a second: a dying target loses at most that
                     lastFlush = began;
                     flushRequest.answer();
@@ -775,10 +787,10 @@ public final class Sampler implements AutoCloseable {
     }
 
     /**
-     * Writes one sample, unless the thread is doing tiprobe's own work: a JVM thread in the agent's
-     * entry point (the Attach Listener finishing agentmain, say) is left out like tiprobe's own
-     * threads, which all have names of their own. The probe's frames in an application thread
-     * stay: that cost is the program's.
+     * Writes one sample, unless the thread is doing tiprobe's own work: an application thread in
+     * a callback or a tracing probe counts to tiprobe's share ({@link RecordingFormat#INFO_OWN_WORK_NANOS})
+     * and so does a JVM thread in the agent's entry point (the Attach Listener finishing
+     * agentmain, say); tiprobe's own threads, which all have names of their own, are never sampled.
      */
     private void write(long time, Thread t, byte state, long cpuNanos, List<Jvmti.StackFrame> stack, Frames frames)
             throws IOException {
@@ -795,12 +807,21 @@ public final class Sampler implements AutoCloseable {
         int n = Math.min(stack.size(), frames.methods().length);  // the walk asked for one frame more
         for (int i = 0; i < n; i++) {
             Jvmti.StackFrame f = stack.get(i);
-            if (registry.nameFrame(f.methodId(), f.location(), frames.methods(), frames.lines(), i) == Registry.FrameOwner.LOADING_THE_AGENT) {
-                return;  // tiprobe's work, not the application's (a thread in a tracing probe, though, is the application's)
+            if (registry.nameFrame(f.methodId(), f.location(), frames.methods(), frames.lines(), i) != Registry.FrameOwner.APPLICATION) {
+                ownWorkNanos.add(cpuNanos);
+                return;
             }
         }
         recorder.sample(time, threadId, name, state, cpuNanos, ticks, new Stack(frames.methods(), frames.lines(), n, stack.size() > n));
         samples.incrementAndGet();
+    }
+
+    /** tiprobe's share so far; written again at each flush, the recording keeping the last. */
+    private void writeOwnWork() throws IOException {
+        long own = ownWorkNanos.sum();
+        if (own == ownWorkWritten) return;
+        recorder.info(RecordingFormat.INFO_OWN_WORK_NANOS, Long.toString(own));
+        ownWorkWritten = own;
     }
 
     private static byte state(int bits) {
@@ -860,6 +881,7 @@ public final class Sampler implements AutoCloseable {
         virtualInTurn = List.of();  // the stopped session stays referenced until the next: no threads kept with it
         drainClassEvents();
         if (!thread.isAlive() && j == null) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
+        if (!thread.isAlive()) writeOwnWork();
         recorder.flush();
         if (failure != null) throw new IOException("sampling stopped early: " + failure, failure);
     }
