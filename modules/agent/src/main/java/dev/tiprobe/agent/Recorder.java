@@ -56,9 +56,19 @@ public final class Recorder implements AutoCloseable {
         this.writer = RecordingWriter.create(file, names::humanName, names::sourcePath);
     }
 
-    /** Creates {@code file}, readable by its owner only, its methods named by {@code names}. */
+    /** Creates {@code file}, readable by its owner only, its methods named by {@code names}; it names the program first. */
     static Recorder create(Path file, IdMap names) throws IOException {
-        return new Recorder(file, names);
+        Recorder r = new Recorder(file, names);
+        r.info(RecordingFormat.INFO_PROGRAM, program());
+        return r;
+    }
+
+    /** The program's name: its main class, or its jar's file name, from {@code sun.java.command}; else {@code java}. */
+    static String program() {
+        String command = System.getProperty("sun.java.command", "").strip();
+        if (command.isEmpty()) return "java";
+        String first = command.split("\\s+")[0];
+        return first.endsWith(".jar") ? Path.of(first).getFileName().toString() : first;
     }
 
     /** The ID map that names this recording's methods. */

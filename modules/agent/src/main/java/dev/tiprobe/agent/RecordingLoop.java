@@ -167,18 +167,10 @@ final class RecordingLoop implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             host = "unknown";
         }
-        return labels = Map.of("service", service(), "host", host, "pid", Long.toString(pid));
+        return labels = Map.of("service", Recorder.program(), "host", host, "pid", Long.toString(pid));
     }
 
     private volatile Map<String, String> labels;
-
-    /** The program's name: its main class, or its jar's file name, from {@code sun.java.command}; else {@code java}. */
-    static String service() {
-        String command = System.getProperty("sun.java.command", "").strip();
-        if (command.isEmpty()) return "java";
-        String first = command.split("\\s+")[0];
-        return first.endsWith(".jar") ? Path.of(first).getFileName().toString() : first;
-    }
 
     /**
      * {@code , a recording every 60 s, the 10 newest kept}, how many periods made no profile for

@@ -1,6 +1,7 @@
 package dev.tiprobe.cli;
 
 import dev.tiprobe.ids.HumanNames.FrameStyle;
+import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.report.FlameGraphHtml;
 import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.JfrExport;
@@ -85,7 +86,7 @@ final class Exports {
             return;
         }
         OutputFiles.write(out, w -> {
-            if (name.endsWith(".html")) FlameGraphHtml.write(r, view, frames, w, "tiprobe: " + recording.getFileName());
+            if (name.endsWith(".html")) FlameGraphHtml.write(r, view, frames, w, "tiprobe: " + r.info().getOrDefault(RecordingFormat.INFO_PROGRAM, recording.getFileName().toString()));
             else if (name.endsWith(".json")) RecordingJson.write(r, w);
             else if (name.endsWith(".txt")) TextReport.write(r, view, w, 20, 200);
             else FoldedStacks.write(drawn.of(r), w, false, frames);
