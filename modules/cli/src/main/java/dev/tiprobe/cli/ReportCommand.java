@@ -35,8 +35,8 @@ final class ReportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "<recording>", description = "A recording tiprobe wrote (.tpr), or a JFR recording (.jfr).")
     Path recording;
 
-    @Option(names = {"-f", "--file"}, required = true, paramLabel = "<file>",
-            description = "Output: .json, .txt, .html, .collapsed or .pb.gz; '-' for text on stdout.")
+    @Option(names = {"-f", "--file"}, paramLabel = "<file>", defaultValue = "-",
+            description = "Output: .json, .txt, .html, .collapsed, .pb.gz or .jfr; '-' for text on stdout (the default).")
     String file;
 
     @Option(names = "--calls", paramLabel = "<n>", defaultValue = "50", description = "Traced calls shown in text (default ${DEFAULT-VALUE}).")
@@ -119,6 +119,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         Recording r = filter.apply(Exports.read(recording, spec.commandLine().getErr()));
         if (view != null && !View.in(r).contains(view)) {
+            if (view == View.LOCK && r.noContention() != null) throw new CliException(recording + " holds no lock view: " + r.noContention());
             throw new CliException(recording + " holds no " + view.id() + " view: it has " + (View.in(r).isEmpty() ? "none"
                     : String.join(", ", View.in(r).stream().map(View::id).toList())) + hint(view));
         }

@@ -95,7 +95,8 @@ final class TextReport {
             if (untracked > 0) out.printf("%d samples were not tracked (too many objects tracked at once): the live view misses them.%n", untracked);
         }
         Weights classes = Weights.of(p, 0);
-        table(out, byClass + " (" + view.id() + ")", classes.self, classes.all, r, top, view);
+        table(out, byClass + " (" + view.id() + ")", view == View.ALLOC || view == View.LIVE ? "class" : "monitor's class",
+                classes.self, classes.all, r, top, view);
         Weights methods = Weights.of(p, 1);
         table(out, byMethod + " (self)", methods.self, methods.all, r, top, view);
         table(out, byMethod + " (total)", methods.total, methods.all, r, top, view);
@@ -257,12 +258,18 @@ final class TextReport {
 
     private static void table(PrintWriter out, String title, Map<Integer, Long> weights, long all, Recording r, int top,
                               View view) {
+        table(out, title, "method", weights, all, r, top, view);
+    }
+
+    /** {@code top} rows of {@code weights}, the heaviest first; {@code named} heads the column of what each row is. */
+    private static void table(PrintWriter out, String title, String named, Map<Integer, Long> weights, long all, Recording r, int top,
+                              View view) {
         String heading = switch (view.unit()) {
             case "nanoseconds" -> view == View.CPU ? "cpu ms" : "ms";
             case "bytes" -> "KiB";
             default -> "samples";
         };
-        out.printf("%n%s%n%12s %7s  %s%n", title, heading, "%", "method");
+        out.printf("%n%s%n%12s %7s  %s%n", title, heading, "%", named);
         weights.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue(Comparator.reverseOrder())).limit(top)
                 .forEach(e -> out.printf("%12s %6.1f%%  %s%n", figure(e.getValue(), view),
                         all == 0 ? 0.0 : 100.0 * e.getValue() / all, r.methodName(e.getKey())));
