@@ -425,6 +425,27 @@ class ImageIT {
         assertTrue(totals.stream().anyMatch(l -> l.contains("demo.shop.Shop.work(")), "the clerks' loop among the top five: " + totals);
         assertTrue(out.strip().endsWith("Wrote the flame graphs " + results.resolve("tiprobe-demo-profile.html") + " (CPU, allocations,"
                 + " locks: open it in a browser) and the recording " + results.resolve("tiprobe-demo-profile.html.tpr")), out);
+        assertFalse(out.contains("WARNING:"), "the JDK warns of nothing, though the workload runs on the image's own runtime: " + out);
+        Matcher samples = Pattern.compile("tiprobe recording: (\\d+) samples").matcher(out);
+        assertTrue(samples.find() && Integer.parseInt(samples.group(1)) >= 500, "a profile worth drawing: " + out);
+        assertTrue(Pattern.compile("tiprobe's own work on the program's threads \\(its JVMTI callbacks and tracing probes\\) took"
+                + " [0-9.]+ ms of CPU, [0-9.]+% of the CPU sampled; those samples are in no view").matcher(out).find(), out);
+        String page = Files.readString(results.resolve("tiprobe-demo-profile.html"));
+        assertTrue(page.contains("<title>tiprobe: demo.shop.Shop</title>"), "the page is titled by the program");
+        Path profile = results.resolve("tiprobe-demo-profile.html.tpr");
+        for (String view : List.of("cpu", "alloc", "lock")) {
+            Path folded = dir.resolve("demo-" + view + ".collapsed");
+            Run export = tiprobe("report", "--event", view, "-f", folded.toString(), profile.toString());
+            assertEquals(0, export.exit(), export.err());
+            String stacks = Files.readString(folded);
+            assertFalse(stacks.isEmpty(), view);
+            assertFalse(stacks.contains("dev/tiprobe") || stacks.contains("dev.tiprobe"), "no frame or monitor of tiprobe's in the " + view
+                    + " view: " + stacks.lines().filter(l -> l.contains("tiprobe")).limit(3).toList());
+        }
+        assertFalse(page.contains("dev/tiprobe") || page.contains("dev.tiprobe"), "no tiprobe frame in the page");
+        Run printed = tiprobe("report", profile.toString());
+        assertEquals(0, printed.exit(), printed.err());
+        assertTrue(printed.out().startsWith("tiprobe recording: "), "report prints text when no file is named: " + printed.out());
         work = results;  // what follows reads the demo's results
         Path noise = dir.resolve("noise.tpr");
         Files.write(noise, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, (byte) 0xc3});

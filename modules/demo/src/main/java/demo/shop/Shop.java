@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A small shop: four clerks take orders, price them, reserve stock (which sometimes runs out),
  * and now and then load a discount rule in a loader of its own that is dropped again. With an
  * argument, the clerks keep taking orders for that many seconds, one every few milliseconds each:
- * a program to attach to ({@code tiprobe watch}).
+ * a program to attach to ({@code tiprobe watch}); a second sets that pause in milliseconds (0: the
+ * clerks never rest, a program to profile).
  */
 public final class Shop {
     enum Tier { REGULAR, GOLD }
@@ -25,21 +26,22 @@ public final class Shop {
     public static void main(String[] args) throws Exception {
         Shop shop = new Shop();
         long openUntil = args.length > 0 ? System.nanoTime() + (long) (Double.parseDouble(args[0]) * 1e9) : 0;
+        long pauseMillis = args.length > 1 ? Long.parseLong(args[1]) : 5;
         if (args.length > 0) System.out.println("open for " + args[0] + " s");
         List<Thread> clerks = new ArrayList<>();
         for (int c = 0; c < 4; c++) {
             int clerk = c;
-            clerks.add(Thread.ofPlatform().name("clerk-" + c).start(() -> shop.work(clerk, openUntil)));
+            clerks.add(Thread.ofPlatform().name("clerk-" + c).start(() -> shop.work(clerk, openUntil, pauseMillis)));
         }
         for (Thread t : clerks) t.join();
         System.out.printf("revenue %.2f, sold out %d times, discount rules loaded %d%n",
                 shop.revenueCents.get() / 100.0, shop.soldOut.get(), Discounts.loaded.get());
     }
 
-    /** 250 orders, or orders until {@code openUntil} (a nanoTime; 0: none), one every 5 ms. */
-    void work(int clerk, long openUntil) {
+    /** 250 orders, or orders until {@code openUntil} (a nanoTime; 0: none), one every {@code pauseMillis}. */
+    void work(int clerk, long openUntil, long pauseMillis) {
         for (int i = 0; i < 250 || openUntil != 0 && System.nanoTime() < openUntil; i++) {
-            if (openUntil != 0) pause();
+            if (openUntil != 0 && pauseMillis > 0) pause(pauseMillis);
             String customer = CUSTOMERS[(clerk + i) % CUSTOMERS.length];
             String sku = SKUS[(i * 7 + clerk) % SKUS.length];
             int qty = 1 + (i % 3);
@@ -53,9 +55,9 @@ public final class Shop {
         }
     }
 
-    private static void pause() {
+    private static void pause(long millis) {
         try {
-            Thread.sleep(5);
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

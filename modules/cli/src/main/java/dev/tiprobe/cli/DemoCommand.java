@@ -71,9 +71,10 @@ final class DemoCommand implements Callable<Integer> {
         for (Recording.Call c : interesting(r, calls)) out.println("  " + TracedText.call(r, c));
         Path page = Path.of(named + "-profile.html").toAbsolutePath();
         err.println();
-        err.println("tiprobe demo: running it again, open for " + PROFILED_SECONDS + " s, profiled: " + PROFILE_FLAGS);
+        err.println("tiprobe demo: running it again, the clerks busy for " + PROFILED_SECONDS + " s, profiled: " + PROFILE_FLAGS);
         List<String> open = new java.util.ArrayList<>(command);
         open.add(PROFILED_SECONDS);
+        open.add("0");  // no pause between orders: a profile wants the CPU busy
         RunCommand.Finished profiled = RunCommand.launch(open, JavaLauncher.check(command.getFirst()), PROFILE + ",file=" + page, false, page);
         if (profiled.exit() != 0) throw new CliException("the demo workload exited with " + profiled.exit());
         Path profile = Report.recordingFor(page);
@@ -88,12 +89,13 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * The profiled run: the shop kept open a few seconds (its 1,000 orders take half a second, too
-     * little for a profile), CPU every millisecond, allocations, every contended lock.
+     * The profiled run: the shop kept open a few seconds, its clerks never resting (its 1,000 orders
+     * take half a second, mostly asleep: too little for a profile), CPU every millisecond,
+     * allocations, every contended lock.
      */
-    private static final String PROFILED_SECONDS = "3";
-    private static final String PROFILE_FLAGS = "--sample 1ms --sample-mode cpu --alloc 128k --lock 0";
-    private static final String PROFILE = "interval=1ms,samplemode=cpu,alloc=128k,lock=0";
+    private static final String PROFILED_SECONDS = "8";
+    private static final String PROFILE_FLAGS = "--sample 1ms --sample-mode cpu --alloc 64k --lock 0";
+    private static final String PROFILE = "interval=1ms,samplemode=cpu,alloc=64k,lock=0";
 
     /** A few calls worth reading: an order shown by its fields, prices with their tier, a discount, reservations that ran out. */
     private static List<Recording.Call> interesting(Recording r, List<Recording.Call> calls) {
