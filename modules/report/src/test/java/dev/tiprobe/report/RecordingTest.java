@@ -21,6 +21,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,6 +90,47 @@ class RecordingTest {
         assertEquals(10_000_000, View.CPU.of(r).total());
         Map<String, Long> folded = FoldedStacks.fold(View.WALL.of(r), false);
         assertEquals(Map.of("M1", 1L, "[truncated];M3;M2", 5L), folded);
+    }
+
+    /** Lock profiling that saw no contention says so, with its threshold, rather than leaving the lock view out unexplained. */
+    @Test
+    void anEmptyLockViewSaysNoThreadWaitedTheThreshold() throws IOException {
+        Path quiet = dir.resolve("quiet.tpr");
+        try (RecordingWriter w = RecordingWriter.create(quiet, id -> "M" + id)) {
+            w.info(1_000, RecordingFormat.INFO_LOCK_THRESHOLD, "10000000");
+            w.lock(2_000, 1, "worker", RecordingFormat.LOCK_WAIT, "java.lang.Object", 20_000_000,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null, null);
+        }
+        Recording r = RecordingReader.read(quiet);
+        assertFalse(View.in(r).contains(View.LOCK));
+        assertEquals("no thread waited 10 ms or longer to enter a monitor (--lock sets that threshold)", r.noContention());
+        assertTrue(r.caveats().contains("No contention was seen: " + r.noContention() + "."), r.caveats().toString());
+
+        Path contended = dir.resolve("contended.tpr");
+        try (RecordingWriter w = RecordingWriter.create(contended, id -> "M" + id)) {
+            w.info(1_000, RecordingFormat.INFO_LOCK_THRESHOLD, "0");
+            w.lock(2_000, 1, "worker", RecordingFormat.LOCK_CONTENDED, "java.lang.Object", 20_000,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null, null);
+        }
+        assertNull(RecordingReader.read(contended).noContention());
+        Path noLocks = dir.resolve("cpu.tpr");
+        try (RecordingWriter w = RecordingWriter.create(noLocks, id -> "M" + id)) {
+            w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
+        }
+        assertNull(RecordingReader.read(noLocks).noContention(), "nothing to say where locks were not profiled");
+    }
+
+    /** tiprobe's own work on the program's threads is stated as CPU time and as a share of all the CPU sampled. */
+    @Test
+    void tiprobesOwnShareIsStated() throws IOException {
+        Path file = dir.resolve("own.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
+            w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
+            w.sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 30_000_000, new Stack(new int[] {1}, new int[] {0}, 1, false));
+            w.info(3_000, RecordingFormat.INFO_OWN_WORK_NANOS, "10000000");
+        }
+        assertTrue(RecordingReader.read(file).caveats().contains("tiprobe's own work on the program's threads (its JVMTI callbacks"
+                + " and tracing probes) took 10.0 ms of CPU, 25.0% of the CPU sampled; those samples are in no view."));
     }
 
     /**
