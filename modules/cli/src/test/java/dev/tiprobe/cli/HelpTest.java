@@ -38,6 +38,27 @@ class HelpTest {
         assertTrue(top.out().contains("Exit codes: 0 ok, 1 failure, 2 usage."), top.out());
     }
 
+    /** Every flag that the help of collect, start, run, report and watch lists is documented in docs/. */
+    @Test
+    void everyFlagIsInTheDocs() throws java.io.IOException {
+        java.nio.file.Path docs = java.nio.file.Path.of("..", "..", "docs");  // the tests run in the module's directory
+        StringBuilder text = new StringBuilder();
+        try (var pages = java.nio.file.Files.list(docs)) {
+            for (java.nio.file.Path page : pages.filter(p -> p.toString().endsWith(".md")).toList()) text.append(java.nio.file.Files.readString(page));
+        }
+        java.util.regex.Pattern flag = java.util.regex.Pattern.compile("(?<![\\w-])--[a-z][a-z-]*");
+        List<String> missing = new java.util.ArrayList<>();
+        for (String command : List.of("collect", "start", "run", "report", "watch")) {
+            java.util.regex.Matcher m = flag.matcher(tiprobe(command, "--help").out());
+            while (m.find()) {
+                if (!java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(m.group()) + "(?![\\w-])").matcher(text).find()) {
+                    missing.add(command + " " + m.group());
+                }
+            }
+        }
+        assertEquals(List.of(), missing.stream().distinct().toList(), "flags the docs do not name");
+    }
+
     /** A description picocli cannot format (a bare '%') prints a warning on stderr in the middle of the help. */
     @Test
     void everyHelpTextFormatsWithoutAWarning() {
