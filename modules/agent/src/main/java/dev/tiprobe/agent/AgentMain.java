@@ -546,7 +546,7 @@ public final class AgentMain {
     static String exitLine(Reply reply) {
         Path recording = reply.path(Reply.RECORDING);
         Path output = reply.path(Reply.OUTPUT);
-        if (recording == null) return reply.text().endsWith(AgentSession.NO_PROFILE) ? AgentSession.NO_PROFILE : null;  // a loop's, idle throughout
+        if (recording == null) return reply.fact(Reply.NO_PROFILE) != null ? AgentSession.NO_PROFILE : null;  // a loop's, idle throughout
         if (recording.toString().endsWith(".pb.gz")) return "profiles in " + recording.getParent() + " (the last: " + recording.getFileName() + ")";  // a loop's own
         if (output == null || output.equals(recording)) return "recording in " + recording;
         return "recording in " + recording + " (tiprobe report " + recording + " -f " + output + " makes " + output.getFileName() + ")";

@@ -304,7 +304,8 @@ final class AgentSession {
             problems.add("could not finish the recording: " + message(e));
         }
         if (l != null && l.makesProfiles() && last == null && problems.isEmpty()) {  // nothing to name, nothing to convert
-            return new Ending(Reply.ok(Reply.STOPPED, b.append("; ").append(NO_PROFILE).toString()), problems, unmatched);
+            return new Ending(Reply.ok(Reply.STOPPED, b.append("; ").append(NO_PROFILE).toString()).with(Reply.NO_PROFILE, "yes"),
+                    problems, unmatched);
         }
         Reply reply = problems.isEmpty() ? withFiles(Reply.ok(Reply.STOPPED, b.toString())) : Reply.error(String.join("; ", problems));
         if (last != null && !last.equals(recorder.file())) {

@@ -311,7 +311,7 @@ public final class Recorder implements AutoCloseable {
             argNames.add(declared != null && i < declared.size() && declared.get(i) != null ? declared.get(i) : "arg" + i);
             values.add(CapturedValues.of(c.args().get(i)));
         }
-        CapturedValue result = c.threw() || !c.method().endsWith(": void") ? CapturedValues.of(c.result()) : CapturedValue.NONE;
+        CapturedValue result = c.threw() || !c.token().returnsVoid() ? CapturedValues.of(c.result()) : CapturedValue.NONE;
         writer.call(c.startEpochNanos(), c.threadId(), c.threadName(), id, c.depth(), c.durationNanos(), c.threw(),
                 argNames, values, result, c.callerStack(), c.callees());
     }

@@ -13,8 +13,10 @@ class ExitLineTest {
     @Test
     void aLoopWhosePeriodsHadNoSamplesSaysNoProfileWasWritten() {
         assertEquals(AgentSession.NO_PROFILE,
-                AgentMain.exitLine(Reply.ok(Reply.STOPPED, "stopped: 0 samples, a recording every 1 s; " + AgentSession.NO_PROFILE)));
+                AgentMain.exitLine(Reply.ok(Reply.STOPPED, "stopped: 0 samples, a recording every 1 s; " + AgentSession.NO_PROFILE)
+                        .with(Reply.NO_PROFILE, "yes")));
         assertNull(AgentMain.exitLine(Reply.ok(Reply.STOPPED, "stopped: 12 samples")), "nothing named, nothing said");
+        assertNull(AgentMain.exitLine(Reply.ok(Reply.STOPPED, "stopped: " + AgentSession.NO_PROFILE)), "the fact says it, not the text");
     }
 
     @Test

@@ -71,6 +71,9 @@ public final class MethodToken {
     public ClassToken owner() { return owner; }
     public String name() { return name; }
     public String descriptor() { return descriptor; }
+
+    /** Whether the method returns nothing: its descriptor's return type is {@code V}. */
+    public boolean returnsVoid() { return descriptor.endsWith(")V"); }
     public String genericSignature() { return genericSignature; }
     public int modifiers() { return modifiers; }
 

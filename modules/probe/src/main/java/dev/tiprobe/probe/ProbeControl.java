@@ -234,6 +234,11 @@ public final class ProbeControl {
         return Clock.describe();
     }
 
+    /** Whether time mode reads the time-stamp counter; else it reads {@code System.nanoTime()}. */
+    public static boolean readsTimeStampCounter() {
+        return Clock.Fixed.READER != null;
+    }
+
     /** The time figures of {@code slots} ({@code Probe.TIME_STRIDE} longs each, in ticks, in their order), merged over all threads. */
     private static long[] times(int[] slots) {
         long[] sum = new long[slots.length * Probe.TIME_STRIDE];

@@ -239,20 +239,22 @@ public final class RecordingFormat {
     /**
      * Where the waits came from: {@code jfr} (JFR's monitor events inside the VM, with JVMTI's
      * events on only while long contentions want their owners named) or {@code jvmti} (JVMTI's
-     * monitor events throughout, where JFR is missing: the reason follows, {@code jvmti: …}).
+     * monitor events throughout, where JFR is missing: {@link #INFO_LOCK_SOURCE_WHY} says why).
      */
     public static final String INFO_LOCK_SOURCE = "lockSource";
-    /** {@link #INFO_LOCK_SOURCE}'s values: waits from JFR, or from JVMTI with the reason after the prefix. */
+    public static final String INFO_LOCK_SOURCE_WHY = "lockSourceWhy";
+    /** {@link #INFO_LOCK_SOURCE}'s values: waits from JFR, or from JVMTI. */
     public static final String LOCK_SOURCE_JFR = "jfr";
-    public static final String LOCK_SOURCE_JVMTI = "jvmti: ";
+    public static final String LOCK_SOURCE_JVMTI = "jvmti";
     /**
      * Where the stack samples came from: {@code jfr} (JFR's execution sampler for threads running
      * Java code, JVMTI walks for the others in wall mode), {@code jfr-cpu-time} (JFR's CPU-time
      * sampler: every thread by its own CPU clock, Java and native code; in wall mode those in Java
-     * code, JVMTI walks for the others), or {@code jvmti: } and why
-     * JFR did not run (JVMTI walks of every thread, at safepoints).
+     * code, JVMTI walks for the others), or {@code jvmti} (JVMTI walks of every thread, at
+     * safepoints), {@link #INFO_SAMPLE_SOURCE_WHY} saying why JFR did not run.
      */
     public static final String INFO_SAMPLE_SOURCE = "sampleSource";
+    public static final String INFO_SAMPLE_SOURCE_WHY = "sampleSourceWhy";
     public static final String SAMPLE_SOURCE_JFR = "jfr";
     public static final String SAMPLE_SOURCE_JFR_CPU_TIME = "jfr-cpu-time";
     /**
@@ -264,15 +266,16 @@ public final class RecordingFormat {
     public static final String INFO_SIGPROF_TAKEN_BY = "sigprofTakenBy";
     /** Samples read from a JFR recording (the JVM's own or async-profiler's), not taken by tiprobe. */
     public static final String SAMPLE_SOURCE_JFR_FILE = "jfr-file";
-    public static final String SAMPLE_SOURCE_JVMTI = "jvmti: ";
+    public static final String SAMPLE_SOURCE_JVMTI = "jvmti";
     /**
      * Wall mode: whether virtual threads were sampled where they wait ({@code sampled}, under the
      * thread {@code [virtual threads]}, each sample weighing for as many as it stands for) or
-     * not, and why ({@code not sampled: …}).
+     * not ({@code not sampled}, {@link #INFO_WAITING_VIRTUAL_THREADS_WHY} saying why).
      */
     public static final String INFO_WAITING_VIRTUAL_THREADS = "waitingVirtualThreads";
+    public static final String INFO_WAITING_VIRTUAL_THREADS_WHY = "waitingVirtualThreadsWhy";
     public static final String WAITING_VIRTUAL_THREADS_SAMPLED = "sampled";
-    public static final String WAITING_VIRTUAL_THREADS_NOT = "not sampled: ";
+    public static final String WAITING_VIRTUAL_THREADS_NOT = "not sampled";
     /**
      * How long the JVM had run (nanoseconds) when sampling made HotSpot keep inlined methods'
      * debug information: code compiled before then names only what runs at safepoint polls.

@@ -38,6 +38,8 @@ public record Reply(boolean ok, String text, Map<String, String> facts) {
     public static final String SAMPLES = "samples";
     public static final String ALLOCATIONS = "allocations";
     public static final String WAITS = "waits";
+    /** "yes" when a loop that makes pprof profiles ended with none written: no period had samples (stopped). */
+    public static final String NO_PROFILE = "noProfile";
     /** What a condition ({@code where=}) could not read so far, one note a line: a field a class lacks, a parameter a method lacks. */
     public static final String NOTES = "notes";
 

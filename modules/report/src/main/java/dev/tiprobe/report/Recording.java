@@ -216,10 +216,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + (budget == null ? "" : ", to keep sampling under " + percent(budget) + " of the program's CPU")
                     + "; each sample weighs by the interval in force when it was taken.");
         }
-        String lockSource = info.getOrDefault(RecordingFormat.INFO_LOCK_SOURCE, "");
-        if (lockSource.startsWith(RecordingFormat.LOCK_SOURCE_JVMTI)) {
+        if (RecordingFormat.LOCK_SOURCE_JVMTI.equals(info.get(RecordingFormat.INFO_LOCK_SOURCE))) {
             out.add("The waits come from JVMTI's monitor events, which slow every contended monitor a little, as "
-                    + lockSource.substring(RecordingFormat.LOCK_SOURCE_JVMTI.length()) + ".");
+                    + info.getOrDefault(RecordingFormat.INFO_LOCK_SOURCE_WHY, "JFR was not used") + ".");
         }
     }
 
@@ -240,10 +239,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " %.1f ms of CPU, %.1f%% of the CPU sampled; those samples are in no view.", own / 1e6, 100.0 * own / (own + sampled)));
         }
         String sampleSource = info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE, "");
-        if (sampleSource.startsWith(RecordingFormat.SAMPLE_SOURCE_JVMTI)) {
+        if (sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JVMTI)) {
             out.add("The samples come from JVMTI stack walks, which find a thread only at a safepoint poll: the work of"
                     + " methods inlined into a loop is credited to the loop, and a virtual thread's work to its carrier's"
-                    + " VirtualThread.mount, as " + sampleSource.substring(RecordingFormat.SAMPLE_SOURCE_JVMTI.length()) + ".");
+                    + " VirtualThread.mount, as " + info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE_WHY, "JFR was not used") + ".");
         }
         String sigprof = info.get(RecordingFormat.INFO_SIGPROF_TAKEN_BY);
         if (sigprof != null && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME)) {
@@ -254,10 +253,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             out.add("JFR's CPU-time sampler was not used: SIGPROF, which it needs, is handled by " + sigprof
                     + " (another profiler); the samples are JFR's execution samples, which count only threads found running Java code.");
         }
-        String virtual = info.getOrDefault(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, "");
-        if (virtual.startsWith(RecordingFormat.WAITING_VIRTUAL_THREADS_NOT)) {
+        if (RecordingFormat.WAITING_VIRTUAL_THREADS_NOT.equals(info.get(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS))) {
             out.add("Virtual threads that wait are not in the wall view: "
-                    + virtual.substring(RecordingFormat.WAITING_VIRTUAL_THREADS_NOT.length()) + ".");
+                    + info.getOrDefault(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS_WHY, "no reason recorded") + ".");
         }
         String compiled = compiledBeforeCaveat(sampleSource);
         if (compiled != null) out.add(compiled);

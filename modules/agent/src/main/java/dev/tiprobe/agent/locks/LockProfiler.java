@@ -148,7 +148,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         Events events = jvmti.events();
         registrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
         registrations.add(events.on(Event.MONITOR_WAITED, this::waitEnds));
-        recorder.info(RecordingFormat.INFO_LOCK_SOURCE, RecordingFormat.LOCK_SOURCE_JVMTI + EventEngine.whyNoJfr(why));
+        recorder.info(RecordingFormat.INFO_LOCK_SOURCE, RecordingFormat.LOCK_SOURCE_JVMTI);
+        recorder.info(RecordingFormat.INFO_LOCK_SOURCE_WHY, EventEngine.whyNoJfr(why));
     }
 
     /** Turns JVMTI's contended events on or off (with JFR, the owner watch). */

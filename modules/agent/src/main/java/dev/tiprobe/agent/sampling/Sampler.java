@@ -236,7 +236,8 @@ public final class Sampler implements AutoCloseable {
             virtualThreads = VirtualThreads.start(jvmti);
             recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_SAMPLED);
         } catch (RuntimeException e) {
-            recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_NOT + e.getMessage());
+            recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_NOT);
+            recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS_WHY, e.getMessage());
         }
     }
 
@@ -252,7 +253,8 @@ public final class Sampler implements AutoCloseable {
     /** From now on JVMTI walks every thread, as JFR did not run. */
     private void useJvmti(Throwable why) throws IOException {
         stopJfr();
-        recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI + EventEngine.whyNoJfr(why));
+        recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI);
+        recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE_WHY, EventEngine.whyNoJfr(why));
     }
 
     public boolean running() {
@@ -530,7 +532,8 @@ public final class Sampler implements AutoCloseable {
                 pick = virtualThreads.pick((int) Math.min(MAX_VIRTUAL_PICKED, WALL_THREADS_PER_TICK * ticksPerSecond));
             } catch (UnsupportedOperationException refused) {
                 virtualThreads = null;
-                recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_NOT + refused.getMessage());
+                recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS, RecordingFormat.WAITING_VIRTUAL_THREADS_NOT);
+                recorder.info(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS_WHY, refused.getMessage());
                 return;
             }
             virtualInTurn = pick.threads();

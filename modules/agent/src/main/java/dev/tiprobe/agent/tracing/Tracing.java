@@ -80,10 +80,9 @@ public final class Tracing {
     private static String clock() {
         String clock = ProbeControl.clock();
         String why = TimeStampCounter.unavailableReason();
-        if (clock.startsWith("System.nanoTime") && "nanotime".equalsIgnoreCase(System.getProperty("tiprobe.clock"))) {
-            return clock + " (asked for with -Dtiprobe.clock=nanotime)";
-        }
-        return why == null || !clock.startsWith("System.nanoTime") ? clock : clock + " (no time-stamp counter: " + why + ")";
+        if (ProbeControl.readsTimeStampCounter()) return clock;
+        if ("nanotime".equalsIgnoreCase(System.getProperty("tiprobe.clock"))) return clock + " (asked for with -Dtiprobe.clock=nanotime)";
+        return why == null ? clock : clock + " (no time-stamp counter: " + why + ")";
     }
 
     /**
