@@ -76,8 +76,8 @@ class ChurnSoakIT {
         Command.Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
         // Measured on two cores, both programs at 12 scripts a second: 12 to 16 MB of live objects
-        // above the program alone at each look of ten minutes (the history is in BENCHMARKS.md,
-        // "The agent's heap under class churn"). The bound is issue 29's goal.
+        // above the program alone at each look of ten minutes (BENCHMARKS.md, "The agent's heap
+        // under class churn"). The bound is the agent's promise: within 16 MB of the program alone.
         for (long mb : above) assertTrue(mb <= 16, "the agent's heap beside the program alone, MB at each look: " + above + "; " + status);
         assertTrue(above.getLast() < above.getFirst() + 10, "not climbing look after look: " + above + "; " + status);
         Matcher scripts = Pattern.compile("\"class\": \"Order\\d+\", [^}]*\"calls\": [1-9]").matcher(Files.readString(results));
