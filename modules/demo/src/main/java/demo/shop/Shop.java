@@ -22,16 +22,21 @@ public final class Shop {
     private final Inventory inventory = new Inventory();
     private final AtomicLong revenueCents = new AtomicLong();
     private final AtomicInteger soldOut = new AtomicInteger();
+    /** The pause between a clerk's orders while the shop is kept open. */
+    private final long pauseMillis;
+
+    Shop(long pauseMillis) {
+        this.pauseMillis = pauseMillis;
+    }
 
     public static void main(String[] args) throws Exception {
-        Shop shop = new Shop();
         long openUntil = args.length > 0 ? System.nanoTime() + (long) (Double.parseDouble(args[0]) * 1e9) : 0;
-        long pauseMillis = args.length > 1 ? Long.parseLong(args[1]) : 5;
+        Shop shop = new Shop(args.length > 1 ? Long.parseLong(args[1]) : 5);
         if (args.length > 0) System.out.println("open for " + args[0] + " s");
         List<Thread> clerks = new ArrayList<>();
         for (int c = 0; c < 4; c++) {
             int clerk = c;
-            clerks.add(Thread.ofPlatform().name("clerk-" + c).start(() -> shop.work(clerk, openUntil, pauseMillis)));
+            clerks.add(Thread.ofPlatform().name("clerk-" + c).start(() -> shop.work(clerk, openUntil)));
         }
         for (Thread t : clerks) t.join();
         System.out.printf("revenue %.2f, sold out %d times, discount rules loaded %d%n",
@@ -39,7 +44,7 @@ public final class Shop {
     }
 
     /** 250 orders, or orders until {@code openUntil} (a nanoTime; 0: none), one every {@code pauseMillis}. */
-    void work(int clerk, long openUntil, long pauseMillis) {
+    void work(int clerk, long openUntil) {
         for (int i = 0; i < 250 || openUntil != 0 && System.nanoTime() < openUntil; i++) {
             if (openUntil != 0 && pauseMillis > 0) pause(pauseMillis);
             String customer = CUSTOMERS[(clerk + i) % CUSTOMERS.length];
@@ -66,7 +71,8 @@ public final class Shop {
     long checkout(Order order) throws Inventory.OutOfStock {
         inventory.reserve(order.sku(), order.qty());
         long cents = Pricing.total(order.sku(), order.qty(), order.tier());
-        if (order.qty() == 3) cents = Discounts.apply(cents);
+        if (order.qty() == 3 && order.tier() == Tier.GOLD) cents = Discounts.apply(cents);
+        Receipt.print(order, cents);
         return cents;
     }
 
