@@ -88,7 +88,11 @@ public final class Main implements Runnable {
         });
         cli.setParameterExceptionHandler((e, a) -> {
             CommandLine line = e.getCommandLine();
-            line.getErr().println("tiprobe " + line.getCommandName() + ": " + e.getMessage());
+            // A misspelt flag before its value: the value then fails as the pid, and the flag is what to name
+            String misspelt = line.getUnmatchedArguments().stream().filter(u -> u.startsWith("-")).findFirst().orElse(null);
+            String message = misspelt != null && !(e instanceof CommandLine.UnmatchedArgumentException)
+                    ? "Unknown option: '" + misspelt + "'" : e.getMessage();
+            line.getErr().println("tiprobe " + line.getCommandName() + ": " + message);
             line.getErr().println("Try 'tiprobe " + (line == cli ? "" : line.getCommandName() + " ") + "--help'.");
             return USAGE;
         });

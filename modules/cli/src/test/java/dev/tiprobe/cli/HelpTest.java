@@ -38,6 +38,17 @@ class HelpTest {
         assertTrue(top.out().contains("Exit codes: 0 ok, 1 failure, 2 usage."), top.out());
     }
 
+    /** A misspelt flag is named, also when its value follows it and would otherwise fail as the pid. */
+    @Test
+    void aMisspeltFlagIsNamed() {
+        Result spaced = tiprobe("-d", "5", "--smaple", "1ms", "4242");
+        assertEquals(2, spaced.exit());
+        assertEquals("tiprobe collect: Unknown option: '--smaple'", spaced.err().lines().findFirst().orElse(""), spaced.err());
+        Result badPid = tiprobe("-d", "5", "abc");
+        assertEquals(2, badPid.exit());
+        assertTrue(badPid.err().startsWith("tiprobe collect: Invalid value for positional parameter at index 0 (<pid>): 'abc'"), badPid.err());
+    }
+
     /** Every flag that the help of collect, start, run, report and watch lists is documented in docs/. */
     @Test
     void everyFlagIsInTheDocs() throws java.io.IOException {
