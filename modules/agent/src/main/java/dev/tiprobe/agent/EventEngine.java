@@ -60,8 +60,11 @@ public abstract class EventEngine<E> implements AutoCloseable {
         dropped.addAndGet(events);
     }
 
-    /** Writes one queued event, on the engine's thread. */
-    protected abstract void write(E event) throws IOException;
+    /**
+     * Writes one queued event, on the engine's thread: whether the recording took it (one that
+     * happened after the session began to stop is left out, and not counted as written).
+     */
+    protected abstract boolean write(E event) throws IOException;
 
     /** Work the engine's thread does each tick before writing (e.g. looking at long waits). */
     protected void tick() {}
@@ -135,8 +138,7 @@ public abstract class EventEngine<E> implements AutoCloseable {
         E e;
         while ((e = queue.poll()) != null) {
             queued.decrementAndGet();
-            write(e);
-            written.incrementAndGet();
+            if (write(e)) written.incrementAndGet();
         }
     }
 

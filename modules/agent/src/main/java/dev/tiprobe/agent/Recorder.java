@@ -160,21 +160,27 @@ public final class Recorder implements AutoCloseable {
         }
     }
 
-    public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks,
-                                    Stack stack) throws IOException {
-        if (!closed && !afterStop(epochNanos)) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, ticks, stack);
+    public synchronized boolean sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks,
+                                       Stack stack) throws IOException {
+        if (closed || afterStop(epochNanos)) return false;
+        writer.sample(epochNanos, threadId, threadName, state, cpuNanos, ticks, stack);
+        return true;
     }
 
     /** A stack sample of a thread known by id and name, as JFR names it ({@link RecordingWriter#sample}). */
-    public synchronized void sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos,
-                                    Stack stack) throws IOException {
-        if (!closed && !afterStop(epochNanos)) writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack);
+    public synchronized boolean sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos,
+                                       Stack stack) throws IOException {
+        if (closed || afterStop(epochNanos)) return false;
+        writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack);
+        return true;
     }
 
     /** A sampled allocation ({@link RecordingWriter#alloc}). */
-    public synchronized void alloc(long epochNanos, Thread t, String typeName, long size, long tag, Stack stack)
+    public synchronized boolean alloc(long epochNanos, Thread t, String typeName, long size, long tag, Stack stack)
             throws IOException {
-        if (!closed && !afterStop(epochNanos)) writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack);
+        if (closed || afterStop(epochNanos)) return false;
+        writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack);
+        return true;
     }
 
     /** Allocation sampling's interval from {@code epochNanos} on ({@link RecordingWriter#allocInterval}). */
@@ -194,13 +200,14 @@ public final class Recorder implements AutoCloseable {
      * (0: unknown) held it, with that stack then unless {@code ownerStack} is null. Left out when
      * it ended after the session began to stop.
      */
-    public synchronized void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
-                                  Stack stack, long ownerId, String ownerName, Stack ownerStack)
+    public synchronized boolean lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
+                                     Stack stack, long ownerId, String ownerName, Stack ownerStack)
             throws IOException {
         // at exit, the JVM joining the shutdown hooks waits on tiprobe's own: stamped past the end, it would also move the end
-        if (closed || afterStop(epochNanos)) return;
+        if (closed || afterStop(epochNanos)) return false;
         writer.lock(epochNanos, threadId, threadName, kind, typeName, waitNanos, stack, ownerId, ownerName,
                 ownerStack != null ? ownerStack : Stack.NONE);
+        return true;
     }
 
     public synchronized void classEvent(long epochNanos, boolean load, String className) throws IOException {

@@ -35,13 +35,14 @@ class EventEngineTest {
         }
 
         @Override
-        protected void write(Long event) throws java.io.IOException {
+        protected boolean write(Long event) throws java.io.IOException {
             writing.countDown();
             try {
                 release.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            return true;
         }
 
         @Override

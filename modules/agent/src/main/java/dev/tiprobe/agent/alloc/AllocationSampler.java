@@ -156,8 +156,8 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
     }
 
     @Override
-    protected void write(Sampled s) throws IOException {
-        recorder.alloc(s.epochNanos(), s.thread(), s.type(), s.size(), s.tag(), s.stack());
+    protected boolean write(Sampled s) throws IOException {
+        return recorder.alloc(s.epochNanos(), s.thread(), s.type(), s.size(), s.tag(), s.stack());
     }
 
     @Override

@@ -308,10 +308,10 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     }
 
     @Override
-    protected void write(Wait w) throws IOException {
+    protected boolean write(Wait w) throws IOException {
         Owner o = w.owner();
         try {
-            recorder.lock(w.epochNanos(), w.threadId(), w.threadName(), w.kind(), w.type(), w.waitNanos(), w.stack(),
+            return recorder.lock(w.epochNanos(), w.threadId(), w.threadName(), w.kind(), w.type(), w.waitNanos(), w.stack(),
                     o == null ? 0 : o.threadId(), o == null ? null : o.threadName(), o == null ? null : o.stack());
         } finally {
             release(o);

@@ -204,8 +204,7 @@ public final class Sampler implements AutoCloseable {
                     if (time <= walkedUntil) return;
                     Recompiler r = recompiler;
                     if (r != null) r.saw(stack, threadId == JfrSamples.VIRTUAL_THREADS_ID);
-                    recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack);
-                    samples.incrementAndGet();
+                    if (recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack)) samples.incrementAndGet();
                 }
 
                 @Override
@@ -815,8 +814,9 @@ public final class Sampler implements AutoCloseable {
                 return;
             }
         }
-        recorder.sample(time, threadId, name, state, cpuNanos, ticks, new Stack(frames.methods(), frames.lines(), n, stack.size() > n));
-        samples.incrementAndGet();
+        if (recorder.sample(time, threadId, name, state, cpuNanos, ticks, new Stack(frames.methods(), frames.lines(), n, stack.size() > n))) {
+            samples.incrementAndGet();
+        }
     }
 
     /** tiprobe's share so far; written again at each flush, the recording keeping the last. */
