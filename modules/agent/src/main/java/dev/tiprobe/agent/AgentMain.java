@@ -76,6 +76,7 @@ public final class AgentMain {
             if (t != null) Profiling.expectCallerStacks(options);  // kept calls' stacks until the walker comes
             ProfilingStart turn = ProfilingStart.of(options);
             profilingStart = turn;
+            if (Profiling.wanted(options)) turn.holdProgram(inst);
             AgentSession started = begin(new AgentSession(t, null, r, options, pid), null, null);
             withTheJvm = started;
             if (Profiling.wanted(options)) profileWhenReady(jvmti, turn, options, r, started);

@@ -27,16 +27,21 @@ final class ProfilingStart {
     private static final Duration JFR_START = Duration.ofSeconds(5);
     /** How long the JVM's exit waits for a start it hurried (naming the classes, opening the parser). */
     private static final Duration AT_EXIT = Duration.ofSeconds(10);
+    /** How long the program's first class waits for the engines that take its allocations and waits. */
+    private static final Duration AT_MAIN = Duration.ofSeconds(5);
 
     private final boolean defers;
+    /** Whether the program waits for the start: the agent takes its allocations or waits itself, from their first. */
+    private final boolean holdsProgram;
     /** Whether the JVM's exit waits for the start: it defers, or kept calls' early stacks wait for its namer. */
     private final boolean exitWaits;
     private final CountDownLatch now = new CountDownLatch(1);
     private final CountDownLatch begun = new CountDownLatch(1);
 
-    private ProfilingStart(boolean defers, boolean exitWaits) {
+    private ProfilingStart(boolean defers, boolean exitWaits, boolean holdsProgram) {
         this.defers = defers;
-        this.exitWaits = exitWaits;
+        this.exitWaits = exitWaits || holdsProgram;
+        this.holdsProgram = holdsProgram;
     }
 
     /** The start of a session begun in premain with {@code options}. */
@@ -44,7 +49,42 @@ final class ProfilingStart {
         boolean samplesOnly = options.sampling() != null && options.allocations() == null && options.locks() == null
                 && options.loop() == null && !Profiling.keepsCallerStacks(options);
         boolean defers = samplesOnly && JvmOptions.givenStartingWith(AgentOptions.Sampling.JVM_RECORDING_OPTION);
-        return new ProfilingStart(defers, defers || Profiling.keepsCallerStacks(options));
+        boolean takesEvents = options.allocations() != null || options.locks() != null;
+        return new ProfilingStart(defers, defers || Profiling.keepsCallerStacks(options), takesEvents);
+    }
+
+    /**
+     * Where the agent takes allocations or waits itself (the JVM keeps none for it), holds the
+     * program's first class, its main class, until the engines are in (at most {@link #AT_MAIN}):
+     * a program that allocates for a tenth of a second would otherwise end before them, and a
+     * longer one lose its first moments. The start of such a run is that much later (about 0.3 s
+     * here). Classes of the bootstrap and platform loaders (the JDK's start-up) and tiprobe's own
+     * go on.
+     */
+    void holdProgram(java.lang.instrument.Instrumentation inst) {
+        if (!holdsProgram) return;
+        inst.addTransformer(new java.lang.instrument.ClassFileTransformer() {
+            private volatile boolean open;
+
+            @Override
+            public byte[] transform(ClassLoader loader, String className, Class<?> redefining,
+                                    java.security.ProtectionDomain domain, byte[] classFile) {
+                if (open || loader == null || loader == ClassLoader.getPlatformClassLoader() || className == null
+                        || className.startsWith("dev/tiprobe/") || EventEngine.machinery(Thread.currentThread().getName())) {
+                    return null;  // the JDK's start-up, or tiprobe's own classes and threads, which the start itself needs
+                }
+                open = true;
+                try {
+                    begun.await(AT_MAIN.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (Throwable t) {
+                    // the program goes on whatever happens here
+                }
+                inst.removeTransformer(this);
+                return null;
+            }
+        });
     }
 
     /**
