@@ -3,6 +3,7 @@ package dev.tiprobe.agent;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.tracing.Reported;
 import dev.tiprobe.agent.tracing.Results;
+import dev.tiprobe.agent.tracing.TracedWrites;
 import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.Reply;
@@ -27,6 +28,8 @@ final class AgentSession {
     /** Set later when profiling starts after premain, once JVMTI is reachable. */
     private volatile Profiling profiling;
     private final Recorder recorder;
+    /** Tracing's results into the recording; null without tracing. */
+    private final TracedWrites tracedWrites;
     private final AgentOptions options;
     private final long pid;
     /** The output the session was asked for (x.json, x.html, ...), which the command makes from the recording. */
@@ -46,6 +49,7 @@ final class AgentSession {
     AgentSession(Tracing.Session tracing, Profiling profiling, Recorder recorder, AgentOptions options, long pid) {
         this.tracing = tracing;
         this.recorder = recorder;
+        this.tracedWrites = tracing == null ? null : new TracedWrites(recorder);
         this.options = options;
         this.pid = pid;
         this.requested = options.resultsFile(pid);
@@ -183,7 +187,7 @@ final class AgentSession {
     /** Writes tracing's figures so far to the recording (methods of unloaded classes a last time); returns them. */
     private Results writeTracing() throws IOException {
         Results now = tracing.drain();
-        recorder.trace(now, false);
+        tracedWrites.write(now, false);
         lastTraceWrite = System.nanoTime();
         return now;
     }
@@ -200,7 +204,7 @@ final class AgentSession {
         synchronized (ceiling) {
             shed = ceiling.shed();
         }
-        recorder.retireUnloaded(shed ? now : retireBefore(now));
+        recorder.retireUnloaded(shed ? now : retireBefore(now), tracedWrites == null ? id -> false : tracedWrites::stillWrites);
     }
 
     /**
@@ -287,7 +291,7 @@ final class AgentSession {
         if (tracing != null) {
             try {
                 Results last = tracing.stop(!exiting);
-                recorder.trace(last, true);
+                tracedWrites.write(last, true);
                 b.append(' ').append(last.methodCount()).append(" methods, ").append(last.totalCalls()).append(" calls")
                         .append(exiting ? "" : "; classes restored").append(leftUnchanged(last)).append(removed(last));
                 if (last.methodCount() == 0 && last.classFailures().isEmpty()) unmatched = last.filter();

@@ -1,24 +1,14 @@
 package dev.tiprobe.agent;
 
-import dev.tiprobe.agent.tracing.CapturedValues;
-import dev.tiprobe.agent.tracing.Reported;
-import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.ids.IdMap;
-import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A session's recording: the one writer that the sampler (samples, class events) and the tracing
@@ -27,9 +17,6 @@ import java.util.Set;
  * into it, so sampled frames and traced methods share one symbol table without colliding ids.
  */
 public final class Recorder implements AutoCloseable {
-    /** What identifies a traced call across snapshots (each snapshot makes new objects). */
-    private record CallKey(long threadId, long startEpochNanos, int depth, int methodId) {}
-
     private final IdMap names;
     /** The file being written and its writer: replaced together by {@link #rotate}. */
     private volatile Path file;
@@ -40,14 +27,6 @@ public final class Recorder implements AutoCloseable {
     private long allocInterval;
     private final long epochAtStart = EpochClock.nanosNow();
     private final long nanoAtStart = System.nanoTime();
-    /** The traced calls written that the tracing session still keeps: those it dropped never come back. */
-    private Set<CallKey> callsWritten = new HashSet<>();
-    /**
-     * Calls of each traced method (by token int) when its figures were last written, for the
-     * methods of classes alive; -1 where settled figures were just written and the live ones must follow.
-     */
-    private final Map<Integer, Long> callsAtLastWrite = new HashMap<>();
-    private final long[] written = new long[Account.values().length];
     private boolean closed;
 
     private Recorder(Path file, IdMap names) throws IOException {
@@ -214,137 +193,30 @@ public final class Recorder implements AutoCloseable {
         if (!closed) writer.classEvent(epochNanos, load, className);
     }
 
+    /** Records an engine writes itself, in one go ({@link #writeChunk}). */
+    public interface Chunk {
+        void write(RecordingWriter writer) throws IOException;
+    }
+
     /**
-     * The tracing session's figures so far: the statistics of every method whose calls changed
-     * since they were last written (replacing those; those of a method whose class unloaded come
-     * settled, and the reader adds them to an equal class's later ones), and what was not written yet of the traced calls, the skipped methods, the classes
-     * left unchanged and the probes removed. A call still running is left for a later write
-     * unless {@code last}, when it is written as running.
+     * Writes {@code records} in a chunk of their own, under the recording's lock: records whose
+     * stamps come before what the chunk so far holds (a traced call begun long before the samples
+     * gathered meanwhile) need a chunk that starts with them.
      */
-    synchronized void trace(Results r, boolean last) throws IOException {
+    public synchronized void writeChunk(Chunk records) throws IOException {
         if (closed) return;
-        // Calls first, oldest first, in a chunk of their own: a chunk's events are stamped from its
-        // start on, and these calls began long before the samples gathered so far.
         writer.flush();
-        writeCalls(r, last);
-        long now = now();
-        writeTracingAccount(r, now);
-        writeFigures(r, now);
+        records.write(writer);
         writer.flush();
-    }
-
-    /** The calls that ended since the last write (at the last write, those still running too), each once. */
-    private void writeCalls(Results r, boolean last) throws IOException {
-        List<Results.TracedCall> byStart = new ArrayList<>(r.calls());
-        byStart.sort(Comparator.comparingLong(Results.TracedCall::startEpochNanos));
-        Set<CallKey> kept = new HashSet<>();
-        for (Results.TracedCall c : byStart) {
-            if ((c.durationNanos() < 0 || c.stackPending()) && !last) continue;  // written once it ended, its stack named
-            int id = names.internMethodToken(c.token());
-            CallKey key = new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), id);
-            kept.add(key);
-            if (!callsWritten.contains(key)) call(c, id);
-        }
-        callsWritten = kept;
-    }
-
-    /** The session's facts (mode, filter, counts, clock) and what it skipped, failed on or removed since the last write. */
-    private void writeTracingAccount(Results r, long now) throws IOException {
-        writer.info(now, RecordingFormat.INFO_TRACE_MODE, r.mode().name().toLowerCase());
-        writer.info(now, RecordingFormat.INFO_FILTER, r.filter());
-        writer.info(now, RecordingFormat.INFO_DROPPED_CALLS, Long.toString(r.droppedCalls()));
-        writer.info(now, RecordingFormat.INFO_CLASSES_INSTRUMENTED, Long.toString(r.classesInstrumented()));
-        writer.info(now, RecordingFormat.INFO_INSTRUMENTING_NANOS, Long.toString(r.instrumentingNanos()));
-        writer.info(now, RecordingFormat.INFO_PROBE_FAILURES, Long.toString(r.probeFailures()));
-        writer.info(now, RecordingFormat.INFO_OVERHEAD_BUDGET, Double.toString(r.overheadBudget()));
-        if (r.clock() != null) writer.info(now, RecordingFormat.INFO_CLOCK, r.clock());
-        String removed = r.removedSummary();
-        if (removed != null) writer.info(now, RecordingFormat.INFO_REMOVED_FOR_OVERHEAD, removed);
-        if (!r.classFailures().isEmpty()) {
-            writer.info(now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Long.toString(r.classFailures().total()));
-            writer.info(now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().first().getFirst());
-        }
-        for (Results.Skipped m : newSince(r.skipped(), Account.SKIPPED)) {
-            writer.skipped(now, m.binaryName(), m.method(), m.descriptor(), m.reason());
-        }
-        for (String f : newSince(r.classFailures(), Account.CLASS_FAILURES)) writer.classFailure(now, f);
-        for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) writer.removed(now, m.method(), m.callsPerSecond());
-    }
-
-    /** Each traced method's figures that changed since the last write; those of unloaded classes settled and let go. */
-    private void writeFigures(Results r, long now) throws IOException {
-        // Only what changed: a method's figures replace those written before. Methods with equal
-        // tokens (a class reloaded under the same name by a loader given the same ordinal) share
-        // an id: the last figures of those unloaded are written settled (the reader adds them to
-        // what the id counts later) and forgotten here, so memory follows the classes alive.
-        Map<Integer, Results.MethodResult> live = new LinkedHashMap<>();
-        Map<Integer, Results.MethodResult> gone = new LinkedHashMap<>();
-        for (Results.MethodResult m : r.methods()) {
-            (m.unloaded() ? gone : live).merge(names.internMethodToken(m.token()), m, Results.MethodResult::plus);
-        }
-        for (Map.Entry<Integer, Results.MethodResult> e : gone.entrySet()) {
-            int id = e.getKey();
-            if (callsAtLastWrite.remove(id) == null) traced(now, id, e.getValue());
-            stats(now, id, e.getValue(), true);
-            // A settled STATS takes the place of the id's figures so far: a live equal method's follow.
-            if (live.containsKey(id)) callsAtLastWrite.put(id, -1L);
-            else names.retireLater(id);
-        }
-        for (Map.Entry<Integer, Results.MethodResult> e : live.entrySet()) {
-            int id = e.getKey();
-            Results.MethodResult m = e.getValue();
-            Long before = callsAtLastWrite.put(id, m.calls());
-            if (before == null) traced(now, id, m);
-            else if (before == m.calls()) continue;
-            stats(now, id, m, false);
-        }
-    }
-
-    private void traced(long now, int id, Results.MethodResult m) throws IOException {
-        writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
-    }
-
-    private void stats(long now, int id, Results.MethodResult m, boolean settled) throws IOException {
-        Results.TimeStats t = m.time();
-        if (t == null) writer.stats(now, id, m.calls(), settled, false, 0, 0, 0, new long[0]);
-        else writer.stats(now, id, m.calls(), settled, true, t.totalNanos(), m.calls() == 0 ? 0 : t.minNanos(), t.maxNanos(), t.histogram());
-    }
-
-    private void call(Results.TracedCall c, int id) throws IOException {
-        List<String> argNames = new ArrayList<>();
-        List<CapturedValue> values = new ArrayList<>();
-        for (int i = 0; i < c.args().size(); i++) {
-            List<String> declared = c.parameterNames();
-            argNames.add(declared != null && i < declared.size() && declared.get(i) != null ? declared.get(i) : "arg" + i);
-            values.add(CapturedValues.of(c.args().get(i)));
-        }
-        CapturedValue result = c.threw() || !c.token().returnsVoid() ? CapturedValues.of(c.result()) : CapturedValue.NONE;
-        writer.call(c.startEpochNanos(), c.threadId(), c.threadName(), id, c.depth(), c.durationNanos(), c.threw(),
-                argNames, values, result, c.callerStack(), c.callees());
-    }
-
-    /** What a tracing session reports as it happens; each is written from where the last write stopped. */
-    private enum Account { SKIPPED, CLASS_FAILURES, REMOVED }
-
-    /**
-     * The entries of {@code reported} not written yet, marked written. A result may be handed over
-     * twice (the final one), or may hold entries written before (a look, not a take): its fresh
-     * entries' place in the session says which are new.
-     */
-    private <T> List<T> newSince(Reported.View<T> reported, Account account) {
-        long from = Math.max(written[account.ordinal()], reported.freshFrom());
-        written[account.ordinal()] = Math.max(written[account.ordinal()], reported.total());
-        List<T> fresh = reported.fresh();
-        return fresh.subList((int) Math.min(fresh.size(), from - reported.freshFrom()), fresh.size());
     }
 
     /**
      * Forgets the tokens of classes unloaded before {@code beforeNanos} ({@link IdMap#retireUnloaded}),
-     * but for those of traced methods whose figures it still writes: an equal class loaded again
-     * soon after keeps the id its figures were written under.
+     * but for those an engine still writes records of ({@code stillWritten}, asked under the
+     * recording's lock): an equal class loaded again soon after keeps the id its records were written under.
      */
-    public synchronized void retireUnloaded(long beforeNanos) {
-        names.retireUnloaded(beforeNanos, callsAtLastWrite::containsKey);
+    public synchronized void retireUnloaded(long beforeNanos, java.util.function.IntPredicate stillWritten) {
+        names.retireUnloaded(beforeNanos, stillWritten);
     }
 
     /** Writes what is gathered as a chunk: a target that dies later keeps it. */

@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import dev.tiprobe.agent.tracing.Reported;
 import dev.tiprobe.agent.tracing.Results;
+import dev.tiprobe.agent.tracing.TracedWrites;
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.LoaderRef;
@@ -38,11 +39,12 @@ class RecorderTest {
     void aClassLoadedAgainUnderItsNameAddsItsCallsToTheFirstOnesOnce() throws Exception {
         Path file = dir.resolve("r.tpr");
         try (Recorder recorder = Recorder.create(file, new IdMap())) {
-            recorder.trace(results(method(4, false)), false);
-            recorder.trace(results(method(5, true), method(2, false)), false);  // the first unloaded, its last 5 calls
-            recorder.retireUnloaded(System.nanoTime() + 60_000_000_000L);  // long after: the second still runs
-            recorder.trace(results(method(3, false)), false);
-            recorder.trace(results(method(7, false)), true);
+            TracedWrites traced = new TracedWrites(recorder);
+            traced.write(results(method(4, false)), false);
+            traced.write(results(method(5, true), method(2, false)), false);  // the first unloaded, its last 5 calls
+            recorder.retireUnloaded(System.nanoTime() + 60_000_000_000L, traced::stillWrites);  // long after: the second still runs
+            traced.write(results(method(3, false)), false);
+            traced.write(results(method(7, false)), true);
         }
         Recording r = RecordingReader.read(file);
         assertEquals(1, r.stats().size(), "one method: " + r.stats());
@@ -84,10 +86,11 @@ class RecorderTest {
     void whatTracingReportedIsWrittenOnceEach() throws Exception {
         Path file = dir.resolve("reported.tpr");
         try (Recorder recorder = Recorder.create(file, new IdMap())) {
-            recorder.trace(failures(2, "a", "b"), false);       // a look: nothing forgotten
-            recorder.trace(failures(3, "a", "b", "c"), false);  // the take that follows
-            recorder.trace(failures(4, "d"), false);
-            recorder.trace(failures(4, "d"), true);             // the final result again
+            TracedWrites traced = new TracedWrites(recorder);
+            traced.write(failures(2, "a", "b"), false);       // a look: nothing forgotten
+            traced.write(failures(3, "a", "b", "c"), false);  // the take that follows
+            traced.write(failures(4, "d"), false);
+            traced.write(failures(4, "d"), true);             // the final result again
         }
         Recording r = RecordingReader.read(file);
         assertEquals(List.of("a", "b", "c", "d"), r.tracing().classFailures());
