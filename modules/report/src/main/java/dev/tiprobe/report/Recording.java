@@ -306,10 +306,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         if (cpuTime || RecordingFormat.SAMPLE_SOURCE_JFR.equals(source)) {
             return (cpuTime
                     ? "Threads using CPU are sampled by JFR by their own CPU clocks, where they are, in Java or native code"
-                    + " (virtual threads with their own frames), each sample weighing the CPU time it stands for;"
-                    + " in the wall view the threads not running Java code are taken where they wait"
-                    : "Threads running Java code are sampled by JFR where they are (virtual threads with their own frames);"
-                    + " in the wall view the others are taken where they wait")
+                    + " (virtual threads with their own frames), each sample weighing the CPU time it stands for"
+                    + (cpuMode() ? "" : "; in the wall view the threads not running Java code are taken where they wait")
+                    : "Threads running Java code are sampled by JFR where they are (virtual threads with their own frames)"
+                    + (cpuMode() ? "" : "; in the wall view the others are taken where they wait"))
                     + (RecordingFormat.WAITING_VIRTUAL_THREADS_SAMPLED.equals(info.get(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS))
                     ? ", waiting virtual threads too, a few a tick, each sample weighing for as many as it stands for." : ".");
         }

@@ -68,12 +68,15 @@ public enum View {
         return views.isEmpty() ? (r.cpuMode() ? CPU : WALL) : views.getFirst();
     }
 
-    /** The views {@code r} holds anything for, the natural one first (cpu for a cpu-mode recording, else wall). */
+    /**
+     * The views {@code r} holds anything for, the natural one first: cpu for a cpu-mode recording
+     * (whose samples are of running threads only, so it has no wall view), else wall, then cpu.
+     */
     public static List<View> in(Recording r) {
         List<View> views = new ArrayList<>();
         if (!r.samples().isEmpty()) {
-            views.add(r.cpuMode() ? CPU : WALL);
-            views.add(r.cpuMode() ? WALL : CPU);
+            if (!r.cpuMode()) views.add(WALL);
+            views.add(CPU);
         }
         Recording.Events e = r.events();
         if (!e.allocations().isEmpty()) views.add(ALLOC);
