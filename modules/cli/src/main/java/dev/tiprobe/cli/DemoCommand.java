@@ -56,8 +56,9 @@ final class DemoCommand implements Callable<Integer> {
         Path txt = Path.of(named + ".txt").toAbsolutePath();
         PrintWriter err = spec.commandLine().getErr();
         err.println("tiprobe demo: running the shop workload with --trace '" + FILTER + "' --mode trace");
-        List<String> command = List.of(home.resolve("bin").resolve("java").toString(), "-cp",
-                workload.toString(), "demo.shop.Shop");
+        List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin").resolve("java").toString()));
+        command.addAll(jdkModulesOnly());
+        command.addAll(List.of("-cp", workload.toString(), "demo.shop.Shop"));
         RunCommand.Finished done = RunCommand.launch(command, JavaLauncher.check(command.getFirst()), "trace=" + FILTER + ",mode=trace,rate=0,onein=4,maxcalls=5000,file=" + json, true, json);
         if (done.exit() != 0) throw new CliException("the demo workload exited with " + done.exit());
         Path recording = Report.recordingFor(json);
@@ -96,6 +97,17 @@ final class DemoCommand implements Callable<Integer> {
     private static final String PROFILED_SECONDS = "8";
     private static final String PROFILE_FLAGS = "--sample 1ms --sample-mode cpu --alloc 64k --lock 0";
     private static final String PROFILE = "interval=1ms,samplemode=cpu,alloc=64k,lock=0";
+
+    /**
+     * The workload runs on tiprobe's own runtime, whose boot layer holds tiprobe's modules: it is
+     * given the JDK's modules alone, so that the agent can define the module layer of its own that
+     * has native access (its packages cannot sit beside those modules).
+     */
+    private static List<String> jdkModulesOnly() {
+        List<String> jdk = java.lang.module.ModuleFinder.ofSystem().findAll().stream().map(m -> m.descriptor().name())
+                .filter(name -> name.startsWith("java.") || name.startsWith("jdk.")).sorted().toList();
+        return List.of("--limit-modules", String.join(",", jdk));
+    }
 
     /** A few calls worth reading: an order shown by its fields, prices with their tier, a discount, reservations that ran out. */
     private static List<Recording.Call> interesting(Recording r, List<Recording.Call> calls) {

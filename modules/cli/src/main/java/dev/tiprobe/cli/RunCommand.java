@@ -9,8 +9,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
-import java.lang.module.ModuleFinder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,23 +60,6 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * A program run on tiprobe's own runtime (the image's {@code bin/java}, as the demo does) sees
-     * only the JDK's modules there: the agent defines a module layer of its own for native access,
-     * and its packages cannot sit beside tiprobe's modules, which that runtime's boot layer holds.
-     */
-    private static List<String> ownRuntimeModules(String java) {
-        Path own = Path.of(System.getProperty("java.home"), "bin", "java");
-        try {
-            if (!Files.isSameFile(Path.of(java), own)) return List.of();
-        } catch (IOException e) {
-            return List.of();  // not found here: the launch says so
-        }
-        List<String> jdk = ModuleFinder.ofSystem().findAll().stream().map(m -> m.descriptor().name())
-                .filter(name -> !name.startsWith("dev.tiprobe.") && !name.equals("info.picocli")).sorted().toList();
-        return jdk.size() == ModuleFinder.ofSystem().findAll().size() ? List.of() : List.of("--limit-modules", String.join(",", jdk));
-    }
-
     /** How a launched program ended, and the output asked for (made from its recording by {@link Report#convert}). */
     record Finished(int exit, long pid, Path results) {}
 
@@ -95,7 +76,6 @@ final class RunCommand implements Callable<Integer> {
         List<String> full = new ArrayList<>();
         full.add(command.getFirst());
         if (tracing) full.add("-Xbootclasspath/a:" + Agent.probeJar());
-        full.addAll(ownRuntimeModules(command.getFirst()));
         full.add("-javaagent:" + Agent.jar() + "=" + agentOptions + ",quiet");  // native access of its own: the program's stays as the user set it
         AgentOptions.Sampling sampling = AgentOptions.parse(agentOptions).sampling();
         if (sampling != null) full.addAll(sampling.jvmFlags(runtime.jfr(), command.subList(1, command.size())));
