@@ -94,6 +94,9 @@ final class ReportCommand implements Callable<Integer> {
         if (diff != null && lines) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--diff compares methods, not lines: leave out --lines");
         }
+        if (diff != null && file.equals("-")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--diff draws a page or folded stacks: name one with -f x.html or -f x.collapsed");
+        }
         if (diff != null && !file.endsWith(".html") && !file.endsWith(".collapsed")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--diff writes .html or .collapsed; for pprof, export each"
                     + " recording to .pb.gz and compare them with go tool pprof -diff_base=base.pb.gz new.pb.gz");
@@ -120,6 +123,9 @@ final class ReportCommand implements Callable<Integer> {
         Recording r = filter.apply(Exports.read(recording, spec.commandLine().getErr()));
         if (view != null && !View.in(r).contains(view)) {
             if (view == View.LOCK && r.noContention() != null) throw new CliException(recording + " holds no lock view: " + r.noContention());
+            if (view == View.WALL && !r.samples().isEmpty()) {
+                throw new CliException(recording + " holds no wall view: its samples are of running threads (record with --sample-mode wall)");
+            }
             throw new CliException(recording + " holds no " + view.id() + " view: it has " + (View.in(r).isEmpty() ? "none"
                     : String.join(", ", View.in(r).stream().map(View::id).toList())) + hint(view));
         }

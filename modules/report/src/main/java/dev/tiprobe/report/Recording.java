@@ -196,8 +196,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     public String noContention() {
         String threshold = info.get(RecordingFormat.INFO_LOCK_THRESHOLD);
         if (threshold == null || events.locks().stream().anyMatch(w -> w.kind() == RecordingFormat.LOCK_CONTENDED)) return null;
-        return String.format("no thread waited %s or longer to enter a monitor (--lock sets that threshold)",
-                millis(infoNumber(RecordingFormat.INFO_LOCK_THRESHOLD)));
+        long nanos = infoNumber(RecordingFormat.INFO_LOCK_THRESHOLD);
+        return nanos == 0 ? "no thread waited to enter a monitor"
+                : String.format("no thread waited %s or longer to enter a monitor (--lock sets that threshold)", millis(nanos));
     }
 
     private static String millis(long nanos) {
@@ -396,5 +397,13 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     public Recording withEvents(Events kept) {
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, methods, sources, threads, samples, classEvents,
                 stats, calls, tracing, kept, damage);
+    }
+
+    /** This recording without the fact {@code key}: one that a part of the recording no longer bears out. */
+    public Recording without(String key) {
+        Map<String, String> kept = new java.util.LinkedHashMap<>(info);
+        kept.remove(key);
+        return new Recording(chunks, startEpochNanos, endEpochNanos, java.util.Collections.unmodifiableMap(kept), methods, sources,
+                threads, samples, classEvents, stats, calls, tracing, events, damage);
     }
 }

@@ -1,6 +1,7 @@
 package dev.tiprobe.report;
 
 import dev.tiprobe.recording.Globs;
+import dev.tiprobe.recording.RecordingFormat;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,9 @@ public record RecordingFilter(List<String> includes, List<String> excludes, List
         List<Recording.LockWait> locks = new ArrayList<>();
         for (Recording.LockWait w : r.events().locks()) if (keep.test(w.epochNanos(), w.threadId(), w.frames())) locks.add(w);
         Recording.Events e = r.events();
-        return r.withSamples(samples).withEvents(new Recording.Events(e.types(), List.copyOf(allocations), e.freed(), List.copyOf(locks)));
+        // tiprobe's own share is the whole session's: against the samples kept it would say another figure
+        return r.withSamples(samples).withEvents(new Recording.Events(e.types(), List.copyOf(allocations), e.freed(), List.copyOf(locks)))
+                .without(RecordingFormat.INFO_OWN_WORK_NANOS);
     }
 
     /** The filter's test of one event: its time, its thread's name, its frames. */

@@ -69,14 +69,17 @@ public enum View {
     }
 
     /**
-     * The views {@code r} holds anything for, the natural one first: cpu for a cpu-mode recording
-     * (whose samples are of running threads only, so it has no wall view), else wall, then cpu.
+     * The views {@code r} holds anything for, the natural one first: cpu for a cpu-mode recording,
+     * else wall, then cpu. A cpu-mode recording of tiprobe's has no wall view (its samples are of
+     * running threads only); one read from a JFR file keeps it, for its native-method samples.
      */
     public static List<View> in(Recording r) {
         List<View> views = new ArrayList<>();
         if (!r.samples().isEmpty()) {
+            boolean fromJfrFile = RecordingFormat.SAMPLE_SOURCE_JFR_FILE.equals(r.info().get(RecordingFormat.INFO_SAMPLE_SOURCE));
             if (!r.cpuMode()) views.add(WALL);
             views.add(CPU);
+            if (r.cpuMode() && fromJfrFile) views.add(WALL);
         }
         Recording.Events e = r.events();
         if (!e.allocations().isEmpty()) views.add(ALLOC);
