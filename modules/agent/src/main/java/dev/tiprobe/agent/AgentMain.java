@@ -81,6 +81,8 @@ public final class AgentMain {
             withTheJvm = started;
             if (Profiling.wanted(options)) profileWhenReady(jvmti, turn, options, r, started);
         } catch (Throwable t) {
+            ProfilingStart turn = profilingStart;
+            if (turn != null) turn.begun();  // nothing will start: a program held for it goes on
             System.err.println("tiprobe: " + message(t) + " (the application runs untraced)");
         } finally {
             // A session that only profiles never loads tracing's classes. From here main's calls are the

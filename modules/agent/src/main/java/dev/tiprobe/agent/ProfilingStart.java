@@ -33,7 +33,11 @@ final class ProfilingStart {
     private final boolean defers;
     /** Whether the program waits for the start: the agent takes its allocations or waits itself, from their first. */
     private final boolean holdsProgram;
-    /** Whether the JVM's exit waits for the start: it defers, or kept calls' early stacks wait for its namer. */
+    /**
+     * Whether the JVM's exit waits for the start (at most {@link #AT_EXIT}): it defers, kept calls'
+     * early stacks wait for its namer, or the program was held for it (a start that did not finish
+     * while the program was held, at most {@link #AT_MAIN}).
+     */
     private final boolean exitWaits;
     private final CountDownLatch now = new CountDownLatch(1);
     private final CountDownLatch begun = new CountDownLatch(1);
@@ -64,16 +68,16 @@ final class ProfilingStart {
     void holdProgram(java.lang.instrument.Instrumentation inst) {
         if (!holdsProgram) return;
         inst.addTransformer(new java.lang.instrument.ClassFileTransformer() {
-            private volatile boolean open;
+            private final java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean();
 
             @Override
             public byte[] transform(ClassLoader loader, String className, Class<?> redefining,
                                     java.security.ProtectionDomain domain, byte[] classFile) {
-                if (open || loader == null || loader == ClassLoader.getPlatformClassLoader() || className == null
-                        || className.startsWith("dev/tiprobe/") || EventEngine.machinery(Thread.currentThread().getName())) {
-                    return null;  // the JDK's start-up, or tiprobe's own classes and threads, which the start itself needs
+                if (open.get() || redefining != null || loader == null || loader == ClassLoader.getPlatformClassLoader()
+                        || className == null || className.startsWith("dev/tiprobe/") || EventEngine.machinery(Thread.currentThread().getName())) {
+                    return null;  // the JDK's start-up, a class changed again, or tiprobe's own classes and threads, which the start needs
                 }
-                open = true;
+                if (!open.compareAndSet(false, true)) return null;
                 try {
                     begun.await(AT_MAIN.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {

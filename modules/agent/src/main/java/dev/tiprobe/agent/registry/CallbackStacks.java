@@ -103,7 +103,7 @@ public final class CallbackStacks {
         IdMap.MethodEntry m = n > 0 ? registry.resolve(methods[0]) : null;
         while (first < n && tiprobesOwn(m)) {
             String owner = m.token().owner().binaryName();
-            if (owner.startsWith(TIPROBE)) ffm = false;
+            if (Registry.tiprobes(owner)) ffm = false;
             else if (owner.startsWith(FOREIGN) && !owner.startsWith(UPCALL_STUB) && !owner.startsWith(DOWNCALL_STUB)) ffm = true;
             first++;
             m = first < n ? registry.resolve(methods[first]) : null;
@@ -156,7 +156,6 @@ public final class CallbackStacks {
         return new Stack(frames, lines, kept, n == methods.length || n - first > kept);
     }
 
-    private static final String TIPROBE = "dev.tiprobe.";
     private static final String FOREIGN = "jdk.internal.foreign.";
     /** The frames every upcall and downcall has; other FFM frames under tiprobe's callback mean FFM itself allocated. */
     private static final String UPCALL_STUB = "jdk.internal.foreign.abi.UpcallStub";
@@ -170,6 +169,6 @@ public final class CallbackStacks {
     private static boolean tiprobesOwn(IdMap.MethodEntry m) {
         if (m == null) return false;
         String owner = m.token().owner().binaryName();
-        return owner.startsWith(TIPROBE) || owner.startsWith("java.lang.invoke.") || owner.startsWith(FOREIGN);
+        return Registry.tiprobes(owner) || owner.startsWith("java.lang.invoke.") || owner.startsWith(FOREIGN);
     }
 }

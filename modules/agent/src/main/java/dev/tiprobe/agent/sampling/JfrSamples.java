@@ -52,7 +52,7 @@ final class JfrSamples implements AutoCloseable {
                 throws java.io.IOException;
 
         /** A sample of an application thread running tiprobe's code (a callback, a probe): tiprobe's share, in no view. */
-        void ownWork(long weightNanos);
+        void ownWork(long epochNanos, long weightNanos);
     }
 
     private final JfrFrames frames;
@@ -198,7 +198,7 @@ final class JfrSamples implements AutoCloseable {
             if (weight <= 0) weight = intervalNanos;
             Stack stack = frames.stack(e.getStackTrace());
             if (stack == null) {
-                sink.ownWork(weight);
+                sink.ownWork(taken, weight);
                 return;
             }
             if (stack.depth() == 0) return;

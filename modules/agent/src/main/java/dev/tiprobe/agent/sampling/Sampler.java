@@ -208,8 +208,8 @@ public final class Sampler implements AutoCloseable {
                 }
 
                 @Override
-                public void ownWork(long weight) {
-                    ownWorkNanos.add(weight);
+                public void ownWork(long time, long weight) {
+                    if (time > walkedUntil && !recorder.isStopping()) ownWorkNanos.add(weight);  // as sample() counts
                 }
             });
             recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, jfr.cpuTime() ? RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME : RecordingFormat.SAMPLE_SOURCE_JFR);

@@ -9,12 +9,12 @@ import dev.tiprobe.recording.RecordingWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes a tracing session's results into the session's recording, as they grow: each traced call
@@ -34,7 +34,7 @@ public final class TracedWrites {
      * methods of classes alive; -1 where settled figures were just written and the live ones must
      * follow. Written under the recording's lock, read by {@link #stillWrites} under it too.
      */
-    private final Map<Integer, Long> callsAtLastWrite = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> callsAtLastWrite = new HashMap<>();
     private final long[] written = new long[Account.values().length];
 
     public TracedWrites(Recorder recorder) {
