@@ -97,7 +97,9 @@ class ChurnSoakIT {
         Process profiled = targets.startReady(churn(600, 0), "profiled.out");  // flat out: the most churn, to pass the ceiling
         String pid = Long.toString(profiled.pid());
         Path results = dir.resolve("shed.json");
-        Command.Run start = tiprobe("start", "--trace", "Script*::*;Order*::*", "--mode", "count", "--max-memory", "6m",
+        // The session's estimate rises and falls between 2.4 and 4.7 MB as tokens retire (two cores):
+        // a ceiling of 3.5 MB is passed within seconds, and 1.5 times it, where the session stops, is not reached.
+        Command.Run start = tiprobe("start", "--trace", "Script*::*;Order*::*", "--mode", "count", "--max-memory", "3584k",
                 "-f", results.toString(), pid);
         assertEquals(0, start.exit(), start.err());
         String status = "";
@@ -105,7 +107,7 @@ class ChurnSoakIT {
             Thread.sleep(1000);
             status = tiprobe("status", pid).out();
         }
-        assertTrue(status.startsWith("running") && status.contains("ceiling 6.0 MB of heap (passed: no new class instrumented)"), status);
+        assertTrue(status.startsWith("running") && status.contains("ceiling 3.5 MB of heap (passed: no new class instrumented)"), status);
         Command.Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
         assertTrue(Files.readString(results).contains("classes loaded while tiprobe's memory was over its ceiling: left unchanged: tiprobe's memory passed its ceiling"),

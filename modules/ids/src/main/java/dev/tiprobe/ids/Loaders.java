@@ -12,8 +12,9 @@ import java.util.WeakHashMap;
 
 /**
  * Gives each class loader its {@link LoaderRef}, holding loaders only weakly so that tiprobe never
- * keeps a loader (and its classes) alive. A new loader gets the smallest ordinal that no live loader
- * of the same class and name holds.
+ * keeps a loader (and its classes) alive. A new loader gets the smallest ordinal that no loader
+ * of the same class and name holds: a collected loader's is given back once the collector has
+ * cleared it and queued its reference.
  *
  * <p>One per {@link IdMap}, reached through {@link IdMap#loaders()}: whoever makes tokens for that
  * map (the registry from JVMTI, tracing from class files) names a loader the same way, so one
