@@ -11,6 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/window.sh"
 rounds=${ROUNDS:-3}
 now() { date +%s.%N; }
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null' EXIT  # a target left running would skew whatever runs next
 for round in $(seq "$rounds"); do
   "$@" > "$out/tiprobe-$round.out" 2>&1 &
   pid=$!

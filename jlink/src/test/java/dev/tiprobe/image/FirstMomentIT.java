@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static dev.tiprobe.image.ImageIT.CLASSES;
 import static dev.tiprobe.image.ImageIT.JAVA;
@@ -13,13 +14,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code tiprobe run} takes a program's allocations from its first moment: the agent's engines
- * start before the program's main class runs, so a program that ends within a tenth of a second
- * still has an alloc view naming its allocation sites.
+ * {@code tiprobe run} as a user first meets it: with nothing named it prints the program's top CPU
+ * methods and leaves no file; with {@code --alloc} it takes the program's allocations from its
+ * first moment (the agent's engines start before the program's main class runs), so a program
+ * that ends within a tenth of a second still has an alloc view naming its allocation sites.
  */
 class FirstMomentIT {
     @TempDir
     Path dir;
+
+    @Test
+    void runWithNothingNamedPrintsTheTopCpuMethodsAndLeavesNoFile() throws Exception {
+        Path work = java.nio.file.Files.createDirectories(dir.resolve("work"));
+        Process p = new ProcessBuilder(ImageIT.TIPROBE.toString(), "run", "--", JAVA, "-cp", CLASSES, "example.known.EnterLoop", "2")
+                .directory(work.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("Top methods on top of the stack (self)\n      cpu ms       %  method\n"), "a CPU profile: " + out);
+        String top = out.substring(out.indexOf("Top methods on top of the stack (self)")).lines().skip(2).limit(3)
+                .collect(java.util.stream.Collectors.joining("\n"));
+        assertTrue(top.contains("example.known.EnterLoop."), "the loop among the top methods: " + top);
+        assertEquals(List.of(), ImageIT.listing(work, null), "nothing left in the current directory");
+    }
 
     @Test
     void aProgramThatAllocatesForAMomentHasItsAllocationSitesNamed() throws Exception {

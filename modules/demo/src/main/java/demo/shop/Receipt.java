@@ -1,6 +1,6 @@
 package demo.shop;
 
-/** The receipt of an order: its lines formatted, and a check number the till prints under them. */
+/** The receipt of an order: its lines formatted, and a check number made of them, as a till would. */
 final class Receipt {
     private Receipt() {}
 

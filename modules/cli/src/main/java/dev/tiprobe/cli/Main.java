@@ -90,8 +90,8 @@ public final class Main implements Runnable {
             CommandLine line = e.getCommandLine();
             // A misspelt flag before its value: the value then fails as the pid, and the flag is what to name
             String misspelt = line.getUnmatchedArguments().stream().filter(u -> u.startsWith("-")).findFirst().orElse(null);
-            String message = misspelt != null && !(e instanceof CommandLine.UnmatchedArgumentException)
-                    ? "Unknown option: '" + misspelt + "'" : e.getMessage();
+            boolean aValueRefused = !(e instanceof CommandLine.UnmatchedArgumentException || e instanceof CommandLine.MissingParameterException);
+            String message = misspelt != null && aValueRefused ? "Unknown option: '" + misspelt + "'" : e.getMessage();
             line.getErr().println("tiprobe " + line.getCommandName() + ": " + message);
             line.getErr().println("Try 'tiprobe " + (line == cli ? "" : line.getCommandName() + " ") + "--help'.");
             return USAGE;
