@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Profiling driven from application code: starts sampling, allocation and lock profiling, runs
- * an allocating method and two threads contending on a monitor, then stops and prints the
+ * an allocating method, two threads contending on a monitor and a spinning one, then stops and prints the
  * recording's path; a second start right after shows a session can follow another.
  */
 public class InProcessProfile {
@@ -23,6 +23,16 @@ public class InProcessProfile {
         synchronized (LOCK) {
             Thread.sleep(20);
         }
+    }
+
+    static volatile long spun;
+
+    /** Half a second of the program's own CPU, once JFR records: what the cpu view is sure to hold. */
+    static void spin() {
+        long end = System.nanoTime() + 500_000_000L;
+        long x = 0;
+        while (System.nanoTime() < end) x += Long.toString(x).length();
+        spun = x;
     }
 
     public static void main(String[] args) throws Exception {
@@ -42,6 +52,7 @@ public class InProcessProfile {
             }));
         }
         for (Thread t : threads) t.join();
+        spin();
         System.out.println("stopped " + Profiler.stop());
         try {
             Profiler.stop();
