@@ -8,7 +8,8 @@
 #   after       attached rows: ns per call over the seconds after the session ended, as a multiple
 #               of the untraced row's over the same seconds (1.00: the program is as fast as before)
 #   redefined   how often -Xlog:redefine+class+load saw the loop's class change (0: never stranded)
-# Rows: untraced; -javaagent count, time, trace (overhead budget off); JFR method timing (JEP 520);
+# Rows: untraced; -javaagent count, time, trace (overhead budget off); tiprobe run count (the budget
+# on: it leaves a probe in a class that runs a loop); JFR method timing (JEP 520);
 # count with the budget on, the callee in another class (the budget takes the probe out);
 # tiprobe collect attached at second 2 for 3 s, count and time.
 #
@@ -29,13 +30,14 @@ trap 'rm -rf "$work"' EXIT
 loop=example.known.EnterLoop
 java=("$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading -Xshare:off
       -Xlog:redefine+class+load=info -cp "$work/classes")
-rows=(untraced count time trace jfr untraced-other budget-other attached-count attached-time)
+rows=(untraced count time trace run-count jfr untraced-other budget-other attached-count attached-time)
 
 run_row() {  # $1 row, $2 output file
     local row=$1 out=$2 file=$work/r.tpr
     case $row in
         untraced) "${java[@]}" $loop "$seconds" own ;;
         count|time|trace) "${java[@]}" "-javaagent:$agent=trace=$loop::work,mode=$row,overhead=0,file=$file" $loop "$seconds" own ;;
+        run-count) "$image/bin/tiprobe" run --trace "$loop::work" --mode count -f "$work/run.json" -- "${java[@]}" $loop "$seconds" own ;;
         jfr) "${java[@]}" "-XX:StartFlightRecording:jdk.MethodTiming#filter=$loop::work,filename=$work/r.jfr" $loop "$seconds" own ;;
         untraced-other) "${java[@]}" $loop "$seconds" other ;;
         budget-other) "${java[@]}" "-javaagent:$agent=trace=$loop\$Callee::work,mode=count,file=$file" $loop "$seconds" other ;;
@@ -49,7 +51,7 @@ run_row() {  # $1 row, $2 output file
             wait "$pid"
             return ;;
     esac > "$out" 2>&1
-    rm -f "$file" "$work/r.jfr"
+    rm -f "$file" "$work/r.jfr" "$work/run.json"
 }
 
 for round in $(seq 1 "$rounds"); do

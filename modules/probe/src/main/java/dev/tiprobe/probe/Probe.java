@@ -525,7 +525,7 @@ public final class Probe {
      * This platform thread's state if it owns its slot in the table; null otherwise. Machinery's
      * states never own one, so the fast paths never see them.
      */
-    private static ThreadState fastState() {
+    static ThreadState fastState() {
         Thread t = Thread.currentThread();
         long id = t.threadId();
         ThreadState s = BY_THREAD_ID[(int) id & (BY_THREAD_ID.length - 1)];
@@ -588,7 +588,14 @@ public final class Probe {
         boolean was = s.tiprobes;
         s.tiprobes = on || ThreadState.machinery(t.getName());
         int at = (int) s.threadId & (BY_THREAD_ID.length - 1);
-        if (s.tiprobes && BY_THREAD_ID[at] == s) BY_THREAD_ID[at] = null;
+        if (s.tiprobes) {
+            if (BY_THREAD_ID[at] == s) BY_THREAD_ID[at] = null;
+        } else {
+            // Back in the table at once: a thread that loads a class (marked meanwhile) would
+            // otherwise take the slow path on its next call, and C2, having seen it taken, would
+            // compile that path into every loop with a probe, which then keeps its counter in memory.
+            BY_THREAD_ID[at] = s;
+        }
         return was;
     }
 
