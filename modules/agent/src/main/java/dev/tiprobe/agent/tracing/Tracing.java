@@ -470,21 +470,31 @@ public final class Tracing {
          */
         private byte[] onClassFile(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
                                    byte[] classFile) {
-            if (redefined == null) loadedNames.defining(loader);
-            if (redefined == null && newClassesRefused) return null;
-            boolean marked = ProbeControl.tiprobesWork(true);
-            boolean inside = Jvmti.beginOwnWork();
+            // All of the hook is timed, waits included: on a thread that loads a class while the
+            // agent still starts (its JVMTI classes initializing on another thread), the first
+            // steps below can wait milliseconds, which the traced calls running here did not spend.
+            long began = System.nanoTime();
+            boolean instrumentable = false;
             try {
-                return transformed(loader, name, domain, classFile, redefined != null && loader != null && JVM_VERIFIES);
+                if (redefined == null) loadedNames.defining(loader);
+                if (redefined == null && newClassesRefused) return null;
+                boolean marked = ProbeControl.tiprobesWork(true);
+                boolean inside = Jvmti.beginOwnWork();
+                try {
+                    instrumentable = active && instrumenter.mayInstrument(name);
+                    return instrumentable ? transformed(loader, name, domain, classFile, redefined != null && loader != null && JVM_VERIFIES) : null;
+                } finally {
+                    Jvmti.endOwnWork(inside);
+                    ProbeControl.tiprobesWork(marked);
+                }
             } finally {
-                Jvmti.endOwnWork(inside);
-                ProbeControl.tiprobesWork(marked);
+                long took = System.nanoTime() - began;
+                if (instrumentable) instrumentingNanos.add(took);
+                ProbeControl.ownWorkTook(took);  // not the time of the traced calls that loaded the class
             }
         }
 
         private byte[] transformed(ClassLoader loader, String name, ProtectionDomain domain, byte[] classFile, boolean jvmVerifies) {
-            if (!active || !instrumenter.mayInstrument(name)) return null;
-            long began = System.nanoTime();
             try {
                 Instrumenter.Result r = instrumenter.transform(loader, codeSource(domain), classFile, jvmVerifies);
                 skipped.addAll(r.skipped());
@@ -501,10 +511,6 @@ public final class Tracing {
             } catch (Throwable t) {
                 classFailures.add(name.replace('/', '.') + ": left unchanged: " + t);
                 return null;
-            } finally {
-                long took = System.nanoTime() - began;
-                instrumentingNanos.add(took);
-                ProbeControl.ownWorkTook(took);  // not the time of the traced calls that loaded the class
             }
         }
 
