@@ -48,6 +48,30 @@ public class Inlined {
         return x;
     }
 
+    /**
+     * {@link InlinedBursts}'s loop: it runs throughout in this class, the kernels', and only calls
+     * {@link InlinedBursts#burst}, printing how many bursts each second took.
+     */
+    static void callBursts(double seconds) {
+        long end = Double.isInfinite(seconds) ? Long.MAX_VALUE : System.nanoTime() + (long) (seconds * 1e9);
+        System.out.println("ready");
+        long x = 1;
+        long mark = System.nanoTime();
+        int bursts = 0;
+        int second = 0;
+        while (mark < end) {
+            x = InlinedBursts.burst(x);
+            bursts++;
+            long now = System.nanoTime();
+            if (now - mark >= 1_000_000_000L) {
+                System.out.println("second " + ++second + " " + bursts * 1e9 / (now - mark));
+                bursts = 0;
+                mark = now;
+            }
+        }
+        System.out.println("done " + (x & 1));
+    }
+
     public static void main(String[] args) {
         long end = args.length > 0 ? System.nanoTime() + (long) (Double.parseDouble(args[0]) * 1e9) : Long.MAX_VALUE;
         System.out.println("ready");

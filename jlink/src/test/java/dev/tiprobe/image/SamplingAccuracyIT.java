@@ -150,43 +150,91 @@ class SamplingAccuracyIT {
     }
 
     /**
-     * Attached to a JVM that ran 10 s, with {@code --recompile}: after its first 200 samples
+     * Attached to a JVM that ran 10 s, with the default flags: after its first 200 samples
      * tiprobe has HotSpot compile the loop again, by retransforming the class of the methods it
      * inlined, never the loop's own while the loop runs, and from then on (the window from a second
      * and a half after the recompilation) the three
      * methods get their shares within 5 points (14, 29 and 57 %), the loop next to nothing, where
-     * a session without it (and async-profiler or JFR attached late) gives the loop everything.
+     * a session that does not recompile (and async-profiler or JFR attached late) gives the loop everything.
      */
     @Test
-    void attachedLateRecompileGivesInlinedMethodsTheirShare() throws Exception {
+    void attachedLateTheHottestCodeIsCompiledAgainAndInlinedMethodsGetTheirShare() throws Exception {
         Process p = program("recompiled.out", "example.known.InlinedAcross");
         Thread.sleep(10_000);
-        Path collapsed = dir.resolve("recompiled.collapsed");
+        Map<String, Double> shares = sharesAfterRecompiling("recompiled", p,
+                "example\\.known\\.Inlined\\b.*Left as compiled: example\\.known\\.InlinedAcross \\(a loop of it ran throughout\\)");
+        String figures = "self shares after the recompilation: " + shares;
+        System.out.println("InlinedAcross attached after 10 s: " + figures);
+        assertKernelShares(shares, figures);
+        assertTrue(shares.getOrDefault("example/known/InlinedAcross.main", 0.0) < 0.05, figures);
+    }
+
+    /**
+     * The kernel's hot method returns every millisecond to a loop that runs throughout in the
+     * kernels' own class and does no work of its own: that loop does not keep the kernels' class
+     * as compiled. It finishes interpreted, at no cost the program's speed shows (a loop with
+     * work of its own left interpreted runs ten times slower), and the kernels get their shares.
+     */
+    @Test
+    void aLoopThatOnlyCallsTheHotMethodDoesNotKeepItsClassAsCompiled() throws Exception {
+        Process p = program("bursts.out", "example.known.InlinedBursts");
+        Thread.sleep(10_000);
+        double before = median(burstsPerSecond(dir.resolve("bursts.out")));
+        Map<String, Double> shares = sharesAfterRecompiling("bursts", p, "example\\.known\\.Inlined\\b");
+        String figures = "self shares after the recompilation: " + shares;
+        System.out.println("InlinedBursts attached after 10 s: " + figures);
+        assertKernelShares(shares, figures);
+        List<Double> all = burstsPerSecond(dir.resolve("bursts.out"));
+        double after = median(all.subList(all.size() - 5, all.size()));
+        System.out.println("InlinedBursts: " + before + " bursts a second before, " + after + " after");
+        assertTrue(after > 0.7 * before, "the program's speed after the recompilation: " + after + " bursts a second against " + before);
+    }
+
+    /**
+     * Collects 20 s with the default flags from process {@code p}, attached late, and returns the
+     * self shares from a second and a half after the recompilation on (at least 11 s), once the
+     * report says the recompilation retransformed classes matching {@code recompiled} (a regex).
+     */
+    private Map<String, Double> sharesAfterRecompiling(String name, Process p, String recompiled) throws Exception {
+        Path collapsed = dir.resolve(name + ".collapsed");
         // 20 s: 1,100 samples or more after the recompilation, so that one method's share varies by about a point from run to run;
         // with 12 s (600 samples) the largest share was 55-62 % over six runs, and one in about ten missed the 5-point bound
-        Command.Run run = tiprobe("collect", "-d", "20s", "--sample", "10ms", "--sample-mode", "cpu", "--recompile", "-f",
+        Command.Run run = tiprobe("collect", "-d", "20s", "--sample", "10ms", "--sample-mode", "cpu", "-f",
                 collapsed.toString(), Long.toString(p.pid()));
         assertEquals(0, run.exit(), run.err());
-        Path recording = dir.resolve("recompiled.collapsed.tpr");
+        Path recording = dir.resolve(name + ".collapsed.tpr");
         String report = tiprobe("report", recording.toString(), "-f", "-").out();
-        java.util.regex.Matcher at = java.util.regex.Pattern.compile("; ([0-9.]+) s in, --recompile had HotSpot compile").matcher(report);
+        Matcher at = Pattern.compile("; ([0-9.]+) s in, tiprobe had HotSpot compile").matcher(report);
         assertTrue(at.find(), report);
-        // from a second and a half after the recompilation (HotSpot compiles the loop again meanwhile), at least 11 s
+        assertTrue(report.matches("(?s).*s in, tiprobe had HotSpot compile the hottest code again by retransforming [^:]*" + recompiled + ".*"),
+                report);
+        // from a second and a half after the recompilation (HotSpot compiles the loop again meanwhile)
         long from = (long) Math.ceil(Double.parseDouble(at.group(1)) + 1.5);
         assertTrue(from <= 9, "recompiled " + at.group(1) + " s into the 20 s session: " + report);
-        Path after = dir.resolve("after.collapsed");
+        Path after = dir.resolve(name + "-after.collapsed");
         assertEquals(0, tiprobe("report", recording.toString(), "--from", Long.toString(from), "-f", after.toString()).exit());
-        Map<String, Double> shares = selfShares(after);
-        String figures = "self shares from " + from + " s on: " + shares;
-        System.out.println("InlinedAcross attached after 10 s, --recompile: " + figures);
+        return selfShares(after);
+    }
+
+    private static void assertKernelShares(Map<String, Double> shares, String figures) {
         String steps = "example/known/Inlined.";
         assertTrue(Math.abs(shares.getOrDefault(steps + "one", 0.0) - 1 / 7.0) < 0.05, figures);
         assertTrue(Math.abs(shares.getOrDefault(steps + "two", 0.0) - 2 / 7.0) < 0.05, figures);
         assertTrue(Math.abs(shares.getOrDefault(steps + "four", 0.0) - 4 / 7.0) < 0.05, figures);
-        assertTrue(shares.getOrDefault("example/known/InlinedAcross.main", 0.0) < 0.05, figures);
-        assertTrue(report.matches("(?s).*s in, --recompile had HotSpot compile the hottest code again by retransforming [^:]*"
-                + "example\\.known\\.Inlined\\b.*Left as compiled: example\\.known\\.InlinedAcross \\(a method of it ran throughout\\).*"),
-                report);
+    }
+
+    /** The {@code second <n> <bursts>} lines of InlinedBursts's output, in order. */
+    private static List<Double> burstsPerSecond(Path out) throws Exception {
+        List<Double> rates = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(out)) {
+            if (line.startsWith("second ")) rates.add(Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+        }
+        return rates;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
     }
 
     /**

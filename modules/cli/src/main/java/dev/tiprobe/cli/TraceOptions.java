@@ -76,9 +76,10 @@ final class TraceOptions {
     /** The deepest stack --depth takes: the recording's limit, less the [truncated] root. */
     static final int MAX_DEPTH = 4095;
 
-    @Option(names = "--recompile", description = "With --sample, attached to a JVM that ran a while: have HotSpot compile the hottest classes again,"
-            + " so samples name the methods inlined into their loops (a loop of theirs running at that moment finishes interpreted).")
-    boolean recompile;
+    @Option(names = "--recompile", negatable = true, description = "With --sample, attached to a JVM that ran over 3 s: have HotSpot"
+            + " compile the hottest classes again, so samples name the methods inlined into their loops (on by default; a class whose"
+            + " loop runs throughout is left as compiled, and the report names it). --no-recompile leaves all code as compiled.")
+    Boolean recompile;
 
     @Option(names = "--alloc", paramLabel = "<bytes>",
             description = "Profile allocations: a sample about every <bytes> a thread allocates (512k, 1m), with its class, size and stack.")
@@ -262,7 +263,7 @@ final class TraceOptions {
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs stack sampling: --sample or -e cpu|wall");
-        if (sample == null && recompile) throw new UsageException("--recompile names inlined methods in samples: it needs --sample <interval> or -e cpu|wall");
+        if (sample == null && recompile != null) throw new UsageException("--recompile names inlined methods in samples: it needs --sample <interval> or -e cpu|wall");
         if (depth != null && sample == null) throw new UsageException("--depth is the sampled stacks' depth: it needs --sample <interval> or -e cpu|wall");
         if (depth != null && (depth < 1 || depth > MAX_DEPTH)) throw new UsageException("--depth must be 1 to " + MAX_DEPTH + " frames, not " + depth);
         if (!profiling && Exports.drawnFromSamples(file())) {
@@ -288,7 +289,8 @@ final class TraceOptions {
                 tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), mode(), traceLimits(), budget);
             }
             Sampling sampling = sample == null ? null : new Sampling(AgentOptions.duration(sample.equals(interval) ? "-i" : "--sample", sample),
-                    sampleMode != null ? sampleMode : SampleMode.CPU, depth != null ? depth : Sampling.DEFAULT_DEPTH, sampleThreads, recompile);
+                    sampleMode != null ? sampleMode : SampleMode.CPU, depth != null ? depth : Sampling.DEFAULT_DEPTH, sampleThreads,
+                    recompile == null || recompile);
             AgentOptions.Allocations allocations = alloc == null ? null
                     : new AgentOptions.Allocations(AgentOptions.bytes(alloc.equals(interval) ? "-i" : "--alloc", alloc.strip()), live, allocOverhead == null
                             ? AgentOptions.Allocations.DEFAULT_BUDGET : AgentOptions.percent("--alloc-overhead", allocOverhead.strip()));

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -104,6 +105,13 @@ class TraceOptionsTest {
     }
 
     /** asprof's -j: the sampled stacks' depth reaches the agent; out of range, or without sampling, is a usage error. */
+    @Test
+    void recompilingIsOnByDefaultAndNoRecompileTurnsItOff() throws CliException {
+        assertTrue(AgentOptions.parse(flags("-e", "cpu").settings(OUT).format()).sampling().recompile());
+        assertFalse(AgentOptions.parse(flags("-e", "cpu", "--no-recompile").settings(OUT).format()).sampling().recompile());
+        assertTrue(AgentOptions.parse(flags("-e", "cpu", "--recompile").settings(OUT).format()).sampling().recompile());
+    }
+
     @Test
     void theStackDepthIsAFlag() throws CliException {
         assertEquals(100, AgentOptions.parse(flags("-j", "100", "-e", "cpu").settings(OUT).format()).sampling().depth());

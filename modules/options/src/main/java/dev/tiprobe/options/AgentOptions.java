@@ -170,9 +170,10 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     /**
      * What to sample: every {@code interval}, up to {@code depth} frames (a deeper stack is kept
      * leaf first and marked truncated), the threads whose names match {@code threads} (globs
-     * separated by {@code ;}; null: all); with {@code recompile}, in a JVM that ran a while before
-     * the session, the hottest classes are retransformed once so that HotSpot compiles their code
-     * again with inlined methods' positions (the agent's {@code Recompiler} says what that costs).
+     * separated by {@code ;}; null: all); with {@code recompile} (the default), in a JVM that ran a
+     * while before the session, the hottest classes are retransformed once so that HotSpot compiles
+     * their code again with inlined methods' positions (the agent's {@code Recompiler} says what
+     * that costs and what it leaves alone).
      */
     public record Sampling(Duration interval, SampleMode mode, int depth, String threads, boolean recompile) {
         /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
@@ -197,9 +198,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (depth < 1) throw new IllegalArgumentException("depth must be at least 1: " + depth);
         }
 
-        /** Without recompiling. */
+        /** Recompiling, as by default. */
         public Sampling(Duration interval, SampleMode mode, int depth, String threads) {
-            this(interval, mode, depth, threads, false);
+            this(interval, mode, depth, threads, true);
         }
 
         /** JFR's sampler of threads running Java code, at a wall-clock period, taken by a JFR thread. */
@@ -427,7 +428,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         SampleMode sampleMode = SampleMode.CPU;
         int depth = Sampling.DEFAULT_DEPTH;
         String threads;
-        boolean recompile;
+        /** Null: not given (on by default, and then not checked against the lack of interval=). */
+        Boolean recompile;
         String recording;
         Duration loop;
         int keep = Loop.DEFAULT_KEEP;
@@ -489,9 +491,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
                     where == null ? null : CallCondition.parse(where), tree);
             if (tree && filter == null) throw new IllegalArgumentException("tree times the callees of traced calls: it needs trace=<filter>");
             if (where != null && filter == null) throw new IllegalArgumentException("where keeps traced calls by their values: it needs trace=<filter>");
-            Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
+            Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile == null || recompile);
             if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
-            if (recompile && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
+            if (recompile != null && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
             return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
                     alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock), quiet, maxMemory);
         }
@@ -525,7 +527,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (sampling.mode() != SampleMode.CPU) b.append(",samplemode=").append(name(sampling.mode()));
             if (sampling.depth() != Sampling.DEFAULT_DEPTH) b.append(",depth=").append(sampling.depth());
             if (sampling.threads() != null) b.append(",threads=").append(sampling.threads());
-            if (sampling.recompile()) b.append(",recompile");
+            if (!sampling.recompile()) b.append(",recompile=false");
         }
         if (allocations != null) {
             b.append(",alloc=").append(allocations.intervalBytes());

@@ -31,6 +31,8 @@ class AgentOptionsTest {
                         AgentOptions.DEFAULT_FILE, null),
                 new AgentOptions(null, new Sampling(Duration.ofSeconds(1), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
                         "x.json", null),
+                new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null, false),
+                        "no-recompile.tpr", null),
                 new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT, 0.07), null, "y.json", null),
                 new AgentOptions(new Tracing(MethodFilter.parse("shop.Shop::checkout"), TraceMode.TRACE, TraceLimits.DEFAULT,
                         Tracing.DEFAULT_BUDGET, CallCondition.parse("order.qty > 2 && (duration > 1ms || thread ~ 'clerk-*')"), false), null, "w.tpr", null),

@@ -264,7 +264,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
 
     /**
      * Where samples of code compiled before a late session put inlined methods' work, and what
-     * {@code --recompile} changed of that; null for a session that began with the JVM.
+     * recompiling the hottest code changed of that; null for a session that began with the JVM.
      */
     private String compiledBeforeCaveat(String sampleSource) {
         long compiledBefore = infoNumber(RecordingFormat.INFO_COMPILED_BEFORE_NANOS);
@@ -276,9 +276,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             String classes = parts[0];
             String left = parts.length > 1 ? parts[1] : "";
             String done = classes.isEmpty()
-                    ? String.format("%.1f s in, --recompile found no class it could safely retransform: in code compiled before"
-                    + " then, the work of inlined methods is credited to the method they were inlined into.", at)
-                    : String.format("%.1f s in, --recompile had HotSpot compile the hottest code again by retransforming %s: code"
+                    ? String.format("%.1f s in, tiprobe found no class it could safely retransform to have the hottest code compiled"
+                    + " again: in code compiled before then, the work of inlined methods is credited to the method they were inlined into.", at)
+                    : String.format("%.1f s in, tiprobe had HotSpot compile the hottest code again by retransforming %s: code"
                     + " depending on them names its inlined methods from then on; before, and in code compiled before the session"
                     + " otherwise, their work is credited to the method they were inlined into.", at, classes);
             return String.format("The JVM had run %.0f s before sampling began; %s%s", compiledBefore / 1e9, done,
@@ -288,6 +288,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                 || sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME))) {
             return String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
                     + " of inlined methods is credited to the method they were inlined into; code compiled since names them."
+                    + " After its first 200 samples tiprobe has the hottest code compiled again, unless told --no-recompile."
                     + " Started with tiprobe run, or with -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, every"
                     + " sample names them.", compiledBefore / 1e9);
         }

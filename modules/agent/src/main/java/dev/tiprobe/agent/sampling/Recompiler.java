@@ -19,8 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Has HotSpot compile the hottest code again, when the user asks ({@code --recompile}) and the
- * JVM ran a while before the session: code compiled before then records only safepoint debug
+ * Has HotSpot compile the hottest code again when the JVM ran a while before the session (unless
+ * the user says {@code --no-recompile}): code compiled before then records only safepoint debug
  * information, so a sample in it names the method holding the nearest safepoint poll (a loop)
  * instead of the methods inlined into it ({@link InlinedFrames}).
  *
@@ -38,11 +38,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       into it show none;</li>
  *   <li>the candidates are those methods' classes, then the classes whose methods their bytecode
  *       calls ({@link Callees}): what the JIT may have inlined into them;</li>
- *   <li>a candidate is left alone when one of its methods runs throughout: two walks of every
- *       platform thread {@link RunningLoops#PERSISTS_MILLIS} apart find it with the same frames below
- *       it, down to the thread's first ({@link RunningLoops}). Those walks do not see virtual threads, so a hot method
- *       sampled in a virtual thread keeps its class as compiled too, and a thread too deep to walk
- *       whole keeps every candidate so;</li>
+ *   <li>a candidate is left alone when one of its methods is a hot loop that runs throughout: two
+ *       walks of every platform thread {@link RunningLoops#PERSISTS_MILLIS} apart find it with the
+ *       same frames below it, down to the thread's first, and later walks find it on top of its
+ *       thread, running Java code ({@link RunningLoops}). A method that only stays on the stack
+ *       while its callees work (a {@code main} that calls the hot method again and again) does not
+ *       keep its class: it finishes interpreted, which costs one interpreted call per call of the
+ *       hot method. Those walks do not see virtual threads, so a hot method sampled in a virtual
+ *       thread keeps its class as compiled too, and a thread too deep to walk whole keeps every
+ *       candidate so;</li>
  *   <li>the JDK's classes (boot and platform loaders) are candidates only as hot methods' own,
  *       tiprobe's never;</li>
  *   <li>the others are retransformed, at most {@link #MOST_CLASSES}: code depending on them is
@@ -95,13 +99,13 @@ final class Recompiler {
         Set<Class<?>> candidates = candidates(hotMethods(), virtual);
         tops.clear();
         List<String> left = new ArrayList<>();
-        Set<Class<?>> running = RunningLoops.in(jvmti, candidates, false).keySet();
+        Set<Class<?>> running = RunningLoops.in(jvmti, candidates, true).keySet();
         List<String> recompiled = new ArrayList<>();
         for (Class<?> c : candidates) {
             if (virtual.contains(c)) {
                 left.add(c.getName() + " (hot in a virtual thread, where a running loop cannot be seen)");
             } else if (running.contains(c)) {
-                left.add(c.getName() + " (a method of it ran throughout)");
+                left.add(c.getName() + " (a loop of it ran throughout)");
             } else if (recompiled.size() >= MOST_CLASSES) {
                 left.add(c.getName() + " (more than " + MOST_CLASSES + " classes)");
             } else {
