@@ -102,21 +102,22 @@ class SamplingAccuracyIT {
     }
 
     /**
-     * Attached to a JVM whose loop was compiled before the session, the profile cannot name the
-     * inlined methods of that code, and the report says so rather than leaving the reader to
-     * trust the loop's share.
+     * Attached to a JVM whose loop was compiled before the session, told not to recompile, the
+     * profile cannot name the inlined methods of that code, and the report says so rather than
+     * leaving the reader to trust the loop's share.
      */
     @Test
     void attachedLateTheReportSaysWhatCodeCompiledBeforeCredits() throws Exception {
         Process p = program("inlined.out", "example.known.Inlined");
         Thread.sleep(4_000);
         Path text = dir.resolve("late.txt");
-        Command.Run run = tiprobe("collect", "-d", "2s", "--sample", "10ms", "--sample-mode", "cpu", "-f", text.toString(),
+        Command.Run run = tiprobe("collect", "-d", "2s", "--sample", "10ms", "--sample-mode", "cpu", "--no-recompile", "-f", text.toString(),
                 Long.toString(p.pid()));
         assertEquals(0, run.exit(), run.err());
         String report = Files.readString(text);
         assertTrue(report.contains("before sampling began: in code it compiled before then, the work of inlined methods is"
                 + " credited to the method they were inlined into"), report);
+        assertTrue(report.contains("tiprobe has the hottest code compiled again, unless told --no-recompile"), report);
         assertTrue(report.contains("sampled by JFR by their own CPU clocks, where they are"), report);
         assertTrue(report.contains("example.known.Inlined.main"), report);
     }
