@@ -36,8 +36,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>it counts the method on top of JFR's first {@link #SAMPLES} samples: in old code, the
  *       method holding the safepoint poll (a loop, or a method's return), as the methods inlined
  *       into it show none;</li>
- *   <li>the candidates are those methods' classes, then the classes whose methods their bytecode
- *       calls ({@link Callees}): what the JIT may have inlined into them;</li>
+ *   <li>the candidates are those methods' classes; then the classes of the methods just below
+ *       the top of the samples ({@link #NEAR_TOP} frames), those in {@link #NEAR_SHARE} of them or
+ *       more: the callers whose compiled code inlined the hot work (in old code a sample credits
+ *       a caller's own work to whichever inlined method's safepoint is nearest, so the callers'
+ *       code must be compiled again too); then the classes whose methods the hot methods'
+ *       bytecode calls ({@link Callees}): what the JIT may have inlined into them;</li>
  *   <li>a candidate is left alone when one of its methods is a hot loop that runs throughout: two
  *       walks of every platform thread {@link RunningLoops#PERSISTS_MILLIS} apart find it with the
  *       same frames below it, down to the thread's first, and later walks find it on top of its
@@ -63,9 +67,13 @@ final class Recompiler {
     /** Samples counted before choosing: two seconds of a busy thread at 10 ms. */
     static final int SAMPLES = 200;
     /** Classes retransformed at most. */
-    static final int MOST_CLASSES = 16;
+    static final int MOST_CLASSES = 24;
     /** The hot methods are those on top of this share of the samples, the hottest first (at most {@link #MOST_CLASSES}). */
     static final double SHARE = 0.8;
+    /** Frames below the top of a sample whose methods' classes may be candidates. */
+    static final int NEAR_TOP = 6;
+    /** The share of the samples a method near the top must be in for its class to be a candidate. */
+    static final double NEAR_SHARE = 0.05;
 
     /** What was done: the classes retransformed, and those left as compiled, each with why. */
     record Outcome(List<String> recompiled, List<String> left) {}
@@ -73,6 +81,8 @@ final class Recompiler {
     private final Jvmti jvmti;
     private final Registry registry;
     private final Map<Integer, AtomicInteger> tops = new ConcurrentHashMap<>();
+    /** Samples with the method among the {@link #NEAR_TOP} frames below the top. */
+    private final Map<Integer, AtomicInteger> nearTops = new ConcurrentHashMap<>();
     /** Methods on top of a virtual thread's sample: their loops are where the walks cannot look. */
     private final Set<Integer> inVirtualThreads = ConcurrentHashMap.newKeySet();
     private final AtomicInteger counted = new AtomicInteger();
@@ -86,9 +96,19 @@ final class Recompiler {
     /** Counts a sample's top method (on JFR's thread), until the classes were chosen. */
     void saw(Stack stack, boolean virtualThread) {
         if (done || stack.depth() == 0 || counted.get() >= SAMPLES) return;
-        tops.computeIfAbsent(stack.frames()[0], id -> new AtomicInteger()).incrementAndGet();
+        int[] frames = stack.frames();
+        tops.computeIfAbsent(frames[0], id -> new AtomicInteger()).incrementAndGet();
+        for (int i = 1; i <= NEAR_TOP && i < stack.depth(); i++) {
+            if (!seenAbove(frames, i)) nearTops.computeIfAbsent(frames[i], id -> new AtomicInteger()).incrementAndGet();
+        }
         if (virtualThread) inVirtualThreads.add(stack.frames()[0]);
         counted.incrementAndGet();
+    }
+
+    /** Whether the method at {@code i} is also at a frame between the top and it (recursion): a sample counts it once. */
+    private static boolean seenAbove(int[] frames, int i) {
+        for (int j = 1; j < i; j++) if (frames[j] == frames[i]) return true;
+        return false;
     }
 
     /** Once enough samples came, recompiles what it safely can (on the sampler's thread); null before, and after it ran. */
@@ -96,8 +116,9 @@ final class Recompiler {
         if (done || counted.get() < SAMPLES) return null;
         done = true;
         Set<Class<?>> virtual = new HashSet<>();
-        Set<Class<?>> candidates = candidates(hotMethods(), virtual);
+        Set<Class<?>> candidates = candidates(hotMethods(), callers(), virtual);
         tops.clear();
+        nearTops.clear();
         List<String> left = new ArrayList<>();
         Set<Class<?>> running = RunningLoops.in(jvmti, candidates, true).keySet();
         List<String> recompiled = new ArrayList<>();
@@ -140,15 +161,39 @@ final class Recompiler {
         return hot;
     }
 
+    /** The live application methods near the top of {@link #NEAR_SHARE} of the counted samples or more, the most frequent first. */
+    private List<IdMap.MethodEntry> callers() {
+        List<Map.Entry<Integer, AtomicInteger>> byCount = new ArrayList<>(nearTops.entrySet());
+        byCount.sort(Comparator.comparingInt((Map.Entry<Integer, AtomicInteger> e) -> e.getValue().get()).reversed());
+        List<IdMap.MethodEntry> out = new ArrayList<>();
+        for (Map.Entry<Integer, AtomicInteger> e : byCount) {
+            if (e.getValue().get() < NEAR_SHARE * counted.get()) break;
+            MethodToken token = registry.map().methodToken(e.getKey());
+            if (token == null || Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) continue;
+            List<IdMap.MethodEntry> live = registry.map().methodsFor(token);
+            if (!live.isEmpty()) out.add(live.getFirst());
+        }
+        return out;
+    }
+
     /**
-     * The hot methods' classes, then the classes outside the JDK whose methods their bytecode
-     * calls, where they can be retransformed; the classes of methods hot in virtual threads also
-     * go into {@code virtual}.
+     * The hot methods' classes, the callers' classes outside the JDK, then the classes outside
+     * the JDK whose methods the hot methods' bytecode calls, where they can be retransformed; the
+     * classes of methods hot in virtual threads also go into {@code virtual}.
      */
-    private Set<Class<?>> candidates(List<Hot> hot, Set<Class<?>> virtual) {
+    private Set<Class<?>> candidates(List<Hot> hot, List<IdMap.MethodEntry> callers, Set<Class<?>> virtual) {
         Set<Class<?>> owners = new LinkedHashSet<>();
         Set<Class<?>> classes = new LinkedHashSet<>();
         ClassLoader platform = ClassLoader.getPlatformClassLoader();
+        for (IdMap.MethodEntry m : callers) {
+            try {
+                Class<?> owner = jvmti.methodDeclaringClass(m.methodId());
+                ClassLoader loader = owner.getClassLoader();
+                if (loader != null && loader != platform) addIfModifiable(owner, classes);
+            } catch (RuntimeException e) {
+                // unloaded meanwhile
+            }
+        }
         for (Hot h : hot) {
             IdMap.MethodEntry m = h.method();
             try {
