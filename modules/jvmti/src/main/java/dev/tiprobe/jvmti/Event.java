@@ -219,6 +219,13 @@ public final class Event<H> {
     public interface ClassFileLoadHookHandler {
         byte[] transform(ClassLoader loader, String name, Class<?> classBeingRedefined,
                          ProtectionDomain protectionDomain, byte[] classFile);
+
+        /**
+         * Once the hook's upcall is over, on the same thread: how long all of it took, the
+         * handlers and the work around them (the JVM's arguments made Java objects, the new bytes
+         * copied back), which the code running on that thread did not do.
+         */
+        default void upcallTook(long nanos) {}
     }
 
     /** Also adds can_retransform_classes, so retransformed classes pass through the hook too. */
@@ -234,6 +241,7 @@ public final class Event<H> {
                                           long protectionDomain, int classDataLength, long classData,
                                           long newClassDataLength, long newClassData) {
         Event<ClassFileLoadHookHandler> event = CLASS_FILE_LOAD_HOOK;
+        long began = System.nanoTime();
         Events e = Upcalls.enter(env, event);
         if (e == null) return;
         try {
@@ -267,6 +275,12 @@ public final class Event<H> {
             // Swallowed: an exception escaping an upcall terminates the JVM; the class loads unchanged.
         } finally {
             Upcalls.leave();
+        }
+        try {
+            long took = System.nanoTime() - began;
+            for (Object h : e.handlers(event)) ((ClassFileLoadHookHandler) h).upcallTook(took);
+        } catch (Throwable ignored) {
+            // as above
         }
     }
 

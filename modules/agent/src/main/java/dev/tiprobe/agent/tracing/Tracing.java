@@ -169,7 +169,13 @@ public final class Tracing {
                 @Override
                 public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
                                         byte[] classFile) {
-                    return session.jvmti == null ? session.onClassFile(loader, name, redefined, domain, classFile) : null;
+                    if (session.jvmti != null) return null;
+                    long began = System.nanoTime();
+                    try {
+                        return session.onClassFile(loader, name, redefined, domain, classFile);
+                    } finally {
+                        ProbeControl.ownWorkTook(System.nanoTime() - began);  // not the time of the traced calls that loaded the class
+                    }
                 }
             };
             inst.addTransformer(early, true);
@@ -337,7 +343,17 @@ public final class Tracing {
          */
         private void attach(Jvmti j) {
             if (!active) prepare();
-            hook = j.events().on(Event.CLASS_FILE_LOAD_HOOK, this::onClassFile);
+            hook = j.events().on(Event.CLASS_FILE_LOAD_HOOK, new Event.ClassFileLoadHookHandler() {
+                @Override
+                public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain, byte[] classFile) {
+                    return onClassFile(loader, name, redefined, domain, classFile);
+                }
+
+                @Override
+                public void upcallTook(long nanos) {
+                    ProbeControl.ownWorkTook(nanos);  // all of the upcall: not the time of the traced calls that loaded the class
+                }
+            });
             jvmti = j;  // the start-up transformer stops here
             if (options.overheadBudget() > 0) budget = new OverheadBudget(options.overheadBudget(), OverheadBudget.nanosPerCall(options.mode()));
             // Started with the JVM, the session saw every class load (premain retransformed those
@@ -467,12 +483,13 @@ public final class Tracing {
          * A class file as it loads or is retransformed, on whichever thread does that: often the
          * program's, whose calls into the JDK meanwhile are tiprobe's and are not counted, and
          * whose JVMTI events meanwhile (an allocation sampled) are dropped ({@link Jvmti#beginOwnWork}).
+         * Each caller tells the probe how long its whole hook took ({@link ProbeControl#ownWorkTook}),
+         * for the traced calls running on the thread to leave out: the JVMTI hook's upcall spent up
+         * to 10 ms around this method on a class's first instrumenting (its arguments made Java
+         * objects, the new bytes copied back, each path's first run).
          */
         private byte[] onClassFile(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
                                    byte[] classFile) {
-            // All of the hook is timed, waits included: on a thread that loads a class while the
-            // agent still starts (its JVMTI classes initializing on another thread), the first
-            // steps below can wait milliseconds, which the traced calls running here did not spend.
             long began = System.nanoTime();
             boolean instrumentable = false;
             try {
@@ -488,9 +505,7 @@ public final class Tracing {
                     ProbeControl.tiprobesWork(marked);
                 }
             } finally {
-                long took = System.nanoTime() - began;
-                if (instrumentable) instrumentingNanos.add(took);
-                ProbeControl.ownWorkTook(took);  // not the time of the traced calls that loaded the class
+                if (instrumentable) instrumentingNanos.add(System.nanoTime() - began);
             }
         }
 
