@@ -258,10 +258,10 @@ public final class AgentMain {
     }
 
     /**
-     * Once a second while {@code kept} is the session: writes the status line to {@code progress}
+     * While {@code kept} is the session: eight times a second writes the status line to {@code progress}
      * (how {@code tiprobe collect} shows progress without loading the agent again, which makes
-     * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading),
-     * stops the session when the process {@code owner} (the {@code collect} that started it) is
+     * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading);
+     * once a second stops the session when the process {@code owner} (the {@code collect} that started it) is
      * gone, so a killed command leaves no session behind, stops it too when its recording's file
      * was removed (what it would write is lost; status and stop then say why no session runs) or
      * when the application's heap stays nearly full ({@link HeapWatch}), and lets the session
@@ -276,9 +276,12 @@ public final class AgentMain {
                 try {
                     if (!keptAfterALook(kept, command, heap, progress)) return;
                     writeStatus(progress);
-                    for (int quarter = 0; quarter < 4; quarter++) {
-                        Thread.sleep(250);
-                        kept.retireUnloaded();  // tokens go as soon as the engines have written past their classes' unload
+                    for (int eighth = 1; eighth <= 8; eighth++) {
+                        Thread.sleep(125);
+                        if (eighth % 2 == 0) kept.retireUnloaded();  // tokens go as soon as the engines have written past their classes' unload
+                        // The command reads the line once a second, out of step with this loop: a
+                        // line an eighth old at most, where a second-old one showed 5 of a first second's 100 samples.
+                        if (eighth < 8) writeStatusWhileKept(kept, progress);
                     }
                 } catch (InterruptedException ended) {
                     return;  // the session ended
@@ -398,6 +401,11 @@ public final class AgentMain {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** {@link #writeStatus}, while {@code kept} is the running session. */
+    private static synchronized void writeStatusWhileKept(AgentSession kept, Path progress) throws IOException {
+        if (session == kept && running()) writeStatus(progress);
     }
 
     /** The status reply into {@code progress}, the file collect reads each second; nothing without one. */

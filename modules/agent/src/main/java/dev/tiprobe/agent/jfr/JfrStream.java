@@ -73,7 +73,6 @@ public final class JfrStream implements AutoCloseable {
     private volatile long lastFlushNanos;
     /** Flushes handed over so far. */
     private final AtomicLong flushes = new AtomicLong();
-    private volatile boolean recording;
     private volatile Throwable failure;
     /** The stream's own thread; null until begun. */
     private volatile Thread thread;
@@ -218,7 +217,6 @@ public final class JfrStream implements AutoCloseable {
                 }
                 stream = made;
             }
-            recording = true;  // start() begins the recording at once (a JVM's own one runs already)
             recordingNow.add(this);
             made.start();  // returns when the recording stops; at the JVM's exit JFR's own hook may stop it first
         } catch (Throwable t) {
@@ -283,12 +281,12 @@ public final class JfrStream implements AutoCloseable {
     }
 
     /**
-     * Whether JFR records for this stream by now: its set-up takes from a tenth of a second to
-     * seconds in a JVM where JFR has not run. A recording the JVM started records from its first
-     * moment, however late the stream opens: its events up to now come all the same.
+     * Whether the stream hands over what JFR records by now: the JVM's own recording holds every
+     * event since the JVM's start; a recording of the stream's own, once its first flush came
+     * (about a second after it began: the recording's set-up and its first second).
      */
-    public boolean recording() {
-        return recording || jvmRecording != null;
+    public boolean delivering() {
+        return jvmRecording != null || flushes.get() > 0;
     }
 
     /** Flushes JFR has handed over so far. */

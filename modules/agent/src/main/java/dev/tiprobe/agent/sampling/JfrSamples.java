@@ -145,9 +145,13 @@ final class JfrSamples implements AutoCloseable {
         return stream.failure();
     }
 
-    /** Whether JFR samples by now (its samples are handed over about a second after they were taken). */
+    /**
+     * Whether JFR's samples come by now: until they do, the sampler's own walks stand in for them
+     * (a session's first second held one sample of a busy thread when the walks stopped as soon
+     * as the recording was asked for, its samples only handed over a second or two later).
+     */
     boolean sampling() {
-        return stream.recording();
+        return stream.delivering();
     }
 
     /**
