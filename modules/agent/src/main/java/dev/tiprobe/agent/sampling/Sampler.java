@@ -201,7 +201,8 @@ public final class Sampler implements AutoCloseable {
             jfr = JfrSamples.start(registry, options, threads, shared.get(), this::seenNotRunningJava, new JfrSamples.Sink() {
                 @Override
                 public void sample(long time, long threadId, String name, long weight, Stack stack) throws IOException {
-                    if (time <= walkedUntil) return;
+                    // The walks that stood in for JFR until then never wrote a virtual thread's work (a carrier's frames are not it).
+                    if (time <= walkedUntil && threadId != JfrSamples.VIRTUAL_THREADS_ID) return;
                     Recompiler r = recompiler;
                     if (r != null) r.saw(stack, threadId == JfrSamples.VIRTUAL_THREADS_ID);
                     if (recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack)) samples.incrementAndGet();
@@ -599,7 +600,7 @@ public final class Sampler implements AutoCloseable {
             seen.add(t);
             long cpu = credit(t, ts.cpuNanos(), ts.state(), ts.frames().getFirst());
             if (options.mode() == SampleMode.WALL && jfr != null) lookedAt(t, ts, lastWalkNanos, generation);
-            if (options.mode() == SampleMode.CPU && cpu <= 0) continue;
+            if (options.mode() == SampleMode.CPU && cpu <= 0 || carriesForJfr(t)) continue;
             write(time, t.threadId(), t.getName(), state(ts.state()), cpu, ticks, ts.frames(), frames);
         }
         known = seen;
@@ -658,9 +659,22 @@ public final class Sampler implements AutoCloseable {
             Jvmti.ThreadStack ts = stackOf(busy.get(i));
             if (ts == null) continue;  // the thread ended meanwhile
             long cpu = credit(busy.get(i), cpuNow.get(i), ts.state(), ts.frames().getFirst());
-            if (cpu > 0) write(time, busy.get(i), RecordingFormat.STATE_RUNNABLE, cpu, ts.frames(), frames);
+            if (cpu > 0 && !carriesForJfr(busy.get(i))) write(time, busy.get(i), RecordingFormat.STATE_RUNNABLE, cpu, ts.frames(), frames);
         }
     }
+
+    /**
+     * Whether {@code t} carries virtual threads for the JDK's scheduler while JFR samples (these
+     * walks then stand in for JFR until its samples come): its CPU is the virtual threads' work,
+     * which JFR's samples of them carry, and a walk sees only the carrier's frames
+     * ({@code ForkJoinPool.runWorker}, {@code ForkJoinTask.doExec}), which took a quarter of 1,000
+     * hashing virtual threads' CPU in a 3 s session.
+     */
+    private boolean carriesForJfr(Thread t) {
+        return jfr != null && t.getClass().getName().equals(CARRIER_THREAD);
+    }
+
+    private static final String CARRIER_THREAD = "jdk.internal.misc.CarrierThread";
 
     /**
      * The CPU time to credit to a sample of {@code t} in {@code state} with {@code top} on top,
