@@ -1,5 +1,6 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.agent.sampling.Sampler;
 import dev.tiprobe.options.AgentOptions;
 
@@ -74,7 +75,7 @@ final class ProfilingStart {
             public byte[] transform(ClassLoader loader, String className, Class<?> redefining,
                                     java.security.ProtectionDomain domain, byte[] classFile) {
                 if (open.get() || redefining != null || loader == null || loader == ClassLoader.getPlatformClassLoader()
-                        || className == null || className.startsWith("dev/tiprobe/") || EventEngine.machinery(Thread.currentThread().getName())) {
+                        || className == null || Registry.tiprobes(className.replace('/', '.')) || EventEngine.machinery(Thread.currentThread().getName())) {
                     return null;  // the JDK's start-up, a class changed again, or tiprobe's own classes and threads, which the start needs
                 }
                 if (!open.compareAndSet(false, true)) return null;

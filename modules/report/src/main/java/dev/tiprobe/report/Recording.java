@@ -61,6 +61,11 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     public record Events(Map<Integer, String> types, List<Allocation> allocations, java.util.Set<Long> freed,
                          List<LockWait> locks) {
         public static final Events NONE = new Events(Map.of(), List.of(), java.util.Set.of(), List.of());
+
+        /** Whether any lock wait is of {@code kind} ({@link RecordingFormat#LOCK_CONTENDED}, {@link RecordingFormat#LOCK_WAIT}). */
+        public boolean hasLocks(byte kind) {
+            return locks.stream().anyMatch(w -> w.kind() == kind);
+        }
     }
 
     /**
@@ -195,7 +200,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      */
     public String noContention() {
         String threshold = info.get(RecordingFormat.INFO_LOCK_THRESHOLD);
-        if (threshold == null || events.locks().stream().anyMatch(w -> w.kind() == RecordingFormat.LOCK_CONTENDED)) return null;
+        if (threshold == null || events.hasLocks(RecordingFormat.LOCK_CONTENDED)) return null;
         long nanos = infoNumber(RecordingFormat.INFO_LOCK_THRESHOLD);
         return nanos == 0 ? "no thread waited to enter a monitor"
                 : String.format("no thread waited %s or longer to enter a monitor (--lock sets that threshold)", millis(nanos));

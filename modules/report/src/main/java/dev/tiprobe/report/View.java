@@ -84,8 +84,8 @@ public enum View {
         Recording.Events e = r.events();
         if (!e.allocations().isEmpty()) views.add(ALLOC);
         if (r.info().containsKey(RecordingFormat.INFO_ALLOC_LIVE)) views.add(LIVE);
-        if (e.locks().stream().anyMatch(w -> w.kind() == RecordingFormat.LOCK_CONTENDED)) views.add(LOCK);
-        if (e.locks().stream().anyMatch(w -> w.kind() == RecordingFormat.LOCK_WAIT)) views.add(WAIT);
+        if (e.hasLocks(RecordingFormat.LOCK_CONTENDED)) views.add(LOCK);
+        if (e.hasLocks(RecordingFormat.LOCK_WAIT)) views.add(WAIT);
         return views;
     }
 
