@@ -6,6 +6,7 @@ import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
 import dev.tiprobe.options.AgentOptions.TraceLimits;
 import dev.tiprobe.options.AgentOptions.TraceMode;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -32,21 +33,11 @@ final class TraceOptions {
     @Option(names = "--one-in", paramLabel = "<n>", description = "Trace mode: record one call in n, at random (default " + TraceLimits.DEFAULT_EVERY_NTH + ": every call; each method's first call is always kept).")
     Integer oneIn;
 
-    @Option(names = "--max-string", paramLabel = "<chars>", description = "Trace mode: strings captured up to this many characters (default " + TraceLimits.DEFAULT_MAX_STRING + ").")
-    Integer maxString;
-
-    @Option(names = "--max-elements", paramLabel = "<n>", description = "Trace mode: array elements captured (default " + TraceLimits.DEFAULT_MAX_ELEMENTS + ").")
-    Integer maxElements;
+    @Mixin
+    ValueLimits values;
 
     @Option(names = "--tostring", description = "Trace mode: describe other objects by their toString() (runs the application's code).")
     boolean callToString;
-
-    @Option(names = "--max-depth", paramLabel = "<n>",
-            description = "Trace mode: how deep objects are shown by their fields, read without running the application's code (default " + TraceLimits.DEFAULT_MAX_DEPTH + ": an argument's own fields; 0: class and identity only).")
-    Integer maxDepth;
-
-    @Option(names = "--max-fields", paramLabel = "<n>", description = "Trace mode: fields shown of one object (default " + TraceLimits.DEFAULT_MAX_FIELDS + ").")
-    Integer maxFields;
 
     @Option(names = "--min-duration", paramLabel = "<duration>",
             description = "Trace mode: keep only calls that took at least this long (10ms, 500us), as async-profiler's --trace method:10ms;"
@@ -210,8 +201,7 @@ final class TraceOptions {
     /** The trace-mode limits given over the defaults; a usage error when given outside trace mode. */
     private TraceLimits traceLimits() throws CliException {
         TraceLimits d = TraceLimits.DEFAULT;
-        boolean any = maxCalls != null || callsPerSecond != null || oneIn != null || maxString != null || maxElements != null
-                || callToString || maxDepth != null || maxFields != null || minDuration != null;
+        boolean any = maxCalls != null || callsPerSecond != null || oneIn != null || values.given() || callToString || minDuration != null;
         if (any && mode() != TraceMode.TRACE) {
             throw new UsageException("the trace limits (--max-calls, --calls-per-second, --one-in, --max-string, --max-elements,"
                     + " --max-depth, --max-fields, --tostring, --min-duration) need --mode trace");
@@ -223,16 +213,8 @@ final class TraceOptions {
             throw new UsageException(e.getMessage());
         }
         if (oneIn != null && oneIn < 1) throw new UsageException("--one-in must be at least 1: " + oneIn);
-        return new TraceLimits(
-                notNegative("--calls-per-second", callsPerSecond, d.perSecond()),
-                (int) notNegative("--one-in", oneIn, d.everyNth()),
-                (int) notNegative("--max-calls", maxCalls, d.maxCalls()),
-                (int) notNegative("--max-string", maxString, d.maxString()),
-                (int) notNegative("--max-elements", maxElements, d.maxElements()),
-                callToString,
-                (int) notNegative("--max-depth", maxDepth, d.maxDepth()),
-                (int) notNegative("--max-fields", maxFields, d.maxFields()),
-                minNanos);
+        return values.with(notNegative("--calls-per-second", callsPerSecond, d.perSecond()), (int) notNegative("--one-in", oneIn, d.everyNth()),
+                (int) notNegative("--max-calls", maxCalls, d.maxCalls()), callToString, minNanos);
     }
 
     /** {@code value}, or {@code otherwise} when the flag was not given; a negative one is refused as the flag's. */

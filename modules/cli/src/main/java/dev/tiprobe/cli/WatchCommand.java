@@ -12,6 +12,7 @@ import dev.tiprobe.report.RecordingReader;
 import dev.tiprobe.report.TracedText;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -75,18 +76,8 @@ final class WatchCommand extends SessionCommand {
             + " call site, its share of the call and how often it ran, then the method's own code; each watched call times its call sites.")
     boolean tree;
 
-    @Option(names = "--max-depth", paramLabel = "<n>", description = "How deep objects are shown by their fields (default " + TraceLimits.DEFAULT_MAX_DEPTH + ": an argument's own fields).")
-    Integer maxDepth;
-
-    @Option(names = "--max-fields", paramLabel = "<n>", description = "Fields shown of one object, and read by --where (default " + TraceLimits.DEFAULT_MAX_FIELDS + ").")
-    Integer maxFields;
-
-    @Option(names = "--max-elements", paramLabel = "<n>", description = "Array elements shown, and read by --where (default " + TraceLimits.DEFAULT_MAX_ELEMENTS + ").")
-    Integer maxElements;
-
-    @Option(names = "--max-string", paramLabel = "<chars>",
-            description = "Strings shown up to this many characters (default " + TraceLimits.DEFAULT_MAX_STRING + "); --where compares what was captured.")
-    Integer maxString;
+    @Mixin
+    ValueLimits values;
 
     private Path directory;
 
@@ -98,12 +89,7 @@ final class WatchCommand extends SessionCommand {
     @Override
     String sessionOptions() throws CliException {
         if (stack && where == null) throw new UsageException("--stack shows the callers of the calls --where keeps: name a condition (--where 'threw', 'duration > 0ms')");
-        TraceLimits d = TraceLimits.DEFAULT;
-        TraceLimits limits = new TraceLimits(WATCHED_PER_SECOND, 1, d.maxCalls(),
-                (int) TraceOptions.notNegative("--max-string", maxString, d.maxString()),
-                (int) TraceOptions.notNegative("--max-elements", maxElements, d.maxElements()), false,
-                (int) TraceOptions.notNegative("--max-depth", maxDepth, d.maxDepth()),
-                (int) TraceOptions.notNegative("--max-fields", maxFields, d.maxFields()), 0);
+        TraceLimits limits = values.with(WATCHED_PER_SECOND, 1, TraceLimits.DEFAULT.maxCalls(), false, 0);
         AgentOptions.Tracing tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), TraceMode.TRACE, limits,
                 AgentOptions.Tracing.DEFAULT_BUDGET, where == null ? null : CallCondition.parse(where), tree);
         try {  // after each setting is checked on its own
