@@ -3,6 +3,7 @@ package dev.tiprobe.agent;
 import dev.tiprobe.agent.tracing.Tracing;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.recording.ControlSocket;
@@ -157,17 +158,12 @@ public final class AgentMain {
         Reply answer;
         String command = "start";
         try {
-            Path progress = null;
-            String owner = null;
-            StringBuilder rest = new StringBuilder();
-            for (String option : AgentOptions.split(args == null ? "" : args)) {
-                if (option.startsWith("command=")) command = option.substring("command=".length()).trim();
-                else if (option.startsWith("reply=")) reply = Path.of(option.substring("reply=".length()).trim());
-                else if (option.startsWith("progress=")) progress = Path.of(option.substring("progress=".length()).trim());
-                else if (option.startsWith("owner=")) owner = option.substring("owner=".length()).trim();
-                else if (!option.isBlank()) rest.append(rest.isEmpty() ? "" : ",").append(option);
-            }
-            answer = command.equals("start") ? start(rest.toString(), progress, owner) : answer(command);
+            AgentControl control = AgentControl.of(args);
+            command = control.command();
+            if (control.reply() != null) reply = Path.of(control.reply());
+            answer = command.equals("start")
+                    ? start(control.settings(), control.progress() == null ? null : Path.of(control.progress()), control.owner())
+                    : answer(command);
         } catch (OutOfMemoryError e) {
             answer = null;
         } catch (Throwable t) {

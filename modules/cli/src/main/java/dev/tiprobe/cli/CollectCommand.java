@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.Reply;
 import dev.tiprobe.ids.HumanNames.FrameStyle;
@@ -131,7 +132,8 @@ final class CollectCommand extends SessionCommand {
         Agent.jar();  // a missing agent jar fails before the target is touched
         Path progress = Agent.tempFile("tiprobe-progress-");
         try (Target target = Target.attach(pid)) {
-            Reply started = startSession(target, options + ",progress=" + progress + ",owner=" + ownerOfTheSession());
+            Reply started = startSession(target, options + "," + AgentControl.option(AgentControl.PROGRESS, progress)
+                    + "," + AgentControl.option(AgentControl.OWNER, ownerOfTheSession()));
             err.println("tiprobe collect: " + started.text());
             warnIfNothingMatched(started);
             try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, the report and the summary below

@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.recording.ControlSocket;
 import dev.tiprobe.recording.Reply;
 
@@ -29,7 +30,7 @@ abstract class SessionCommand implements Callable<Integer> {
     /** The agent options for this command: {@code command=<command>} and the session's settings. */
     final String agentOptions() throws CliException {
         String settings = sessionOptions();
-        return "command=" + command() + (settings.isEmpty() ? "" : "," + settings);
+        return AgentControl.option(AgentControl.COMMAND, command()) + (settings.isEmpty() ? "" : "," + settings);
     }
 
     @Override
@@ -89,7 +90,7 @@ abstract class SessionCommand implements Callable<Integer> {
      */
     static Reply reach(Target target, String command) throws CliException {
         Reply answer = target.ask(command);
-        return answer != null ? answer : target.send(Agent.jar(), "command=" + command);
+        return answer != null ? answer : target.send(Agent.jar(), AgentControl.option(AgentControl.COMMAND, command));
     }
 
     /**

@@ -5,6 +5,7 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
+import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.recording.ControlSocket;
 import dev.tiprobe.recording.Reply;
 
@@ -256,7 +257,7 @@ final class Target implements AutoCloseable {
 
     private Reply load(Path agentJar, String options, Path reply) throws CliException {
         try {
-            vm.loadAgent(agentJar.toString(), options + ",reply=" + reply);
+            vm.loadAgent(agentJar.toString(), options + "," + AgentControl.option(AgentControl.REPLY, reply));
             return okOrThrow(pid, Files.readString(reply, StandardCharsets.UTF_8));
         } catch (AgentLoadException e) {
             throw new CliException("the agent did not load in " + pid + ": " + e.getMessage(), e);

@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.filter.CallCondition;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.options.AgentOptions;
@@ -111,7 +112,7 @@ final class WatchCommand extends SessionCommand {
             throw new UsageException(e.getMessage());
         }
         try (Target target = Target.attach(pid)) {
-            Reply started = startSession(target, options + ",owner=" + ownerOfTheSession());
+            Reply started = startSession(target, options + "," + AgentControl.option(AgentControl.OWNER, ownerOfTheSession()));
             long methods = started.count(Reply.METHODS);
             err.println("tiprobe watch: " + methods + (methods == 1 ? " method" : " methods") + " instrumented; printing calls as they end"
                     + (where == null ? "" : " where " + where) + (count == null ? "" : ", " + count + " at most") + ", for "
