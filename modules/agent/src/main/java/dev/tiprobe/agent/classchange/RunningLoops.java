@@ -2,6 +2,7 @@ package dev.tiprobe.agent.classchange;
 
 import dev.tiprobe.jvmti.Jvmti;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -44,8 +45,8 @@ public final class RunningLoops {
     /** Frames walked to compare activations from the bottom of each thread. */
     private static final int DEPTH = 2048;
 
-    /** A running activation of one of {@code owner}'s methods, in {@code thread}. */
-    public record Loop(Class<?> owner, String method, String thread) {
+    /** A running activation of one of {@code owner}'s methods (its jmethodID; 0: not known), in {@code thread}. */
+    public record Loop(Class<?> owner, long methodId, String method, String thread) {
         /** {@code Loop.main (thread main)}. */
         @Override
         public String toString() {
@@ -61,6 +62,21 @@ public final class RunningLoops {
      * @throws InterruptedException when the calling thread is interrupted between the walks
      */
     public static Map<Class<?>, Loop> in(Jvmti jvmti, Collection<Class<?>> classes, boolean hotOnly) throws InterruptedException {
+        Map<Class<?>, Loop> first = new LinkedHashMap<>();
+        find(jvmti, classes, hotOnly).forEach((owner, loops) -> first.put(owner, loops.getFirst()));
+        return first;
+    }
+
+    /**
+     * Every activation of {@code classes}' methods that runs throughout, hot or not, by class: for
+     * a caller to weigh each by what else it knows of it (its self time in samples, say). A thread
+     * too deep to walk whole gives every class a loop of method id 0. The same walks as {@link #in}.
+     */
+    public static Map<Class<?>, List<Loop>> throughout(Jvmti jvmti, Collection<Class<?>> classes) throws InterruptedException {
+        return find(jvmti, classes, false);
+    }
+
+    private static Map<Class<?>, List<Loop>> find(Jvmti jvmti, Collection<Class<?>> classes, boolean hotOnly) throws InterruptedException {
         Map<Long, Class<?>> owners = new HashMap<>();
         for (Class<?> c : classes) {
             try {
@@ -69,7 +85,7 @@ public final class RunningLoops {
                 // no methods to run
             }
         }
-        Map<Class<?>, Loop> running = new LinkedHashMap<>();
+        Map<Class<?>, List<Loop>> running = new LinkedHashMap<>();
         if (owners.isEmpty()) return running;
         Map<Loop, Integer> onTop = new HashMap<>();
         Map<Long, Boolean> loops = new HashMap<>();
@@ -86,7 +102,7 @@ public final class RunningLoops {
                 if (was == null) continue;
                 List<Jvmti.StackFrame> now = ts.frames();
                 if (was.size() >= DEPTH || now.size() >= DEPTH) {  // cut: a loop below the frames walked cannot be seen
-                    for (Class<?> c : classes) running.putIfAbsent(c, new Loop(c, "?", ts.thread().getName()));
+                    for (Class<?> c : classes) running.computeIfAbsent(c, k -> new ArrayList<>()).add(new Loop(c, 0, "?", ts.thread().getName()));
                     return running;
                 }
                 boolean inJava = (ts.state() & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (ts.state() & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
@@ -106,8 +122,11 @@ public final class RunningLoops {
                     long id = now.get(now.size() - 1 - fromBottom).methodId();
                     Class<?> owner = owners.get(id);
                     if (owner == null || hotOnly && !loops.computeIfAbsent(id, m -> loops(jvmti, m))) continue;
-                    Loop loop = new Loop(owner, methodName(jvmti, id), ts.thread().getName());
-                    if (!hotOnly || onTop.merge(loop, 1, Integer::sum) == ON_TOP) running.putIfAbsent(owner, loop);
+                    Loop loop = new Loop(owner, id, methodName(jvmti, id), ts.thread().getName());
+                    if (!hotOnly || onTop.merge(loop, 1, Integer::sum) == ON_TOP) {
+                        List<Loop> found = running.computeIfAbsent(owner, k -> new ArrayList<>());
+                        if (!found.contains(loop)) found.add(loop);
+                    }
                 }
             }
         }

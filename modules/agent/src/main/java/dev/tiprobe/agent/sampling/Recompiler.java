@@ -42,15 +42,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       a caller's own work to whichever inlined method's safepoint is nearest, so the callers'
  *       code must be compiled again too); then the classes whose methods the hot methods'
  *       bytecode calls ({@link Callees}): what the JIT may have inlined into them;</li>
- *   <li>a candidate is left alone when one of its methods is a hot loop that runs throughout: two
- *       walks of every platform thread {@link RunningLoops#PERSISTS_MILLIS} apart find it with the
- *       same frames below it, down to the thread's first, and later walks find it on top of its
- *       thread, running Java code ({@link RunningLoops}). A method that only stays on the stack
- *       while its callees work (a {@code main} that calls the hot method again and again) does not
- *       keep its class: it finishes interpreted, which costs one interpreted call per call of the
- *       hot method. Those walks do not see virtual threads, so a hot method sampled in a virtual
- *       thread keeps its class as compiled too, and a thread too deep to walk whole keeps every
- *       candidate so;</li>
+ *   <li>a candidate is left alone when one of its methods runs throughout with time of its own:
+ *       two walks of every platform thread {@link RunningLoops#PERSISTS_MILLIS} apart find it with
+ *       the same frames below it, down to the thread's first ({@link RunningLoops#throughout}),
+ *       and it is on top of {@link #SELF_SHARE} of the counted samples or more (its own code, or
+ *       code inlined into it, runs). A method that only stays on the stack while its callees work
+ *       (a {@code main} that calls the hot method again and again) does not keep its class: it
+ *       finishes interpreted, one interpreted call per call of the hot method. Those walks do not
+ *       see virtual threads, so a class with a method near the top of a virtual thread's sample
+ *       keeps as compiled too, and a thread too deep to walk whole keeps every candidate so;</li>
  *   <li>the JDK's classes (boot and platform loaders) and tiprobe's are never candidates:
  *       retransforming {@code java.util.HashMap} would throw away every compiled method in the
  *       JVM that inlined one of its methods (measured on H2: the dip in throughput and the JIT's
@@ -62,9 +62,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  *
  * A never-returning loop that calls only methods of its own class therefore stays as compiled,
- * and the report says so. The cost is the recompilation, a burst of JIT work, and a safepoint of
- * a few milliseconds per class; a loop entered after the first walk, and still running when its
- * class is retransformed a moment later, would finish interpreted.
+ * and the report says so. The cost is the recompilation, a burst of JIT work, the walks'
+ * safepoints and one for the retransformation; a loop entered after the first walk, and still
+ * running when its class is retransformed a moment later, would finish interpreted.
  */
 final class Recompiler {
     /** Samples counted before choosing: two seconds of a busy thread at 10 ms. */
@@ -77,6 +77,8 @@ final class Recompiler {
     static final int NEAR_TOP = 6;
     /** The share of the samples a method near the top must be in for its class to be a candidate. */
     static final double NEAR_SHARE = 0.05;
+    /** The share of the samples on top that makes a method running throughout one with time of its own. */
+    static final double SELF_SHARE = 0.01;
 
     /** What was done: the classes retransformed, and those left as compiled, each with why. */
     record Outcome(List<String> recompiled, List<String> left) {}
@@ -86,7 +88,7 @@ final class Recompiler {
     private final Map<Integer, AtomicInteger> tops = new ConcurrentHashMap<>();
     /** Samples with the method among the {@link #NEAR_TOP} frames below the top. */
     private final Map<Integer, AtomicInteger> nearTops = new ConcurrentHashMap<>();
-    /** Methods on top of a virtual thread's sample: their loops are where the walks cannot look. */
+    /** Methods on top of a virtual thread's sample or near it: their loops are where the walks cannot look. */
     private final Set<Integer> inVirtualThreads = ConcurrentHashMap.newKeySet();
     private final AtomicInteger counted = new AtomicInteger();
     private volatile boolean done;
@@ -102,7 +104,9 @@ final class Recompiler {
         int[] frames = stack.frames();
         tops.computeIfAbsent(frames[0], id -> new AtomicInteger()).incrementAndGet();
         for (int i = 1; i <= NEAR_TOP && i < stack.depth(); i++) {
-            if (!seenAbove(frames, i)) nearTops.computeIfAbsent(frames[i], id -> new AtomicInteger()).incrementAndGet();
+            if (seenAbove(frames, i)) continue;
+            nearTops.computeIfAbsent(frames[i], id -> new AtomicInteger()).incrementAndGet();
+            if (virtualThread) inVirtualThreads.add(frames[i]);
         }
         if (virtualThread) inVirtualThreads.add(stack.frames()[0]);
         counted.incrementAndGet();
@@ -120,15 +124,16 @@ final class Recompiler {
         done = true;
         Set<Class<?>> virtual = new HashSet<>();
         Set<Class<?>> candidates = candidates(hotMethods(), callers(), virtual);
+        Set<MethodToken> selfTimed = selfTimed();
         tops.clear();
         nearTops.clear();
         List<String> left = new ArrayList<>();
-        Set<Class<?>> running = RunningLoops.in(jvmti, candidates, true).keySet();
+        Map<Class<?>, List<RunningLoops.Loop>> running = RunningLoops.throughout(jvmti, candidates);
         List<Class<?>> chosen = new ArrayList<>();
         for (Class<?> c : candidates) {
             if (virtual.contains(c)) {
                 left.add(c.getName() + " (hot in a virtual thread, where a running loop cannot be seen)");
-            } else if (running.contains(c)) {
+            } else if (running.getOrDefault(c, List.of()).stream().anyMatch(loop -> ownTime(loop, selfTimed))) {
                 left.add(c.getName() + " (a loop of it ran throughout)");
             } else if (chosen.size() >= MOST_CLASSES) {
                 left.add(c.getName() + " (more than " + MOST_CLASSES + " classes)");
@@ -158,6 +163,22 @@ final class Recompiler {
     /** A hot method, and whether a virtual thread ran it. */
     private record Hot(IdMap.MethodEntry method, boolean inVirtualThread) {}
 
+    /** The methods on top of {@link #SELF_SHARE} of the counted samples or more. */
+    private Set<MethodToken> selfTimed() {
+        Set<MethodToken> out = new HashSet<>();
+        tops.forEach((id, count) -> {
+            MethodToken token = count.get() >= SELF_SHARE * counted.get() ? registry.map().methodToken(id) : null;
+            if (token != null) out.add(token);
+        });
+        return out;
+    }
+
+    /** Whether a running activation has time of its own in the samples; one not known (a thread too deep to walk) is taken to. */
+    private boolean ownTime(RunningLoops.Loop loop, Set<MethodToken> selfTimed) {
+        IdMap.MethodEntry m = loop.methodId() == 0 ? null : registry.resolve(loop.methodId());
+        return m == null || selfTimed.contains(m.token());
+    }
+
     /** The live methods on top of {@link #SHARE} of the counted samples, hottest first. */
     private List<Hot> hotMethods() {
         List<Map.Entry<Integer, AtomicInteger>> byCount = new ArrayList<>(tops.entrySet());
@@ -175,17 +196,17 @@ final class Recompiler {
         return hot;
     }
 
-    /** The live application methods near the top of {@link #NEAR_SHARE} of the counted samples or more, the most frequent first. */
-    private List<IdMap.MethodEntry> callers() {
+    /** The live application methods near the top of {@link #NEAR_SHARE} of the counted samples or more, the most frequent first, each with whether a virtual thread ran it. */
+    private List<Hot> callers() {
         List<Map.Entry<Integer, AtomicInteger>> byCount = new ArrayList<>(nearTops.entrySet());
         byCount.sort(Comparator.comparingInt((Map.Entry<Integer, AtomicInteger> e) -> e.getValue().get()).reversed());
-        List<IdMap.MethodEntry> out = new ArrayList<>();
+        List<Hot> out = new ArrayList<>();
         for (Map.Entry<Integer, AtomicInteger> e : byCount) {
             if (e.getValue().get() < NEAR_SHARE * counted.get()) break;
             MethodToken token = registry.map().methodToken(e.getKey());
             if (token == null || Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) continue;
             List<IdMap.MethodEntry> live = registry.map().methodsFor(token);
-            if (!live.isEmpty()) out.add(live.getFirst());
+            if (!live.isEmpty()) out.add(new Hot(live.getFirst(), inVirtualThreads.contains(e.getKey())));
         }
         return out;
     }
@@ -195,15 +216,16 @@ final class Recompiler {
      * the JDK whose methods the hot methods' bytecode calls, where they can be retransformed; the
      * classes of methods hot in virtual threads also go into {@code virtual}.
      */
-    private Set<Class<?>> candidates(List<Hot> hot, List<IdMap.MethodEntry> callers, Set<Class<?>> virtual) {
+    private Set<Class<?>> candidates(List<Hot> hot, List<Hot> callers, Set<Class<?>> virtual) {
         Set<Class<?>> owners = new LinkedHashSet<>();
         Set<Class<?>> classes = new LinkedHashSet<>();
         ClassLoader platform = ClassLoader.getPlatformClassLoader();
-        for (IdMap.MethodEntry m : callers) {
+        for (Hot caller : callers) {
             try {
-                Class<?> owner = jvmti.methodDeclaringClass(m.methodId());
+                Class<?> owner = jvmti.methodDeclaringClass(caller.method().methodId());
                 ClassLoader loader = owner.getClassLoader();
                 if (loader != null && loader != platform) addIfModifiable(owner, classes);
+                if (caller.inVirtualThread()) virtual.add(owner);
             } catch (RuntimeException e) {
                 // unloaded meanwhile
             }
