@@ -282,11 +282,16 @@ public final class RecordingFormat {
      */
     public static final String INFO_COMPILED_BEFORE_NANOS = "compiledBeforeSessionNanos";
     /**
-     * With {@code --recompile}: when (epoch nanoseconds), a tab, and which classes (comma and space
-     * between) were retransformed so that HotSpot compiled their code again with inlined methods'
-     * positions.
+     * When the hottest code was compiled again (epoch nanoseconds), a tab, and which classes
+     * (comma and space between) were retransformed so that HotSpot compiled their code again with
+     * inlined methods' positions, a tab, and those left as compiled, each with why.
      */
     public static final String INFO_RECOMPILED = "recompiled";
+    /**
+     * In a late session: after how many samples the hottest code is compiled again; 0 when the
+     * user said not to ({@code --no-recompile}).
+     */
+    public static final String INFO_RECOMPILE_AFTER_SAMPLES = "recompileAfterSamples";
     /** A sentence naming the methods whose probes the overhead budget took out, the hottest first. */
     public static final String INFO_REMOVED_FOR_OVERHEAD = "removedForOverhead";
 }

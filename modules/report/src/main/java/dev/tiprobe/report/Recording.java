@@ -292,12 +292,19 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         if (compiledBefore > LATE_START_NANOS && (sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)
                 || sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME))) {
             return String.format("The JVM had run %.0f s before sampling began: in code it compiled before then, the work"
-                    + " of inlined methods is credited to the method they were inlined into; code compiled since names them."
-                    + " After its first 200 samples tiprobe has the hottest code compiled again, unless told --no-recompile."
+                    + " of inlined methods is credited to the method they were inlined into; code compiled since names them.%s"
                     + " Started with tiprobe run, or with -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, every"
-                    + " sample names them.", compiledBefore / 1e9);
+                    + " sample names them.", compiledBefore / 1e9, notRecompiled());
         }
         return null;
+    }
+
+    /** Why a late session did not have the hottest code compiled again: told not to, or too short; nothing for older recordings. */
+    private String notRecompiled() {
+        String after = info.get(RecordingFormat.INFO_RECOMPILE_AFTER_SAMPLES);
+        if (after == null || !after.matches("\\d{1,9}")) return "";
+        return after.equals("0") ? " --no-recompile left that code as it was."
+                : " tiprobe has the hottest code compiled again after its first " + after + " samples, which this session did not reach.";
     }
 
     /** A JVM older than this when sampling began has hot code compiled before the session. */

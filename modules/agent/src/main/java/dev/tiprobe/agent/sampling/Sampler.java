@@ -193,7 +193,10 @@ public final class Sampler implements AutoCloseable {
         try {
             inlinedFrames = InlinedFrames.start(jvmti);
             recorder.info(RecordingFormat.INFO_COMPILED_BEFORE_NANOS, Long.toString(inlinedFrames.jvmAgeNanos()));
-            if (options.recompile() && inlinedFrames.jvmAgeNanos() > LATE_NANOS) recompiler = new Recompiler(jvmti, registry);
+            if (inlinedFrames.jvmAgeNanos() > LATE_NANOS) {
+                recorder.info(RecordingFormat.INFO_RECOMPILE_AFTER_SAMPLES, Integer.toString(options.recompile() ? Recompiler.SAMPLES : 0));
+                if (options.recompile()) recompiler = new Recompiler(jvmti, registry);
+            }
         } catch (RuntimeException refused) {
             inlinedFrames = null;  // inlined methods then show only where code was compiled with -XX:+DebugNonSafepoints
         }
