@@ -104,10 +104,10 @@ public final class Sampler implements AutoCloseable {
     /** JFR's samples of running threads; null where JVMTI walks every thread. */
     private volatile JfrSamples jfr;
     /**
-     * Until JFR records (its set-up takes from a tenth of a second to seconds where it has not run
-     * yet, longer on a busy machine), JVMTI walks every thread as without JFR, so a session has
-     * samples from its start; the time of the last such walk, before which JFR's samples are left
-     * out (the walks stood for that time).
+     * Until JFR's samples come (its set-up takes from a tenth of a second to seconds where it has
+     * not run yet, and it hands them over a flush later), JVMTI walks every thread as without JFR,
+     * so a session has samples from its start; the time of the last such walk, before which JFR's
+     * samples of platform threads are left out (the walks stood for that time).
      */
     private volatile long walkedUntil = Long.MIN_VALUE;
     /** When the sampler's thread began the round it is in (walks resolved, then written); {@link EventEngine#IDLE} between rounds. */
@@ -603,7 +603,8 @@ public final class Sampler implements AutoCloseable {
             seen.add(t);
             long cpu = credit(t, ts.cpuNanos(), ts.state(), ts.frames().getFirst());
             if (options.mode() == SampleMode.WALL && jfr != null) lookedAt(t, ts, lastWalkNanos, generation);
-            if (options.mode() == SampleMode.CPU && cpu <= 0 || carriesForJfr(t)) continue;
+            if (options.mode() == SampleMode.CPU && cpu <= 0) continue;
+            if (carriesForJfr(t) && (options.mode() == SampleMode.CPU || (ts.state() & Jvmti.THREAD_STATE_RUNNABLE) != 0)) continue;
             write(time, t.threadId(), t.getName(), state(ts.state()), cpu, ticks, ts.frames(), frames);
         }
         known = seen;
@@ -651,6 +652,7 @@ public final class Sampler implements AutoCloseable {
         List<Thread> busy = new ArrayList<>();
         List<Long> cpuNow = new ArrayList<>();
         for (Thread t : known) {
+            if (carriesForJfr(t)) continue;  // before its stack is taken, which would stop it for nothing
             long cpu = cpuTime(t);
             CpuClock c = clocks.get(t.threadId());
             if (cpu < 0 || c == null || cpu == c.lastCpu) continue;
@@ -662,16 +664,17 @@ public final class Sampler implements AutoCloseable {
             Jvmti.ThreadStack ts = stackOf(busy.get(i));
             if (ts == null) continue;  // the thread ended meanwhile
             long cpu = credit(busy.get(i), cpuNow.get(i), ts.state(), ts.frames().getFirst());
-            if (cpu > 0 && !carriesForJfr(busy.get(i))) write(time, busy.get(i), RecordingFormat.STATE_RUNNABLE, cpu, ts.frames(), frames);
+            if (cpu > 0) write(time, busy.get(i), RecordingFormat.STATE_RUNNABLE, cpu, ts.frames(), frames);
         }
     }
 
     /**
      * Whether {@code t} carries virtual threads for the JDK's scheduler while JFR samples (these
-     * walks then stand in for JFR until its samples come): its CPU is the virtual threads' work,
-     * which JFR's samples of them carry, and a walk sees only the carrier's frames
+     * walks then stand in for JFR until its samples come): running, its CPU is the virtual
+     * threads' work, which JFR's samples of them carry, and a walk sees only the carrier's frames
      * ({@code ForkJoinPool.runWorker}, {@code ForkJoinTask.doExec}), which took a quarter of 1,000
-     * hashing virtual threads' CPU in a 3 s session.
+     * hashing virtual threads' CPU in a 3 s session. cpu mode leaves carriers to JFR; wall mode
+     * only while they run (an idle carrier's wait is the walks' to show).
      */
     private boolean carriesForJfr(Thread t) {
         return jfr != null && t.getClass().getName().equals(CARRIER_THREAD);
