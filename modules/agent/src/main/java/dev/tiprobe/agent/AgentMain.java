@@ -254,7 +254,7 @@ public final class AgentMain {
     }
 
     /**
-     * While {@code kept} is the session: eight times a second writes the status line to {@code progress}
+     * While {@code kept} is the session: writes the status line to {@code progress}, eight times a second in its first seconds
      * (how {@code tiprobe collect} shows progress without loading the agent again, which makes
      * the JDK print a warning in the target unless it runs with -XX:+EnableDynamicAgentLoading);
      * once a second stops the session when the process {@code owner} (the {@code collect} that started it) is
@@ -267,6 +267,7 @@ public final class AgentMain {
     private static Thread keep(AgentSession kept, Path progress, String owner) {
         ProcessHandle command = owner == null ? null : commandProcess(owner);
         HeapWatch heap = new HeapWatch();
+        long keptSince = System.nanoTime();
         return AgentThreads.daemon("tiprobe-session").start(() -> {
             while (true) {
                 try {
@@ -275,9 +276,10 @@ public final class AgentMain {
                     for (int eighth = 1; eighth <= 8; eighth++) {
                         Thread.sleep(125);
                         if (eighth % 2 == 0) kept.retireUnloaded();  // tokens go as soon as the engines have written past their classes' unload
-                        // The command reads the line once a second, out of step with this loop: a
-                        // line an eighth old at most, where a second-old one showed 5 of a first second's 100 samples.
-                        if (eighth < 8) writeStatusWhileKept(kept, progress);
+                        // The command reads the line once a second, out of step with this loop: in
+                        // the first seconds, a line an eighth old at most, where a second-old one
+                        // showed 5 of a first second's 100 samples. Later, a second's lag is a small part.
+                        if (eighth < 8 && System.nanoTime() - keptSince < FRESH_STATUS_NANOS) writeStatusWhileKept(kept, progress);
                     }
                 } catch (InterruptedException ended) {
                     return;  // the session ended
@@ -398,6 +400,9 @@ public final class AgentMain {
             return null;
         }
     }
+
+    /** How long after its start a session's status line is written eight times a second; once a second after. */
+    private static final long FRESH_STATUS_NANOS = 3_000_000_000L;
 
     /** {@link #writeStatus}, while {@code kept} is the running session. */
     private static synchronized void writeStatusWhileKept(AgentSession kept, Path progress) throws IOException {
