@@ -244,14 +244,16 @@ public final class Event<H> {
         long began = System.nanoTime();
         Events e = Upcalls.enter(env, event);
         if (e == null) return;
+        Object[] handlers = {};
         try {
+            handlers = e.handlers(event);
             ClassLoader l = (ClassLoader) e.toJava(jni, loader);
             Class<?> redefined = (Class<?>) e.toJava(jni, classBeingRedefined);
             ProtectionDomain pd = (ProtectionDomain) e.toJava(jni, protectionDomain);
             String internalName = Native.string(name);
             byte[] bytes = MemorySegment.ofAddress(classData).reinterpret(classDataLength).toArray(JAVA_BYTE);
             boolean changed = false;
-            for (Object h : e.handlers(event)) {
+            for (Object h : handlers) {
                 try {
                     byte[] out = ((ClassFileLoadHookHandler) h).transform(l, internalName, redefined, pd, bytes);
                     if (out != null) {
@@ -274,13 +276,15 @@ public final class Event<H> {
         } catch (Throwable ignored) {
             // Swallowed: an exception escaping an upcall terminates the JVM; the class loads unchanged.
         } finally {
+            long took = System.nanoTime() - began;  // inside the guard: what the handlers do with it is no event of the program's
+            for (Object h : handlers) {
+                try {
+                    ((ClassFileLoadHookHandler) h).upcallTook(took);
+                } catch (Throwable x) {
+                    e.failed(event, x);
+                }
+            }
             Upcalls.leave();
-        }
-        try {
-            long took = System.nanoTime() - began;
-            for (Object h : e.handlers(event)) ((ClassFileLoadHookHandler) h).upcallTook(took);
-        } catch (Throwable ignored) {
-            // as above
         }
     }
 
