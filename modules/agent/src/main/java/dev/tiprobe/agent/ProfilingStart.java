@@ -1,6 +1,5 @@
 package dev.tiprobe.agent;
 
-import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.agent.sampling.Sampler;
 import dev.tiprobe.options.AgentOptions;
 
@@ -30,6 +29,11 @@ final class ProfilingStart {
     private static final Duration AT_EXIT = Duration.ofSeconds(10);
     /** How long the program's first class waits for the engines that take its allocations and waits. */
     private static final Duration AT_MAIN = Duration.ofSeconds(5);
+    /**
+     * tiprobe's classes, by internal name, which the hold lets load: told by name alone, as asking
+     * {@code Registry.tiprobes} could load Registry inside the transformer while it is being defined.
+     */
+    private static final String TIPROBE_CLASSES = "dev/tiprobe/";
 
     private final boolean defers;
     /** Whether the program waits for the start: the agent takes its allocations or waits itself, from their first. */
@@ -75,7 +79,7 @@ final class ProfilingStart {
             public byte[] transform(ClassLoader loader, String className, Class<?> redefining,
                                     java.security.ProtectionDomain domain, byte[] classFile) {
                 if (open.get() || redefining != null || loader == null || loader == ClassLoader.getPlatformClassLoader()
-                        || className == null || Registry.tiprobes(className.replace('/', '.')) || EventEngine.machinery(Thread.currentThread().getName())) {
+                        || className == null || className.startsWith(TIPROBE_CLASSES) || EventEngine.machinery(Thread.currentThread().getName())) {
                     return null;  // the JDK's start-up, a class changed again, or tiprobe's own classes and threads, which the start needs
                 }
                 if (!open.compareAndSet(false, true)) return null;
