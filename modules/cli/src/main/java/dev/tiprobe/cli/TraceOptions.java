@@ -245,7 +245,7 @@ final class TraceOptions {
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
         if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs stack sampling: --sample or -e cpu|wall");
-        if (sample == null && recompile != null) throw new UsageException("--recompile names inlined methods in samples: it needs --sample <interval> or -e cpu|wall");
+        if (sample == null && recompile != null) throw new UsageException("--recompile and --no-recompile are about sampled stacks: they need --sample <interval> or -e cpu|wall");
         if (depth != null && sample == null) throw new UsageException("--depth is the sampled stacks' depth: it needs --sample <interval> or -e cpu|wall");
         if (depth != null && (depth < 1 || depth > MAX_DEPTH)) throw new UsageException("--depth must be 1 to " + MAX_DEPTH + " frames, not " + depth);
         if (!profiling && Exports.drawnFromSamples(file())) {

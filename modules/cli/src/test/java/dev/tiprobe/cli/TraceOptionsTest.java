@@ -104,7 +104,7 @@ class TraceOptionsTest {
         assertEquals("-i must be a positive duration with its unit, such as 10ms, 5s or 5m, not '1000000'", usage("-e", "cpu", "-i", "1000000"));
     }
 
-    /** asprof's -j: the sampled stacks' depth reaches the agent; out of range, or without sampling, is a usage error. */
+    /** Attached late, the hottest code is compiled again unless --no-recompile says not to. */
     @Test
     void recompilingIsOnByDefaultAndNoRecompileTurnsItOff() throws CliException {
         assertTrue(AgentOptions.parse(flags("-e", "cpu").settings(OUT).format()).sampling().recompile());
@@ -112,6 +112,7 @@ class TraceOptionsTest {
         assertTrue(AgentOptions.parse(flags("-e", "cpu", "--recompile").settings(OUT).format()).sampling().recompile());
     }
 
+    /** asprof's -j: the sampled stacks' depth reaches the agent; out of range, or without sampling, is a usage error. */
     @Test
     void theStackDepthIsAFlag() throws CliException {
         assertEquals(100, AgentOptions.parse(flags("-j", "100", "-e", "cpu").settings(OUT).format()).sampling().depth());

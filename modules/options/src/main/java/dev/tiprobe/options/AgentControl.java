@@ -9,7 +9,7 @@ package dev.tiprobe.options;
  * @param command  start (the default), status, dump or stop
  * @param reply    the file for the agent's reply; null: errors go to the target's stderr
  * @param progress the file for the session's status line, while it runs; or null
- * @param owner    the owning command process ({@code <pid> <start millis>}); or null
+ * @param owner    the owning command process ({@code <pid>:<start millis>}); or null
  * @param settings the rest: the session's settings, for start
  */
 public record AgentControl(String command, String reply, String progress, String owner, String settings) {
