@@ -188,7 +188,9 @@ class SamplingAccuracyIT {
         List<Double> all = burstsPerSecond(dir.resolve("bursts.out"));
         double after = median(all.subList(all.size() - 5, all.size()));
         System.out.println("InlinedBursts: " + before + " bursts a second before, " + after + " after");
-        assertTrue(after > 0.7 * before, "the program's speed after the recompilation: " + after + " bursts a second against " + before);
+        // A stranded kernel loop runs ten times slower; beside two busy JVMs the program's own speed
+        // moved to 0.62 of before with nothing stranded (1.00 and 1.02 on a quiet machine).
+        assertTrue(after > 0.4 * before, "the program's speed after the recompilation: " + after + " bursts a second against " + before);
     }
 
     /**
