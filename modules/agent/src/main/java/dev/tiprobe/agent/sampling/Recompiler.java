@@ -181,50 +181,55 @@ final class Recompiler {
 
     /** The live methods on top of {@link #SHARE} of the counted samples, hottest first. */
     private List<Hot> hotMethods() {
-        List<Map.Entry<Integer, AtomicInteger>> byCount = new ArrayList<>(tops.entrySet());
-        byCount.sort(Comparator.comparingInt((Map.Entry<Integer, AtomicInteger> e) -> e.getValue().get()).reversed());
         List<Hot> hot = new ArrayList<>();
         int covered = 0;
-        for (Map.Entry<Integer, AtomicInteger> e : byCount) {
+        for (Map.Entry<Integer, AtomicInteger> e : mostFirst(tops)) {
             if (covered >= SHARE * counted.get() || hot.size() >= MOST_CLASSES) break;
             covered += e.getValue().get();
-            MethodToken token = registry.map().methodToken(e.getKey());
-            if (token == null || Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) continue;
-            List<IdMap.MethodEntry> live = registry.map().methodsFor(token);
-            if (!live.isEmpty()) hot.add(new Hot(live.getFirst(), inVirtualThreads.contains(e.getKey())));
+            IdMap.MethodEntry m = liveApplicationMethod(e.getKey());
+            if (m != null) hot.add(new Hot(m, inVirtualThreads.contains(e.getKey())));
         }
         return hot;
     }
 
     /** The live application methods near the top of {@link #NEAR_SHARE} of the counted samples or more, the most frequent first, each with whether a virtual thread ran it. */
     private List<Hot> callers() {
-        List<Map.Entry<Integer, AtomicInteger>> byCount = new ArrayList<>(nearTops.entrySet());
-        byCount.sort(Comparator.comparingInt((Map.Entry<Integer, AtomicInteger> e) -> e.getValue().get()).reversed());
         List<Hot> out = new ArrayList<>();
-        for (Map.Entry<Integer, AtomicInteger> e : byCount) {
+        for (Map.Entry<Integer, AtomicInteger> e : mostFirst(nearTops)) {
             if (e.getValue().get() < NEAR_SHARE * counted.get()) break;
-            MethodToken token = registry.map().methodToken(e.getKey());
-            if (token == null || Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) continue;
-            List<IdMap.MethodEntry> live = registry.map().methodsFor(token);
-            if (!live.isEmpty()) out.add(new Hot(live.getFirst(), inVirtualThreads.contains(e.getKey())));
+            IdMap.MethodEntry m = liveApplicationMethod(e.getKey());
+            if (m != null) out.add(new Hot(m, inVirtualThreads.contains(e.getKey())));
         }
         return out;
     }
 
+    /** Methods by how many samples counted them, the most first. */
+    private static List<Map.Entry<Integer, AtomicInteger>> mostFirst(Map<Integer, AtomicInteger> counts) {
+        List<Map.Entry<Integer, AtomicInteger>> byCount = new ArrayList<>(counts.entrySet());
+        byCount.sort(Comparator.comparingInt((Map.Entry<Integer, AtomicInteger> e) -> e.getValue().get()).reversed());
+        return byCount;
+    }
+
+    /** The live method a sample's frame names, when it is the application's (not tiprobe's); null otherwise or once unloaded. */
+    private IdMap.MethodEntry liveApplicationMethod(int id) {
+        MethodToken token = registry.map().methodToken(id);
+        if (token == null || Registry.frameOwner(token) != Registry.FrameOwner.APPLICATION) return null;
+        List<IdMap.MethodEntry> live = registry.map().methodsFor(token);
+        return live.isEmpty() ? null : live.getFirst();
+    }
+
     /**
-     * The hot methods' classes, the callers' classes outside the JDK, then the classes outside
-     * the JDK whose methods the hot methods' bytecode calls, where they can be retransformed; the
-     * classes of methods hot in virtual threads also go into {@code virtual}.
+     * The hot methods' classes, the callers' classes, then the classes whose methods the hot
+     * methods' bytecode calls, where they can be candidates ({@link #addIfCandidate}); the classes
+     * of methods hot in virtual threads, or near the top of their samples, also go into {@code virtual}.
      */
     private Set<Class<?>> candidates(List<Hot> hot, List<Hot> callers, Set<Class<?>> virtual) {
         Set<Class<?>> owners = new LinkedHashSet<>();
         Set<Class<?>> classes = new LinkedHashSet<>();
-        ClassLoader platform = ClassLoader.getPlatformClassLoader();
         for (Hot caller : callers) {
             try {
                 Class<?> owner = jvmti.methodDeclaringClass(caller.method().methodId());
-                ClassLoader loader = owner.getClassLoader();
-                if (loader != null && loader != platform) addIfModifiable(owner, classes);
+                addIfCandidate(owner, classes);
                 if (caller.inVirtualThread()) virtual.add(owner);
             } catch (RuntimeException e) {
                 // unloaded meanwhile
@@ -234,14 +239,13 @@ final class Recompiler {
             IdMap.MethodEntry m = h.method();
             try {
                 Class<?> owner = jvmti.methodDeclaringClass(m.methodId());
-                if (owner.getClassLoader() != null && owner.getClassLoader() != platform) addIfModifiable(owner, owners);
+                addIfCandidate(owner, owners);
                 if (h.inVirtualThread()) virtual.add(owner);
                 Jvmti.ConstantPool pool = jvmti.constantPool(owner);
                 Set<String> callees = Callees.of(jvmti.bytecodes(m.methodId()), pool.count(), pool.bytes());
                 if (callees.isEmpty()) continue;
                 for (Class<?> c : jvmti.classLoaderClasses(owner.getClassLoader())) {
-                    ClassLoader loader = c.getClassLoader();
-                    if (loader != null && loader != platform && callees.contains(c.getName())) addIfModifiable(c, classes);
+                    if (callees.contains(c.getName())) addIfCandidate(c, classes);
                 }
             } catch (RuntimeException e) {
                 // unloaded meanwhile, native, or bytes not as the format says: that method's callees are skipped
@@ -251,13 +255,16 @@ final class Recompiler {
         return owners;
     }
 
-    /** Adds {@code c} when it is prepared (it has methods to have been inlined) and can be retransformed. */
-    private void addIfModifiable(Class<?> c, Set<Class<?>> into) {
-        if (c != null && !c.isHidden() && !c.getName().startsWith(TIPROBE) && jvmti.classStatus(c).prepared()
-                && jvmti.isModifiableClass(c)) {
+    /**
+     * Adds {@code c} when it may be retransformed: the application's (not the JDK's, of the boot
+     * and platform loaders, nor tiprobe's), prepared (it has methods to have been inlined), and
+     * modifiable.
+     */
+    private void addIfCandidate(Class<?> c, Set<Class<?>> into) {
+        ClassLoader loader = c == null ? null : c.getClassLoader();
+        if (loader != null && loader != ClassLoader.getPlatformClassLoader() && !c.isHidden() && !Registry.tiprobes(c.getName())
+                && jvmti.classStatus(c).prepared() && jvmti.isModifiableClass(c)) {
             into.add(c);
         }
     }
-
-    private static final String TIPROBE = "dev.tiprobe.";
 }
