@@ -73,10 +73,14 @@ final class AgentSession {
         return reply.with(Reply.RECORDING, recording).with(Reply.OUTPUT, output);
     }
 
-    /** The recording being written, when its file (or its directory) was removed since: what it still gets is lost. */
+    /**
+     * The recording being written, when its file (or its directory) was removed since: what it
+     * still gets is lost. Only a file known to be gone counts; one whose existence cannot be told
+     * (a full heap, a denied look) is taken as there.
+     */
     Path recordingRemoved() {
         Path recording = recorder.file().toAbsolutePath();
-        return java.nio.file.Files.exists(recording) ? null : recording;
+        return java.nio.file.Files.notExists(recording) ? recording : null;
     }
 
     /** Profiling has started (at once, or in premain once the VM is up); with it the loop, if asked for. */

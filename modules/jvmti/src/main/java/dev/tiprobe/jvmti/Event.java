@@ -46,6 +46,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  */
 public final class Event<H> {
     private static final List<Event<?>> ALL = new ArrayList<>();
+    /** Where a callback has no handlers yet: a constant, as allocating before the callback's try could throw out of the upcall. */
+    private static final Object[] NO_HANDLERS = {};
 
     private final String name;
     private final int type;
@@ -244,7 +246,7 @@ public final class Event<H> {
         long began = System.nanoTime();
         Events e = Upcalls.enter(env, event);
         if (e == null) return;
-        Object[] handlers = {};
+        Object[] handlers = NO_HANDLERS;
         try {
             handlers = e.handlers(event);
             ClassLoader l = (ClassLoader) e.toJava(jni, loader);
