@@ -31,9 +31,11 @@ class ChurnSoakIT {
     /**
      * The programs' pace: both do the same work at the same moments, so their heaps compare (the
      * program's own grows with the scripts it ran; run flat out, the one tiprobe slows down ran
-     * half as many in ten minutes and looked several MB smaller for it).
+     * half as many in ten minutes and looked several MB smaller for it). Six a second keeps a
+     * third in hand on a CI machine beside two busy JVMs, where either program managed about
+     * eight flat out, and the traced one fell behind at eight for the seconds tiprobe's start took.
      */
-    private static final int SCRIPTS_PER_SECOND = 12;
+    private static final int SCRIPTS_PER_SECOND = 6;
 
     @TempDir
     Path dir;
@@ -75,8 +77,8 @@ class ChurnSoakIT {
         assertEquals(0, tiprobe("dump", pid).exit(), "a dump succeeds");
         Command.Run stop = tiprobe("stop", pid);
         assertEquals(0, stop.exit(), stop.err());
-        // Measured on two cores, both programs at 12 scripts a second: 12 to 16 MB of live objects
-        // above the program alone at each look of ten minutes (BENCHMARKS.md, "The agent's heap
+        // Measured on two cores, both programs at 12 scripts a second, twice this test's pace: 12 to
+        // 16 MB of live objects above the program alone at each look of ten minutes (BENCHMARKS.md, "The agent's heap
         // under class churn"). The bound is the agent's promise: within 16 MB of the program alone.
         for (long mb : above) assertTrue(mb <= 16, "the agent's heap beside the program alone, MB at each look: " + above + "; " + status);
         assertTrue(above.getLast() < above.getFirst() + 10, "not climbing look after look: " + above + "; " + status);

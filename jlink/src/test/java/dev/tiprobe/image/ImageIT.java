@@ -923,7 +923,7 @@ class ImageIT {
         Path lib = TIPROBE.getParent().resolveSibling("lib");
         Path profiles = Files.createDirectories(dir.resolve("fleet"));
         Process p = new ProcessBuilder(JAVA, "-javaagent:" + lib.resolve("tiprobe-agent.jar") + "=interval=10ms,samplemode=cpu,loop=1s,keep=10,file="
-                + profiles.resolve("cpu-%t.pb.gz"), "--enable-native-access=ALL-UNNAMED", "-cp", CLASSES, "example.real.OneSecond", "3500", "2500")
+                + profiles.resolve("cpu-%t.pb.gz"), "--enable-native-access=ALL-UNNAMED", "-cp", CLASSES, "example.real.OneSecond", "5000", "2500")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("fleet.out").toFile()).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the program ends");
         assertEquals(0, p.exitValue(), Files.readString(dir.resolve("fleet.out")));
