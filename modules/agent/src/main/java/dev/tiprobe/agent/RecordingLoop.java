@@ -1,7 +1,6 @@
 package dev.tiprobe.agent;
 
-import dev.tiprobe.ids.HumanNames;
-import dev.tiprobe.report.Pprof;
+import dev.tiprobe.report.Export;
 import dev.tiprobe.report.Profile;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
@@ -65,7 +64,7 @@ final class RecordingLoop implements AutoCloseable {
 
     /** Whether the loop turns each finished recording into a pprof profile itself. */
     boolean makesProfiles() {
-        return options.file().endsWith(PPROF);
+        return Export.forFile(options.file()).orElse(null) == Export.PPROF;
     }
 
     private void run() {
@@ -112,8 +111,6 @@ final class RecordingLoop implements AutoCloseable {
         return kept;
     }
 
-    private static final String PPROF = ".pb.gz";
-
     /**
      * {@code recording} as the pprof profile named for it, written beside it (through a temporary
      * file, so a reader never sees half a profile), the recording then removed; null, the
@@ -137,7 +134,7 @@ final class RecordingLoop implements AutoCloseable {
                 return null;
             }
             try (OutputStream out = Files.newOutputStream(partial)) {
-                Pprof.write(profile, HumanNames.FrameStyle.SLASH, labels(), out);
+                Export.PPROF.write(r, Export.Options.of(r, recording.getFileName().toString()).withLabels(labels()), out);
             }
             Files.move(partial, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(recording);

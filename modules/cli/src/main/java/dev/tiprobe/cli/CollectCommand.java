@@ -3,6 +3,9 @@ package dev.tiprobe.cli;
 import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.Reply;
+import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.report.Export;
+import dev.tiprobe.report.TextReport;
 import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.report.FoldedStacks;
 import dev.tiprobe.report.Recording;
@@ -60,12 +63,14 @@ final class CollectCommand extends SessionCommand {
 
     /** asprof's {@code -o} formats, each with the extension of the file it writes (flat and traces print instead). */
     enum OutputFormat {
-        FLAT(".txt"), TRACES(".txt"), COLLAPSED(".collapsed"), FLAMEGRAPH(".html"), JFR(".jfr"), PPROF(".pb.gz");
+        FLAT(Export.TEXT), TRACES(Export.TEXT), COLLAPSED(Export.FOLDED), FLAMEGRAPH(Export.FLAME_GRAPH), JFR(Export.JFR), PPROF(Export.PPROF);
 
+        final Export export;
         final String extension;
 
-        OutputFormat(String extension) {
-            this.extension = extension;
+        OutputFormat(Export export) {
+            this.export = export;
+            this.extension = export.extension;
         }
 
         /** Whether it goes to stdout without -f. */
@@ -219,7 +224,7 @@ final class CollectCommand extends SessionCommand {
     private void print(Recording r) throws CliException {
         PrintWriter out = spec.commandLine().getOut();
         if (printed == OutputFormat.FLAT) {
-            TextReport.write(r, null, out, 20, 0);
+            TextReport.write(r, null, out, Export.TOP_ROWS, 0);
             return;
         }
         if (printed == OutputFormat.TRACES) {
@@ -265,18 +270,18 @@ final class CollectCommand extends SessionCommand {
             if (file != null && format == OutputFormat.TRACES) {
                 throw new UsageException("-o traces prints the top stacks: leave out -f (a .txt file holds the full report)");
             }
-            if (file != null && !file.endsWith(format.extension)) {
+            if (file != null && Export.forFile(file).orElse(null) != format.export) {
                 throw new UsageException("-o " + format + " writes " + format.extension + ": name the file so (-f …" + format.extension + ")");
             }
             if (file == null && !format.printable()) {
                 throw new UsageException("-o " + format + " writes a file: name it with -f (e.g. -f profile" + format.extension + ")");
             }
         }
-        if (file != null && file.endsWith(".tpr") && (perThread || !includes.isEmpty() || !excludes.isEmpty())) {
+        if (file != null && RecordingFormat.isRecording(file) && (perThread || !includes.isEmpty() || !excludes.isEmpty())) {
             throw new UsageException("-t, --include and --exclude shape a profile: a .tpr keeps the whole recording (tiprobe report"
                     + " filters it later)");
         }
-        boolean collapsed = format == OutputFormat.COLLAPSED || (file != null && file.endsWith(OutputFormat.COLLAPSED.extension));
+        boolean collapsed = format == OutputFormat.COLLAPSED || (file != null && Export.forFile(file).orElse(null) == Export.FOLDED);
         if (perThread && !collapsed) throw new UsageException("-t splits folded stacks by thread: use -o collapsed or -f x.collapsed");
         if (file != null) return null;
         if (format != null) return format;

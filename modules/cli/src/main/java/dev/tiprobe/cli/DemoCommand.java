@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.TextReport;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.TracedText;
 

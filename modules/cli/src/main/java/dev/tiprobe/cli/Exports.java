@@ -1,30 +1,24 @@
 package dev.tiprobe.cli;
 
-import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.recording.RecordingFormat;
-import dev.tiprobe.report.FlameGraphHtml;
-import dev.tiprobe.report.FoldedStacks;
-import dev.tiprobe.report.JfrExport;
-import dev.tiprobe.report.Pprof;
+import dev.tiprobe.report.Export;
 import dev.tiprobe.report.JfrRecordings;
 import dev.tiprobe.report.Recording;
-import dev.tiprobe.report.RecordingJson;
 import dev.tiprobe.report.RecordingReader;
-import dev.tiprobe.report.View;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 
 /**
- * A recording (.tpr, the one file the agent writes) into the format a file name asks for: JSON,
- * text, a flame graph page, folded stacks, a pprof profile or a JFR file.
+ * A recording (.tpr, the one file the agent writes, or a JFR file) read, and written into the
+ * format a file name asks for ({@link Export}).
  */
 final class Exports {
     private Exports() {}
 
     /** The names {@code -f} takes, for messages. */
-    static final String FORMATS = ".json, .txt, .html, .collapsed, .pb.gz (pprof), .jfr (JFR) or .tpr (the recording itself)";
+    static final String FORMATS = Export.NAMES + " or " + RecordingFormat.EXTENSION + " (the recording itself)";
 
     /**
      * Reads a recording: tiprobe's (a damaged one gives its whole chunks, before and after the
@@ -39,8 +33,8 @@ final class Exports {
             }
             return r;
         } catch (RecordingReader.NotARecordingException e) {
-            String name = file.getFileName().toString();
-            throw new CliException(file + " is " + (name.endsWith(".json") ? "a JSON export, not a recording; report reads the recording"
+            boolean json = Export.forFile(file.getFileName().toString()).orElse(null) == Export.JSON;
+            throw new CliException(file + " is " + (json ? "a JSON export, not a recording; report reads the recording"
                     + " (.tpr) the agent wrote" : "not a tiprobe recording: " + e.getMessage()), e);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new CliException("no such file: " + file, e);
@@ -49,47 +43,25 @@ final class Exports {
         }
     }
 
-    /** Whether a file of this name is drawn from stacks: a flame graph, folded stacks, a pprof profile. */
-    static boolean drawnFromSamples(String name) {
-        return name.endsWith(".html") || name.endsWith(".collapsed") || name.endsWith(".pb.gz");
-    }
-
-    /** Whether tiprobe can write a file of this name from a recording. */
+    /** Whether tiprobe can write a file of this name from a recording: an export, or the recording itself. */
     static boolean known(String name) {
-        return name.endsWith(".json") || name.endsWith(".txt") || drawnFromSamples(name) || name.endsWith(".jfr") || name.endsWith(".tpr");
+        return Export.forFile(name).isPresent() || RecordingFormat.isRecording(name);
     }
 
-    /**
-     * {@code r} as {@code out}'s name asks: JSON for {@code .json}, the text report for
-     * {@code .txt}, a flame graph for {@code .html}, folded stacks for {@code .collapsed}, a pprof
-     * profile for {@code .pb.gz}; {@code recording} names the source on the page.
-     */
+    /** The format of {@code out}, which {@link #known} has passed and which is no recording. */
+    static Export of(Path out) {
+        return Export.forFile(out.getFileName().toString())
+                .orElseThrow(() -> new IllegalArgumentException("no format writes " + out));
+    }
+
+    /** {@code r} as {@code out}'s name asks, in its natural view; {@code recording} names the source on a page. */
     static void write(Recording r, Path recording, Path out) throws CliException {
-        write(r, recording, out, null, FrameStyle.SLASH);
+        write(r, out, Export.Options.of(r, recording.getFileName().toString()));
     }
 
-    /**
-     * As {@link #write(Recording, Path, Path)}, drawing {@code view} (null: the recording's natural
-     * one, {@link View#natural}): the page opens on it, folded stacks and pprof hold it, the text
-     * report shows its top frames. The page, folded stacks and pprof name frames in {@code frames};
-     * text and JSON name methods whole, with their module or jar.
-     */
-    static void write(Recording r, Path recording, Path out, View view, FrameStyle frames) throws CliException {
-        String name = out.toString();
-        View drawn = view != null ? view : View.natural(r);
-        if (name.endsWith(".pb.gz")) {
-            OutputFiles.writeBytes(out, o -> Pprof.write(drawn.of(r), frames, o));
-            return;
-        }
-        if (name.endsWith(".jfr")) {  // every view's events, as a JFR file: the view and the frames' spelling are the reader's
-            OutputFiles.writeBytes(out, o -> JfrExport.write(r, o));
-            return;
-        }
-        OutputFiles.write(out, w -> {
-            if (name.endsWith(".html")) FlameGraphHtml.write(r, view, frames, w, "tiprobe: " + r.info().getOrDefault(RecordingFormat.INFO_PROGRAM, recording.getFileName().toString()));
-            else if (name.endsWith(".json")) RecordingJson.write(r, w);
-            else if (name.endsWith(".txt")) TextReport.write(r, view, w, 20, 200);
-            else FoldedStacks.write(drawn.of(r), w, false, frames);
-        });
+    /** {@code r} as {@code out}'s name asks, drawn as {@code options} say. */
+    static void write(Recording r, Path out, Export.Options options) throws CliException {
+        Export format = of(out);
+        OutputFiles.writeBytes(out, o -> format.write(r, options, o));
     }
 }

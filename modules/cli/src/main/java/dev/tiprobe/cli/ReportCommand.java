@@ -1,8 +1,8 @@
 package dev.tiprobe.cli;
 
 import dev.tiprobe.ids.HumanNames.FrameStyle;
-import dev.tiprobe.report.FlameGraphHtml;
-import dev.tiprobe.report.FoldedStacks;
+import dev.tiprobe.report.Export;
+import dev.tiprobe.report.TextReport;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingFilter;
 import dev.tiprobe.report.View;
@@ -84,11 +84,11 @@ final class ReportCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws CliException {
-        if (!file.equals("-") && (!Exports.known(file) || file.endsWith(".tpr"))) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "unknown format of '" + file + "': use .json, .txt, .html, .collapsed, .pb.gz or .jfr");
+        Export format = file.equals("-") ? Export.TEXT : Export.forFile(file).orElse(null);
+        if (format == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown format of '" + file + "': use " + Export.NAMES);
         }
-        if (lines && file.endsWith(".jfr")) {
+        if (lines && format.keepsLines()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "a JFR file keeps each frame's line: leave out --lines");
         }
         if (diff != null && lines) {
@@ -97,7 +97,7 @@ final class ReportCommand implements Callable<Integer> {
         if (diff != null && file.equals("-")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--diff draws a page or folded stacks: name one with -f x.html or -f x.collapsed");
         }
-        if (diff != null && !file.endsWith(".html") && !file.endsWith(".collapsed")) {
+        if (diff != null && !format.diffs()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--diff writes .html or .collapsed; for pprof, export each"
                     + " recording to .pb.gz and compare them with go tool pprof -diff_base=base.pb.gz new.pb.gz");
         }
@@ -129,22 +129,22 @@ final class ReportCommand implements Callable<Integer> {
             throw new CliException(recording + " holds no " + view.id() + " view: it has " + (View.in(r).isEmpty() ? "none"
                     : String.join(", ", View.in(r).stream().map(View::id).toList())) + hint(view));
         }
-        if (diff != null) return diff(r, filter, view, frames);
+        Export.Options options = Export.Options.of(r, recording.getFileName().toString()).withView(view).withFrames(frames).withCalls(calls);
+        if (diff != null) return diff(r, filter, format, options);
         Recording shown = lines ? r.withLines() : r;
         if (file.equals("-")) {
-            TextReport.write(shown, view, spec.commandLine().getOut(), 20, calls);
+            TextReport.write(shown, view, spec.commandLine().getOut(), Export.TOP_ROWS, calls);
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
-        if (file.endsWith(".txt")) OutputFiles.write(out, w -> TextReport.write(shown, view, w, 20, calls));
-        else Exports.write(shown, recording, out, view, frames);
+        Exports.write(shown, out, options);
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;
     }
 
     /** {@code now} against the recording {@code --diff} names, in one view, filtered alike. */
-    private int diff(Recording now, RecordingFilter filter, View view, FrameStyle frames) throws CliException {
-        View drawn = view != null ? view : View.natural(now);
+    private int diff(Recording now, RecordingFilter filter, Export format, Export.Options options) throws CliException {
+        View drawn = options.view() != null ? options.view() : View.natural(now);
         Recording base = filter.apply(Exports.read(diff, spec.commandLine().getErr()));
         for (Recording r : List.of(now, base)) {
             if (!View.in(r).contains(drawn)) {
@@ -152,11 +152,8 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         Path out = Path.of(file).toAbsolutePath();
-        String title = "tiprobe: " + recording.getFileName() + " against " + diff.getFileName();
-        OutputFiles.write(out, w -> {
-            if (file.endsWith(".html")) FlameGraphHtml.writeDiff(base, now, drawn, frames, w, title);
-            else FoldedStacks.writeDiff(drawn.of(base), drawn.of(now), w, frames);
-        });
+        Export.Options titled = options.withTitle("tiprobe: " + recording.getFileName() + " against " + diff.getFileName());
+        OutputFiles.writeBytes(out, o -> format.writeDiff(base, now, drawn, titled, o));
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         return Main.OK;
     }

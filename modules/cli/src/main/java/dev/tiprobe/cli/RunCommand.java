@@ -1,5 +1,7 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.Export;
+import dev.tiprobe.report.TextReport;
 import dev.tiprobe.options.AgentOptions;
 
 import picocli.CommandLine.Command;
@@ -46,7 +48,7 @@ final class RunCommand implements Callable<Integer> {
             JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
             Finished done = launch(command, runtime, trace.agentOptions(output), trace.filter != null, output);
             if (printed) {
-                TextReport.write(Exports.read(done.results(), spec.commandLine().getErr()), null, spec.commandLine().getOut(), 20, 0);
+                TextReport.write(Exports.read(done.results(), spec.commandLine().getErr()), null, spec.commandLine().getOut(), Export.TOP_ROWS, 0);
                 spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit()
                         + " (-f names a file for the whole profile: .html, .jfr, .tpr …)");
                 return done.exit();

@@ -1,5 +1,7 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.report.Export;
 import dev.tiprobe.options.AgentOptions;
 
 import picocli.CommandLine.Command;
@@ -26,7 +28,7 @@ final class StartCommand extends SessionCommand {
     String sessionOptions() throws CliException {
         AgentOptions.Loop loop = looping.loop(trace);
         if (loop == null) return trace.agentOptions(Agent.output(trace.file(), pid));
-        if (!trace.file().endsWith(".tpr") && !trace.file().endsWith(".pb.gz")) {
+        if (!RecordingFormat.isRecording(trace.file()) && Export.forFile(trace.file()).orElse(null) != Export.PPROF) {
             throw new UsageException("start --loop writes recordings or pprof profiles: name them .tpr or .pb.gz (e.g. -f 'p-%t.pb.gz');"
                     + " collect --loop makes .html, .collapsed, ... of each as it finishes");
         }

@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.report.Export;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.AgentOptions.SampleMode;
@@ -248,7 +249,7 @@ final class TraceOptions {
         if (sample == null && recompile != null) throw new UsageException("--recompile and --no-recompile are about sampled stacks: they need --sample <interval> or -e cpu|wall");
         if (depth != null && sample == null) throw new UsageException("--depth is the sampled stacks' depth: it needs --sample <interval> or -e cpu|wall");
         if (depth != null && (depth < 1 || depth > MAX_DEPTH)) throw new UsageException("--depth must be 1 to " + MAX_DEPTH + " frames, not " + depth);
-        if (!profiling && Exports.drawnFromSamples(file())) {
+        if (!profiling && Export.forFile(file()).map(Export::drawnFromStacks).orElse(false)) {
             throw new CliException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
         if (filter != null && AgentOptions.split(filter).size() > 1) {

@@ -92,6 +92,14 @@ package dev.tiprobe.recording;
  * wall view (samples counted) and a cpu view (samples weighted by cpuNanos).
  */
 public final class RecordingFormat {
+    /** How a recording's file name ends. */
+    public static final String EXTENSION = ".tpr";
+
+    /** Whether a file of this name is a recording, not an export of one. */
+    public static boolean isRecording(String fileName) {
+        return fileName.endsWith(EXTENSION);
+    }
+
     private RecordingFormat() {}
 
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};

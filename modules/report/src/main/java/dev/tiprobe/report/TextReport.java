@@ -1,10 +1,6 @@
-package dev.tiprobe.cli;
+package dev.tiprobe.report;
 
-import dev.tiprobe.report.Profile;
-import dev.tiprobe.report.Recording;
-import dev.tiprobe.report.View;
 import dev.tiprobe.recording.RecordingFormat;
-import dev.tiprobe.report.TracedText;
 
 import java.io.PrintWriter;
 import java.util.Comparator;
@@ -21,11 +17,11 @@ import java.util.stream.Collectors;
  * allocations, locks), the traced methods by calls and by time, the traced calls, and what tracing
  * skipped or removed.
  */
-final class TextReport {
+public final class TextReport {
     private TextReport() {}
 
     /** Every view the recording holds, then the traced methods and calls ({@link #write(Recording, View, PrintWriter, int, int)}). */
-    static void write(Recording r, PrintWriter out, int top, int calls) {
+    public static void write(Recording r, PrintWriter out, int top, int calls) {
         write(r, null, out, top, calls);
     }
 
@@ -37,7 +33,7 @@ final class TextReport {
      * waiting methods and the longest waits with who held the lock. {@code only}: that view alone
      * (null: all). Then the traced methods, the first {@code calls} traced calls, and the tracing account.
      */
-    static void write(Recording r, View only, PrintWriter out, int top, int calls) {
+    public static void write(Recording r, View only, PrintWriter out, int top, int calls) {
         String mode = r.info().get(RecordingFormat.INFO_TRACE_MODE);
         String clock = r.info().get(RecordingFormat.INFO_CLOCK);
         if (mode != null) {
@@ -244,7 +240,7 @@ final class TextReport {
      * methods by calls, then, when any method was timed, by total time (inclusive, wall clock).
      * One per name: merge first ({@link TracedText#merged}).
      */
-    static void methodTables(PrintWriter out, List<TracedText.Method> methods, int top, String byCalls, String byTime) {
+    public static void methodTables(PrintWriter out, List<TracedText.Method> methods, int top, String byCalls, String byTime) {
         out.printf("%n%s%n%12s  %s%n", byCalls, "calls", "method");
         methods.stream().filter(m -> m.calls() > 0).sorted(Comparator.comparingLong(TracedText.Method::calls).reversed())
                 .limit(top).forEach(m -> out.printf("%12d  %s%n", m.calls(), m.name()));

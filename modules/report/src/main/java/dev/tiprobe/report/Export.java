@@ -1,0 +1,195 @@
+package dev.tiprobe.report;
+
+import dev.tiprobe.ids.HumanNames.FrameStyle;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+
+/**
+ * The files a recording becomes, each told by how its name ends: the one place that knows which
+ * formats there are, what each draws and whether it compares two recordings. The command and the
+ * agent's recording loop both find a format here by the file's name.
+ */
+public enum Export {
+    /** Everything the recording holds, for scripts. */
+    JSON(".json", false, false) {
+        @Override
+        void writeText(Recording r, Options o, Writer out) throws IOException {
+            RecordingJson.write(r, out);
+        }
+    },
+    /** The text report: each view's top methods, then the traced methods and calls. */
+    TEXT(".txt", false, false) {
+        @Override
+        void writeText(Recording r, Options o, Writer out) {
+            PrintWriter printer = new PrintWriter(out);
+            TextReport.write(r, o.view(), printer, TOP_ROWS, o.calls());
+            printer.flush();
+        }
+    },
+    /** A flame graph page holding every view, opening on the one asked for. */
+    FLAME_GRAPH(".html", true, true) {
+        @Override
+        void writeText(Recording r, Options o, Writer out) throws IOException {
+            FlameGraphHtml.write(r, o.view(), o.frames(), out, o.title());
+        }
+
+        @Override
+        void writeTextDiff(Recording base, Recording now, View view, Options o, Writer out) throws IOException {
+            FlameGraphHtml.writeDiff(base, now, view, o.frames(), out, o.title());
+        }
+    },
+    /** Folded stacks of one view, as async-profiler's collapsed output. */
+    FOLDED(".collapsed", true, true) {
+        @Override
+        void writeText(Recording r, Options o, Writer out) throws IOException {
+            FoldedStacks.write(o.drawn(r).of(r), out, false, o.frames());
+        }
+
+        @Override
+        void writeTextDiff(Recording base, Recording now, View view, Options o, Writer out) throws IOException {
+            FoldedStacks.writeDiff(view.of(base), view.of(now), out, o.frames());
+        }
+    },
+    /** A pprof profile of one view, labelled as the options say. */
+    PPROF(".pb.gz", true, false) {
+        @Override
+        public void write(Recording r, Options o, OutputStream out) throws IOException {
+            Pprof.write(o.drawn(r).of(r), o.frames(), o.labels(), out);
+        }
+    },
+    /** Every view's events as a JFR file: the view and the frames' spelling are the reader's, and each frame keeps its line. */
+    JFR(".jfr", false, false) {
+        @Override
+        public void write(Recording r, Options o, OutputStream out) throws IOException {
+            JfrExport.write(r, out);
+        }
+
+        @Override
+        public boolean keepsLines() {
+            return true;
+        }
+    };
+
+    /** Rows in each of the text report's tables. */
+    public static final int TOP_ROWS = 20;
+
+    /** The names files take, for messages: {@code .json, .txt, ...}. */
+    public static final String NAMES = names();
+
+    /** How a file of this format's name ends. */
+    public final String extension;
+    private final boolean fromStacks;
+    private final boolean diffs;
+
+    Export(String extension, boolean fromStacks, boolean diffs) {
+        this.extension = extension;
+        this.fromStacks = fromStacks;
+        this.diffs = diffs;
+    }
+
+    private static String names() {
+        StringJoiner all = new StringJoiner(", ");
+        for (Export e : values()) all.add(e.extension);
+        return all.toString();
+    }
+
+    /** The format a file of this name is written in, if tiprobe writes it. */
+    public static Optional<Export> forFile(String name) {
+        for (Export e : values()) {
+            if (name.endsWith(e.extension)) return Optional.of(e);
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the file is drawn from stacks (a flame graph, folded stacks, a pprof profile) rather than the recording's figures. */
+    public boolean drawnFromStacks() {
+        return fromStacks;
+    }
+
+    /** Whether it compares two recordings ({@link #writeDiff}). */
+    public boolean diffs() {
+        return diffs;
+    }
+
+    /** Whether each frame keeps its source line of itself, so that naming frames by line adds nothing. */
+    public boolean keepsLines() {
+        return false;
+    }
+
+    /**
+     * What an export draws: {@code view}, null for the recording's natural one ({@link View#natural});
+     * frames named in {@code frames}; at most {@code calls} traced calls listed in text; the page's
+     * {@code title}; and the {@code labels} a pprof profile carries.
+     */
+    public record Options(View view, FrameStyle frames, int calls, String title, Map<String, String> labels) {
+        /** The view a one-view format draws. */
+        View drawn(Recording r) {
+            return view != null ? view : View.natural(r);
+        }
+
+        /** {@code frames} named as async-profiler names them; the title from the recording's program, else {@code source}. */
+        public static Options of(Recording r, String source) {
+            return new Options(null, FrameStyle.SLASH, CALLS_IN_FILES, titled(r, source), Map.of());
+        }
+
+        /** The page's title for a recording of {@code source} (a file name), unless the recording names its program. */
+        public static String titled(Recording r, String source) {
+            return "tiprobe: " + r.info().getOrDefault(dev.tiprobe.recording.RecordingFormat.INFO_PROGRAM, source);
+        }
+
+        public Options withView(View v) {
+            return new Options(v, frames, calls, title, labels);
+        }
+
+        public Options withFrames(FrameStyle f) {
+            return new Options(view, f, calls, title, labels);
+        }
+
+        public Options withCalls(int n) {
+            return new Options(view, frames, n, title, labels);
+        }
+
+        public Options withTitle(String t) {
+            return new Options(view, frames, calls, t, labels);
+        }
+
+        public Options withLabels(Map<String, String> l) {
+            return new Options(view, frames, calls, title, l);
+        }
+    }
+
+    /** Traced calls a text file lists unless told otherwise. */
+    public static final int CALLS_IN_FILES = 200;
+
+    /** Writes {@code r} in this format to {@code out}, which it leaves open. */
+    public void write(Recording r, Options o, OutputStream out) throws IOException {
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+        writeText(r, o, w);
+        w.flush();
+    }
+
+    /** One view of {@code now} against {@code base}; only where {@link #diffs()}. */
+    public void writeDiff(Recording base, Recording now, View view, Options o, OutputStream out) throws IOException {
+        if (!diffs) throw new UnsupportedOperationException(this + " compares no recordings");
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+        writeTextDiff(base, now, view, o, w);
+        w.flush();
+    }
+
+    void writeText(Recording r, Options o, Writer out) throws IOException {
+        throw new UnsupportedOperationException(this + " is binary");
+    }
+
+    void writeTextDiff(Recording base, Recording now, View view, Options o, Writer out) throws IOException {
+        throw new UnsupportedOperationException(this + " compares no recordings");
+    }
+}
