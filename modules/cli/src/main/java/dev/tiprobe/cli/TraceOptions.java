@@ -107,18 +107,17 @@ final class TraceOptions {
     String interval;
 
     @Option(names = {"-f", "--file"}, paramLabel = "<file>",
-            description = "Output, by extension: .json, .txt, .html, .collapsed, .pb.gz (pprof) or .tpr; made from the recording"
+            description = "Output, by extension: .json, .txt, .html, .collapsed, .pb.gz (pprof), .jfr or .tpr; made from the recording"
                     + " the agent writes beside it (x.tpr for x.json). %%p is the pid, %%t a timestamp. Default:"
                     + " tiprobe-%%p-%%t.json; collect without --trace prints the top methods instead, as asprof does.")
     String file;
 
-    static final String DEFAULT_FILE = "tiprobe-%p-%t.json";
     /** What is collected where nothing is named, as asprof does: a CPU profile, a sample every 10 ms. */
     static final String DEFAULT_SAMPLE = "10ms";
 
     /** The output asked for with -f, or the default. */
     String file() {
-        return file != null ? file : DEFAULT_FILE;
+        return file != null ? file : AgentOptions.DEFAULT_FILE;
     }
 
     /** What -e's alloc and lock mean without -i: async-profiler's habits. */

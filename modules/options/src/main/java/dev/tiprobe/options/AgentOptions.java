@@ -21,7 +21,7 @@ import java.util.Locale;
  *
  * <p>Keys (defaults in brackets): {@code trace} the filter, {@code mode} count, time or trace
  * [count], {@code file} the output asked for, which the command makes from the recording
- * [{@code tiprobe-%p.json}; {@code %p} the pid, {@code %t} a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
+ * [{@code tiprobe-%p-%t.json}; {@code %p} the pid, {@code %t} a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
  * {@code onein} one call in n [1], {@code maxcalls} [100000], {@code maxstring} [100],
  * {@code maxelements} [8], {@code tostring} (describe other objects by their toString()),
  * {@code maxdepth} how deep objects are shown by their fields [1], {@code maxfields} [8],
@@ -83,7 +83,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     public long maxMemory(long maxHeapBytes) {
         return maxMemory > 0 ? maxMemory : automaticMaxMemory(maxHeapBytes);
     }
-    public static final String DEFAULT_FILE = "tiprobe-%p.json";
+    public static final String DEFAULT_FILE = "tiprobe-%p-%t.json";
 
     public enum TraceMode { COUNT, TIME, TRACE }
 
