@@ -147,10 +147,13 @@ class LongRunIT {
         assertEquals(3, burns.size(), text);
         assertTrue(Pattern.compile("\"classesInstrumented\": 2,").matcher(text).find(),
                 "Parts was instrumented, inside the first call: " + text.substring(0, Math.min(600, text.length())));
-        // 50 ms of spinning after Parts.all: a busy machine may add a few milliseconds, instrumenting
-        // Parts (its 120 methods: about 150 ms on the 2-core machine of BENCHMARKS.md) must add none.
+        // 50 ms of spinning after Parts.all, each call overshooting by as much as the machine
+        // preempts it (16 ms beside two busy JVMs, as much in the later calls): the first call is no
+        // longer than the longest later one plus its Parts.all and 15 ms. Instrumenting Parts (its
+        // 120 methods: about 150 ms on the 2-core machine of BENCHMARKS.md) must add none.
         double first = burns.getFirst();
-        assertTrue(first >= 50 && first <= 50 + parts.getFirst() + 15, "the first call took its own time: " + burns + ", Parts.all " + parts);
+        double later = Math.max(50, burns.stream().skip(1).mapToDouble(Double::doubleValue).max().orElseThrow());
+        assertTrue(first >= 50 && first <= later + parts.getFirst() + 15, "the first call took its own time: " + burns + ", Parts.all " + parts);
     }
 
     /** The durations of the traced calls of the method whose name starts {@code method} in a JSON report, in milliseconds, in order. */
