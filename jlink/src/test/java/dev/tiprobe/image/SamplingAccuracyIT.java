@@ -280,7 +280,10 @@ class SamplingAccuracyIT {
         assertEquals(0, run.exit(), run.err());
         double hashing = totalShare(collapsed, "example/known/VirtualHashing.hash");
         double mounting = selfShares(collapsed).getOrDefault("java/lang/VirtualThread.mount", 0.0);
-        String figures = String.format("hash %.1f %% of CPU, VirtualThread.mount on top %.1f %%", 100 * hashing, 100 * mounting);
+        double cpuSeconds = Files.readAllLines(collapsed).stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum() / 1e9;
+        String figures = String.format("hash %.1f %% of CPU, VirtualThread.mount on top %.1f %%, of %.2f s of CPU sampled",
+                100 * hashing, 100 * mounting, cpuSeconds);
+        assertTrue(cpuSeconds >= 0.5, "enough samples for shares to mean something (a third of a core for 5 s is 1.6 s): " + figures);
         System.out.println("VirtualHashing: " + figures);
         assertTrue(hashing >= 0.75, figures);
         assertTrue(mounting < 0.05, figures);

@@ -52,7 +52,7 @@ final class AgentSession {
         this.tracedWrites = tracing == null ? null : new TracedWrites(recorder);
         this.options = options;
         this.pid = pid;
-        this.requested = options.resultsFile(pid);
+        this.requested = options.resultsFile(recorder.file(), pid);
         this.ceiling = new MemoryCeiling(options.maxMemory(Runtime.getRuntime().maxMemory()));
         if (profiling != null) profilingStarted(profiling);
     }
@@ -76,7 +76,7 @@ final class AgentSession {
     /**
      * The recording being written, when its file (or its directory) was removed since: what it
      * still gets is lost. Only a file known to be gone counts; one whose existence cannot be told
-     * (a full heap, a denied look) is taken as there.
+     * (a look denied) is taken as there.
      */
     Path recordingRemoved() {
         Path recording = recorder.file().toAbsolutePath();

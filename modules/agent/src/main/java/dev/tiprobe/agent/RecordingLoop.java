@@ -1,6 +1,8 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.report.Export;
+import dev.tiprobe.report.Pprof;
 import dev.tiprobe.report.Profile;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
@@ -134,7 +136,7 @@ final class RecordingLoop implements AutoCloseable {
                 return null;
             }
             try (OutputStream out = Files.newOutputStream(partial)) {
-                Export.PPROF.write(r, Export.Options.of(r, recording.getFileName().toString()).withLabels(labels()), out);
+                Pprof.write(profile, HumanNames.FrameStyle.SLASH, labels(), out);  // the profile made once, in the application's heap
             }
             Files.move(partial, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(recording);

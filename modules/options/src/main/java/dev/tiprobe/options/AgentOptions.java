@@ -549,6 +549,15 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return Path.of(expand(file, pid));
     }
 
+    /**
+     * The output asked for, named after the session's {@code recording} once that is named: a
+     * {@code %t} in the name is read once, so the output and its recording share it (x-…01.tpr
+     * for x-…01.json), though the clock may have ticked in between.
+     */
+    public Path resultsFile(Path recording, long pid) {
+        return this.recording != null ? resultsFile(pid) : outputBeside(recording, file);
+    }
+
     /** The recording of the session in process {@code pid}, all the agent writes: as asked, or beside the output. */
     public Path recordingFile(long pid) {
         return recording != null ? Path.of(expand(recording, pid)) : recordingBeside(resultsFile(pid));

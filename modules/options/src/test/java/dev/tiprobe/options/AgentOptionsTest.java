@@ -139,7 +139,10 @@ class AgentOptionsTest {
         assertEquals(10, o.tracing().limits().everyNth());
         assertTrue(o.tracing().limits().callToString());
         assertTrue(o.resultsFile(4242).toString().matches("tiprobe-4242-\\d{8}-\\d{6}\\.json"), "the command's default: " + o.resultsFile(4242));
-        assertTrue(o.recordingFile(4242).toString().matches("tiprobe-4242-\\d{8}-\\d{6}\\.tpr"), "tracing records too: " + o.recordingFile(4242));
+        Path recording = o.recordingFile(4242);
+        assertTrue(recording.toString().matches("tiprobe-4242-\\d{8}-\\d{6}\\.tpr"), "tracing records too: " + recording);
+        assertEquals(recording.resolveSibling(recording.getFileName().toString().replace(".tpr", ".json")), o.resultsFile(recording, 4242),
+                "the output shares its recording's time, read once");
         assertEquals(TraceMode.COUNT, AgentOptions.parse("trace=a.*").tracing().mode());
         assertEquals(0.05, AgentOptions.parse("trace=a.*").tracing().overheadBudget(), "a 5 % budget unless asked");
         assertEquals(0.025, AgentOptions.parse("trace=a.*,overhead=2.5").tracing().overheadBudget());

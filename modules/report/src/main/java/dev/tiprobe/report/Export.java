@@ -29,10 +29,11 @@ public enum Export {
     /** The text report: each view's top methods, then the traced methods and calls. */
     TEXT(".txt", false, false) {
         @Override
-        void writeText(Recording r, Options o, Writer out) {
+        void writeText(Recording r, Options o, Writer out) throws IOException {
             PrintWriter printer = new PrintWriter(out);
             TextReport.write(r, o.view(), printer, TOP_ROWS, o.calls());
             printer.flush();
+            if (printer.checkError()) throw new IOException("write failed");  // a PrintWriter keeps its errors to itself
         }
     },
     /** A flame graph page holding every view, opening on the one asked for. */
