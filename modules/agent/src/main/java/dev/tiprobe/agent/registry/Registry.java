@@ -23,9 +23,10 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Feeds the {@link IdMap} from JVMTI, only ever in the safe direction (run-time ID to token):
@@ -63,7 +64,13 @@ public final class Registry implements AutoCloseable {
     /** The methods the catalogs list, for the footprint. Guarded by this. */
     private long cataloged;
     private final List<Events.Registration> registrations = new ArrayList<>();
-    private final LinkedBlockingQueue<Class<?>> prepared = new LinkedBlockingQueue<>();
+    /**
+     * Classes prepared, for the registry thread. Lock-free, and woken with {@link LockSupport}: the
+     * ClassPrepare handler that fills it runs inside class linking, and a queue built on
+     * java.util.concurrent's locks deadlocked there when the JVM was first making those locks'
+     * own node classes, on the registry thread waiting on the queue and on a thread offering to it.
+     */
+    private final ConcurrentLinkedQueue<Class<?>> prepared = new ConcurrentLinkedQueue<>();
     private final AtomicLong registrationFailures = new AtomicLong();
     private final Thread registrar;
     private volatile boolean closed;
@@ -81,6 +88,10 @@ public final class Registry implements AutoCloseable {
             }
             registerQueued();
         });
+        // The handler's paths run once here, before any handler can: nothing is linked inside a callback.
+        prepared.offer(Registry.class);
+        prepared.poll();
+        LockSupport.unpark(registrar);  // a thread not started yet: nothing to wake
     }
 
     /**
@@ -114,7 +125,10 @@ public final class Registry implements AutoCloseable {
         // Events first, then the backfill: a class prepared in between is met twice, and the tag
         // check makes the second meeting a no-op.
         r.registrations.add(jvmti.events().on(Event.OBJECT_FREE, r::unloaded));
-        r.registrations.add(jvmti.events().on(Event.CLASS_PREPARE, (thread, type) -> r.prepared.offer(type)));
+        r.registrations.add(jvmti.events().on(Event.CLASS_PREPARE, (thread, type) -> {
+            r.prepared.offer(type);
+            LockSupport.unpark(r.registrar);
+        }));
         r.registrar.start();
         return r;
     }
@@ -473,9 +487,7 @@ public final class Registry implements AutoCloseable {
 
     /** Registers, on the calling thread, every class whose ClassPrepare is still queued. */
     public void sync() {
-        List<Class<?>> batch = new ArrayList<>();
-        prepared.drainTo(batch);
-        for (Class<?> c : batch) registerQuietly(c);
+        for (Class<?> c; (c = prepared.poll()) != null; ) registerQuietly(c);
     }
 
     private void backfillQuietly() {
@@ -491,13 +503,17 @@ public final class Registry implements AutoCloseable {
         return registrationFailures.get();
     }
 
+    /** How long the registry thread sleeps with nothing queued before it looks whether it was closed. */
+    private static final long QUIET_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private void registerQueued() {
         while (!closed) {
-            try {
-                Class<?> c = prepared.poll(100, TimeUnit.MILLISECONDS);
-                if (c != null) registerQuietly(c);
-            } catch (InterruptedException e) {
-                return;
+            Class<?> c = prepared.poll();
+            if (c != null) {
+                registerQuietly(c);
+            } else {
+                LockSupport.parkNanos(this, QUIET_WAIT_NANOS);  // a ClassPrepare unparks it
+                if (Thread.interrupted()) return;
             }
         }
     }
