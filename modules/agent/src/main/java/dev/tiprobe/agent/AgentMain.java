@@ -560,7 +560,7 @@ public final class AgentMain {
         Path recording = reply.path(Reply.RECORDING);
         Path output = reply.path(Reply.OUTPUT);
         if (recording == null) return reply.fact(Reply.NO_PROFILE) != null ? AgentSession.NO_PROFILE : null;  // a loop's, idle throughout
-        if (Export.forFile(recording.toString()).orElse(null) == Export.PPROF) return "profiles in " + recording.getParent() + " (the last: " + recording.getFileName() + ")";  // a loop's own
+        if (Export.PPROF.names(recording.toString())) return "profiles in " + recording.getParent() + " (the last: " + recording.getFileName() + ")";  // a loop's own
         if (output == null || output.equals(recording)) return "recording in " + recording;
         return "recording in " + recording + " (tiprobe report " + recording + " -f " + output + " makes " + output.getFileName() + ")";
     }

@@ -66,7 +66,7 @@ final class RecordingLoop implements AutoCloseable {
 
     /** Whether the loop turns each finished recording into a pprof profile itself. */
     boolean makesProfiles() {
-        return Export.forFile(options.file()).orElse(null) == Export.PPROF;
+        return Export.PPROF.names(options.file());
     }
 
     private void run() {

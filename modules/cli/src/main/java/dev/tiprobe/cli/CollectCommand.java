@@ -270,7 +270,7 @@ final class CollectCommand extends SessionCommand {
             if (file != null && format == OutputFormat.TRACES) {
                 throw new UsageException("-o traces prints the top stacks: leave out -f (a .txt file holds the full report)");
             }
-            if (file != null && Export.forFile(file).orElse(null) != format.export) {
+            if (file != null && !format.export.names(file)) {
                 throw new UsageException("-o " + format + " writes " + format.extension + ": name the file so (-f …" + format.extension + ")");
             }
             if (file == null && !format.printable()) {
@@ -281,7 +281,7 @@ final class CollectCommand extends SessionCommand {
             throw new UsageException("-t, --include and --exclude shape a profile: a .tpr keeps the whole recording (tiprobe report"
                     + " filters it later)");
         }
-        boolean collapsed = format == OutputFormat.COLLAPSED || (file != null && Export.forFile(file).orElse(null) == Export.FOLDED);
+        boolean collapsed = format == OutputFormat.COLLAPSED || (file != null && Export.FOLDED.names(file));
         if (perThread && !collapsed) throw new UsageException("-t splits folded stacks by thread: use -o collapsed or -f x.collapsed");
         if (file != null) return null;
         if (format != null) return format;

@@ -33,7 +33,7 @@ final class Exports {
             }
             return r;
         } catch (RecordingReader.NotARecordingException e) {
-            boolean json = Export.forFile(file.getFileName().toString()).orElse(null) == Export.JSON;
+            boolean json = Export.JSON.names(file.getFileName().toString());
             throw new CliException(file + " is " + (json ? "a JSON export, not a recording; report reads the recording"
                     + " (.tpr) the agent wrote" : "not a tiprobe recording: " + e.getMessage()), e);
         } catch (java.nio.file.NoSuchFileException e) {

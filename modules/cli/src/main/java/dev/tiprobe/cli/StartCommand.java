@@ -28,7 +28,7 @@ final class StartCommand extends SessionCommand {
     String sessionOptions() throws CliException {
         AgentOptions.Loop loop = looping.loop(trace);
         if (loop == null) return trace.agentOptions(Agent.output(trace.file(), pid));
-        if (!RecordingFormat.isRecording(trace.file()) && Export.forFile(trace.file()).orElse(null) != Export.PPROF) {
+        if (!RecordingFormat.isRecording(trace.file()) && !Export.PPROF.names(trace.file())) {
             throw new UsageException("start --loop writes recordings or pprof profiles: name them .tpr or .pb.gz (e.g. -f 'p-%t.pb.gz');"
                     + " collect --loop makes .html, .collapsed, ... of each as it finishes");
         }

@@ -9,7 +9,6 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
 
@@ -60,11 +59,11 @@ public enum Export {
             FoldedStacks.writeDiff(view.of(base), view.of(now), out, o.frames());
         }
     },
-    /** A pprof profile of one view, labelled as the options say. */
+    /** A pprof profile of one view. */
     PPROF(".pb.gz", true, false) {
         @Override
         public void write(Recording r, Options o, OutputStream out) throws IOException {
-            Pprof.write(o.drawn(r).of(r), o.frames(), o.labels(), out);
+            Pprof.write(o.drawn(r).of(r), o.frames(), out);
         }
     },
     /** Every view's events as a JFR file: the view and the frames' spelling are the reader's, and each frame keeps its line. */
@@ -103,10 +102,15 @@ public enum Export {
         return all.toString();
     }
 
+    /** Whether a file of this name is written in this format. */
+    public boolean names(String fileName) {
+        return fileName.endsWith(extension);  // no format's ending ends another's
+    }
+
     /** The format a file of this name is written in, if tiprobe writes it. */
     public static Optional<Export> forFile(String name) {
         for (Export e : values()) {
-            if (name.endsWith(e.extension)) return Optional.of(e);
+            if (e.names(name)) return Optional.of(e);
         }
         return Optional.empty();
     }
@@ -128,10 +132,10 @@ public enum Export {
 
     /**
      * What an export draws: {@code view}, null for the recording's natural one ({@link View#natural});
-     * frames named in {@code frames}; at most {@code calls} traced calls listed in text; the page's
-     * {@code title}; and the {@code labels} a pprof profile carries.
+     * frames named in {@code frames}; at most {@code calls} traced calls listed in text; and the
+     * page's {@code title}.
      */
-    public record Options(View view, FrameStyle frames, int calls, String title, Map<String, String> labels) {
+    public record Options(View view, FrameStyle frames, int calls, String title) {
         /** The view a one-view format draws. */
         View drawn(Recording r) {
             return view != null ? view : View.natural(r);
@@ -139,32 +143,24 @@ public enum Export {
 
         /** {@code frames} named as async-profiler names them; the title from the recording's program, else {@code source}. */
         public static Options of(Recording r, String source) {
-            return new Options(null, FrameStyle.SLASH, CALLS_IN_FILES, titled(r, source), Map.of());
-        }
-
-        /** The page's title for a recording of {@code source} (a file name), unless the recording names its program. */
-        public static String titled(Recording r, String source) {
-            return "tiprobe: " + r.info().getOrDefault(dev.tiprobe.recording.RecordingFormat.INFO_PROGRAM, source);
+            return new Options(null, FrameStyle.SLASH, CALLS_IN_FILES,
+                    "tiprobe: " + r.info().getOrDefault(dev.tiprobe.recording.RecordingFormat.INFO_PROGRAM, source));
         }
 
         public Options withView(View v) {
-            return new Options(v, frames, calls, title, labels);
+            return new Options(v, frames, calls, title);
         }
 
         public Options withFrames(FrameStyle f) {
-            return new Options(view, f, calls, title, labels);
+            return new Options(view, f, calls, title);
         }
 
         public Options withCalls(int n) {
-            return new Options(view, frames, n, title, labels);
+            return new Options(view, frames, n, title);
         }
 
         public Options withTitle(String t) {
-            return new Options(view, frames, calls, t, labels);
-        }
-
-        public Options withLabels(Map<String, String> l) {
-            return new Options(view, frames, calls, title, l);
+            return new Options(view, frames, calls, t);
         }
     }
 
