@@ -1350,7 +1350,7 @@ class ImageIT {
         assertTrue(waited > 500_000_000L && waited < 3 * 3_600_000_000L, "three threads for 3 s: waited " + waited + " ns");
         assertTrue(inPost > 0.8 * waited, "the waiters wait most: " + inPost + " of " + waited + " ns");
         Run text = tiprobe("report", recording.toString(), "--event", "lock", "-f", "-");
-        assertTrue(text.out().matches("(?s).*Longest waits to enter a monitor\\n  [0-9.]+ ms  'waiter-\\d' in example\\.known\\.AllocAndLocks\\$Ledger\\.post\\(\\).*"
+        assertTrue(text.out().matches("(?s).*Longest waits to enter a monitor or take a lock\\n  [0-9.]+ ms  'waiter-\\d' in example\\.known\\.AllocAndLocks\\$Ledger\\.post\\(\\).*"
                 + "\\n      held by 'holder' at\\n(        .*\\n)*        example\\.known\\.AllocAndLocks\\$Ledger\\.hold\\(long\\).*"),
                 "the holder and where it held the lock: " + text.out());
         // Each of the longest waits names a thread of the program: the holder with its stack once the owner watch is
@@ -1365,7 +1365,7 @@ class ImageIT {
         Run shot = chromium("--window-size=1200,800", "--screenshot=" + dir.resolve("mem.png"), page.toUri().toString());
         assertEquals(List.of(), shot.err().lines().filter(l -> l.contains(":CONSOLE")).toList(), "console messages");
         Run dom = chromium("--dump-dom", page.toUri().toString());
-        assertTrue(dom.out().contains("<option value=\"2\">lock (time waiting to enter monitors)</option>"), "the view menu");
+        assertTrue(dom.out().contains("<option value=\"2\">lock (time waiting to enter monitors and take locks)</option>"), "the view menu");
         assertTrue(dom.out().matches("(?s).*<div class=\"f\"[^>]*>byte\\[\\]</div>.*"), "the alloc view is drawn first, its class on top");
 
         // The same recording as a JFR file, for JMC and IntelliJ: the JDK's parser reads its events, and tiprobe reads it back.
@@ -1405,7 +1405,7 @@ class ImageIT {
         String text = Files.readString(out);
         assertTrue(text.contains("The waits come from JVMTI's monitor events, which slow every contended monitor a little, as the"
                 + " target's runtime has no jdk.jfr module."), text);
-        assertTrue(text.matches("(?s).*Top methods waiting to enter a monitor \\(self\\)\\n.*\\n +[0-9.]+ +(9\\d\\.\\d|100\\.0)%  example\\.known\\.AllocAndLocks\\$Ledger\\.post\\(\\).*"
+        assertTrue(text.matches("(?s).*Top methods waiting to enter a monitor or take a lock \\(self\\)\\n.*\\n +[0-9.]+ +(9\\d\\.\\d|100\\.0)%  example\\.known\\.AllocAndLocks\\$Ledger\\.post\\(\\).*"
                 + "\\n      held by 'holder' at\\n(        .*\\n)*        example\\.known\\.AllocAndLocks\\$Ledger\\.hold\\(long\\).*"), text);
     }
 

@@ -132,6 +132,7 @@ final class AgentSession {
         synchronized (ceiling) {
             b.append("; ").append(ceiling.text());
         }
+        if (p != null) p.deadlockLines().forEach(line -> b.append("; ").append(line));
         Reply reply = Reply.ok(Reply.RUNNING, b.toString()).with(Reply.RECORDING, recorder.file().toAbsolutePath());
         if (now != null) reply = withNotes(reply.with(Reply.METHODS, now.methods()).with(Reply.CALLS, now.calls()));
         return p == null ? reply : p.counted(reply);
@@ -165,6 +166,8 @@ final class AgentSession {
         if (tracing != null && step == MemoryCeiling.Step.SHED) tracing.refuseNewClasses("tiprobe's memory passed its ceiling (" + ceiling.text() + ")");
         if (tracing != null && step == MemoryCeiling.Step.RESUME) tracing.allowNewClasses();
         retireUnloaded();
+        Profiling p = profiling;
+        if (p != null) p.lookForDeadlocks();
         JfrStream.newChunkWhenDue();
         return step == MemoryCeiling.Step.STOP ? ceiling.whyStopped() : null;
     }
@@ -304,6 +307,7 @@ final class AgentSession {
             }
         }
         if (p != null && p.engines()) b.append(tracing != null ? ";" : "").append(' ').append(p.counts());
+        if (p != null) p.deadlockLines().forEach(line -> b.append("; ").append(line));
         Path last = null;
         try {
             recorder.close();

@@ -34,6 +34,16 @@ public final class AgentThreads {
         }
     }
 
+    /** Platform threads alive, listed without stopping them (a stack walk of all would be a safepoint). */
+    public static java.util.List<Thread> live() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) root = root.getParent();
+        Thread[] all = new Thread[root.activeCount() + 16];
+        int n;
+        while ((n = root.enumerate(all, true)) == all.length) all = new Thread[all.length * 2];
+        return java.util.Arrays.asList(all).subList(0, n);
+    }
+
     /** The CPU time the whole process has used so far, for the budgets that weigh tiprobe's work against the program's; 0 when not known. */
     public static long processCpuNanos() {
         return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);

@@ -2,6 +2,7 @@ package dev.tiprobe.agent;
 
 import dev.tiprobe.agent.alloc.AllocationSampler;
 import dev.tiprobe.agent.jfr.JfrStream;
+import dev.tiprobe.agent.locks.Deadlocks;
 import dev.tiprobe.agent.locks.LockProfiler;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
@@ -10,6 +11,7 @@ import dev.tiprobe.agent.sampling.Sampler;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.probe.ProbeControl;
+import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.recording.Reply;
 import dev.tiprobe.recording.Stack;
 
@@ -33,6 +35,8 @@ final class Profiling implements AutoCloseable {
     private Sampler sampler;
     private AllocationSampler allocations;
     private LockProfiler locks;
+    /** Looks for deadlocks while an engine runs; null without engines or java.management. */
+    private Deadlocks deadlocks;
     /** The engines' one JFR stream, made when the first asks ({@link #jfr()}), begun once all have started; or null. */
     private JfrStream jfr;
 
@@ -55,6 +59,7 @@ final class Profiling implements AutoCloseable {
             // waits of its first second).
             if (p.jfr != null) p.jfr.begin();
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
+            if (p.engines()) p.deadlocks = Deadlocks.start(stacks, recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
                 ProbeControl.keepCallerStacksWith(() -> callerStack(stacks, site), early -> stacks.named(early.frames(), early.lines()));
@@ -139,6 +144,34 @@ final class Profiling implements AutoCloseable {
         if (allocations != null) reply = reply.with(Reply.ALLOCATIONS, allocations.written());
         if (locks != null) reply = reply.with(Reply.WAITS, locks.written());
         return reply;
+    }
+
+    /** Looks for deadlocks once ({@link Deadlocks#look}); the keeper asks once a second. */
+    void lookForDeadlocks() throws IOException {
+        try {
+            if (deadlocks != null) deadlocks.look();
+        } catch (RuntimeException | LinkageError refused) {
+            deadlocks = null;  // the runtime cannot answer: no deadlock report, the session goes on
+        }
+    }
+
+    /**
+     * {@code deadlock: 'a' waits for java.lang.Object@1b6d3586 held by 'b', 'b' waits for …}, a
+     * line for each deadlock found so far; empty when none was.
+     */
+    List<String> deadlockLines() {
+        List<String> lines = new ArrayList<>();
+        if (deadlocks == null) return lines;
+        for (Deadlock d : deadlocks.found()) {
+            List<String> parts = new ArrayList<>();
+            for (Deadlock.Waiter w : d.threads()) {
+                String owner = d.threads().stream().filter(o -> o.threadId() == w.ownerId()).map(Deadlock.Waiter::threadName)
+                        .findFirst().orElse("thread " + w.ownerId());
+                parts.add("'" + w.threadName() + "' waits for " + w.waitsFor() + " held by '" + owner + "'");
+            }
+            lines.add("deadlock: " + String.join(", ", parts));
+        }
+        return lines;
     }
 
     /** What the registry holds beside the ID map, in bytes: the catalogs of the classes whose frames were named. */

@@ -1,6 +1,7 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
 import dev.tiprobe.recording.Stack;
@@ -186,6 +187,17 @@ public final class Recorder implements AutoCloseable {
         if (closed || afterStop(epochNanos)) return false;
         writer.lock(epochNanos, threadId, threadName, kind, typeName, waitNanos, stack, ownerId, ownerName,
                 ownerStack != null ? ownerStack : Stack.NONE);
+        return true;
+    }
+
+    /**
+     * A deadlock found now ({@link RecordingWriter#deadlock}), written as a chunk at once: a JVM
+     * that stays deadlocked until it is killed keeps it in its recording.
+     */
+    public synchronized boolean deadlock(Deadlock d) throws IOException {
+        if (closed || isStopping()) return false;
+        writer.deadlock(now(), d);
+        writer.flush();
         return true;
     }
 

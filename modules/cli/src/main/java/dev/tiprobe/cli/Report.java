@@ -6,6 +6,8 @@ import dev.tiprobe.report.Recording;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The agent writes one file, a recording (.tpr); the output a user names with {@code -f} is made
@@ -44,14 +46,30 @@ final class Report {
 
     /**
      * As {@link #convert(Path)}, and what the command says of the session that the agent, told to
-     * be quiet, did not: {@code the filter 'com.foo.**' matched no method}, or null.
+     * be quiet, did not: {@code the filter 'com.foo.**' matched no method}, each deadlock found.
      */
-    static String convertAndCheck(Path requested) throws CliException {
+    static List<String> convertAndCheck(Path requested) throws CliException {
         Path recording = recordingFor(requested);
         Recording read = Exports.read(recording, new PrintWriter(System.err, true));
         if (!recording.equals(requested)) Exports.write(read, recording, requested);
+        List<String> notes = new ArrayList<>();
         String filter = read.info().get(RecordingFormat.INFO_FILTER);
-        return filter != null && !filter.isEmpty() && read.stats().isEmpty() && read.tracing().signatures().isEmpty()
-                ? "the filter '" + filter + "' matched no method" : null;
+        if (filter != null && !filter.isEmpty() && read.stats().isEmpty() && read.tracing().signatures().isEmpty()) {
+            notes.add("the filter '" + filter + "' matched no method");
+        }
+        notes.addAll(deadlocksFound(read));
+        return notes;
+    }
+
+    /** {@code a deadlock was found: 'left' and 'right' wait on each other (…)}, once for each. */
+    static List<String> deadlocksFound(Recording r) {
+        List<String> lines = new ArrayList<>();
+        for (Recording.Deadlock d : r.events().deadlocks()) {
+            List<String> names = d.threads().stream().map(t -> "'" + r.threads().getOrDefault(t.threadId(), "thread " + t.threadId()) + "'")
+                    .toList();
+            lines.add("a deadlock was found: " + String.join(" and ", names)
+                    + " wait on each other (the text report, the JSON and the JFR export show their locks and stacks)");
+        }
+        return lines;
     }
 }

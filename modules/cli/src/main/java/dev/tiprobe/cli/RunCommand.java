@@ -53,8 +53,7 @@ final class RunCommand implements Callable<Integer> {
                         + " (-f names a file for the whole profile: .html, .jfr, .tpr …)");
                 return done.exit();
             }
-            String unmatched = Report.convertAndCheck(done.results());
-            if (unmatched != null) spec.commandLine().getErr().println("tiprobe run: " + unmatched);
+            for (String note : Report.convertAndCheck(done.results())) spec.commandLine().getErr().println("tiprobe run: " + note);
             spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
             return done.exit();
         } finally {

@@ -1,7 +1,7 @@
 package dev.tiprobe.recording;
 
 /**
- * The recording format, version 12. A file is a header and chunks; each chunk is checksummed and
+ * The recording format, version 13. A file is a header and chunks; each chunk is checksummed and
  * introduces the symbols (method and thread names) the file uses first in it, and the stacks its
  * events name (a pool per chunk, as JFR keeps its constants), so a recording cut short is readable
  * up to its last whole chunk, and one damaged in a chunk in every other whole one (names first
@@ -9,8 +9,8 @@ package dev.tiprobe.recording;
  * writes: JSON, text, HTML, folded stacks and pprof are made from it. Versions 2 (no SOURCE) and 3
  * (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED records), 4 (no
  * TYPE, ALLOC, FREED or LOCK records), 5 (no ALLOC_INTERVAL), 6, 7 and 8 (each event's stack
- * written in it, no STACK records), 9 (no caller stack in CALL), 10 (no callees in CALL) and 11
- * (records not deflated) are read too.
+ * written in it, no STACK records), 9 (no caller stack in CALL), 10 (no callees in CALL), 11
+ * (records not deflated) and 12 (no parks among the LOCK kinds, no DEADLOCK records) are read too.
  *
  * <pre>
  * file    := "TPRB" u8:version u8:0 u8:0 u8:0   chunk*
@@ -110,8 +110,11 @@ public final class RecordingFormat {
      * 10: a CALL may name its stack ({@link #CALLER_STACKS_SINCE}).
      * 11: a CALL ends with its timed call sites ({@link #CALLEES_SINCE}).
      * 12: a chunk's records are deflated ({@link #DEFLATED_SINCE}).
+     * 13: LOCK records may be parks ({@link #LOCK_PARKED}, {@link #WAIT_PARKED}); DEADLOCK records.
      */
-    public static final int VERSION = 12;
+    public static final int VERSION = 13;
+    /** The first version whose LOCK records may be parks and that may hold DEADLOCK records. */
+    public static final int PARKS_SINCE = 13;
     /** The first version whose chunks hold their records deflated. */
     public static final int DEFLATED_SINCE = 12;
     /** The first version whose CALL records end with their callees. */
@@ -160,11 +163,21 @@ public final class RecordingFormat {
     public static final int LOCK = 17;
     public static final int ALLOC_INTERVAL = 18;
     public static final int STACK = 19;
+    public static final int DEADLOCK = 20;
 
     /** A LOCK's kind: a thread waited to enter a monitor another thread held. */
     public static final byte LOCK_CONTENDED = 0;
     /** A LOCK's kind: a thread waited in {@code Object.wait} on a monitor. */
     public static final byte LOCK_WAIT = 1;
+    /** A LOCK's kind: a thread parked to take a {@code java.util.concurrent} synchronizer that others held. */
+    public static final byte LOCK_PARKED = 2;
+    /** A LOCK's kind: a thread parked for a condition or an event ({@code await}, a queue's {@code take}). */
+    public static final byte WAIT_PARKED = 3;
+
+    /** Whether a LOCK of this kind belongs to the lock view (waits for a holder), else to the wait view. */
+    public static boolean inLockView(byte kind) {
+        return kind == LOCK_CONTENDED || kind == LOCK_PARKED;
+    }
 
     public static final byte VALUE_NONE = 0;
     public static final byte VALUE_NULL = 1;

@@ -131,8 +131,8 @@ public final class RecordingWriter implements AutoCloseable {
 
     /**
      * A wait on a monitor of {@code typeName} that ended at {@code epochNanos} after
-     * {@code waitNanos}: {@code kind} {@link RecordingFormat#LOCK_CONTENDED} or
-     * {@link RecordingFormat#LOCK_WAIT}; the waiter's stack as for {@link #sample}; the owner's
+     * {@code waitNanos}: {@code kind} {@link RecordingFormat#LOCK_CONTENDED}, {@link RecordingFormat#LOCK_WAIT},
+     * {@link RecordingFormat#LOCK_PARKED} or {@link RecordingFormat#WAIT_PARKED}; the waiter's stack as for {@link #sample}; the owner's
      * thread ({@code ownerId} 0: not known) and stack when it was taken ({@link Stack#NONE}: not taken).
      */
     public void lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos, Stack stack,
@@ -152,6 +152,30 @@ public final class RecordingWriter implements AutoCloseable {
         varlong(stackId);
         varlong(ownerId);
         if (ownerId != 0) varlong(ownerStackId);
+        end(epochNanos);
+    }
+
+    /** A {@link Deadlock} found at {@code epochNanos}; each thread named, its stack pooled. */
+    public void deadlock(long epochNanos, Deadlock d) throws IOException {
+        begin(epochNanos);
+        int[] stackIds = new int[d.threads().size()];
+        for (int i = 0; i < stackIds.length; i++) {
+            Deadlock.Waiter w = d.threads().get(i);
+            thread(w.threadId(), w.threadName());
+            stackIds[i] = stack(w.stack());
+        }
+        chunk.write(RecordingFormat.DEADLOCK);
+        varlong(offset(epochNanos));
+        varlong(stackIds.length);
+        for (int i = 0; i < stackIds.length; i++) {
+            Deadlock.Waiter w = d.threads().get(i);
+            varlong(w.threadId());
+            string(w.waitsFor());
+            varlong(w.ownerId());
+            varlong(w.held().size());
+            for (String held : w.held()) string(held);
+            varlong(stackIds[i]);
+        }
         end(epochNanos);
     }
 

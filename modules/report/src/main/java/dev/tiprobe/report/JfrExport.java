@@ -56,7 +56,7 @@ public final class JfrExport {
             CPU_TIME_SAMPLE = 106;
     /** The frame type every frame has: JFR's "JIT compiled" key (a Java frame to readers that go by the key), described as unknown. */
     private static final int FRAME_TYPE_KEY = 1;
-    private static final int TRACED_CALL = 110, CLASS_LOAD = 111, CLASS_UNLOAD = 112;
+    private static final int TRACED_CALL = 110, CLASS_LOAD = 111, CLASS_UNLOAD = 112, THREAD_PARK = 113, DEADLOCK = 114;
 
     /** Writes {@code r} to {@code out} as a JFR file. */
     public static void write(Recording r, OutputStream out) throws IOException {
@@ -67,6 +67,7 @@ public final class JfrExport {
         samples(events, r, pools, wall);
         allocations(events, r, pools);
         waits(events, r, pools);
+        deadlocks(events, r, pools);
         calls(events, r, pools);
         classEvents(events, r, pools);
         Bytes checkpoint = pools.checkpoint();
@@ -136,6 +137,13 @@ public final class JfrExport {
             e.varlong(pools.thread(w.threadId()));
             e.varlong(pools.stack(w.frames(), w.lines()));
             e.varlong(pools.type(r.typeName(w.typeId())));
+            if (w.kind() == RecordingFormat.LOCK_PARKED || w.kind() == RecordingFormat.WAIT_PARKED) {
+                e.varlong(Long.MIN_VALUE);  // timeout: not known (JFR's value for none)
+                e.varlong(Long.MIN_VALUE);  // until: not known
+                e.varlong(0);  // the synchronizer's address: not known
+                events.event(THREAD_PARK, e);
+                continue;
+            }
             e.varlong(w.ownerThreadId() == 0 ? 0 : pools.thread(w.ownerThreadId()));
             boolean contended = w.kind() == RecordingFormat.LOCK_CONTENDED;
             if (!contended) {
@@ -144,6 +152,25 @@ public final class JfrExport {
             }
             e.varlong(0);  // the monitor's address: not known
             events.event(contended ? MONITOR_ENTER : MONITOR_WAIT, e);
+        }
+    }
+
+    /** Each deadlock as one {@code tiprobe.Deadlock} event per thread of it, numbered alike. */
+    private static void deadlocks(Bytes events, Recording r, Pools pools) {
+        int n = 0;
+        for (Recording.Deadlock d : r.events().deadlocks()) {
+            n++;
+            for (Recording.Deadlocked t : d.threads()) {
+                Bytes e = new Bytes();
+                e.varlong(d.epochNanos() - r.startEpochNanos());
+                e.varlong(pools.thread(t.threadId()));
+                e.varlong(t.frames().length == 0 ? 0 : pools.stack(t.frames(), t.lines()));
+                e.varlong(n);
+                e.string(t.waitsFor());
+                e.varlong(pools.thread(t.ownerThreadId()));
+                e.string(String.join(", ", t.held()));
+                events.event(DEADLOCK, e);
+            }
         }
     }
 
@@ -555,6 +582,20 @@ public final class JfrExport {
             }
             monitor.field("address", LONG, false, false).annotation(MEMORY_ADDRESS, null);  // JMC groups monitors by it as an address
         }
+        Element park = event(types, "jdk.ThreadPark", THREAD_PARK, "Java Thread Park", true);
+        park.field("eventThread", THREAD, true, false);
+        park.field("stackTrace", STACK_TRACE, true, false);
+        park.field("parkedClass", CLASS, true, false);
+        park.field("timeout", LONG, false, false).annotation(TIMESPAN, "NANOSECONDS");
+        park.field("until", LONG, false, false).annotation(TIMESTAMP, "MILLISECONDS_SINCE_EPOCH");
+        park.field("address", LONG, false, false).annotation(MEMORY_ADDRESS, null);
+        Element deadlock = event(types, "tiprobe.Deadlock", DEADLOCK, "Deadlock", false);
+        deadlock.field("eventThread", THREAD, true, false);
+        deadlock.field("stackTrace", STACK_TRACE, true, false);
+        deadlock.field("deadlock", INT, false, false);
+        deadlock.field("waitsFor", STRING, false, false);
+        deadlock.field("heldBy", THREAD, true, false);
+        deadlock.field("holds", STRING, false, false);
         Element call = event(types, "tiprobe.TracedCall", TRACED_CALL, "Traced Call", true);
         call.field("eventThread", THREAD, true, false);
         call.field("stackTrace", STACK_TRACE, true, false);

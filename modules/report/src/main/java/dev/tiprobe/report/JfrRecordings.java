@@ -5,6 +5,7 @@ import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.recording.Parks;
 import dev.tiprobe.recording.RecordingFormat;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedClass;
@@ -111,7 +112,7 @@ public final class JfrRecordings {
                 case "jdk.ObjectAllocationOutsideTLAB" -> allocation(e, tlabAllocations, e.getLong("allocationSize"));
                 case "jdk.JavaMonitorEnter" -> lock(e, RecordingFormat.LOCK_CONTENDED, e.getClass("monitorClass"));
                 case "jdk.JavaMonitorWait" -> lock(e, RecordingFormat.LOCK_WAIT, e.getClass("monitorClass"));
-                case "jdk.ThreadPark" -> lock(e, RecordingFormat.LOCK_WAIT, e.hasField("parkedClass") ? e.getClass("parkedClass") : null);
+                case "jdk.ThreadPark" -> park(e);
                 default -> { }
             }
         }
@@ -171,6 +172,26 @@ public final class JfrRecordings {
                     e.getDuration().toNanos(), s.frames, s.lines, owner, new int[0], new int[0]));
         }
 
+        /**
+         * A park, classed as a lock or a wait ({@link Parks}) and credited from where the program
+         * called in; one that tiprobe itself wrote (a JFR export) is already cut there.
+         */
+        private void park(RecordedEvent e) {
+            RecordedClass blocker = e.hasField("parkedClass") ? e.getClass("parkedClass") : null;
+            List<RecordedFrame> frames = e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames();
+            List<Parks.Frame> named = new ArrayList<>();
+            for (RecordedFrame f : frames) {
+                RecordedMethod m = f.getMethod();
+                named.add(new Parks.Frame(m == null || m.getType() == null ? "" : JfrNames.binaryName(m.getType().getName()),
+                        m == null ? "" : m.getName()));
+            }
+            Parks.Park park = Parks.classify(blocker == null ? null : JfrNames.binaryName(blocker.getName()), named);
+            Stack s = stack(e.getStackTrace(), park.entryFrame());
+            if (s == null) return;
+            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), park.kind(),
+                    typeNamed(park.synchronizer()), e.getDuration().toNanos(), s.frames, s.lines, 0, new int[0], new int[0]));
+        }
+
         private static RecordedThread threadOf(RecordedEvent e) {
             return e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
         }
@@ -193,7 +214,11 @@ public final class JfrRecordings {
         }
 
         private int type(RecordedClass c) {
-            String name = c == null ? "[unknown]" : JfrNames.typeName(c.getName());
+            return typeNamed(c == null ? "[unknown]" : JfrNames.typeName(c.getName()));
+        }
+
+        /** The id of a type as the views name it. */
+        private int typeNamed(String name) {
             return typeIds.computeIfAbsent(name, n -> {
                 int id = typeIds.size() + 1;
                 types.put(id, n);
@@ -205,8 +230,13 @@ public final class JfrRecordings {
 
         /** Leaf first, as tiprobe's; a stack JFR cut short gets the [truncated] root. */
         private Stack stack(RecordedStackTrace trace) {
-            if (trace == null || trace.getFrames().isEmpty()) return null;
-            List<RecordedFrame> frames = trace.getFrames();
+            return stack(trace, 0);
+        }
+
+        /** As {@link #stack(RecordedStackTrace)}, the first {@code skip} frames left out. */
+        private Stack stack(RecordedStackTrace trace, int skip) {
+            if (trace == null || trace.getFrames().size() <= skip) return null;
+            List<RecordedFrame> frames = trace.getFrames().subList(skip, trace.getFrames().size());
             int n = frames.size() + (trace.isTruncated() ? 1 : 0);
             int[] ids = new int[n];
             int[] lines = new int[n];
@@ -258,7 +288,8 @@ public final class JfrRecordings {
             return new Recording(1, empty ? 0 : start, empty ? 0 : end, Map.copyOf(info), Map.copyOf(methods), Map.of(),
                     Map.copyOf(threads), List.copyOf(samples), List.of(), Map.of(), List.of(),
                     new Recording.Tracing(Map.of(), List.of(), List.of(), List.of()),
-                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.of(), List.copyOf(locks)), null);
+                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.of(), List.copyOf(locks), List.of()),
+                    null);
         }
     }
 }

@@ -50,21 +50,37 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     }
 
     /**
-     * A wait on a monitor of class {@code typeId} that ended at {@code epochNanos}: kind
-     * {@link RecordingFormat#LOCK_CONTENDED} or {@link RecordingFormat#LOCK_WAIT}; the waiter's
+     * A wait on a monitor or synchronizer of class {@code typeId} that ended at {@code epochNanos}: kind
+     * {@link RecordingFormat#LOCK_CONTENDED}, {@link RecordingFormat#LOCK_WAIT}, {@link RecordingFormat#LOCK_PARKED}
+     * or {@link RecordingFormat#WAIT_PARKED}; the waiter's
      * frames as a {@link Sample}'s; the owner's thread (0: not known) and frames at the threshold.
      */
     public record LockWait(long epochNanos, long threadId, byte kind, int typeId, long waitNanos, int[] frames, int[] lines,
                            long ownerThreadId, int[] ownerFrames, int[] ownerLines) {}
 
-    /** What allocation and lock profiling recorded: the classes they name, samples, collected tags, waits. */
-    public record Events(Map<Integer, String> types, List<Allocation> allocations, java.util.Set<Long> freed,
-                         List<LockWait> locks) {
-        public static final Events NONE = new Events(Map.of(), List.of(), java.util.Set.of(), List.of());
+    /**
+     * A deadlock found at {@code epochNanos} (version 13 on): threads waiting on each other in a
+     * cycle, each once.
+     */
+    public record Deadlock(long epochNanos, List<Deadlocked> threads) {}
 
-        /** Whether any lock wait is of {@code kind} ({@link RecordingFormat#LOCK_CONTENDED}, {@link RecordingFormat#LOCK_WAIT}). */
-        public boolean hasLocks(byte kind) {
-            return locks.stream().anyMatch(w -> w.kind() == kind);
+    /**
+     * A thread of a {@link Deadlock}: the lock it waits for ({@code class@identityHash}), the
+     * thread holding that, the locks it holds, and its frames when the cycle was found.
+     */
+    public record Deadlocked(long threadId, String waitsFor, long ownerThreadId, List<String> held, int[] frames, int[] lines) {}
+
+    /**
+     * What allocation and lock profiling recorded: the classes they name, samples, collected tags,
+     * waits, and the deadlocks found while the session ran.
+     */
+    public record Events(Map<Integer, String> types, List<Allocation> allocations, java.util.Set<Long> freed,
+                         List<LockWait> locks, List<Deadlock> deadlocks) {
+        public static final Events NONE = new Events(Map.of(), List.of(), java.util.Set.of(), List.of(), List.of());
+
+        /** Whether any wait belongs to the lock view (a lock view), or any to the wait view ({@link RecordingFormat#inLockView}). */
+        public boolean hasWaits(boolean lockView) {
+            return locks.stream().anyMatch(w -> RecordingFormat.inLockView(w.kind()) == lockView);
         }
     }
 
@@ -200,10 +216,11 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      */
     public String noContention() {
         String threshold = info.get(RecordingFormat.INFO_LOCK_THRESHOLD);
-        if (threshold == null || events.hasLocks(RecordingFormat.LOCK_CONTENDED)) return null;
+        if (threshold == null || events.hasWaits(true)) return null;
         long nanos = infoNumber(RecordingFormat.INFO_LOCK_THRESHOLD);
-        return nanos == 0 ? "no thread waited to enter a monitor"
-                : String.format("no thread waited %s or longer to enter a monitor (--lock sets that threshold)", millis(nanos));
+        return nanos == 0 ? "no thread waited to enter a monitor or take a lock"
+                : String.format("no thread waited %s or longer to enter a monitor or take a lock (--lock sets that threshold)",
+                millis(nanos));
     }
 
     private static String millis(long nanos) {

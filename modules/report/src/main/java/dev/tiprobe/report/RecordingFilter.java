@@ -45,7 +45,8 @@ public record RecordingFilter(List<String> includes, List<String> excludes, List
         for (Recording.LockWait w : r.events().locks()) if (keep.test(w.epochNanos(), w.threadId(), w.frames())) locks.add(w);
         Recording.Events e = r.events();
         // tiprobe's own share is the whole session's: against the samples kept it would say another figure
-        return r.withSamples(samples).withEvents(new Recording.Events(e.types(), List.copyOf(allocations), e.freed(), List.copyOf(locks)))
+        return r.withSamples(samples).withEvents(new Recording.Events(e.types(), List.copyOf(allocations), e.freed(), List.copyOf(locks),
+                        e.deadlocks()))
                 .without(RecordingFormat.INFO_OWN_WORK_NANOS);
     }
 

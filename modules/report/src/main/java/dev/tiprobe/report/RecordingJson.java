@@ -98,7 +98,7 @@ public final class RecordingJson {
         sep = "\n    ";
         for (Recording.LockWait w : e.locks()) {
             b.append(sep).append("{\"epochNanos\": ").append(w.epochNanos()).append(", \"thread\": ").append(w.threadId())
-                    .append(", \"kind\": \"").append(w.kind() == RecordingFormat.LOCK_WAIT ? "wait" : "contended")
+                    .append(", \"kind\": \"").append(kindName(w.kind()))
                     .append("\", \"type\": ").append(w.typeId()).append(", \"waitNanos\": ").append(w.waitNanos())
                     .append(", \"frames\": [");
             numbers(b, w.frames());
@@ -112,7 +112,38 @@ public final class RecordingJson {
             sep = ",\n    ";
             spill(b, out);
         }
+        b.append("\n  ],\n  \"deadlocks\": [");
+        sep = "\n    ";
+        for (Recording.Deadlock d : e.deadlocks()) {
+            b.append(sep).append("{\"epochNanos\": ").append(d.epochNanos()).append(", \"threads\": [");
+            String threadSep = "";
+            for (Recording.Deadlocked t : d.threads()) {
+                b.append(threadSep).append("{\"thread\": ").append(t.threadId()).append(", \"waitsFor\": ");
+                JsonText.quote(b, t.waitsFor());
+                b.append(", \"heldBy\": ").append(t.ownerThreadId()).append(", \"holds\": [");
+                for (int i = 0; i < t.held().size(); i++) {
+                    if (i > 0) b.append(", ");
+                    JsonText.quote(b, t.held().get(i));
+                }
+                b.append("], \"frames\": [");
+                numbers(b, t.frames());
+                b.append("]}");
+                threadSep = ", ";
+            }
+            b.append("]}");
+            sep = ",\n    ";
+        }
         b.append("\n  ]");
+    }
+
+    /** How the JSON names a wait's kind: {@code contended}, {@code wait}, {@code parked lock} or {@code parked wait}. */
+    private static String kindName(byte kind) {
+        return switch (kind) {
+            case RecordingFormat.LOCK_CONTENDED -> "contended";
+            case RecordingFormat.LOCK_PARKED -> "parked lock";
+            case RecordingFormat.WAIT_PARKED -> "parked wait";
+            default -> "wait";
+        };
     }
 
     /** The traced methods in id order: name, signature, calls, and in time mode times and histogram. */

@@ -119,6 +119,7 @@ public final class RecordingReader {
         /** Allocation sampling's interval from each moment on. */
         final java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
         final List<Recording.LockWait> locks = new ArrayList<>();
+        final List<Recording.Deadlock> deadlocks = new ArrayList<>();
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
     }
@@ -148,6 +149,7 @@ public final class RecordingReader {
             allocations.addAll(chunk.allocations);
             freed.addAll(chunk.freed);
             locks.addAll(chunk.locks);
+            deadlocks.addAll(chunk.deadlocks);
             intervals.putAll(chunk.intervals);
             start = Math.min(start, chunk.start);
             end = Math.max(end, chunk.end);
@@ -161,7 +163,8 @@ public final class RecordingReader {
                     Map.copyOf(sources), Map.copyOf(threads), List.copyOf(samples), List.copyOf(events), Map.copyOf(stats),
                     List.copyOf(calls),
                     new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
-                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks)),
+                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks),
+                            List.copyOf(deadlocks)),
                     damage);
         }
     }
@@ -251,6 +254,8 @@ public final class RecordingReader {
         final boolean values;
         /** Version 8 on: statistics may be settled. */
         final boolean settles;
+        /** Whether LOCK records may be parks and DEADLOCK records may come (version 13 on). */
+        final boolean parks;
         /** Version 9 on: events name their stacks in the chunk's pool; null before. */
         final List<Frames> stacks;
         /** Version 10 on: calls end with a stack id. */
@@ -260,6 +265,7 @@ public final class RecordingReader {
         Chunk(int version) {
             this.values = version >= RecordingFormat.VALUES_SINCE;
             this.settles = version >= RecordingFormat.SETTLED_SINCE;
+            this.parks = version >= RecordingFormat.PARKS_SINCE;
             this.stacks = version >= RecordingFormat.STACKS_SINCE ? new ArrayList<>() : null;
             this.callerStacks = version >= RecordingFormat.CALLER_STACKS_SINCE;
             this.callees = version >= RecordingFormat.CALLEES_SINCE;
@@ -281,6 +287,7 @@ public final class RecordingReader {
                     case RecordingFormat.ALLOC_INTERVAL -> intervals.put(start + varlong(b), varlong(b));
                     case RecordingFormat.FREED -> freed.add(varlong(b));
                     case RecordingFormat.LOCK -> locks.add(lock(b));
+                    case RecordingFormat.DEADLOCK -> deadlocks.add(deadlock(b));
                     case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD ->
                             events.add(new Recording.ClassEvent(start + varlong(b), kind == RecordingFormat.CLASS_LOAD, string(b)));
                     case RecordingFormat.INFO -> info.put(string(b), string(b));
@@ -328,7 +335,8 @@ public final class RecordingReader {
             long time = start + varlong(b);
             long thread = varlong(b);
             byte lockKind = b.get();
-            if (lockKind != RecordingFormat.LOCK_CONTENDED && lockKind != RecordingFormat.LOCK_WAIT) {
+            byte lastKind = parks ? RecordingFormat.WAIT_PARKED : RecordingFormat.LOCK_WAIT;
+            if (lockKind < RecordingFormat.LOCK_CONTENDED || lockKind > lastKind) {
                 throw new Malformed("bad lock kind " + lockKind);
             }
             int type = methodId(b);
@@ -337,6 +345,27 @@ public final class RecordingReader {
             long owner = varlong(b);
             Frames o = owner == 0 ? NO_FRAMES : stack(b);
             return new Recording.LockWait(time, thread, lockKind, type, wait, f.ids, f.lines, owner, o.ids, o.lines);
+        }
+
+        /** A DEADLOCK record: each thread of the cycle with its locks and stack. */
+        private Recording.Deadlock deadlock(ByteBuffer b) throws Malformed {
+            if (!parks) throw new Malformed("a DEADLOCK record in a recording older than version " + RecordingFormat.PARKS_SINCE);
+            long time = start + varlong(b);
+            long n = varlong(b);
+            if (n > b.remaining()) throw new Malformed("bad deadlock size " + n);
+            List<Recording.Deadlocked> threads = new ArrayList<>();
+            for (long i = 0; i < n; i++) {
+                long thread = varlong(b);
+                String waitsFor = string(b);
+                long owner = varlong(b);
+                long heldCount = varlong(b);
+                if (heldCount > b.remaining()) throw new Malformed("bad count of locks held " + heldCount);
+                List<String> held = new ArrayList<>();
+                for (long h = 0; h < heldCount; h++) held.add(string(b));
+                Frames f = stack(b);
+                threads.add(new Recording.Deadlocked(thread, waitsFor, owner, List.copyOf(held), f.ids, f.lines));
+            }
+            return new Recording.Deadlock(time, List.copyOf(threads));
         }
 
         /** A STATS record: a method's figures so far, or (settled) the last of a class that went. */

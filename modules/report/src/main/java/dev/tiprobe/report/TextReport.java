@@ -45,6 +45,7 @@ public final class TextReport {
                 r.classEvents().stream().filter(Recording.ClassEvent::load).count(),
                 r.classEvents().stream().filter(e -> !e.load()).count());
         r.caveats().forEach(out::println);
+        deadlocks(r, out);
         List<View> views = View.in(r);
         boolean samplesShown = false;
         for (View v : views) {
@@ -57,10 +58,10 @@ public final class TextReport {
                 }
                 case ALLOC, LIVE -> events(r, v, out, top, "Top allocated classes", "Top allocating methods");
                 case LOCK -> {
-                    events(r, v, out, top, "Top contended monitors", "Top methods waiting to enter a monitor");
+                    events(r, v, out, top, "Top contended monitors and locks", "Top methods waiting to enter a monitor or take a lock");
                     longestWaits(r, out, Math.min(top, 5));
                 }
-                case WAIT -> events(r, v, out, top, "Top monitors waited on", "Top methods in Object.wait");
+                case WAIT -> events(r, v, out, top, "Top monitors and conditions waited on", "Top methods in Object.wait or parked");
             }
         }
         traced(r, out, top, calls);
@@ -135,13 +136,15 @@ public final class TextReport {
      * owner watch took its stack), or else the thread that released the monitor to the waiter.
      */
     private static void longestWaits(Recording r, PrintWriter out, int n) {
-        List<Recording.LockWait> waits = r.events().locks().stream().filter(w -> w.kind() == RecordingFormat.LOCK_CONTENDED)
+        List<Recording.LockWait> waits = r.events().locks().stream().filter(w -> RecordingFormat.inLockView(w.kind()))
                 .sorted(Comparator.comparingLong(Recording.LockWait::waitNanos).reversed()).limit(n).toList();
         if (waits.isEmpty()) return;
-        out.printf("%nLongest waits to enter a monitor%n");
+        out.printf("%nLongest waits to enter a monitor or take a lock%n");
         for (Recording.LockWait w : waits) {
+            // a park's first frame is where the program called into java.util.concurrent (ReentrantLock.lock): the waiter is below it
+            int waiter = w.kind() == RecordingFormat.LOCK_PARKED && w.frames().length > 1 ? 1 : 0;
             out.printf("  %.1f ms  %s in %s on %s%n", w.waitNanos() / 1e6, thread(r, w.threadId()),
-                    w.frames().length == 0 ? "[unknown]" : r.methodName(w.frames()[0]), r.typeName(w.typeId()));
+                    w.frames().length == 0 ? "[unknown]" : r.methodName(w.frames()[waiter]), r.typeName(w.typeId()));
             if (w.ownerThreadId() == 0) continue;
             if (w.ownerFrames().length == 0) {
                 // JFR's previous owner: the thread that let the waiter in, with no stack
@@ -152,6 +155,25 @@ public final class TextReport {
             for (int i = 0; i < Math.min(5, w.ownerFrames().length); i++) out.printf("        %s%n", r.methodName(w.ownerFrames()[i]));
         }
     }
+
+    /**
+     * Each deadlock found, first thing after the caveats: every thread of the cycle, the lock it
+     * waits for and who holds it, the locks it holds, and its top frames.
+     */
+    private static void deadlocks(Recording r, PrintWriter out) {
+        for (Recording.Deadlock d : r.events().deadlocks()) {
+            out.printf("%nDEADLOCK found %.1f s into the recording: %d threads wait on each other%n",
+                    (d.epochNanos() - r.startEpochNanos()) / 1e9, d.threads().size());
+            for (Recording.Deadlocked t : d.threads()) {
+                out.printf("  %s waits for %s held by %s%n", thread(r, t.threadId()), t.waitsFor(), thread(r, t.ownerThreadId()));
+                if (!t.held().isEmpty()) out.printf("      holds %s%n", String.join(", ", t.held()));
+                for (int i = 0; i < Math.min(DEADLOCK_FRAMES, t.frames().length); i++) out.printf("        at %s%n", r.methodName(t.frames()[i]));
+            }
+        }
+    }
+
+    /** A deadlocked thread's frames the text shows. */
+    private static final int DEADLOCK_FRAMES = 12;
 
     private static String thread(Recording r, long id) {
         return "'" + r.threads().getOrDefault(id, "thread " + id) + "'";

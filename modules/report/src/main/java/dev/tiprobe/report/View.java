@@ -26,8 +26,8 @@ public enum View {
     WALL("samples", "samples"),
     ALLOC("allocated bytes", "bytes"),
     LIVE("live bytes", "bytes"),
-    LOCK("time waiting to enter monitors", "nanoseconds"),
-    WAIT("time in Object.wait", "nanoseconds");
+    LOCK("time waiting to enter monitors and take locks", "nanoseconds"),
+    WAIT("time in Object.wait and parked waiting", "nanoseconds");
 
     private final String weighs;
     private final String unit;
@@ -84,8 +84,8 @@ public enum View {
         Recording.Events e = r.events();
         if (!e.allocations().isEmpty()) views.add(ALLOC);
         if (r.info().containsKey(RecordingFormat.INFO_ALLOC_LIVE)) views.add(LIVE);
-        if (e.hasLocks(RecordingFormat.LOCK_CONTENDED)) views.add(LOCK);
-        if (e.hasLocks(RecordingFormat.LOCK_WAIT)) views.add(WAIT);
+        if (e.hasWaits(true)) views.add(LOCK);
+        if (e.hasWaits(false)) views.add(WAIT);
         return views;
     }
 
@@ -107,9 +107,8 @@ public enum View {
                 }
             }
             case LOCK, WAIT -> {
-                byte kind = this == LOCK ? RecordingFormat.LOCK_CONTENDED : RecordingFormat.LOCK_WAIT;
                 for (Recording.LockWait w : r.events().locks()) {
-                    if (w.kind() == kind) stacks.add(new Profile.Stack(w.epochNanos(), w.threadId(), withLeaf(w.frames(), w.typeId()),
+                    if (RecordingFormat.inLockView(w.kind()) == (this == LOCK)) stacks.add(new Profile.Stack(w.epochNanos(), w.threadId(), withLeaf(w.frames(), w.typeId()),
                             withFirst(w.lines(), 0), Math.max(1, w.waitNanos())));
                 }
             }

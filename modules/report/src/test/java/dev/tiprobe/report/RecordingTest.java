@@ -103,7 +103,7 @@ class RecordingTest {
         }
         Recording r = RecordingReader.read(quiet);
         assertFalse(View.in(r).contains(View.LOCK));
-        assertEquals("no thread waited 10 ms or longer to enter a monitor (--lock sets that threshold)", r.noContention());
+        assertEquals("no thread waited 10 ms or longer to enter a monitor or take a lock (--lock sets that threshold)", r.noContention());
         assertTrue(r.caveats().contains("No contention was seen: " + r.noContention() + "."), r.caveats().toString());
 
         Path contended = dir.resolve("contended.tpr");
@@ -118,6 +118,53 @@ class RecordingTest {
             w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
         }
         assertNull(RecordingReader.read(noLocks).noContention(), "nothing to say where locks were not profiled");
+    }
+
+    /**
+     * Parks go to the lock view when they waited for a holder and to the wait view when they
+     * waited for a condition; a deadlock reads back with both threads, their locks and stacks,
+     * and the text report shows it first, with who holds what.
+     */
+    @Test
+    void parksAndDeadlocksReadBackIntoTheirViewsAndTheText() throws IOException {
+        Path file = dir.resolve("parks.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
+            w.info(1_000, RecordingFormat.INFO_LOCK_THRESHOLD, "1000000");
+            w.lock(2_000, 1, "left", RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 30_000_000,
+                    new Stack(new int[] {1, 2}, new int[] {0, 7}, 2, false), 2, "right", new Stack(new int[] {3}, new int[] {9}, 1, false));
+            w.lock(3_000, 2, "right", RecordingFormat.WAIT_PARKED, "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
+                    50_000_000, new Stack(new int[] {4}, new int[] {0}, 1, false), 0, null, null);
+            w.deadlock(4_000, new dev.tiprobe.recording.Deadlock(List.of(
+                    new dev.tiprobe.recording.Deadlock.Waiter(1, "left", "java.lang.Object@1a", 2, List.of("java.lang.Object@2b"),
+                            new Stack(new int[] {2}, new int[] {7}, 1, false)),
+                    new dev.tiprobe.recording.Deadlock.Waiter(2, "right", "java.lang.Object@2b", 1, List.of("java.lang.Object@1a"),
+                            new Stack(new int[] {3}, new int[] {9}, 1, false)))));
+        }
+        Recording r = RecordingReader.read(file);
+        assertNull(r.damage());
+        assertEquals(List.of(View.LOCK, View.WAIT), View.in(r));
+        assertNull(r.noContention(), "a parked lock is contention");
+        assertEquals(30_000_000, View.LOCK.of(r).stacks().stream().mapToLong(Profile.Stack::weight).sum());
+        assertEquals(50_000_000, View.WAIT.of(r).stacks().stream().mapToLong(Profile.Stack::weight).sum());
+        Recording.Deadlock d = r.events().deadlocks().getFirst();
+        assertEquals(List.of(1L, 2L), d.threads().stream().map(Recording.Deadlocked::threadId).toList());
+        assertEquals("java.lang.Object@1a", d.threads().getFirst().waitsFor());
+        assertEquals(2, d.threads().getFirst().ownerThreadId());
+        assertEquals(List.of("java.lang.Object@2b"), d.threads().getFirst().held());
+        assertArrayEquals(new int[] {3}, d.threads().get(1).frames());
+        java.io.StringWriter text = new java.io.StringWriter();
+        TextReport.write(r, new java.io.PrintWriter(text), 10, 0);
+        assertTrue(text.toString().contains("""
+                DEADLOCK found 0.0 s into the recording: 2 threads wait on each other
+                  'left' waits for java.lang.Object@1a held by 'right'
+                      holds java.lang.Object@2b
+                        at M2
+                  'right' waits for java.lang.Object@2b held by 'left'
+                      holds java.lang.Object@1a
+                        at M3
+                """), text.toString());
+        assertTrue(text.toString().contains("  30.0 ms  'left' in M2 on java.util.concurrent.locks.ReentrantLock\n      held by 'right' at\n        M3"),
+                "a park's waiter is the frame below where it called in: " + text);
     }
 
     /** tiprobe's own work on the program's threads is stated as CPU time and as a share of all the CPU sampled. */

@@ -3,20 +3,29 @@ package dev.tiprobe.agent.locks;
 import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.recording.Parks;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Monitor waits as JFR measures them inside the VM: {@code jdk.JavaMonitorEnter} and
- * {@code jdk.JavaMonitorWait} at the session's threshold, each with the waiter's stack, read back
- * through a {@link JfrStream} about once a second.
+ * Waits as JFR measures them inside the VM: on monitors, {@code jdk.JavaMonitorEnter} and {@code
+ * jdk.JavaMonitorWait}; on {@code java.util.concurrent}'s synchronizers and conditions, {@code
+ * jdk.ThreadPark} (with the blocker's class, classed as a lock or a wait by {@link Parks}); each
+ * at the session's threshold, with the waiter's stack, read back through a {@link JfrStream}
+ * about once a second.
  *
  * <p>Why not JVMTI's monitor events: with MonitorContendedEnter on, every contended entry of every
  * monitor leaves the VM for a callback before it queues, whatever its length, and the contended
@@ -32,6 +41,9 @@ import java.util.function.Consumer;
 final class JfrWaits implements AutoCloseable {
     private static final String ENTER = "jdk.JavaMonitorEnter";
     private static final String WAIT = "jdk.JavaMonitorWait";
+    private static final String PARK = "jdk.ThreadPark";
+    /** Frames from the leaf a park's classing looks at: its synchronizer's own are the first few. */
+    private static final int PARK_FRAMES_CLASSED = 32;
 
     /**
      * A wait JFR recorded: when it ended, the waiter, its stack, and the thread that released the
@@ -60,8 +72,10 @@ final class JfrWaits implements AutoCloseable {
         waits.stream = shared.with(s -> {
             s.enable(ENTER).withThreshold(threshold).withStackTrace();
             s.enable(WAIT).withThreshold(threshold).withStackTrace();
+            s.enable(PARK).withThreshold(threshold).withStackTrace();
             s.onEvent(ENTER, e -> waits.deliver(e, RecordingFormat.LOCK_CONTENDED));
             s.onEvent(WAIT, e -> waits.deliver(e, RecordingFormat.LOCK_WAIT));
+            s.onEvent(PARK, waits::deliverPark);
         });
         return waits;
     }
@@ -96,6 +110,42 @@ final class JfrWaits implements AutoCloseable {
         } catch (Throwable t) {
             failures.incrementAndGet();  // JFR's thread goes on with the next event
         }
+    }
+
+    /**
+     * A park: classed as a lock or a wait by its blocker and frames ({@link Parks}), its stack cut
+     * to where the program called into {@code java.util.concurrent}. JFR names no holder.
+     */
+    private void deliverPark(RecordedEvent e) {
+        try {
+            RecordedThread waiter = e.getThread();
+            if (JfrFrames.machinery(waiter)) return;
+            RecordedClass blocker = e.getClass("parkedClass");
+            String blockerName = blocker == null ? null : JfrFrames.binaryName(blocker.getName());
+            if (blockerName != null && Registry.tiprobes(blockerName)) return;
+            RecordedStackTrace trace = e.getStackTrace();
+            List<RecordedFrame> recorded = trace == null ? List.of() : trace.getFrames();
+            List<Parks.Frame> classed = new ArrayList<>();
+            for (int i = 0; i < Math.min(recorded.size(), PARK_FRAMES_CLASSED); i++) {
+                RecordedMethod m = recorded.get(i).getMethod();
+                classed.add(new Parks.Frame(JfrFrames.binaryName(m.getType().getName()), m.getName()));
+            }
+            Parks.Park park = Parks.classify(blockerName, classed);
+            Stack stack = frames.stack(trace);
+            if (stack == null) return;
+            sink.accept(new Seen(JfrFrames.epochNanos(e.getEndTime()), waiter.getJavaThreadId(), waiter.getJavaName(), park.kind(),
+                    park.synchronizer(), e.getDuration().toNanos(), withoutLeaves(stack, park.entryFrame()), 0, null));
+        } catch (Throwable t) {
+            failures.incrementAndGet();
+        }
+    }
+
+    /** {@code stack} from its frame {@code first} on. */
+    private static Stack withoutLeaves(Stack stack, int first) {
+        int cut = Math.min(first, stack.depth());
+        if (cut == 0) return stack;
+        return new Stack(Arrays.copyOfRange(stack.frames(), cut, stack.depth()), Arrays.copyOfRange(stack.lines(), cut, stack.depth()),
+                stack.depth() - cut, stack.truncated());
     }
 
     /** Stops JFR's events (the session's others with them) and hands over what JFR still holds ({@link JfrStream#close}). */

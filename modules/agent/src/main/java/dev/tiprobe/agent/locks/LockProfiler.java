@@ -14,6 +14,7 @@ import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -77,8 +78,14 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         }
     }
 
-    /** An owner the watch named, waiting for JFR's report of the same wait. */
-    private record Named(long threadId, long endEpochNanos, long seenNanos, Owner owner) {}
+    /**
+     * An owner the watch named, waiting for JFR's report of the same wait: a monitor's when its
+     * wait ended ({@code atEpochNanos}), a park's while it lasted.
+     */
+    private record Named(long threadId, long atEpochNanos, long seenNanos, Owner owner) {}
+
+    /** A park on an ownable synchronizer the watch has seen in progress: its blocker, since when, and whether its owner was looked up. */
+    private record Parked(Object blocker, long sinceNanos, boolean looked) {}
 
     private final Jvmti jvmti;
     private final CallbackStacks stacks;
@@ -106,6 +113,10 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private volatile long lastLongContentionNanos;
     /** The session's start: until JFR has handed over its events of the second after it, the owner watch is on. */
     private final long startNanos = System.nanoTime();
+    /** The parks on ownable synchronizers the watch sees in progress; the engine's thread's alone. */
+    private final Map<Thread, Parked> parked = new java.util.HashMap<>();
+    /** Who holds a parked thread's synchronizer (the VM reads it); null without java.management. */
+    private final ThreadMXBean threadInfo = ParkOwners.bean();
 
     private LockProfiler(Jvmti jvmti, CallbackStacks stacks, Locks options, Recorder recorder) {
         super("tiprobe-locks", recorder);
@@ -216,21 +227,22 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     /** A wait JFR reported, on JFR's stream thread: its owner is the watch's, or JFR's previous owner. */
     private void reported(JfrWaits.Seen s) {
         Owner owner = null;
+        if (RecordingFormat.inLockView(s.kind()) && s.waitNanos() >= ownerAfterNanos()) lastLongContentionNanos = System.nanoTime();
         if (s.kind() == RecordingFormat.LOCK_CONTENDED) {
-            if (s.waitNanos() >= ownerAfterNanos()) lastLongContentionNanos = System.nanoTime();
-            owner = takeNamed(s.threadId(), s.endEpochNanos());
+            owner = takeNamed(s.threadId(), s.endEpochNanos() - SAME_WAIT_NANOS, s.endEpochNanos() + SAME_WAIT_NANOS, s.endEpochNanos());
             if (owner == null && s.previousOwnerId() != 0) owner = new Owner(s.previousOwnerId(), s.previousOwnerName(), null, 0);
+        } else if (s.kind() == RecordingFormat.LOCK_PARKED) {
+            owner = takeNamed(s.threadId(), s.endEpochNanos() - s.waitNanos(), s.endEpochNanos(), s.endEpochNanos());
         }
         offer(new Wait(s.endEpochNanos(), s.threadId(), s.threadName(), s.kind(), s.type(), s.waitNanos(), s.stack(), owner));
     }
 
-    /** The owner the watch named for {@code threadId}'s wait that ended nearest {@code endEpochNanos}, taken. */
-    private Owner takeNamed(long threadId, long endEpochNanos) {
+    /** The owner the watch named for {@code threadId} between {@code from} and {@code to}, nearest {@code near}, taken. */
+    private Owner takeNamed(long threadId, long from, long to, long near) {
         Named best = null;
         for (Named n : named) {
-            long off = Math.abs(n.endEpochNanos() - endEpochNanos);
-            if (n.threadId() == threadId && off <= SAME_WAIT_NANOS
-                    && (best == null || off < Math.abs(best.endEpochNanos() - endEpochNanos))) {
+            if (n.threadId() == threadId && n.atEpochNanos() >= from && n.atEpochNanos() <= to
+                    && (best == null || Math.abs(n.atEpochNanos() - near) < Math.abs(best.atEpochNanos() - near))) {
                 best = n;
             }
         }
@@ -258,7 +270,10 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         } else if (j != null) {
             long last = lastLongContentionNanos;
             boolean jfrCaughtUp = j.deliveredUpTo(startNanos + 1_000_000_000L);
-            watch(!jfrCaughtUp || last != 0 && now - last < WATCH_IDLE_NANOS);
+            boolean watching = !jfrCaughtUp || last != 0 && now - last < WATCH_IDLE_NANOS;
+            watch(watching);
+            if (watching) lookAtParks(now);
+            else parked.clear();
             named.removeIf(n -> {
                 boolean old = now - n.seenNanos() > NAMED_KEPT_NANOS;
                 if (old) release(n.owner());
@@ -281,6 +296,46 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
                 }
             } catch (RuntimeException e) {
                 // the owner left meanwhile (or ended): the wait is recorded without it
+            }
+        }
+    }
+
+    /**
+     * Names the holder of each park on an ownable synchronizer ({@code ReentrantLock}, a
+     * read-write lock's write lock, a worker's lock) that has lasted long enough, once: the
+     * watch lists the platform threads and reads each one's blocker (a field), and for a park
+     * seen that long asks the VM who owns the synchronizer ({@code ThreadInfo.getLockOwnerId}, a
+     * brief stop) and takes the owner's stack. JFR's report of the park picks the owner up by
+     * thread and time.
+     */
+    private void lookAtParks(long now) {
+        if (threadInfo == null) return;
+        List<Thread> live = dev.tiprobe.agent.AgentThreads.live();
+        parked.keySet().retainAll(new java.util.HashSet<>(live));
+        for (Thread t : live) {
+            Object blocker = tiprobes(t) ? null : java.util.concurrent.locks.LockSupport.getBlocker(t);
+            if (!(blocker instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)) {
+                parked.remove(t);
+                continue;
+            }
+            Parked p = parked.get(t);
+            if (p == null || p.blocker() != blocker) {
+                parked.put(t, new Parked(blocker, now, false));
+                continue;
+            }
+            if (p.looked() || now - p.sinceNanos() < ownerAfterNanos()) continue;
+            parked.put(t, new Parked(blocker, p.sinceNanos(), true));
+            try {
+                Thread owner = ParkOwners.owner(threadInfo, t, live);
+                if (owner == null) continue;
+                long resolving = System.nanoTime();
+                Stack stack = stacks.of(owner);
+                if (stack == null) continue;
+                Owner o = new Owner(owner.threadId(), owner.getName(), stack, resolving);
+                ownersHeld.add(o);
+                named.add(new Named(t.threadId(), recorder.now(), resolving, o));
+            } catch (RuntimeException e) {
+                // the owner let go or ended meanwhile: the park is recorded without it
             }
         }
     }

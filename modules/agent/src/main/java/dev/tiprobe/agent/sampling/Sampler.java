@@ -348,7 +348,7 @@ public final class Sampler implements AutoCloseable {
     private void sampleNotRunning(Frames frames) throws IOException {
         if (System.nanoTime() >= nextFullWalk) {
             List<Thread> seen = new ArrayList<>();
-            for (Thread t : liveThreads()) {
+            for (Thread t : AgentThreads.live()) {
                 if (!chosen(t)) continue;
                 seen.add(t);
                 look(t, true, frames);
@@ -409,16 +409,6 @@ public final class Sampler implements AutoCloseable {
      * ticks coarsely could hide a short run.
      */
     private static final long RETAKE_NANOS = 10_000_000_000L;
-
-    /** Platform threads alive, listed without stopping them (a stack walk of all would be a safepoint). */
-    private static List<Thread> liveThreads() {
-        ThreadGroup root = Thread.currentThread().getThreadGroup();
-        while (root.getParent() != null) root = root.getParent();
-        Thread[] all = new Thread[root.activeCount() + 16];
-        int n;
-        while ((n = root.enumerate(all, true)) == all.length) all = new Thread[all.length * 2];
-        return Arrays.asList(all).subList(0, n);
-    }
 
     /**
      * Writes the whole intervals of {@code look}'s thread's time owed to its stack (waiting there

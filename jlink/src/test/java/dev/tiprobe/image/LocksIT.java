@@ -1,0 +1,123 @@
+package dev.tiprobe.image;
+
+import dev.tiprobe.testing.Command;
+import dev.tiprobe.testing.Command.Run;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.tiprobe.image.ImageIT.CLASSES;
+import static dev.tiprobe.image.ImageIT.JAVA;
+import static dev.tiprobe.image.ImageIT.tiprobe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Locks as users meet them, through the image on {@code example.known.JucLocks}: a contended
+ * {@code ReentrantLock} in the lock view with its holders, deadlocks reported where a user looks
+ * (status, the stop's answer, the text report, the JFR export read by the JDK's own {@code jfr}
+ * tool) and kept when the JVM is killed, and waits on queues and conditions kept out of the lock view.
+ */
+class LocksIT {
+    @TempDir
+    Path dir;
+
+    Targets targets;
+
+    @BeforeEach
+    void targets() {
+        targets = new Targets(dir);
+    }
+
+    @AfterEach
+    void stopTargets() {
+        targets.close();
+    }
+
+    /**
+     * Four clerks hold a ReentrantLock 20 ms at a time: the lock view is the lock's, credited to
+     * the method that takes it, and the longest waits name the clerk that held it, at its sleep.
+     */
+    @Test
+    void aContendedReentrantLockIsCreditedToTheCodeThatWaitsAndNamesItsHolder() throws Exception {
+        Path out = dir.resolve("locks.txt");
+        Run run = tiprobe("run", "--lock", "5ms", "-f", out.toString(), "--", JAVA, "-cp", CLASSES, "example.known.JucLocks", "contended", "4");
+        assertEquals(0, run.exit(), run.err());
+        String text = Files.readString(out);
+        Matcher share = Pattern.compile("\\n +[0-9.]+ +([0-9.]+)%  java\\.util\\.concurrent\\.locks\\.ReentrantLock\\n").matcher(text);
+        assertTrue(share.find() && Double.parseDouble(share.group(1)) >= 90, "the lock's share of the lock view: " + text);
+        assertTrue(text.matches("(?s).*Top methods waiting to enter a monitor or take a lock \\(total\\)\\n.*"
+                + "\\n +[0-9.]+ +(9\\d\\.\\d|100\\.0)%  example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void\\n.*"), text);
+        assertTrue(text.matches("(?s).*Longest waits to enter a monitor or take a lock\\n"
+                + "  [0-9.]+ ms  'clerk-\\d' in example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void on java\\.util\\.concurrent\\.locks\\.ReentrantLock\\n"
+                + "      held by 'clerk-\\d' at\\n(        .*\\n)*?        example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void\\n.*"), text);
+    }
+
+    /**
+     * Two threads deadlocked on two locks of a kind: status names both, the text report shows
+     * each one's wanted and held lock and stack, the JFR export holds one event per thread, all
+     * from a recording whose JVM was killed while deadlocked.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"deadlock-lock", "deadlock-monitor"})
+    void aDeadlockIsReportedEverywhereAndKeptWhenTheJvmIsKilled(String which) throws Exception {
+        Process target = targets.start(List.of(JAVA, "-XX:+EnableDynamicAgentLoading", "-cp", CLASSES, "example.known.JucLocks", which),
+                "deadlock.out", "deadlocked");
+        String pid = Long.toString(target.pid());
+        Path results = dir.resolve("deadlock.txt");
+        Run start = tiprobe("start", "-f", results.toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        String lock = which.equals("deadlock-lock") ? "java\\.util\\.concurrent\\.locks\\.ReentrantLock\\$NonfairSync@[0-9a-f]+"
+                : "java\\.lang\\.Object@[0-9a-f]+";
+        String status = "";
+        for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); !status.contains("deadlock:") && System.nanoTime() < deadline; ) {
+            Thread.sleep(200);
+            status = tiprobe("status", pid).out();
+        }
+        assertTrue(status.matches("(?s).*; deadlock: 'left' waits for " + lock + " held by 'right', 'right' waits for " + lock
+                + " held by 'left'.*"), status);
+        target.destroyForcibly().waitFor();
+
+        Path recording = dir.resolve("deadlock.txt.tpr");
+        Run text = tiprobe("report", recording.toString(), "-f", "-");
+        assertEquals(0, text.exit(), text.err());
+        String method = which.equals("deadlock-lock") ? "takeInTurn" : "enterInTurn";
+        assertTrue(text.out().matches("(?s).*DEADLOCK found [0-9.]+ s into the recording: 2 threads wait on each other\\n"
+                + "  'left' waits for " + lock + " held by 'right'\\n      holds " + lock + "\\n(        at .*\\n)*?"
+                + "        at example\\.known\\.JucLocks\\." + method + "\\(.*\\n(        at .*\\n)*"
+                + "  'right' waits for " + lock + " held by 'left'\\n      holds " + lock + "\\n.*"), text.out());
+
+        Path jfr = dir.resolve("deadlock.jfr");
+        assertEquals(0, tiprobe("report", recording.toString(), "-f", jfr.toString()).exit());
+        Run events = Command.run(List.of(Path.of(System.getProperty("java.home"), "bin", "jfr").toString(), "print", "--stack-depth", "20", "--events",
+                "tiprobe.Deadlock", jfr.toString()));
+        assertEquals(0, events.exit(), events.err());
+        assertEquals(2, Pattern.compile("tiprobe\\.Deadlock \\{").matcher(events.out()).results().count(), events.out());
+        assertTrue(events.out().contains("eventThread = \"left\"") && events.out().contains("heldBy = \"left\""), events.out());
+        assertTrue(events.out().contains("JucLocks." + method), events.out());
+    }
+
+    /** Threads that only wait on a queue and a condition: all in the wait view, and the lock view empty with its line. */
+    @Test
+    void waitsOnQueuesAndConditionsStayOutOfTheLockView() throws Exception {
+        Path out = dir.resolve("queues.txt");
+        Run run = tiprobe("run", "--lock", "5ms", "-f", out.toString(), "--", JAVA, "-cp", CLASSES, "example.known.JucLocks", "queues", "3");
+        assertEquals(0, run.exit(), run.err());
+        String text = Files.readString(out);
+        assertTrue(text.contains("No contention was seen: no thread waited 5 ms or longer to enter a monitor or take a lock"), text);
+        assertTrue(!text.contains("\nlock: "), "no lock view: " + text);
+        assertTrue(text.matches("(?s).*Top methods in Object\\.wait or parked \\(self\\)\\n.*"
+                + "java\\.base/java\\.util\\.concurrent\\.LinkedBlockingQueue\\.take\\(\\) : E\\n.*"), text);
+        assertTrue(text.contains("example.known.JucLocks.lambda$queues$"), "credited to the program's waiting code: " + text);
+    }
+}

@@ -1,0 +1,179 @@
+package example.known;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Known {@code java.util.concurrent} waits, for the lock and wait views and the deadlock report.
+ *
+ * <p>Usage: {@code JucLocks <case> [seconds]}, printing {@code ready} once its threads run:
+ * <ul>
+ *   <li>{@code contended}: four threads each take a shared {@code ReentrantLock} in {@code
+ *   ledgerWork} and hold it 20 ms, then a shared monitor in {@code tally} for about 1 ms: the
+ *   lock's waits are nearly all the contention.</li>
+ *   <li>{@code deadlock-lock}: threads {@code left} and {@code right} take two {@code
+ *   ReentrantLock}s in opposite orders and deadlock; {@code deadlock-monitor}: the same with two
+ *   monitors. Each prints {@code deadlocked} once both wait, and stays so.</li>
+ *   <li>{@code queues}: consumers wait on a queue's {@code take} and a condition's {@code await}
+ *   that a producer feeds every 20 ms: waits, and no lock contended.</li>
+ * </ul>
+ */
+public class JucLocks {
+    static final ReentrantLock LEDGER = new ReentrantLock();
+    static final Object TALLY = new Object();
+    static long entries;
+
+    static void ledgerWork() throws InterruptedException {
+        LEDGER.lock();
+        try {
+            Thread.sleep(20);
+            entries++;
+        } finally {
+            LEDGER.unlock();
+        }
+    }
+
+    static void tally() {
+        synchronized (TALLY) {
+            long end = System.nanoTime() + 1_000_000;
+            while (System.nanoTime() < end) entries += 0;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        String which = args[0];
+        long seconds = args.length > 1 ? Long.parseLong(args[1]) : 600;
+        switch (which) {
+            case "contended" -> contended(seconds);
+            case "deadlock-lock" -> deadlock(true);
+            case "deadlock-monitor" -> deadlock(false);
+            case "queues" -> queues(seconds);
+            default -> throw new IllegalArgumentException(which);
+        }
+    }
+
+    static void contended(long seconds) throws Exception {
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            threads.add(Thread.ofPlatform().name("clerk-" + i).start(() -> {
+                try {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        ledgerWork();
+                        tally();
+                    }
+                } catch (InterruptedException e) {
+                    // done
+                }
+            }));
+        }
+        System.out.println("ready");
+        Thread.sleep(seconds * 1000);
+        for (Thread t : threads) t.interrupt();
+        for (Thread t : threads) t.join();
+        System.out.println("done " + entries);
+    }
+
+    static void deadlock(boolean locks) throws Exception {
+        CountDownLatch bothHoldOne = new CountDownLatch(2);
+        ReentrantLock first = new ReentrantLock();
+        ReentrantLock second = new ReentrantLock();
+        Object firstMonitor = new Object();
+        Object secondMonitor = new Object();
+        Thread left = Thread.ofPlatform().name("left").start(() -> {
+            if (locks) takeInTurn(first, second, bothHoldOne);
+            else enterInTurn(firstMonitor, secondMonitor, bothHoldOne);
+        });
+        Thread right = Thread.ofPlatform().name("right").start(() -> {
+            if (locks) takeInTurn(second, first, bothHoldOne);
+            else enterInTurn(secondMonitor, firstMonitor, bothHoldOne);
+        });
+        System.out.println("ready");
+        while (left.getState() == Thread.State.RUNNABLE || right.getState() == Thread.State.RUNNABLE
+                || bothHoldOne.getCount() > 0) {
+            Thread.sleep(10);
+        }
+        System.out.println("deadlocked");
+        left.join();
+    }
+
+    static void takeInTurn(ReentrantLock mine, ReentrantLock theirs, CountDownLatch bothHoldOne) {
+        mine.lock();
+        try {
+            bothHoldOne.countDown();
+            awaitQuietly(bothHoldOne);
+            theirs.lock();
+            theirs.unlock();
+        } finally {
+            mine.unlock();
+        }
+    }
+
+    static void enterInTurn(Object mine, Object theirs, CountDownLatch bothHoldOne) {
+        synchronized (mine) {
+            bothHoldOne.countDown();
+            awaitQuietly(bothHoldOne);
+            synchronized (theirs) {
+                entries++;
+            }
+        }
+    }
+
+    static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static void queues(long seconds) throws Exception {
+        BlockingQueue<Long> orders = new LinkedBlockingQueue<>();
+        ReentrantLock bell = new ReentrantLock();
+        Condition rung = bell.newCondition();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            threads.add(Thread.ofPlatform().name("taker-" + i).start(() -> {
+                try {
+                    while (!Thread.currentThread().isInterrupted()) entries += orders.take();
+                } catch (InterruptedException e) {
+                    // done
+                }
+            }));
+        }
+        threads.add(Thread.ofPlatform().name("listener").start(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    bell.lock();
+                    try {
+                        rung.await(1, TimeUnit.SECONDS);
+                    } finally {
+                        bell.unlock();
+                    }
+                }
+            } catch (InterruptedException e) {
+                // done
+            }
+        }));
+        System.out.println("ready");
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < end) {
+            orders.put(1L);
+            bell.lock();
+            try {
+                rung.signal();
+            } finally {
+                bell.unlock();
+            }
+            Thread.sleep(20);
+        }
+        for (Thread t : threads) t.interrupt();
+        for (Thread t : threads) t.join();
+        System.out.println("done " + entries);
+    }
+}

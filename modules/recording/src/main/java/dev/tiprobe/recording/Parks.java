@@ -1,0 +1,78 @@
+package dev.tiprobe.recording;
+
+import java.util.List;
+
+/**
+ * How a park ({@code LockSupport.park} with a blocker; JFR's {@code jdk.ThreadPark}) goes into the
+ * views: as a lock, when the thread waited to take a synchronizer other threads held; as a wait,
+ * when it waited for a condition or an event. Both the agent and a JFR file read back class a
+ * park here, so they agree.
+ *
+ * <ul>
+ *   <li><b>Lock</b> ({@link RecordingFormat#LOCK_PARKED}): the park is inside {@code acquire} of
+ *   {@code AbstractQueuedSynchronizer} (or its long twin), which is how {@code ReentrantLock},
+ *   the read-write lock's two locks, {@code Semaphore}, a worker's lock in {@code
+ *   ThreadPoolExecutor} and the program's own synchronizers wait for their holders; or its
+ *   blocker is a {@code StampedLock}. A condition's {@code await} taking its lock back after a
+ *   signal is a lock wait too.</li>
+ *   <li><b>Wait</b> ({@link RecordingFormat#WAIT_PARKED}): everything else: a condition's {@code
+ *   await} ({@code CyclicBarrier}, a blocking queue's {@code take}, an idle executor's worker), a
+ *   {@code CountDownLatch}, a future's {@code get}, a park with no blocker.</li>
+ * </ul>
+ *
+ * <p>A park's stack starts with the synchronizer's own frames ({@code Unsafe.park}, {@code
+ * LockSupport.park}, the queue's loop): they are cut down to the frame where the program called
+ * into {@code java.util.concurrent} ({@code ReentrantLock.lock}, {@code LinkedBlockingQueue.take}),
+ * so the views credit the wait to the code that waits.
+ */
+public final class Parks {
+    private Parks() {}
+
+    /** A frame as the classing needs it: its class's binary name and its method's name. */
+    public record Frame(String className, String methodName) {}
+
+    /**
+     * A park classed: {@code kind} {@link RecordingFormat#LOCK_PARKED} or {@link
+     * RecordingFormat#WAIT_PARKED}; {@code synchronizer} the class the views name ({@code
+     * java.util.concurrent.locks.ReentrantLock} for its {@code NonfairSync}); {@code entryFrame} the
+     * index (leaf first) of the frame where the program called in, the frames before it cut.
+     */
+    public record Park(byte kind, String synchronizer, int entryFrame) {}
+
+    private static final String LOCKS = "java.util.concurrent.locks.";
+    private static final String CONCURRENT = "java.util.concurrent.";
+
+    /** Classes {@code blocker} ({@code null}: none) parked in {@code frames}, leaf first. */
+    public static Park classify(String blocker, List<Frame> frames) {
+        int entry = -1;
+        boolean acquiring = false;
+        for (int i = 0; i < frames.size() && machinery(frames.get(i).className()); i++) {
+            entry = i;
+            Frame f = frames.get(i);
+            if (f.methodName().equals("acquire") && (f.className().equals(LOCKS + "AbstractQueuedSynchronizer")
+                    || f.className().equals(LOCKS + "AbstractQueuedLongSynchronizer"))) {
+                acquiring = true;
+            }
+        }
+        boolean lock = blocker != null && (blocker.equals(LOCKS + "StampedLock")
+                || acquiring && !blocker.equals(CONCURRENT + "CountDownLatch$Sync"));
+        return new Park(lock ? RecordingFormat.LOCK_PARKED : RecordingFormat.WAIT_PARKED, synchronizer(blocker), Math.max(0, entry));
+    }
+
+    /** Whether a frame of this class is the park's own machinery, not the code that waits. */
+    private static boolean machinery(String className) {
+        return className.startsWith(CONCURRENT) || className.equals("jdk.internal.misc.Unsafe");
+    }
+
+    /**
+     * The class the views name for a blocker: a JDK synchronizer's inner {@code Sync}, {@code
+     * FairSync} or {@code NonfairSync} by the synchronizer itself; any other as it is; no
+     * blocker as {@code [no blocker]}.
+     */
+    static String synchronizer(String blocker) {
+        if (blocker == null) return "[no blocker]";
+        int inner = blocker.lastIndexOf('$');
+        if (blocker.startsWith(CONCURRENT) && inner > 0 && blocker.endsWith("Sync")) return blocker.substring(0, inner);
+        return blocker;
+    }
+}
