@@ -54,14 +54,29 @@ public final class Parks {
                 acquiring = true;
             }
         }
-        boolean lock = blocker != null && (blocker.equals(LOCKS + "StampedLock")
-                || acquiring && !blocker.equals(CONCURRENT + "CountDownLatch$Sync"));
-        return new Park(lock ? RecordingFormat.LOCK_PARKED : RecordingFormat.WAIT_PARKED, synchronizer(blocker), Math.max(0, entry));
+        boolean lock = LOCKS.concat("StampedLock").equals(blocker) || acquiring && !CONCURRENT.concat("CountDownLatch$Sync").equals(blocker);
+        // no blocker: a virtual thread parked pinned, whose blocker JFR does not see; the lock is the API it called
+        String named = blocker == null && lock ? frames.get(entry).className() : synchronizer(blocker);
+        return new Park(lock ? RecordingFormat.LOCK_PARKED : RecordingFormat.WAIT_PARKED, named, Math.max(0, entry));
     }
 
-    /** Whether a frame of this class is the park's own machinery, not the code that waits. */
+    /**
+     * Whether a frame of this class is the park's own machinery, not the code that waits: the
+     * synchronizers', {@code Unsafe.park}, and a virtual thread's park on its carrier.
+     */
     private static boolean machinery(String className) {
-        return className.startsWith(CONCURRENT) || className.equals("jdk.internal.misc.Unsafe");
+        return className.startsWith(CONCURRENT) || className.equals("jdk.internal.misc.Unsafe") || className.equals("java.lang.VirtualThread")
+                || className.equals("java.lang.System$1");
+    }
+
+    /**
+     * What the views name a pinned virtual thread's park by: its synchronizer and why the thread
+     * could not let go of its carrier ({@code VM call to app.Config.<clinit> on stack}, as JFR's
+     * {@code jdk.VirtualThreadPinned} says; null: not said). A virtual thread that parks unpinned
+     * leaves its carrier and JFR records no park for it.
+     */
+    public static String pinned(String synchronizer, String reason) {
+        return synchronizer + " (virtual thread pinned" + (reason == null || reason.isBlank() ? "" : ": " + reason) + ")";
     }
 
     /**

@@ -47,6 +47,15 @@ class ParksTest {
                 Parks.classify(null, List.of(UNSAFE, f("java.util.concurrent.locks.LockSupport", "parkNanos"), CALLER)));
     }
 
+    /** A pinned virtual thread's park, as JFR records it: no blocker, the carrier's park on top. */
+    @Test
+    void aPinnedVirtualThreadWaitingForALockIsALockNamedByTheApiItCalled() {
+        Parks.Park pinned = Parks.classify(null, List.of(f("java.lang.VirtualThread", "parkOnCarrierThread"), f("java.lang.VirtualThread", "park"),
+                f("java.lang.System$1", "parkVirtualThread"), PARK, f(AQS, "acquire"), f(AQS, "acquire"),
+                f("java.util.concurrent.locks.ReentrantLock$Sync", "lock"), f("java.util.concurrent.locks.ReentrantLock", "lock"), CALLER));
+        assertEquals(new Parks.Park(RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 7), pinned);
+    }
+
     @Test
     void aProgramsOwnSynchronizerIsALockUnderItsOwnName() {
         Parks.Park own = Parks.classify("app.Gate$Sync", List.of(UNSAFE, PARK, f(AQS, "acquire"), f(AQS, "acquire"), f("app.Gate", "enter")));

@@ -5,6 +5,7 @@ import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.recording.ClassInitWaits;
 import dev.tiprobe.recording.Parks;
 import dev.tiprobe.recording.RecordingFormat;
 import jdk.jfr.EventType;
@@ -112,7 +113,10 @@ public final class JfrRecordings {
                 case "jdk.ObjectAllocationOutsideTLAB" -> allocation(e, tlabAllocations, e.getLong("allocationSize"));
                 case "jdk.JavaMonitorEnter" -> lock(e, RecordingFormat.LOCK_CONTENDED, e.getClass("monitorClass"));
                 case "jdk.JavaMonitorWait" -> lock(e, RecordingFormat.LOCK_WAIT, e.getClass("monitorClass"));
-                case "jdk.ThreadPark" -> park(e);
+                case "jdk.ThreadPark" -> {
+                    if (e.getThread() == null || !e.getThread().isVirtual()) park(e, false);  // a virtual thread's: as pinned, below
+                }
+                case "jdk.VirtualThreadPinned" -> park(e, true);
                 default -> { }
             }
         }
@@ -167,16 +171,29 @@ public final class JfrRecordings {
             Stack s = stack(e.getStackTrace());
             if (s == null) return;
             RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED && e.hasField("previousOwner") ? e.getThread("previousOwner") : null;
+            int type = type(monitor);
+            if (kind == RecordingFormat.LOCK_WAIT && ClassInitWaits.is(types.get(type), leaf(e.getStackTrace()))) {
+                kind = RecordingFormat.LOCK_CONTENDED;  // waiting for the thread that initializes the class
+                type = typeNamed(ClassInitWaits.TYPE);
+                previous = e.hasField("notifier") ? e.getThread("notifier") : null;
+            }
             long owner = previous == null ? 0 : thread(previous);
-            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), kind, type(monitor),
+            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), kind, type,
                     e.getDuration().toNanos(), s.frames, s.lines, owner, new int[0], new int[0]));
+        }
+
+        private static Parks.Frame leaf(RecordedStackTrace trace) {
+            if (trace == null || trace.getFrames().isEmpty()) return null;
+            RecordedMethod m = trace.getFrames().getFirst().getMethod();
+            return m == null || m.getType() == null ? null : new Parks.Frame(JfrNames.binaryName(m.getType().getName()), m.getName());
         }
 
         /**
          * A park, classed as a lock or a wait ({@link Parks}) and credited from where the program
-         * called in; one that tiprobe itself wrote (a JFR export) is already cut there.
+         * called in; one that tiprobe itself wrote (a JFR export) is already cut there. A pinned
+         * virtual thread's says why it was pinned.
          */
-        private void park(RecordedEvent e) {
+        private void park(RecordedEvent e, boolean pinned) {
             RecordedClass blocker = e.hasField("parkedClass") ? e.getClass("parkedClass") : null;
             List<RecordedFrame> frames = e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames();
             List<Parks.Frame> named = new ArrayList<>();
@@ -188,8 +205,10 @@ public final class JfrRecordings {
             Parks.Park park = Parks.classify(blocker == null ? null : JfrNames.binaryName(blocker.getName()), named);
             Stack s = stack(e.getStackTrace(), park.entryFrame());
             if (s == null) return;
-            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), park.kind(),
-                    typeNamed(park.synchronizer()), e.getDuration().toNanos(), s.frames, s.lines, 0, new int[0], new int[0]));
+            String type = pinned ? Parks.pinned(park.synchronizer(), e.hasField("pinnedReason") ? e.getString("pinnedReason") : null)
+                    : park.synchronizer();
+            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), park.kind(), typeNamed(type),
+                    e.getDuration().toNanos(), s.frames, s.lines, 0, new int[0], new int[0]));
         }
 
         private static RecordedThread threadOf(RecordedEvent e) {

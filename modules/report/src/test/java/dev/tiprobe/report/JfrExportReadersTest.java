@@ -1,5 +1,6 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
 import dev.tiprobe.recording.Stack;
@@ -62,6 +63,14 @@ class JfrExportReadersTest {
                     new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false));
             w.lock(1_400_000_000L, 8, "waiter", RecordingFormat.LOCK_WAIT, "com.foo.Orders", 7_000_000,
                     new Stack(new int[] {2, 3}, new int[] {0, 840}, 2, false), 0, null, null);
+            w.lock(1_500_000_000L, 8, "waiter", RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 3_000_000,
+                    new Stack(new int[] {1, 3}, new int[] {10, 840}, 2, false), 7, "worker-1",
+                    new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false));
+            w.deadlock(1_600_000_000L, new Deadlock(List.of(
+                    new Deadlock.Waiter(7, "worker-1", "java.lang.Object@1a", 8, List.of("java.lang.Object@2b"),
+                            new Stack(new int[] {1, 3}, new int[] {11, 840}, 2, false)),
+                    new Deadlock.Waiter(8, "waiter", "java.lang.Object@2b", 7, List.of("java.lang.Object@1a"),
+                            new Stack(new int[] {1, 3}, new int[] {12, 840}, 2, false)))));
             w.flush();
         }
         Path jfr = dir.resolve(mode + ".jfr");
@@ -92,8 +101,10 @@ class JfrExportReadersTest {
                 }
             }
             assertEquals(mode.equals("cpu")
-                    ? Map.of("jdk.CPUTimeSample", 30, "jdk.ExecutionSample", 30, "jdk.JavaMonitorEnter", 1, "jdk.JavaMonitorWait", 1, "jdk.ObjectAllocationSample", 1)
-                    : Map.of("profiler.WallClockSample", 40, "jdk.JavaMonitorEnter", 1, "jdk.JavaMonitorWait", 1, "jdk.ObjectAllocationSample", 1),
+                    ? Map.of("jdk.CPUTimeSample", 30, "jdk.ExecutionSample", 30, "jdk.JavaMonitorEnter", 1, "jdk.JavaMonitorWait", 1,
+                            "jdk.ObjectAllocationSample", 1, "jdk.ThreadPark", 1, "tiprobe.Deadlock", 2)
+                    : Map.of("profiler.WallClockSample", 40, "jdk.JavaMonitorEnter", 1, "jdk.JavaMonitorWait", 1, "jdk.ObjectAllocationSample", 1,
+                            "jdk.ThreadPark", 1, "tiprobe.Deadlock", 2),
                     withStacks, mode);
             Map<IRule, Future<IResult>> rules = RulesToolkit.evaluateParallel(RuleRegistry.getRules(), items, IPreferenceValueProvider.DEFAULT_VALUES, 1);
             assertTrue(rules.size() > 50, "JMC's rules: " + rules.size());
@@ -101,7 +112,7 @@ class JfrExportReadersTest {
         }
     }
 
-    /** async-profiler's converter folds each kind of sample: CPU time, wall clock, allocations, contended monitors. */
+    /** async-profiler's converter folds each kind of sample: CPU time, wall clock, allocations, contended monitors and parks. */
     @Test
     void asyncProfilersConverterFoldsTheStacks() throws Exception {
         Path cpu = exported("cpu");
@@ -110,7 +121,9 @@ class JfrExportReadersTest {
         assertEquals("java/lang/Thread.run_[j];com/foo/Orders.total_[j];memcpy_[j] 30\n"
                 + "java/lang/Thread.run_[j];java/lang/Object.wait_[j] 10", converted(wall, "--wall"));
         assertEquals("java/lang/Thread.run_[j];com/foo/Orders.total_[j];byte[]_[k] 4096", converted(cpu, "--alloc", "--total"));
-        assertEquals("java/lang/Thread.run_[j];com/foo/Orders.total_[j];com.foo.Orders_[i] 5000000", converted(cpu, "--lock", "--total"));
+        assertEquals("java/lang/Thread.run_[j];com/foo/Orders.total_[j];com.foo.Orders_[i] 5000000\n"
+                + "java/lang/Thread.run_[j];com/foo/Orders.total_[j];java.util.concurrent.locks.ReentrantLock_[i] 3000000",
+                converted(cpu, "--lock", "--total"));
     }
 
     private String converted(Path jfr, String... options) throws Exception {

@@ -3,6 +3,7 @@ package dev.tiprobe.agent.locks;
 import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.recording.ClassInitWaits;
 import dev.tiprobe.recording.Parks;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Stack;
@@ -42,6 +43,7 @@ final class JfrWaits implements AutoCloseable {
     private static final String ENTER = "jdk.JavaMonitorEnter";
     private static final String WAIT = "jdk.JavaMonitorWait";
     private static final String PARK = "jdk.ThreadPark";
+    private static final String PINNED = "jdk.VirtualThreadPinned";
     /** Frames from the leaf a park's classing looks at: its synchronizer's own are the first few. */
     private static final int PARK_FRAMES_CLASSED = 32;
 
@@ -73,9 +75,11 @@ final class JfrWaits implements AutoCloseable {
             s.enable(ENTER).withThreshold(threshold).withStackTrace();
             s.enable(WAIT).withThreshold(threshold).withStackTrace();
             s.enable(PARK).withThreshold(threshold).withStackTrace();
+            s.enable(PINNED).withThreshold(threshold).withStackTrace();
             s.onEvent(ENTER, e -> waits.deliver(e, RecordingFormat.LOCK_CONTENDED));
             s.onEvent(WAIT, e -> waits.deliver(e, RecordingFormat.LOCK_WAIT));
             s.onEvent(PARK, waits::deliverPark);
+            s.onEvent(PINNED, waits::deliverPark);
         });
         return waits;
     }
@@ -103,9 +107,15 @@ final class JfrWaits implements AutoCloseable {
             if (monitor != null && Registry.tiprobes(JfrFrames.binaryName(monitor.getName()))) return;  // a JVM thread in a callback of tiprobe's
             Stack stack = frames.stack(e.getStackTrace());
             if (stack == null) return;
+            String type = JfrFrames.typeName(monitor);
             RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED ? e.getThread("previousOwner") : null;
+            if (kind == RecordingFormat.LOCK_WAIT && ClassInitWaits.is(type, leaf(e.getStackTrace()))) {
+                kind = RecordingFormat.LOCK_CONTENDED;  // waiting for the thread that initializes the class
+                type = ClassInitWaits.TYPE;
+                previous = e.getThread("notifier");
+            }
             sink.accept(new Seen(JfrFrames.epochNanos(e.getEndTime()), waiter.getJavaThreadId(), waiter.getJavaName(), kind,
-                    JfrFrames.typeName(monitor), e.getDuration().toNanos(), stack,
+                    type, e.getDuration().toNanos(), stack,
                     previous == null ? 0 : previous.getJavaThreadId(), previous == null ? null : previous.getJavaName()));
         } catch (Throwable t) {
             failures.incrementAndGet();  // JFR's thread goes on with the next event
@@ -114,30 +124,45 @@ final class JfrWaits implements AutoCloseable {
 
     /**
      * A park: classed as a lock or a wait by its blocker and frames ({@link Parks}), its stack cut
-     * to where the program called into {@code java.util.concurrent}. JFR names no holder.
+     * to where the program called into {@code java.util.concurrent}. JFR names no holder. A
+     * virtual thread's park comes as {@code jdk.VirtualThreadPinned}, which says why it was
+     * pinned (JFR's park event of the same park, which cannot name the blocker, is left out).
      */
     private void deliverPark(RecordedEvent e) {
         try {
             RecordedThread waiter = e.getThread();
             if (JfrFrames.machinery(waiter)) return;
-            RecordedClass blocker = e.getClass("parkedClass");
+            boolean pinned = e.getEventType().getName().equals(PINNED);
+            if (!pinned && waiter.isVirtual()) return;
+            RecordedClass blocker = pinned ? null : e.getClass("parkedClass");
             String blockerName = blocker == null ? null : JfrFrames.binaryName(blocker.getName());
             if (blockerName != null && Registry.tiprobes(blockerName)) return;
             RecordedStackTrace trace = e.getStackTrace();
             List<RecordedFrame> recorded = trace == null ? List.of() : trace.getFrames();
             List<Parks.Frame> classed = new ArrayList<>();
-            for (int i = 0; i < Math.min(recorded.size(), PARK_FRAMES_CLASSED); i++) {
-                RecordedMethod m = recorded.get(i).getMethod();
-                classed.add(new Parks.Frame(JfrFrames.binaryName(m.getType().getName()), m.getName()));
-            }
+            for (int i = 0; i < Math.min(recorded.size(), PARK_FRAMES_CLASSED); i++) classed.add(frame(recorded.get(i)));
             Parks.Park park = Parks.classify(blockerName, classed);
             Stack stack = frames.stack(trace);
             if (stack == null) return;
+            String type = pinned ? Parks.pinned(park.synchronizer(), e.hasField("pinnedReason") ? e.getString("pinnedReason") : null)
+                    : park.synchronizer();
             sink.accept(new Seen(JfrFrames.epochNanos(e.getEndTime()), waiter.getJavaThreadId(), waiter.getJavaName(), park.kind(),
-                    park.synchronizer(), e.getDuration().toNanos(), withoutLeaves(stack, park.entryFrame()), 0, null));
+                    type, e.getDuration().toNanos(), withoutLeaves(stack, park.entryFrame()), 0, null));
         } catch (Throwable t) {
             failures.incrementAndGet();
         }
+    }
+
+    /** A stack's leaf frame as {@link Parks} and {@link ClassInitWaits} look at frames; null for none. */
+    private static Parks.Frame leaf(RecordedStackTrace trace) {
+        if (trace == null || trace.getFrames().isEmpty()) return null;
+        return frame(trace.getFrames().getFirst());
+    }
+
+    /** A frame as {@link Parks} looks at it; a frame JFR names no method for as an empty name. */
+    private static Parks.Frame frame(RecordedFrame f) {
+        RecordedMethod m = f.getMethod();
+        return m == null || m.getType() == null ? new Parks.Frame("", "") : new Parks.Frame(JfrFrames.binaryName(m.getType().getName()), m.getName());
     }
 
     /** {@code stack} from its frame {@code first} on. */
