@@ -14,9 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Usage: {@code JucLocks <case> [seconds]}, printing {@code ready} once its threads run:
  * <ul>
- *   <li>{@code contended}: four threads each take a shared {@code ReentrantLock} in {@code
- *   ledgerWork} and hold it 20 ms, then a shared monitor in {@code tally} for about 1 ms: the
- *   lock's waits are nearly all the contention.</li>
+ *   <li>{@code contended}: four threads each enter a shared monitor four times in {@code tally},
+ *   held 5 ms, then take a shared {@code ReentrantLock} in {@code ledgerWork}, held 20 ms: the
+ *   threads not holding the lock contend for the monitor meanwhile, so both are contended.</li>
  *   <li>{@code deadlock-lock}: threads {@code left} and {@code right} take two {@code
  *   ReentrantLock}s in opposite orders and deadlock; {@code deadlock-monitor}: the same with two
  *   monitors. Each prints {@code deadlocked} once both wait, and stays so.</li>
@@ -39,10 +39,10 @@ public class JucLocks {
         }
     }
 
-    static void tally() {
+    static void tally() throws InterruptedException {
         synchronized (TALLY) {
-            long end = System.nanoTime() + 1_000_000;
-            while (System.nanoTime() < end) entries += 0;
+            Thread.sleep(5);
+            entries++;
         }
     }
 
@@ -64,8 +64,8 @@ public class JucLocks {
             threads.add(Thread.ofPlatform().name("clerk-" + i).start(() -> {
                 try {
                     while (!Thread.currentThread().isInterrupted()) {
+                        for (int k = 0; k < 4; k++) tally();
                         ledgerWork();
-                        tally();
                     }
                 } catch (InterruptedException e) {
                     // done

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static dev.tiprobe.image.ImageIT.CLASSES;
@@ -45,22 +44,49 @@ class LocksIT {
     }
 
     /**
-     * Four clerks hold a ReentrantLock 20 ms at a time: the lock view is the lock's, credited to
-     * the method that takes it, and the longest waits name the clerk that held it, at its sleep.
+     * Four clerks take a monitor 5 ms (four times) and a ReentrantLock 20 ms at a time, with
+     * async-profiler's lock mode in the same JVM over the same window: the lock's share of the
+     * lock view is within 10 points of async-profiler's, the waits are credited to the method
+     * that takes the lock, and the long ones name the clerk that held it, with its stack.
      */
     @Test
     void aContendedReentrantLockIsCreditedToTheCodeThatWaitsAndNamesItsHolder() throws Exception {
-        Path out = dir.resolve("locks.txt");
-        Run run = tiprobe("run", "--lock", "5ms", "-f", out.toString(), "--", JAVA, "-cp", CLASSES, "example.known.JucLocks", "contended", "4");
+        Path theirs = dir.resolve("async-profiler.collapsed");
+        Path recording = dir.resolve("locks.tpr");
+        Run run = tiprobe("run", "--lock", "1ms", "-f", recording.toString(), "--", JAVA,
+                "-agentpath:" + ImageIT.asyncProfilerLib() + "=start,lock=1ms,total,collapsed,file=" + theirs,
+                "-cp", CLASSES, "example.known.JucLocks", "contended", "6");
         assertEquals(0, run.exit(), run.err());
-        String text = Files.readString(out);
-        Matcher share = Pattern.compile("\\n +[0-9.]+ +([0-9.]+)%  java\\.util\\.concurrent\\.locks\\.ReentrantLock\\n").matcher(text);
-        assertTrue(share.find() && Double.parseDouble(share.group(1)) >= 90, "the lock's share of the lock view: " + text);
+        Path ours = dir.resolve("locks.collapsed");
+        assertEquals(0, tiprobe("report", recording.toString(), "--event", "lock", "-f", ours.toString()).exit());
+        double theirShare = reentrantLockShare(theirs);
+        double ourShare = reentrantLockShare(ours);
+        assertTrue(theirShare > 5 && theirShare < 95, "both the lock and the monitor are contended: " + Files.readString(theirs));
+        assertTrue(Math.abs(ourShare - theirShare) <= 10, "the ReentrantLock's share of the lock view: tiprobe " + ourShare
+                + " %, async-profiler " + theirShare + " %");
+
+        String text = tiprobe("report", recording.toString(), "-f", "-").out();
         assertTrue(text.matches("(?s).*Top methods waiting to enter a monitor or take a lock \\(total\\)\\n.*"
-                + "\\n +[0-9.]+ +(9\\d\\.\\d|100\\.0)%  example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void\\n.*"), text);
-        assertTrue(text.matches("(?s).*Longest waits to enter a monitor or take a lock\\n"
-                + "  [0-9.]+ ms  'clerk-\\d' in example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void on java\\.util\\.concurrent\\.locks\\.ReentrantLock\\n"
-                + "      held by 'clerk-\\d' at\\n(        .*\\n)*?        example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void\\n.*"), text);
+                + "\\n +[0-9.]+ +[0-9.]+%  example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void\\n.*"), text);
+        Path json = dir.resolve("locks.json");
+        assertEquals(0, tiprobe("report", recording.toString(), "-f", json.toString()).exit());
+        assertTrue(Pattern.compile("\"kind\": \"parked lock\", \"type\": \\d+, \"waitNanos\": \\d+, \"frames\": \\[[0-9, ]+\\], "
+                + "\"owner\": \\d+, \"ownerFrames\": \\[\\d").matcher(Files.readString(json)).find(), "a lock wait names its holder and its stack");
+    }
+
+    /** The percentage of a folded lock profile's time whose leaf (the lock's class) is ReentrantLock's. */
+    private static double reentrantLockShare(Path collapsed) throws Exception {
+        long all = 0;
+        long lock = 0;
+        for (String line : Files.readAllLines(collapsed)) {
+            int space = line.lastIndexOf(' ');
+            long weight = Long.parseLong(line.substring(space + 1));
+            String stack = line.substring(0, space);
+            all += weight;
+            if (stack.substring(stack.lastIndexOf(';') + 1).startsWith("java.util.concurrent.locks.ReentrantLock")) lock += weight;
+        }
+        assertTrue(all > 0, "a lock profile: " + collapsed);
+        return 100.0 * lock / all;
     }
 
     /**

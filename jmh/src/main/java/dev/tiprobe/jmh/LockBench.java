@@ -1,6 +1,7 @@
 package dev.tiprobe.jmh;
 
 import bench.target.Contended;
+import bench.target.ContendedLock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  * at a 10 ms threshold ({@code jmh/jfr/lock.jfc}). No wait is long enough to be recorded, so the
  * loss against the first row is what watching costs: async-profiler's JVMTI events are raised at
  * every contended entry; tiprobe reads JFR's events, and turns JVMTI's on only while long
- * contentions want their owners named (never here).
+ * contentions want their owners named (never here). The {@code reentrant} rows take the same
+ * turns in a {@code ReentrantLock} and record its parks: every one (threshold 0) or those of 1 ms
+ * and more, tiprobe from JFR's {@code jdk.ThreadPark}, async-profiler from its own hook.
  *
  * <p>How to run, from the repository root: {@code java -jar jmh/target/benchmarks.jar LockBench
  * -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.
@@ -62,5 +65,37 @@ public class LockBench {
     @Fork(value = 1, jvmArgsAppend = JFR)
     public long jfrMonitorEnter() {
         return seed = Contended.round(seed);
+    }
+
+    // The same turns taken in a ReentrantLock, recording every park (threshold 0) or those of 1 ms and more.
+
+    @Benchmark
+    @Fork(value = 1)
+    public long reentrantNone() {
+        return seed = ContendedLock.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, Peers.TIPROBE_AGENT + "file=jmh/target/rlock0-%p.tpr,lock=0"})
+    public long reentrantTiprobe0() {
+        return seed = ContendedLock.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {Peers.NATIVE, Peers.TIPROBE_AGENT + "file=jmh/target/rlock1-%p.tpr,lock=1ms"})
+    public long reentrantTiprobe1ms() {
+        return seed = ContendedLock.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = Peers.ASYNC_PROFILER_AGENT + "start,lock=0,file=jmh/target/rlock0-ap-%p.jfr")
+    public long reentrantAsyncProfiler0() {
+        return seed = ContendedLock.round(seed);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = Peers.ASYNC_PROFILER_AGENT + "start,lock=1ms,file=jmh/target/rlock1-ap-%p.jfr")
+    public long reentrantAsyncProfiler1ms() {
+        return seed = ContendedLock.round(seed);
     }
 }
