@@ -74,6 +74,23 @@ class LocksIT {
                 + "\"owner\": \\d+, \"ownerFrames\": \\[\\d").matcher(Files.readString(json)).find(), "a lock wait names its holder and its stack");
     }
 
+    /**
+     * async-profiler's own lock test (threads sending through one DatagramChannel, whose send
+     * takes a ReentrantLock): the lock view holds the lock under DatagramChannelImpl.send.
+     */
+    @Test
+    void asyncProfilersDatagramLockTestShowsTheSendLock() throws Exception {
+        Path recording = dir.resolve("datagrams.tpr");
+        Run run = tiprobe("run", "--lock", "0", "-f", recording.toString(), "--", JAVA, "-cp", CLASSES, "example.known.DatagramSends", "3");
+        assertEquals(0, run.exit(), run.err());
+        String text = tiprobe("report", recording.toString(), "--event", "lock", "-f", "-").out();
+        assertTrue(text.matches("(?s).*Top contended monitors and locks \\(lock\\)\\n.*\\n +[0-9.]+ +(\\d\\d\\.\\d|100\\.0)%  "
+                + "java\\.util\\.concurrent\\.locks\\.ReentrantLock\\n.*"), text);
+        assertTrue(text.matches("(?s).*Top methods waiting to enter a monitor or take a lock \\(total\\)\\n.*"
+                + "\\n +[0-9.]+ +(\\d\\d\\.\\d|100\\.0)%  java\\.base/sun\\.nio\\.ch\\.DatagramChannelImpl\\.send\\(java\\.nio\\.ByteBuffer, "
+                + "java\\.net\\.SocketAddress\\) : int\\n.*"), text);
+    }
+
     /** The percentage of a folded lock profile's time whose leaf (the lock's class) is ReentrantLock's. */
     private static double reentrantLockShare(Path collapsed) throws Exception {
         long all = 0;
