@@ -84,8 +84,6 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
      */
     private record Named(long threadId, long atEpochNanos, long seenNanos, Owner owner) {}
 
-    /** A park on an ownable synchronizer the watch has seen in progress: its blocker, since when, and whether its owner was looked up. */
-    private record Parked(Object blocker, long sinceNanos, boolean looked) {}
 
     private final Jvmti jvmti;
     private final CallbackStacks stacks;
@@ -113,10 +111,10 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private volatile long lastLongContentionNanos;
     /** The session's start: until JFR has handed over its events of the second after it, the owner watch is on. */
     private final long startNanos = System.nanoTime();
-    /** The parks on ownable synchronizers the watch sees in progress; the engine's thread's alone. */
-    private final Map<Thread, Parked> parked = new java.util.HashMap<>();
+    /** The blocker of each thread the watch saw parked on an ownable synchronizer at its last look; the engine's thread's alone. */
+    private final Map<Thread, Object> parked = new java.util.HashMap<>();
     /** Who holds a parked thread's synchronizer (the VM reads it); null without java.management. */
-    private final ThreadMXBean threadInfo = ParkOwners.bean();
+    private final ThreadMXBean vmThreads = ParkOwners.bean();
 
     private LockProfiler(Jvmti jvmti, CallbackStacks stacks, Locks options, Recorder recorder) {
         super("tiprobe-locks", recorder);
@@ -232,7 +230,9 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             owner = takeNamed(s.threadId(), s.endEpochNanos() - SAME_WAIT_NANOS, s.endEpochNanos() + SAME_WAIT_NANOS, s.endEpochNanos());
             if (owner == null && s.previousOwnerId() != 0) owner = new Owner(s.previousOwnerId(), s.previousOwnerName(), null, 0);
         } else if (s.kind() == RecordingFormat.LOCK_PARKED) {
-            owner = takeNamed(s.threadId(), s.endEpochNanos() - s.waitNanos(), s.endEpochNanos(), s.endEpochNanos());
+            // the look fell within the park; JFR's clock and the recording's may differ by a little
+            owner = takeNamed(s.threadId(), s.endEpochNanos() - s.waitNanos() - SAME_WAIT_NANOS, s.endEpochNanos() + SAME_WAIT_NANOS,
+                    s.endEpochNanos());
         }
         offer(new Wait(s.endEpochNanos(), s.threadId(), s.threadName(), s.kind(), s.type(), s.waitNanos(), s.stack(), owner));
     }
@@ -272,7 +272,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             boolean jfrCaughtUp = j.deliveredUpTo(startNanos + 1_000_000_000L);
             boolean watching = !jfrCaughtUp || last != 0 && now - last < WATCH_IDLE_NANOS;
             watch(watching);
-            if (watching) lookAtParks(now);
+            if (watching) lookAtParks();
             else parked.clear();
             named.removeIf(n -> {
                 boolean old = now - n.seenNanos() > NAMED_KEPT_NANOS;
@@ -302,41 +302,42 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
 
     /**
      * Names the holder of each park on an ownable synchronizer ({@code ReentrantLock}, a
-     * read-write lock's write lock, a worker's lock) that has lasted long enough, once: the
-     * watch lists the platform threads and reads each one's blocker (a field), and for a park
-     * seen that long asks the VM who owns the synchronizer ({@code ThreadInfo.getLockOwnerId}, a
-     * brief stop) and takes the owner's stack. JFR's report of the park picks the owner up by
-     * thread and time.
+     * read-write lock's write lock, a worker's lock) in progress at one of the watch's looks
+     * (every tick, so a park of 20 ms or more is always seen), once: the watch lists the platform
+     * threads and reads each one's blocker (a field); for the parks it sees first, it asks the VM
+     * in one call who owns each synchronizer ({@code ThreadInfo.getLockOwnerId}, a brief stop of
+     * all threads, at most once a tick) and takes each owner's stack once. JFR's report of the
+     * park picks the owner up by thread and time.
      */
-    private void lookAtParks(long now) {
-        if (threadInfo == null) return;
+    private void lookAtParks() {
+        if (vmThreads == null) return;
         List<Thread> live = dev.tiprobe.agent.AgentThreads.live();
         parked.keySet().retainAll(new java.util.HashSet<>(live));
+        List<Thread> firstSeen = new ArrayList<>();
         for (Thread t : live) {
             Object blocker = tiprobes(t) ? null : java.util.concurrent.locks.LockSupport.getBlocker(t);
             if (!(blocker instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)) {
                 parked.remove(t);
-                continue;
+            } else if (parked.put(t, blocker) != blocker) {
+                firstSeen.add(t);
             }
-            Parked p = parked.get(t);
-            if (p == null || p.blocker() != blocker) {
-                parked.put(t, new Parked(blocker, now, false));
-                continue;
-            }
-            if (p.looked() || now - p.sinceNanos() < ownerAfterNanos()) continue;
-            parked.put(t, new Parked(blocker, p.sinceNanos(), true));
-            try {
-                Thread owner = ParkOwners.owner(threadInfo, t, live);
-                if (owner == null) continue;
-                long resolving = System.nanoTime();
-                Stack stack = stacks.of(owner);
-                if (stack == null) continue;
-                Owner o = new Owner(owner.threadId(), owner.getName(), stack, resolving);
+        }
+        if (firstSeen.isEmpty()) return;
+        long seenAt = recorder.now();
+        Map<Thread, Owner> owners = new java.util.HashMap<>();
+        try {
+            ParkOwners.owners(vmThreads, firstSeen, live).forEach((waiter, holder) -> {
+                Owner o = owners.computeIfAbsent(holder, h -> {
+                    long resolving = System.nanoTime();
+                    Stack stack = stacks.of(h);
+                    return stack == null ? null : new Owner(h.threadId(), h.getName(), stack, resolving);
+                });
+                if (o == null) return;
                 ownersHeld.add(o);
-                named.add(new Named(t.threadId(), recorder.now(), resolving, o));
-            } catch (RuntimeException e) {
-                // the owner let go or ended meanwhile: the park is recorded without it
-            }
+                named.add(new Named(waiter.threadId(), seenAt, o.resolvedNanos(), o));
+            });
+        } catch (RuntimeException e) {
+            // a holder let go or ended meanwhile: its waiters' parks are recorded without it
         }
     }
 

@@ -3,7 +3,9 @@ package dev.tiprobe.agent.locks;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Who holds the ownable synchronizer a thread is parked on, as the VM reads it for thread dumps
@@ -22,12 +24,22 @@ final class ParkOwners {
         }
     }
 
-    /** The thread among {@code live} that owns what {@code parked} waits for; null when none does (or it is not among them). */
-    static Thread owner(ThreadMXBean threads, Thread parked, List<Thread> live) {
-        ThreadInfo info = threads.getThreadInfo(parked.threadId());
-        long owner = info == null ? -1 : info.getLockOwnerId();
-        if (owner <= 0) return null;
-        for (Thread t : live) if (t.threadId() == owner) return t;
-        return null;
+    /**
+     * The thread among {@code live} that owns what each of {@code parked} waits for, asked of
+     * the VM in one call; a waiter whose synchronizer has no owner now (or one not among {@code
+     * live}) is left out.
+     */
+    static Map<Thread, Thread> owners(ThreadMXBean threads, List<Thread> parked, List<Thread> live) {
+        long[] ids = new long[parked.size()];
+        for (int i = 0; i < ids.length; i++) ids[i] = parked.get(i).threadId();
+        ThreadInfo[] infos = threads.getThreadInfo(ids);
+        Map<Long, Thread> byId = new HashMap<>();
+        for (Thread t : live) byId.put(t.threadId(), t);
+        Map<Thread, Thread> owners = new HashMap<>();
+        for (int i = 0; i < ids.length; i++) {
+            Thread owner = infos[i] == null ? null : byId.get(infos[i].getLockOwnerId());
+            if (owner != null) owners.put(parked.get(i), owner);
+        }
+        return owners;
     }
 }
