@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   ReentrantLock}s in opposite orders and deadlock; {@code deadlock-monitor}: the same with two
  *   monitors. Each prints {@code deadlocked} once both wait, and stays so.</li>
  *   <li>{@code queues}: consumers wait on a queue's {@code take} and a condition's {@code await}
- *   that a producer feeds every 20 ms: waits, and no lock contended.</li>
+ *   that a producer feeds every 100 ms: waits, and no lock contended.</li>
  * </ul>
  */
 public class JucLocks {
@@ -170,7 +170,7 @@ public class JucLocks {
             } finally {
                 bell.unlock();
             }
-            Thread.sleep(20);
+            Thread.sleep(100);
         }
         for (Thread t : threads) t.interrupt();
         for (Thread t : threads) t.join();

@@ -59,7 +59,7 @@ final class Profiling implements AutoCloseable {
             // waits of its first second).
             if (p.jfr != null) p.jfr.begin();
             if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
-            if (p.engines()) p.deadlocks = Deadlocks.start(stacks, recorder);
+            if (p.engines()) p.deadlocks = deadlocks(stacks, recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
                 ProbeControl.keepCallerStacksWith(() -> callerStack(stacks, site), early -> stacks.named(early.frames(), early.lines()));
@@ -146,6 +146,18 @@ final class Profiling implements AutoCloseable {
         return reply;
     }
 
+    /**
+     * The deadlock watch; null where the target's runtime has no {@code java.management} (a
+     * jlinked one, tiprobe's own among them), whose classes Deadlocks names: linking it fails there.
+     */
+    private static Deadlocks deadlocks(CallbackStacks stacks, Recorder recorder) {
+        try {
+            return Deadlocks.start(stacks, recorder);
+        } catch (LinkageError noManagement) {
+            return null;
+        }
+    }
+
     /** Looks for deadlocks once ({@link Deadlocks#look}); the keeper asks once a second. */
     void lookForDeadlocks() throws IOException {
         try {
@@ -167,7 +179,7 @@ final class Profiling implements AutoCloseable {
             for (Deadlock.Waiter w : d.threads()) {
                 String owner = d.threads().stream().filter(o -> o.threadId() == w.ownerId()).map(Deadlock.Waiter::threadName)
                         .findFirst().orElse("thread " + w.ownerId());
-                parts.add("'" + w.threadName() + "' waits for " + w.waitsFor() + " held by '" + owner + "'");
+                parts.add(Deadlock.waits(w.threadName(), w.waitsFor(), owner));
             }
             lines.add("deadlock: " + String.join(", ", parts));
         }

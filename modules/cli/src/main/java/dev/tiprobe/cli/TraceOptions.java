@@ -86,8 +86,8 @@ final class TraceOptions {
     String allocOverhead;
 
     @Option(names = "--lock", paramLabel = "<duration>",
-            description = "Profile locks: contended monitor entries and Object.wait calls of at least <duration> (1ms, 0), with the waiter's"
-                    + " stack and, for a long contention, the owner's.")
+            description = "Profile locks: waits of at least <duration> (1ms, 0) to enter a monitor or take a java.util.concurrent lock,"
+                    + " and in Object.wait or parked for a condition, with the waiter's stack and, for a long one, the holder's.")
     String lock;
 
     @Option(names = "--max-memory", paramLabel = "<bytes>",

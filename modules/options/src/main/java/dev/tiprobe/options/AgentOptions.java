@@ -313,9 +313,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     }
 
     /**
-     * Lock profiling, after async-profiler's {@code --lock}: contended monitor entries and
-     * {@code Object.wait} calls that lasted at least {@code threshold}, with the waiter's stack and,
-     * for a long contention, the owner's.
+     * Lock profiling, after async-profiler's {@code --lock}: waits to enter a monitor or take a
+     * {@code java.util.concurrent} lock, {@code Object.wait} calls and parks for a condition, that
+     * lasted at least {@code threshold}, with the waiter's stack and, for a long one, the holder's.
      */
     public record Locks(Duration threshold) {
         public Locks {

@@ -13,6 +13,11 @@ public record Deadlock(List<Waiter> threads) {
         threads = List.copyOf(threads);
     }
 
+    /** {@code 'left' waits for java.lang.Object@1b6d3586 held by 'right'}: one thread of a cycle, as status and the text report say it. */
+    public static String waits(String waiter, String lock, String holder) {
+        return "'" + waiter + "' waits for " + lock + " held by '" + holder + "'";
+    }
+
     /** One thread of the cycle; {@code ownerId} holds {@code waitsFor}. */
     public record Waiter(long threadId, String threadName, String waitsFor, long ownerId, List<String> held, Stack stack) {
         public Waiter {

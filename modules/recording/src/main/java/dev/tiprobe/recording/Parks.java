@@ -12,9 +12,9 @@ import java.util.List;
  *   <li><b>Lock</b> ({@link RecordingFormat#LOCK_PARKED}): the park is inside {@code acquire} of
  *   {@code AbstractQueuedSynchronizer} (or its long twin), which is how {@code ReentrantLock},
  *   the read-write lock's two locks, {@code Semaphore}, a worker's lock in {@code
- *   ThreadPoolExecutor} and the program's own synchronizers wait for their holders; or its
- *   blocker is a {@code StampedLock}. A condition's {@code await} taking its lock back after a
- *   signal is a lock wait too.</li>
+ *   ThreadPoolExecutor} and the program's own synchronizers wait for their holders, or its
+ *   blocker is one of the JDK's locks ({@code StampedLock} among them). A condition's {@code
+ *   await} taking its lock back after a signal is a lock wait too.</li>
  *   <li><b>Wait</b> ({@link RecordingFormat#WAIT_PARKED}): everything else: a condition's {@code
  *   await} ({@code CyclicBarrier}, a blocking queue's {@code take}, an idle executor's worker), a
  *   {@code CountDownLatch}, a future's {@code get}, a park with no blocker.</li>
@@ -41,6 +41,13 @@ public final class Parks {
 
     private static final String LOCKS = "java.util.concurrent.locks.";
     private static final String CONCURRENT = "java.util.concurrent.";
+    /**
+     * The JDK's synchronizers that are locks, as the views name them: a park on one is a lock
+     * wait whatever its frames (a stack cut already, read back from a JFR export, has lost its
+     * {@code acquire}; a {@code StampedLock} has none).
+     */
+    private static final java.util.Set<String> OWNED = java.util.Set.of(LOCKS + "ReentrantLock", LOCKS + "ReentrantReadWriteLock",
+            LOCKS + "StampedLock", CONCURRENT + "Semaphore", CONCURRENT + "ThreadPoolExecutor$Worker");
 
     /** Classes {@code blocker} ({@code null}: none) parked in {@code frames}, leaf first. */
     public static Park classify(String blocker, List<Frame> frames) {
@@ -54,9 +61,9 @@ public final class Parks {
                 acquiring = true;
             }
         }
-        boolean lock = LOCKS.concat("StampedLock").equals(blocker) || acquiring && !CONCURRENT.concat("CountDownLatch$Sync").equals(blocker);
-        // no blocker: a virtual thread parked pinned, whose blocker JFR does not see; the lock is the API it called
-        String named = blocker == null && lock ? frames.get(entry).className() : synchronizer(blocker);
+        // no blocker: a virtual thread parked pinned, whose blocker JFR does not see; the synchronizer is the API it called
+        String named = blocker != null ? synchronizer(blocker) : acquiring ? frames.get(entry).className() : synchronizer(null);
+        boolean lock = OWNED.contains(named) || acquiring && !named.equals(CONCURRENT + "CountDownLatch");
         return new Park(lock ? RecordingFormat.LOCK_PARKED : RecordingFormat.WAIT_PARKED, named, Math.max(0, entry));
     }
 

@@ -174,6 +174,11 @@ public final class RecordingFormat {
     /** A LOCK's kind: a thread parked for a condition or an event ({@code await}, a queue's {@code take}). */
     public static final byte WAIT_PARKED = 3;
 
+    /** Whether a LOCK of this kind is a park ({@link #LOCK_PARKED}, {@link #WAIT_PARKED}), not a monitor's wait. */
+    public static boolean isPark(byte kind) {
+        return kind == LOCK_PARKED || kind == WAIT_PARKED;
+    }
+
     /** Whether a LOCK of this kind belongs to the lock view (waits for a holder), else to the wait view. */
     public static boolean inLockView(byte kind) {
         return kind == LOCK_CONTENDED || kind == LOCK_PARKED;

@@ -56,6 +56,24 @@ class ParksTest {
         assertEquals(new Parks.Park(RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 7), pinned);
     }
 
+    /** A pinned virtual thread's latch: no blocker, an acquire, and still a wait. */
+    @Test
+    void aPinnedLatchIsAWait() {
+        Parks.Park latch = Parks.classify(null, List.of(f("java.lang.VirtualThread", "parkOnCarrierThread"), f("java.lang.VirtualThread", "park"),
+                f("java.lang.System$1", "parkVirtualThread"), PARK, f(AQS, "acquire"), f(AQS, "acquireSharedInterruptibly"),
+                f("java.util.concurrent.CountDownLatch", "await"), CALLER));
+        assertEquals(new Parks.Park(RecordingFormat.WAIT_PARKED, "java.util.concurrent.CountDownLatch", 6), latch);
+    }
+
+    /** A park read back from tiprobe's JFR export: named by its synchronizer, its stack cut at the call already. */
+    @Test
+    void aParkReadBackFromAnExportKeepsItsKind() {
+        assertEquals(new Parks.Park(RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 0),
+                Parks.classify("java.util.concurrent.locks.ReentrantLock", List.of(f("java.util.concurrent.locks.ReentrantLock", "lock"), CALLER)));
+        assertEquals(RecordingFormat.WAIT_PARKED, Parks.classify(AQS + "$ConditionObject",
+                List.of(f("java.util.concurrent.LinkedBlockingQueue", "take"), CALLER)).kind());
+    }
+
     @Test
     void aProgramsOwnSynchronizerIsALockUnderItsOwnName() {
         Parks.Park own = Parks.classify("app.Gate$Sync", List.of(UNSAFE, PARK, f(AQS, "acquire"), f(AQS, "acquire"), f("app.Gate", "enter")));

@@ -294,8 +294,8 @@ public final class FlameGraphHtml {
               wall: data.samplesNote,
               alloc: "Sampled allocations, weighted by the bytes each sample stands for; the allocated class is the top frame.",
               live: "Sampled objects not collected when the recording ended, weighted by the bytes each stands for; the class is the top frame.",
-              lock: "Waits to enter a monitor another thread held, weighted by the time waited; the monitor's class is the top frame.",
-              wait: "Object.wait calls, weighted by the time waited; the monitor's class is the top frame."
+              lock: "Waits to enter a monitor or take a java.util.concurrent lock another thread held, weighted by the time waited; the lock's class is the top frame.",
+              wait: "Object.wait calls and parks for a condition or an event, weighted by the time waited; the monitor's or condition's class is the top frame."
             };
 
             function amount(w) {

@@ -24,7 +24,10 @@ import java.util.Map;
  * those of a wall-mode one are {@code profiler.WallClockSample}s (async-profiler's wall event: each
  * with its thread's state and the sampling intervals it stands for); allocation samples
  * {@code jdk.ObjectAllocationSample}s weighing the bytes they stand for; contended monitors
- * {@code jdk.JavaMonitorEnter}, waits {@code jdk.JavaMonitorWait}. tiprobe's own events, which
+ * {@code jdk.JavaMonitorEnter}, waits {@code jdk.JavaMonitorWait}, parks {@code jdk.ThreadPark}
+ * (parked for a lock or a condition: JFR has one event for both); each deadlock {@code
+ * tiprobe.Deadlock} events, one a thread of it, with the lock it waits for, its holder and the
+ * locks it holds. tiprobe's own events, which
  * JFR has no type for, are {@code tiprobe.TracedCall} (each traced call kept: its method, thread,
  * duration, arguments and result as the text report shows them, whether it threw, its depth, and
  * its stack where it was kept by its duration), {@code tiprobe.ClassLoad} and
@@ -137,7 +140,7 @@ public final class JfrExport {
             e.varlong(pools.thread(w.threadId()));
             e.varlong(pools.stack(w.frames(), w.lines()));
             e.varlong(pools.type(r.typeName(w.typeId())));
-            if (w.kind() == RecordingFormat.LOCK_PARKED || w.kind() == RecordingFormat.WAIT_PARKED) {
+            if (RecordingFormat.isPark(w.kind())) {
                 e.varlong(Long.MIN_VALUE);  // timeout: not known (JFR's value for none)
                 e.varlong(Long.MIN_VALUE);  // until: not known
                 e.varlong(0);  // the synchronizer's address: not known
@@ -271,8 +274,14 @@ public final class JfrExport {
             return symbols.computeIfAbsent(s, x -> (long) symbols.size() + 1);
         }
 
-        /** A class by the name the views give it ({@code com.foo.Bar}, {@code byte[]}), as the JVM names it ({@code com/foo/Bar}, {@code [B}). */
+        /**
+         * A class by the name the views give it ({@code com.foo.Bar}, {@code byte[]}), as the JVM
+         * names it ({@code com/foo/Bar}, {@code [B}); a name that is no class's ({@code [no blocker]},
+         * {@code [class initialization by another thread]}, a pinned virtual thread's park with why) as
+         * no class, as JFR writes a park without a blocker.
+         */
         long type(String viewName) {
+            if (viewName.startsWith("[") || viewName.contains(" ")) return 0;
             String jvmName = jvmClassName(viewName);
             Long known = classes.get(jvmName);
             if (known != null) return known;

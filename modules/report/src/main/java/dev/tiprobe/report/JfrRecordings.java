@@ -6,7 +6,6 @@ import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.recording.ClassInitWaits;
-import dev.tiprobe.recording.Parks;
 import dev.tiprobe.recording.RecordingFormat;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedClass;
@@ -41,8 +40,9 @@ import java.util.Map;
  * running or not by its thread state, weighed by its {@code samples}); {@code jdk.ObjectAllocationSample}
  * an allocation of the bytes it stands for (its weight), or where a recording has none,
  * {@code jdk.ObjectAllocationInNewTLAB} (the TLAB's size) and {@code ...OutsideTLAB};
- * {@code jdk.JavaMonitorEnter} a contended wait, {@code jdk.JavaMonitorWait} and
- * {@code jdk.ThreadPark} waits. The recording's mode is cpu unless it holds wall samples.
+ * {@code jdk.JavaMonitorEnter} a contended wait, {@code jdk.JavaMonitorWait} a wait (or, for a
+ * class's initialization, a contended one), {@code jdk.ThreadPark} and {@code
+ * jdk.VirtualThreadPinned} parks classed as locks or waits ({@link JfrLocks}). The recording's mode is cpu unless it holds wall samples.
  */
 public final class JfrRecordings {
     private JfrRecordings() {}
@@ -113,10 +113,7 @@ public final class JfrRecordings {
                 case "jdk.ObjectAllocationOutsideTLAB" -> allocation(e, tlabAllocations, e.getLong("allocationSize"));
                 case "jdk.JavaMonitorEnter" -> lock(e, RecordingFormat.LOCK_CONTENDED, e.getClass("monitorClass"));
                 case "jdk.JavaMonitorWait" -> lock(e, RecordingFormat.LOCK_WAIT, e.getClass("monitorClass"));
-                case "jdk.ThreadPark" -> {
-                    if (e.getThread() == null || !e.getThread().isVirtual()) park(e, false);  // a virtual thread's: as pinned, below
-                }
-                case "jdk.VirtualThreadPinned" -> park(e, true);
+                case JfrLocks.THREAD_PARK, JfrLocks.VIRTUAL_THREAD_PINNED -> park(e);
                 default -> { }
             }
         }
@@ -172,7 +169,7 @@ public final class JfrRecordings {
             if (s == null) return;
             RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED && e.hasField("previousOwner") ? e.getThread("previousOwner") : null;
             int type = type(monitor);
-            if (kind == RecordingFormat.LOCK_WAIT && ClassInitWaits.is(types.get(type), leaf(e.getStackTrace()))) {
+            if (kind == RecordingFormat.LOCK_WAIT && JfrLocks.classInitialization(e, types.get(type))) {
                 kind = RecordingFormat.LOCK_CONTENDED;  // waiting for the thread that initializes the class
                 type = typeNamed(ClassInitWaits.TYPE);
                 previous = e.hasField("notifier") ? e.getThread("notifier") : null;
@@ -182,32 +179,15 @@ public final class JfrRecordings {
                     e.getDuration().toNanos(), s.frames, s.lines, owner, new int[0], new int[0]));
         }
 
-        private static Parks.Frame leaf(RecordedStackTrace trace) {
-            if (trace == null || trace.getFrames().isEmpty()) return null;
-            RecordedMethod m = trace.getFrames().getFirst().getMethod();
-            return m == null || m.getType() == null ? null : new Parks.Frame(JfrNames.binaryName(m.getType().getName()), m.getName());
-        }
 
-        /**
-         * A park, classed as a lock or a wait ({@link Parks}) and credited from where the program
-         * called in; one that tiprobe itself wrote (a JFR export) is already cut there. A pinned
-         * virtual thread's says why it was pinned.
-         */
-        private void park(RecordedEvent e, boolean pinned) {
-            RecordedClass blocker = e.hasField("parkedClass") ? e.getClass("parkedClass") : null;
-            List<RecordedFrame> frames = e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames();
-            List<Parks.Frame> named = new ArrayList<>();
-            for (RecordedFrame f : frames) {
-                RecordedMethod m = f.getMethod();
-                named.add(new Parks.Frame(m == null || m.getType() == null ? "" : JfrNames.binaryName(m.getType().getName()),
-                        m == null ? "" : m.getName()));
-            }
-            Parks.Park park = Parks.classify(blocker == null ? null : JfrNames.binaryName(blocker.getName()), named);
-            Stack s = stack(e.getStackTrace(), park.entryFrame());
+
+        /** A park ({@link JfrLocks#park}), credited from where the program called in. */
+        private void park(RecordedEvent e) {
+            JfrLocks.Park park = JfrLocks.park(e);
+            if (park == null) return;
+            Stack s = stack(e.getStackTrace(), park.cutFrames());
             if (s == null) return;
-            String type = pinned ? Parks.pinned(park.synchronizer(), e.hasField("pinnedReason") ? e.getString("pinnedReason") : null)
-                    : park.synchronizer();
-            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), park.kind(), typeNamed(type),
+            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), park.kind(), typeNamed(park.type()),
                     e.getDuration().toNanos(), s.frames, s.lines, 0, new int[0], new int[0]));
         }
 
@@ -233,7 +213,14 @@ public final class JfrRecordings {
         }
 
         private int type(RecordedClass c) {
-            return typeNamed(c == null ? "[unknown]" : JfrNames.typeName(c.getName()));
+            if (c == null) return typeNamed("[unknown]");
+            String name;
+            try {
+                name = JfrNames.typeName(c.getName());
+            } catch (RuntimeException notADescriptor) {
+                name = c.getName();  // a name no JVM gave (a writer's own): as it is
+            }
+            return typeNamed(name);
         }
 
         /** The id of a type as the views name it. */

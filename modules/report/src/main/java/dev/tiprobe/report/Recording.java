@@ -211,7 +211,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     }
 
     /**
-     * For a recording made with lock profiling that has no contended monitor entry: why its lock
+     * For a recording made with lock profiling that has no wait for a lock's holder: why its lock
      * view is empty, with the threshold; else null. An empty lock view is not left out unexplained.
      */
     public String noContention() {
@@ -240,7 +240,8 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + "; each sample weighs by the interval in force when it was taken.");
         }
         if (RecordingFormat.LOCK_SOURCE_JVMTI.equals(info.get(RecordingFormat.INFO_LOCK_SOURCE))) {
-            out.add("The waits come from JVMTI's monitor events, which slow every contended monitor a little, as "
+            out.add("The waits come from JVMTI's monitor events, which slow every contended monitor a little, and parks on"
+                    + " java.util.concurrent locks and conditions are not seen, as "
                     + info.getOrDefault(RecordingFormat.INFO_LOCK_SOURCE_WHY, "JFR was not used") + ".");
         }
     }

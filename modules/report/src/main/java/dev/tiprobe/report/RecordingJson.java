@@ -72,8 +72,9 @@ public final class RecordingJson {
 
     /**
      * Allocation samples (with the sampling interval in force and the bytes each stands for, and
-     * {@code live}: not collected when the recording ended, for objects tracked), monitor waits (with the owner's thread and frames when known), and the class names
-     * their {@code type} ids stand for.
+     * {@code live}: not collected when the recording ended, for objects tracked), lock waits (their
+     * kind, with the holder's thread and frames when known), the deadlocks found, and the class
+     * names their {@code type} ids stand for.
      */
     private static void events(Recording r, StringBuilder b, Writer out) throws IOException {
         Recording.Events e = r.events();

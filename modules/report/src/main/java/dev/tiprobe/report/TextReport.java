@@ -92,7 +92,7 @@ public final class TextReport {
             if (untracked > 0) out.printf("%d samples were not tracked (too many objects tracked at once): the live view misses them.%n", untracked);
         }
         Weights classes = Weights.of(p, 0);
-        table(out, byClass + " (" + view.id() + ")", view == View.ALLOC || view == View.LIVE ? "class" : "monitor's class",
+        table(out, byClass + " (" + view.id() + ")", view == View.ALLOC || view == View.LIVE ? "class" : "lock's class",
                 classes.self, classes.all, r, top, view);
         Weights methods = Weights.of(p, 1);
         table(out, byMethod + " (self)", methods.self, methods.all, r, top, view);
@@ -165,7 +165,7 @@ public final class TextReport {
             out.printf("%nDEADLOCK found %.1f s into the recording: %d threads wait on each other%n",
                     (d.epochNanos() - r.startEpochNanos()) / 1e9, d.threads().size());
             for (Recording.Deadlocked t : d.threads()) {
-                out.printf("  %s waits for %s held by %s%n", thread(r, t.threadId()), t.waitsFor(), thread(r, t.ownerThreadId()));
+                out.printf("  %s%n", dev.tiprobe.recording.Deadlock.waits(threadName(r, t.threadId()), t.waitsFor(), threadName(r, t.ownerThreadId())));
                 if (!t.held().isEmpty()) out.printf("      holds %s%n", String.join(", ", t.held()));
                 for (int i = 0; i < Math.min(DEADLOCK_FRAMES, t.frames().length); i++) out.printf("        at %s%n", r.methodName(t.frames()[i]));
             }
@@ -176,7 +176,11 @@ public final class TextReport {
     private static final int DEADLOCK_FRAMES = 12;
 
     private static String thread(Recording r, long id) {
-        return "'" + r.threads().getOrDefault(id, "thread " + id) + "'";
+        return "'" + threadName(r, id) + "'";
+    }
+
+    private static String threadName(Recording r, long id) {
+        return r.threads().getOrDefault(id, "thread " + id);
     }
 
     /**

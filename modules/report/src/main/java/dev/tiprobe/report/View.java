@@ -17,8 +17,9 @@ import java.util.Locale;
  *     as the leaf frame;
  * <li>{@code live}: the same, only objects not collected when the recording ended (an estimate of
  *     the bytes still held);
- * <li>{@code lock}: contended monitor entries weighted by the time waited, the monitor's class as
- *     the leaf frame; {@code wait}: {@code Object.wait} calls the same way.
+ * <li>{@code lock}: waits to enter a monitor or take a {@code java.util.concurrent} lock, weighted
+ *     by the time waited, the lock's class as the leaf frame; {@code wait}: {@code Object.wait}
+ *     calls and parks for a condition or an event the same way.
  * </ul>
  */
 public enum View {

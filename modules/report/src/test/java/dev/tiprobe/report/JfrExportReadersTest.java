@@ -126,6 +126,14 @@ class JfrExportReadersTest {
                 converted(cpu, "--lock", "--total"));
     }
 
+    /** tiprobe reads its own JFR export back into the same views: parks keep their kinds, a deadlock is JFR's alone. */
+    @Test
+    void tiprobeReadsItsExportsParksBackIntoTheirViews() throws Exception {
+        Recording back = JfrRecordings.read(exported("cpu"));
+        List<String> kinds = back.events().locks().stream().map(w -> w.kind() + " " + back.typeName(w.typeId())).sorted().toList();
+        assertEquals(List.of("0 com.foo.Orders", "1 com.foo.Orders", "2 java.util.concurrent.locks.ReentrantLock"), kinds);
+    }
+
     private String converted(Path jfr, String... options) throws Exception {
         Path out = dir.resolve("converted.collapsed");
         List<String> args = new ArrayList<>(List.of(options));

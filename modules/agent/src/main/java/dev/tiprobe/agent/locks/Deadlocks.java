@@ -26,18 +26,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * read-write lock's write lock): {@code ThreadMXBean.findDeadlockedThreads}, which reads the VM's
  * own lock records at a safepoint and calls none of the application's code. Each cycle is
  * recorded once, when first found, with every thread's wanted and held locks and its stack, and
- * written out at once, so that a JVM killed while deadlocked keeps it.
+ * written out at once, so that a JVM killed while deadlocked keeps it. Virtual threads are not
+ * among the threads the VM looks at.
  *
- * <p>The look is a safepoint of a few microseconds with a few hundred threads; made once a second,
- * it costs the program nothing measurable. A runtime without {@code java.management} has no
- * deadlock report ({@link #start} answers null).
+ * <p>A look is a safepoint of microseconds with a few hundred threads (and as long again while a
+ * deadlock lasts); made once a second, it costs the program nothing measurable. A runtime
+ * without {@code java.management} cannot link this class and has no deadlock report.
  */
 public final class Deadlocks {
     private final ThreadMXBean threads;
     private final CallbackStacks stacks;
     private final Recorder recorder;
-    /** The cycles recorded, by their threads' ids: each once. */
-    private final Set<Set<Long>> reported = new HashSet<>();
+    /** The cycles recorded, by each thread and the lock it waits for (from the lowest thread id): each once. */
+    private final Set<List<String>> reported = new HashSet<>();
     private final List<Deadlock> found = new CopyOnWriteArrayList<>();
 
     private Deadlocks(ThreadMXBean threads, CallbackStacks stacks, Recorder recorder) {
@@ -46,7 +47,7 @@ public final class Deadlocks {
         this.recorder = recorder;
     }
 
-    /** A watcher writing into {@code recorder}; null where the runtime cannot find deadlocks. */
+    /** A watcher writing into {@code recorder}; null where the VM cannot find deadlocks among ownable synchronizers. */
     public static Deadlocks start(CallbackStacks stacks, Recorder recorder) {
         try {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -61,17 +62,22 @@ public final class Deadlocks {
         return List.copyOf(found);
     }
 
-    /** Looks for deadlocks once; records each cycle not seen before. Called by one thread at a time. */
+    /**
+     * Looks for deadlocks once; records each cycle not seen before. Called by one thread at a
+     * time. A cycle already recorded costs one more look at the threads' waits (no stacks): asking
+     * for the synchronizers a thread holds would walk the whole heap, so what each holds is taken
+     * from the cycle itself and from its stack's monitors, and only for a new cycle.
+     */
     public synchronized void look() throws IOException {
         long[] ids = threads.findDeadlockedThreads();
         if (ids == null) return;
         Map<Long, ThreadInfo> infos = new HashMap<>();
-        for (ThreadInfo info : threads.getThreadInfo(ids, true, true)) {
+        for (ThreadInfo info : threads.getThreadInfo(ids)) {
             if (info != null) infos.put(info.getThreadId(), info);
         }
         for (List<ThreadInfo> cycle : cycles(infos)) {
-            Set<Long> key = new TreeSet<>();
-            cycle.forEach(t -> key.add(t.getThreadId()));
+            List<String> key = new ArrayList<>();
+            cycle.forEach(t -> key.add(t.getThreadId() + " " + name(t.getLockInfo())));
             if (reported.contains(key)) continue;
             Deadlock d = deadlock(cycle);
             if (d == null) continue;  // a thread of it ended meanwhile: it was no deadlock
@@ -109,24 +115,33 @@ public final class Deadlocks {
         return cycles;
     }
 
-    /** The cycle with each thread's stack now; null when one of them has ended. */
+    /**
+     * The cycle with what each thread holds (the monitors its frames hold, and the lock of the
+     * cycle that another thread waits for) and its stack now; null when one of them has ended.
+     */
     private Deadlock deadlock(List<ThreadInfo> cycle) {
+        long[] ids = cycle.stream().mapToLong(ThreadInfo::getThreadId).toArray();
+        ThreadInfo[] withMonitors = threads.getThreadInfo(ids, true, false);
         Map<Long, Thread> alive = new HashMap<>();
         for (Thread t : AgentThreads.live()) alive.put(t.threadId(), t);
         List<Deadlock.Waiter> waiters = new ArrayList<>();
-        for (ThreadInfo info : cycle) {
-            Thread t = alive.get(info.getThreadId());
-            if (t == null) return null;
+        for (int i = 0; i < ids.length; i++) {
+            ThreadInfo info = cycle.get(i);
+            Thread t = alive.get(ids[i]);
+            if (t == null || withMonitors[i] == null) return null;
             List<String> held = new ArrayList<>();
-            for (LockInfo l : info.getLockedMonitors()) held.add(name(l));
-            for (LockInfo l : info.getLockedSynchronizers()) held.add(name(l));
+            for (LockInfo l : withMonitors[i].getLockedMonitors()) held.add(name(l));
+            for (ThreadInfo other : cycle) {
+                String wanted = name(other.getLockInfo());
+                if (other.getLockOwnerId() == ids[i] && !held.contains(wanted)) held.add(wanted);
+            }
             Stack stack;
             try {
                 stack = stacks.of(t);
             } catch (RuntimeException ended) {
                 return null;
             }
-            waiters.add(new Deadlock.Waiter(info.getThreadId(), info.getThreadName(), name(info.getLockInfo()), info.getLockOwnerId(),
+            waiters.add(new Deadlock.Waiter(ids[i], info.getThreadName(), name(info.getLockInfo()), info.getLockOwnerId(),
                     held, stack == null ? Stack.NONE : stack));
         }
         return new Deadlock(waiters);

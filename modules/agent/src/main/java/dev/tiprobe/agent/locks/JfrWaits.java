@@ -4,27 +4,23 @@ import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.recording.ClassInitWaits;
-import dev.tiprobe.recording.Parks;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.report.JfrLocks;
 import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedMethod;
-import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * Waits as JFR measures them inside the VM: on monitors, {@code jdk.JavaMonitorEnter} and {@code
  * jdk.JavaMonitorWait}; on {@code java.util.concurrent}'s synchronizers and conditions, {@code
- * jdk.ThreadPark} (with the blocker's class, classed as a lock or a wait by {@link Parks}); each
+ * jdk.ThreadPark} and a pinned virtual thread's {@code jdk.VirtualThreadPinned}, classed as a lock
+ * or a wait ({@link JfrLocks}); each
  * at the session's threshold, with the waiter's stack, read back through a {@link JfrStream}
  * about once a second.
  *
@@ -42,10 +38,6 @@ import java.util.function.Consumer;
 final class JfrWaits implements AutoCloseable {
     private static final String ENTER = "jdk.JavaMonitorEnter";
     private static final String WAIT = "jdk.JavaMonitorWait";
-    private static final String PARK = "jdk.ThreadPark";
-    private static final String PINNED = "jdk.VirtualThreadPinned";
-    /** Frames from the leaf a park's classing looks at: its synchronizer's own are the first few. */
-    private static final int PARK_FRAMES_CLASSED = 32;
 
     /**
      * A wait JFR recorded: when it ended, the waiter, its stack, and the thread that released the
@@ -74,12 +66,12 @@ final class JfrWaits implements AutoCloseable {
         waits.stream = shared.with(s -> {
             s.enable(ENTER).withThreshold(threshold).withStackTrace();
             s.enable(WAIT).withThreshold(threshold).withStackTrace();
-            s.enable(PARK).withThreshold(threshold).withStackTrace();
-            s.enable(PINNED).withThreshold(threshold).withStackTrace();
+            s.enable(JfrLocks.THREAD_PARK).withThreshold(threshold).withStackTrace();
+            s.enable(JfrLocks.VIRTUAL_THREAD_PINNED).withThreshold(threshold).withStackTrace();
             s.onEvent(ENTER, e -> waits.deliver(e, RecordingFormat.LOCK_CONTENDED));
             s.onEvent(WAIT, e -> waits.deliver(e, RecordingFormat.LOCK_WAIT));
-            s.onEvent(PARK, waits::deliverPark);
-            s.onEvent(PINNED, waits::deliverPark);
+            s.onEvent(JfrLocks.THREAD_PARK, waits::deliverPark);
+            s.onEvent(JfrLocks.VIRTUAL_THREAD_PINNED, waits::deliverPark);
         });
         return waits;
     }
@@ -109,7 +101,7 @@ final class JfrWaits implements AutoCloseable {
             if (stack == null) return;
             String type = JfrFrames.typeName(monitor);
             RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED ? e.getThread("previousOwner") : null;
-            if (kind == RecordingFormat.LOCK_WAIT && ClassInitWaits.is(type, leaf(e.getStackTrace()))) {
+            if (kind == RecordingFormat.LOCK_WAIT && JfrLocks.classInitialization(e, type)) {
                 kind = RecordingFormat.LOCK_CONTENDED;  // waiting for the thread that initializes the class
                 type = ClassInitWaits.TYPE;
                 previous = e.getThread("notifier");
@@ -123,46 +115,22 @@ final class JfrWaits implements AutoCloseable {
     }
 
     /**
-     * A park: classed as a lock or a wait by its blocker and frames ({@link Parks}), its stack cut
-     * to where the program called into {@code java.util.concurrent}. JFR names no holder. A
-     * virtual thread's park comes as {@code jdk.VirtualThreadPinned}, which says why it was
-     * pinned (JFR's park event of the same park, which cannot name the blocker, is left out).
+     * A park ({@link JfrLocks#park}): its stack cut to where the program called into {@code
+     * java.util.concurrent}. JFR names no holder.
      */
     private void deliverPark(RecordedEvent e) {
         try {
             RecordedThread waiter = e.getThread();
             if (JfrFrames.machinery(waiter)) return;
-            boolean pinned = e.getEventType().getName().equals(PINNED);
-            if (!pinned && waiter.isVirtual()) return;
-            RecordedClass blocker = pinned ? null : e.getClass("parkedClass");
-            String blockerName = blocker == null ? null : JfrFrames.binaryName(blocker.getName());
-            if (blockerName != null && Registry.tiprobes(blockerName)) return;
-            RecordedStackTrace trace = e.getStackTrace();
-            List<RecordedFrame> recorded = trace == null ? List.of() : trace.getFrames();
-            List<Parks.Frame> classed = new ArrayList<>();
-            for (int i = 0; i < Math.min(recorded.size(), PARK_FRAMES_CLASSED); i++) classed.add(frame(recorded.get(i)));
-            Parks.Park park = Parks.classify(blockerName, classed);
-            Stack stack = frames.stack(trace);
+            JfrLocks.Park park = JfrLocks.park(e);
+            if (park == null) return;
+            Stack stack = frames.stack(e.getStackTrace());
             if (stack == null) return;
-            String type = pinned ? Parks.pinned(park.synchronizer(), e.hasField("pinnedReason") ? e.getString("pinnedReason") : null)
-                    : park.synchronizer();
             sink.accept(new Seen(JfrFrames.epochNanos(e.getEndTime()), waiter.getJavaThreadId(), waiter.getJavaName(), park.kind(),
-                    type, e.getDuration().toNanos(), withoutLeaves(stack, park.entryFrame()), 0, null));
+                    park.type(), e.getDuration().toNanos(), withoutLeaves(stack, park.cutFrames()), 0, null));
         } catch (Throwable t) {
             failures.incrementAndGet();
         }
-    }
-
-    /** A stack's leaf frame as {@link Parks} and {@link ClassInitWaits} look at frames; null for none. */
-    private static Parks.Frame leaf(RecordedStackTrace trace) {
-        if (trace == null || trace.getFrames().isEmpty()) return null;
-        return frame(trace.getFrames().getFirst());
-    }
-
-    /** A frame as {@link Parks} looks at it; a frame JFR names no method for as an empty name. */
-    private static Parks.Frame frame(RecordedFrame f) {
-        RecordedMethod m = f.getMethod();
-        return m == null || m.getType() == null ? new Parks.Frame("", "") : new Parks.Frame(JfrFrames.binaryName(m.getType().getName()), m.getName());
     }
 
     /** {@code stack} from its frame {@code first} on. */

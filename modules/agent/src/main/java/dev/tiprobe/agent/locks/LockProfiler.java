@@ -24,26 +24,29 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 
 /**
- * Lock profiling: waits to enter a monitor another thread holds (the {@code lock} view) and
- * {@code Object.wait} (the {@code wait} view), those at least as long as the threshold recorded
- * with the waiter's stack and the monitor's class.
+ * Lock profiling: waits to enter a monitor another thread holds or to take a {@code
+ * java.util.concurrent} lock others hold (the {@code lock} view), and {@code Object.wait} or parks
+ * for a condition or an event (the {@code wait} view), those at least as long as the threshold
+ * recorded with the waiter's stack and the lock's class.
  *
- * <p>The waits come from JFR's monitor events ({@link JfrWaits}), which cost a contended program
- * nothing measurable; where the runtime has no JFR, from JVMTI's (MonitorContendedEnter and
- * Entered, MonitorWait and Waited), whose callbacks slow every contended entry.
+ * <p>The waits come from JFR's monitor and park events ({@link JfrWaits}), which cost a contended
+ * program nothing measurable; where the runtime has no JFR, the monitors' come from JVMTI's
+ * (MonitorContendedEnter and Entered, MonitorWait and Waited), whose callbacks slow every
+ * contended entry, and parks are not seen.
  *
- * <p>Beyond the peers, a contention that has lasted {@link #OWNER_AFTER_NANOS} (and the threshold)
- * gets its owner named: the engine's thread, which looks at the contentions in progress every tick,
- * asks the VM who owns the monitor (GetObjectMonitorUsage) and takes that thread's stack at that
- * moment, so the page shows who held the lock, not only who waited. Those two calls stop threads
- * briefly, so they are made once per long wait only. Knowing the contentions in progress takes
- * JVMTI's contended events, so with JFR they are on only while contentions that long are happening
- * (the <em>owner watch</em>: on from the session's start until JFR has handed over its events of
- * the session's first second, which on a busy machine takes seconds, so the first long waits get
- * their owners too; then on at each long one JFR reports, off after {@link #WATCH_IDLE_NANOS}
- * without); the owners it names join JFR's waits by thread and end time. A long wait JFR reports
- * while the watch is off names the thread that released the monitor to the waiter (JFR's previous
- * owner), without its stack.
+ * <p>Beyond the peers, a wait that has lasted {@link #OWNER_AFTER_NANOS} (and the threshold)
+ * gets its holder named with the holder's stack at that moment, so the page shows who held the
+ * lock, not only who waited. For monitors, the engine's thread looks at the contentions in
+ * progress every tick and asks the VM who owns the monitor (GetObjectMonitorUsage); knowing the
+ * contentions in progress takes JVMTI's contended events, so with JFR they are on only while
+ * contentions that long are happening (the <em>owner watch</em>: on from the session's start
+ * until JFR has handed over its events of the session's first second, which on a busy machine
+ * takes seconds, so the first long waits get their owners too; then on at each long one JFR
+ * reports, off after {@link #WATCH_IDLE_NANOS} without); the owners it names join JFR's waits by
+ * thread and end time. A long wait JFR reports while the watch is off names the thread that
+ * released the monitor to the waiter (JFR's previous owner), without its stack. For ownable
+ * synchronizers, the park watch ({@link #lookAtParks}) does the same by reading each thread's
+ * park blocker, on while long parks on locks are being reported.
  */
 public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     /** A contention must last this long (and the threshold) before its owner is looked up. */
@@ -107,12 +110,17 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private final java.util.Set<Owner> ownersHeld = ConcurrentHashMap.newKeySet();
     /** Past this, an owner's stack no longer holds back retirement (which waits three seconds at most anyway). */
     private static final long HELD_KEPT_NANOS = 60_000_000_000L;
-    /** When JFR last reported a contention long enough for the watch; 0: never. */
+    /** When JFR last reported a monitor contention long enough for the owner watch; 0: never. */
     private volatile long lastLongContentionNanos;
+    /** When JFR last reported a lock's park long enough for the park watch ({@link #lookAtParks}); 0: never. */
+    private volatile long lastLongParkNanos;
     /** The session's start: until JFR has handed over its events of the second after it, the owner watch is on. */
     private final long startNanos = System.nanoTime();
-    /** The blocker of each thread the watch saw parked on an ownable synchronizer at its last look; the engine's thread's alone. */
-    private final Map<Thread, Object> parked = new java.util.HashMap<>();
+    /**
+     * The blocker of each thread the park watch saw parked on an ownable synchronizer at its last
+     * look, by identity (a Thread subclass's own equals is the program's code); the engine's thread's alone.
+     */
+    private final Map<Thread, Object> parked = new java.util.IdentityHashMap<>();
     /** Who holds a parked thread's synchronizer (the VM reads it); null without java.management. */
     private final ThreadMXBean vmThreads = ParkOwners.bean();
 
@@ -225,7 +233,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     /** A wait JFR reported, on JFR's stream thread: its owner is the watch's, or JFR's previous owner. */
     private void reported(JfrWaits.Seen s) {
         Owner owner = null;
-        if (RecordingFormat.inLockView(s.kind()) && s.waitNanos() >= ownerAfterNanos()) lastLongContentionNanos = System.nanoTime();
+        if (s.waitNanos() >= ownerAfterNanos() && s.kind() == RecordingFormat.LOCK_CONTENDED) lastLongContentionNanos = System.nanoTime();
+        if (s.waitNanos() >= ownerAfterNanos() && s.kind() == RecordingFormat.LOCK_PARKED) lastLongParkNanos = System.nanoTime();
         if (s.kind() == RecordingFormat.LOCK_CONTENDED) {
             owner = takeNamed(s.threadId(), s.endEpochNanos() - SAME_WAIT_NANOS, s.endEpochNanos() + SAME_WAIT_NANOS, s.endEpochNanos());
             if (owner == null && s.previousOwnerId() != 0) owner = new Owner(s.previousOwnerId(), s.previousOwnerName(), null, 0);
@@ -249,6 +258,11 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         return best != null && named.remove(best) ? best.owner() : null;
     }
 
+    /** Whether {@code last} (0: never) is within {@link #WATCH_IDLE_NANOS} of {@code now}. */
+    private static boolean recently(long last, long now) {
+        return last != 0 && now - last < WATCH_IDLE_NANOS;
+    }
+
     private long ownerAfterNanos() {
         return Math.max(thresholdNanos, OWNER_AFTER_NANOS);
     }
@@ -268,11 +282,9 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
                 // the recording is closing: nothing more to record
             }
         } else if (j != null) {
-            long last = lastLongContentionNanos;
             boolean jfrCaughtUp = j.deliveredUpTo(startNanos + 1_000_000_000L);
-            boolean watching = !jfrCaughtUp || last != 0 && now - last < WATCH_IDLE_NANOS;
-            watch(watching);
-            if (watching) lookAtParks();
+            watch(!jfrCaughtUp || recently(lastLongContentionNanos, now));
+            if (!jfrCaughtUp || recently(lastLongParkNanos, now)) lookAtParks();
             else parked.clear();
             named.removeIf(n -> {
                 boolean old = now - n.seenNanos() > NAMED_KEPT_NANOS;
@@ -305,14 +317,17 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
      * read-write lock's write lock, a worker's lock) in progress at one of the watch's looks
      * (every tick, so a park of 20 ms or more is always seen), once: the watch lists the platform
      * threads and reads each one's blocker (a field); for the parks it sees first, it asks the VM
-     * in one call who owns each synchronizer ({@code ThreadInfo.getLockOwnerId}, a brief stop of
-     * all threads, at most once a tick) and takes each owner's stack once. JFR's report of the
-     * park picks the owner up by thread and time.
+     * in one call who owns each synchronizer ({@code ThreadInfo.getLockOwnerId}; with no stack
+     * asked for, the VM answers without stopping the threads) and takes each owner's stack once.
+     * JFR's report of the park picks the owner up by thread and time. The watch looks while long
+     * parks on locks are being reported, as the owner watch does for monitors.
      */
     private void lookAtParks() {
         if (vmThreads == null) return;
         List<Thread> live = dev.tiprobe.agent.AgentThreads.live();
-        parked.keySet().retainAll(new java.util.HashSet<>(live));
+        java.util.Set<Thread> alive = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        alive.addAll(live);
+        parked.keySet().retainAll(alive);
         List<Thread> firstSeen = new ArrayList<>();
         for (Thread t : live) {
             Object blocker = tiprobes(t) ? null : java.util.concurrent.locks.LockSupport.getBlocker(t);
@@ -324,7 +339,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         }
         if (firstSeen.isEmpty()) return;
         long seenAt = recorder.now();
-        Map<Thread, Owner> owners = new java.util.HashMap<>();
+        Map<Thread, Owner> owners = new java.util.IdentityHashMap<>();
         try {
             ParkOwners.owners(vmThreads, firstSeen, live).forEach((waiter, holder) -> {
                 Owner o = owners.computeIfAbsent(holder, h -> {
