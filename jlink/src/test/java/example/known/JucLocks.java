@@ -20,6 +20,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>{@code deadlock-lock}: threads {@code left} and {@code right} take two {@code
  *   ReentrantLock}s in opposite orders and deadlock; {@code deadlock-monitor}: the same with two
  *   monitors. Each prints {@code deadlocked} once both wait, and stays so.</li>
+ *   <li>{@code initializers}: a virtual thread initializing {@code Pinned} waits in its static
+ *   initializer for the ledger's {@code ReentrantLock}, which a holder keeps 300 ms at a time (a
+ *   park the initializer pins to its carrier); and thread {@code user} needs {@code Slow}, which
+ *   thread {@code first} is initializing for 300 ms. Prints {@code done} once both are through.</li>
  *   <li>{@code queues}: consumers wait on a queue's {@code take} and a condition's {@code await}
  *   that a producer feeds every 100 ms: waits, and no lock contended.</li>
  * </ul>
@@ -53,6 +57,7 @@ public class JucLocks {
             case "contended" -> contended(seconds);
             case "deadlock-lock" -> deadlock(true);
             case "deadlock-monitor" -> deadlock(false);
+            case "initializers" -> initializers();
             case "queues" -> queues(seconds);
             default -> throw new IllegalArgumentException(which);
         }
@@ -130,6 +135,60 @@ public class JucLocks {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Its initializer waits for the ledger, pinning its virtual thread. */
+    static final class Pinned {
+        static {
+            LEDGER.lock();
+            LEDGER.unlock();
+        }
+
+        static void touch() {}
+    }
+
+    /** Its initializer takes 300 ms. */
+    static final class Slow {
+        static {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        static void touch() {}
+    }
+
+    static void useSlow() {
+        Slow.touch();
+    }
+
+    static void initializers() throws Exception {
+        System.out.println("ready");
+        Thread.sleep(2_000);  // the recording has begun
+        CountDownLatch held = new CountDownLatch(1);
+        Thread holder = Thread.ofPlatform().name("holder").start(() -> {
+            LEDGER.lock();
+            try {
+                held.countDown();
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                // done
+            } finally {
+                LEDGER.unlock();
+            }
+        });
+        held.await();
+        Thread pinned = Thread.ofVirtual().name("pinned").start(Pinned::touch);
+        Thread first = Thread.ofPlatform().name("first").start(Slow::touch);
+        Thread.sleep(50);
+        Thread user = Thread.ofPlatform().name("user").start(JucLocks::useSlow);
+        for (Thread t : List.of(holder, pinned, first, user)) t.join();
+        // JFR hands its events over about a second after they happen, and the last second before
+        // the JVM exits can be lost with JFR's repository (docs/limits.md): the waits stay clear of it
+        Thread.sleep(2_000);
+        System.out.println("done");
     }
 
     static void queues(long seconds) throws Exception {

@@ -91,6 +91,37 @@ class LocksIT {
                 + "java\\.net\\.SocketAddress\\) : int\\n.*"), text);
     }
 
+    /**
+     * A virtual thread pinned by a static initializer while it waits for a ReentrantLock, and a
+     * thread waiting for another's class initialization: each in the lock view, named for what it
+     * is (not as a bare park, nor as the VM's int[]).
+     */
+    @Test
+    void aPinnedVirtualThreadAndAClassInitializationAreNamedForWhatTheyAre() throws Exception {
+        Path out = dir.resolve("initializers.txt");
+        Run run = tiprobe("run", "--lock", "50ms", "-f", out.toString(), "--", JAVA, "-cp", CLASSES, "example.known.JucLocks", "initializers");
+        assertEquals(0, run.exit(), run.err());
+        String text = Files.readString(out);
+        assertTrue(text.matches("(?s).*Top contended monitors and locks \\(lock\\)\\n.*"
+                + "%  java\\.util\\.concurrent\\.locks\\.ReentrantLock \\(virtual thread pinned: [^\\n]*JucLocks\\$Pinned\\.<clinit>[^\\n]*\\)\\n.*"),
+                text);
+        assertTrue(text.matches("(?s).*\\n  [0-9.]+ ms  'user' in example\\.known\\.JucLocks\\.useSlow\\(\\) : void on \\[class initialization by another thread\\]\\n"
+                + "      let in by 'first'\\n.*"), text);
+        assertTrue(!text.contains("int[]"), text);
+    }
+
+    /** A recording of the JVM's own JFR: its parks go into the lock view as the agent's do. */
+    @Test
+    void theJvmsOwnRecordingOfParksReadsIntoTheLockView() throws Exception {
+        Path jfr = dir.resolve("own.jfr");
+        Run program = Command.run(List.of(JAVA, "-XX:StartFlightRecording=filename=" + jfr + ",settings=profile", "-cp", CLASSES,
+                "example.known.JucLocks", "contended", "3"));
+        assertEquals(0, program.exit(), program.err());
+        String text = tiprobe("report", jfr.toString(), "--event", "lock", "-f", "-").out();
+        assertTrue(text.matches("(?s).*Top contended monitors and locks \\(lock\\)\\n.*%  java\\.util\\.concurrent\\.locks\\.ReentrantLock\\n.*"), text);
+        assertTrue(text.matches("(?s).*\\(total\\)\\n.*%  example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void\\n.*"), text);
+    }
+
     /** The percentage of a folded lock profile's time whose leaf (the lock's class) is ReentrantLock's. */
     private static double reentrantLockShare(Path collapsed) throws Exception {
         long all = 0;
