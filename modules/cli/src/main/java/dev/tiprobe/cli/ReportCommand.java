@@ -144,7 +144,7 @@ final class ReportCommand implements Callable<Integer> {
 
     /** {@code now} against the recording {@code --diff} names, in one view, filtered alike. */
     private int diff(Recording now, RecordingFilter filter, Export format, Export.Options options) throws CliException {
-        View drawn = options.view() != null ? options.view() : View.natural(now);
+        View drawn = options.drawn(now);
         Recording base = filter.apply(Exports.read(diff, spec.commandLine().getErr()));
         for (Recording r : List.of(now, base)) {
             if (!View.in(r).contains(drawn)) {

@@ -136,8 +136,8 @@ public enum Export {
      * page's {@code title}.
      */
     public record Options(View view, FrameStyle frames, int calls, String title) {
-        /** The view a one-view format draws. */
-        View drawn(Recording r) {
+        /** The view a one-view format (and a diff) draws of {@code r}. */
+        public View drawn(Recording r) {
             return view != null ? view : View.natural(r);
         }
 
@@ -169,16 +169,23 @@ public enum Export {
 
     /** Writes {@code r} in this format to {@code out}, which it leaves open. */
     public void write(Recording r, Options o, OutputStream out) throws IOException {
-        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
-        writeText(r, o, w);
-        w.flush();
+        inUtf8(out, w -> writeText(r, o, w));
     }
 
     /** One view of {@code now} against {@code base}; only where {@link #diffs()}. */
     public void writeDiff(Recording base, Recording now, View view, Options o, OutputStream out) throws IOException {
         if (!diffs) throw new UnsupportedOperationException(this + " compares no recordings");
+        inUtf8(out, w -> writeTextDiff(base, now, view, o, w));
+    }
+
+    private interface TextWrite {
+        void to(Writer w) throws IOException;
+    }
+
+    /** A text format's writing into {@code out} as UTF-8, flushed and left open; a binary one writes to {@code out} itself. */
+    private static void inUtf8(OutputStream out, TextWrite write) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
-        writeTextDiff(base, now, view, o, w);
+        write.to(w);
         w.flush();
     }
 
