@@ -97,8 +97,10 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private final List<Events.Registration> registrations = new ArrayList<>();
     /** The contended events' registrations: empty while the owner watch is off. */
     private final List<Events.Registration> watchRegistrations = new ArrayList<>();
-    private final Map<Thread, Pending> contended = new ConcurrentHashMap<>();
-    private final Map<Thread, Long> waiting = new ConcurrentHashMap<>();
+    /** Contentions in progress by thread id (a Thread's own hashCode may be the program's code, which a callback must not run). */
+    private final Map<Long, Pending> contended = new ConcurrentHashMap<>();
+    /** Object.wait calls in progress by thread id, when the waits come from JVMTI's events. */
+    private final Map<Long, Long> waiting = new ConcurrentHashMap<>();
     /** Null when the waits come from JVMTI's events. */
     private volatile JfrWaits jfr;
     private final ConcurrentLinkedQueue<Named> named = new ConcurrentLinkedQueue<>();
@@ -189,11 +191,11 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     }
 
     private void contendedEnter(Thread thread, Object monitor) {
-        if (!tiprobes(thread) && !Registry.tiprobes(monitor.getClass().getName())) contended.put(thread, new Pending(System.nanoTime(), monitor));
+        if (!tiprobes(thread) && !Registry.tiprobes(monitor.getClass().getName())) contended.put(thread.threadId(), new Pending(System.nanoTime(), monitor));
     }
 
     private void contendedEntered(Thread thread, Object monitor) {
-        Pending p = contended.remove(thread);
+        Pending p = contended.remove(thread.threadId());
         if (p == null) return;
         long waited = System.nanoTime() - p.startNanos;
         if (waited < thresholdNanos) {
@@ -215,11 +217,11 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     }
 
     private void waitBegins(Thread thread, Object monitor, long timeoutMillis) {
-        if (!tiprobes(thread) && !Registry.tiprobes(monitor.getClass().getName())) waiting.put(thread, System.nanoTime());
+        if (!tiprobes(thread) && !Registry.tiprobes(monitor.getClass().getName())) waiting.put(thread.threadId(), System.nanoTime());
     }
 
     private void waitEnds(Thread thread, Object monitor, boolean timedOut) {
-        Long start = waiting.remove(thread);
+        Long start = waiting.remove(thread.threadId());
         if (start == null) return;
         long waited = System.nanoTime() - start;
         if (waited < thresholdNanos) return;
