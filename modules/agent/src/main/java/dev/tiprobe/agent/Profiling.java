@@ -35,8 +35,8 @@ final class Profiling implements AutoCloseable {
     private Sampler sampler;
     private AllocationSampler allocations;
     private LockProfiler locks;
-    /** Looks for deadlocks while an engine runs; null without engines or java.management. */
-    private Deadlocks deadlocks;
+    /** Looks for deadlocks while an engine runs; null without engines or java.management (the keeper sets it, status reads it). */
+    private volatile Deadlocks deadlocks;
     /** The engines' one JFR stream, made when the first asks ({@link #jfr()}), begun once all have started; or null. */
     private JfrStream jfr;
 
