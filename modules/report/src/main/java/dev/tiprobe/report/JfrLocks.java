@@ -3,6 +3,7 @@ package dev.tiprobe.report;
 import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.recording.ClassInitWaits;
 import dev.tiprobe.recording.Parks;
+import dev.tiprobe.recording.RecordingFormat;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -56,12 +57,26 @@ public final class JfrLocks {
     }
 
     /**
-     * Whether a {@code jdk.JavaMonitorWait} on a monitor the views name {@code monitorType} is a
-     * wait for another thread's class initialization.
+     * A monitor's wait as the views take it: its kind ({@code LOCK_CONTENDED} or {@code
+     * LOCK_WAIT}), the type they name, and the thread JFR names beside it (the previous owner of a
+     * contended monitor, the initializing thread of a class; null for none).
      */
-    public static boolean classInitialization(RecordedEvent wait, String monitorType) {
-        RecordedStackTrace trace = wait.getStackTrace();
-        return ClassInitWaits.is(monitorType, trace == null || trace.getFrames().isEmpty() ? null : frame(trace.getFrames().getFirst()));
+    public record Monitor(byte kind, String type, RecordedThread previous) {}
+
+    /**
+     * A {@code jdk.JavaMonitorEnter} ({@code kind} {@code LOCK_CONTENDED}) or {@code
+     * jdk.JavaMonitorWait} ({@code LOCK_WAIT}) on a monitor the views name {@code monitorType}; a
+     * wait that is for another thread's class initialization is contention, named as such.
+     */
+    public static Monitor monitor(RecordedEvent e, byte kind, String monitorType) {
+        if (kind == RecordingFormat.LOCK_CONTENDED) {
+            return new Monitor(kind, monitorType, e.hasField("previousOwner") ? e.getThread("previousOwner") : null);
+        }
+        RecordedStackTrace trace = e.getStackTrace();
+        if (ClassInitWaits.is(monitorType, trace == null || trace.getFrames().isEmpty() ? null : frame(trace.getFrames().getFirst()))) {
+            return new Monitor(RecordingFormat.LOCK_CONTENDED, ClassInitWaits.TYPE, e.hasField("notifier") ? e.getThread("notifier") : null);
+        }
+        return new Monitor(kind, monitorType, null);
     }
 
     /** A frame as {@link Parks} looks at it; one JFR names no method for, as empty names. */

@@ -5,7 +5,6 @@ import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
-import dev.tiprobe.recording.ClassInitWaits;
 import dev.tiprobe.recording.RecordingFormat;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedClass;
@@ -167,19 +166,11 @@ public final class JfrRecordings {
         private void lock(RecordedEvent e, byte kind, RecordedClass monitor) {
             Stack s = stack(e.getStackTrace());
             if (s == null) return;
-            RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED && e.hasField("previousOwner") ? e.getThread("previousOwner") : null;
-            int type = type(monitor);
-            if (kind == RecordingFormat.LOCK_WAIT && JfrLocks.classInitialization(e, types.get(type))) {
-                kind = RecordingFormat.LOCK_CONTENDED;  // waiting for the thread that initializes the class
-                type = typeNamed(ClassInitWaits.TYPE);
-                previous = e.hasField("notifier") ? e.getThread("notifier") : null;
-            }
-            long owner = previous == null ? 0 : thread(previous);
-            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), kind, type,
+            JfrLocks.Monitor m = JfrLocks.monitor(e, kind, typeName(monitor));
+            long owner = m.previous() == null ? 0 : thread(m.previous());
+            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), m.kind(), typeNamed(m.type()),
                     e.getDuration().toNanos(), s.frames, s.lines, owner, new int[0], new int[0]));
         }
-
-
 
         /** A park ({@link JfrLocks#park}), credited from where the program called in. */
         private void park(RecordedEvent e) {
@@ -213,14 +204,17 @@ public final class JfrRecordings {
         }
 
         private int type(RecordedClass c) {
-            if (c == null) return typeNamed("[unknown]");
-            String name;
+            return typeNamed(typeName(c));
+        }
+
+        /** A class as the views name it ({@link JfrNames#typeName}); a name no JVM gave (a writer's own) as it is. */
+        private static String typeName(RecordedClass c) {
+            if (c == null) return "[unknown]";
             try {
-                name = JfrNames.typeName(c.getName());
+                return JfrNames.typeName(c.getName());
             } catch (RuntimeException notADescriptor) {
-                name = c.getName();  // a name no JVM gave (a writer's own): as it is
+                return c.getName();
             }
-            return typeNamed(name);
         }
 
         /** The id of a type as the views name it. */

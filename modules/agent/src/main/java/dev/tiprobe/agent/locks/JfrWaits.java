@@ -3,7 +3,6 @@ package dev.tiprobe.agent.locks;
 import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
-import dev.tiprobe.recording.ClassInitWaits;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.report.JfrLocks;
 import dev.tiprobe.recording.Stack;
@@ -99,15 +98,10 @@ final class JfrWaits implements AutoCloseable {
             if (monitor != null && Registry.tiprobes(JfrFrames.binaryName(monitor.getName()))) return;  // a JVM thread in a callback of tiprobe's
             Stack stack = frames.stack(e.getStackTrace());
             if (stack == null) return;
-            String type = JfrFrames.typeName(monitor);
-            RecordedThread previous = kind == RecordingFormat.LOCK_CONTENDED ? e.getThread("previousOwner") : null;
-            if (kind == RecordingFormat.LOCK_WAIT && JfrLocks.classInitialization(e, type)) {
-                kind = RecordingFormat.LOCK_CONTENDED;  // waiting for the thread that initializes the class
-                type = ClassInitWaits.TYPE;
-                previous = e.getThread("notifier");
-            }
-            sink.accept(new Seen(JfrFrames.epochNanos(e.getEndTime()), waiter.getJavaThreadId(), waiter.getJavaName(), kind,
-                    type, e.getDuration().toNanos(), stack,
+            JfrLocks.Monitor m = JfrLocks.monitor(e, kind, JfrFrames.typeName(monitor));
+            RecordedThread previous = m.previous();
+            sink.accept(new Seen(JfrFrames.epochNanos(e.getEndTime()), waiter.getJavaThreadId(), waiter.getJavaName(), m.kind(),
+                    m.type(), e.getDuration().toNanos(), stack,
                     previous == null ? 0 : previous.getJavaThreadId(), previous == null ? null : previous.getJavaName()));
         } catch (Throwable t) {
             failures.incrementAndGet();  // JFR's thread goes on with the next event
