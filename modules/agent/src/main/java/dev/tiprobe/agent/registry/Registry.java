@@ -120,6 +120,11 @@ public final class Registry implements AutoCloseable {
 
     private static Registry listening(Jvmti jvmti, IdMap map, boolean backfillOnRegistrar) {
         Registry r = new Registry(jvmti, map, backfillOnRegistrar);
+        // Nothing under this registry's lock or the map's may load a class once callbacks run (see
+        // LoadAhead): their classes load now, and one registration links JVMTI's tagging.
+        LoadAhead.packageOf(IdMap.class);
+        LoadAhead.packageOf(Registry.class);
+        r.register(Registry.class, false);
         jvmti.addCapabilities(EnumSet.of(Capability.CAN_TAG_OBJECTS, Capability.CAN_GENERATE_OBJECT_FREE_EVENTS,
                 Capability.CAN_GET_LINE_NUMBERS, Capability.CAN_GET_SOURCE_FILE_NAME));
         // Events first, then the backfill: a class prepared in between is met twice, and the tag
