@@ -1,11 +1,13 @@
 package example.known;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -16,7 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>{@code contended}: four threads each enter a shared monitor four times in {@code tally},
  *   held 5 ms, then take a shared {@code ReentrantLock} in {@code ledgerWork}, held 20 ms: the
- *   threads not holding the lock contend for the monitor meanwhile, so both are contended.</li>
+ *   threads not holding the lock contend for the monitor meanwhile, so both are contended. The
+ *   threads time their own waits: it ends printing {@code done <entries> late <n> from <t>}, the
+ *   number of their waits of 2 ms or more that ended in its last half second, from epoch
+ *   nanosecond {@code t}.</li>
  *   <li>{@code deadlock-lock}: threads {@code left} and {@code right} take two {@code
  *   ReentrantLock}s in opposite orders and deadlock; {@code deadlock-monitor}: the same with two
  *   monitors. Each prints {@code deadlocked} once both wait, and stays so.</li>
@@ -33,8 +38,14 @@ public class JucLocks {
     static final Object TALLY = new Object();
     static long entries;
 
+    /** When the last half second of {@code contended} began, in nanoseconds since the epoch; until then the largest long. */
+    static volatile long lateFrom = Long.MAX_VALUE;
+    static final AtomicInteger lateWaits = new AtomicInteger();
+
     static void ledgerWork() throws InterruptedException {
+        long asked = System.nanoTime();
         LEDGER.lock();
+        waited(asked);
         try {
             Thread.sleep(20);
             entries++;
@@ -44,7 +55,9 @@ public class JucLocks {
     }
 
     static void tally() throws InterruptedException {
+        long asked = System.nanoTime();
         synchronized (TALLY) {
+            waited(asked);
             Thread.sleep(5);
             entries++;
         }
@@ -78,10 +91,22 @@ public class JucLocks {
             }));
         }
         System.out.println("ready");
-        Thread.sleep(seconds * 1000);
+        Thread.sleep(seconds * 1000 - 500);
+        lateFrom = epochNanos();
+        Thread.sleep(500);
         for (Thread t : threads) t.interrupt();
         for (Thread t : threads) t.join();
-        System.out.println("done " + entries);
+        System.out.println("done " + entries + " late " + lateWaits + " from " + lateFrom);
+    }
+
+    /** Counts a wait that began at {@code asked} (a nanoTime) and ends now, if it took 2 ms or more and ends late. */
+    static void waited(long asked) {
+        if (System.nanoTime() - asked >= 2_000_000 && epochNanos() >= lateFrom) lateWaits.incrementAndGet();
+    }
+
+    static long epochNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     static void deadlock(boolean locks) throws Exception {

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static dev.tiprobe.image.ImageIT.CLASSES;
@@ -120,6 +121,30 @@ class LocksIT {
         String text = tiprobe("report", jfr.toString(), "--event", "lock", "-f", "-").out();
         assertTrue(text.matches("(?s).*Top contended monitors and locks \\(lock\\)\\n.*%  java\\.util\\.concurrent\\.locks\\.ReentrantLock\\n.*"), text);
         assertTrue(text.matches("(?s).*\\(total\\)\\n.*%  example\\.known\\.JucLocks\\.ledgerWork\\(\\) : void\\n.*"), text);
+    }
+
+    /**
+     * A program whose clerks contend until it exits: the waits of its last half second, which
+     * JFR's shutdown hook takes from under tiprobe's stream, are in the recording, about as many
+     * as the clerks timed themselves. (A JFR recording of the program's own beside it would hide
+     * the loss: JFR's hook writes it first, and tiprobe's stream reads meanwhile.)
+     */
+    @Test
+    void theWaitsOfAProgramsLastMomentsAreKept() throws Exception {
+        Path recording = dir.resolve("last-moments.tpr");
+        Run run = tiprobe("run", "--lock", "1ms", "-f", recording.toString(), "--", JAVA,
+                "-cp", CLASSES, "example.known.JucLocks", "contended", "2");
+        assertEquals(0, run.exit(), run.err());
+        Matcher timed = Pattern.compile("done \\d+ late (\\d+) from (\\d+)").matcher(run.out());
+        assertTrue(timed.find(), run.out());
+        long theirs = Long.parseLong(timed.group(1));
+        long from = Long.parseLong(timed.group(2));
+        Path json = dir.resolve("last-moments.json");
+        assertEquals(0, tiprobe("report", recording.toString(), "-f", json.toString()).exit());
+        long ours = Pattern.compile("\\{\"epochNanos\": (\\d+), \"thread\": \\d+, \"kind\": \"(contended|parked lock)\"")
+                .matcher(Files.readString(json)).results().filter(m -> Long.parseLong(m.group(1)) >= from).count();
+        assertTrue(theirs >= 5, theirs + " waits timed by the clerks in the last half second");
+        assertTrue(ours >= theirs * 0.8, "waits in the last half second: tiprobe " + ours + ", timed by the clerks " + theirs);
     }
 
     /** The percentage of a folded lock profile's time whose leaf (the lock's class) is ReentrantLock's. */

@@ -3,6 +3,7 @@ package dev.tiprobe.agent.jfr;
 import dev.tiprobe.agent.AgentThreads;
 import dev.tiprobe.agent.EventEngine;
 import jdk.jfr.FlightRecorder;
+import jdk.jfr.EventSettings;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 import jdk.jfr.consumer.EventStream;
@@ -12,11 +13,15 @@ import jdk.jfr.consumer.RecordingStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * A JFR recording of tiprobe's, read back as a stream about once a second on a daemon thread of
@@ -31,8 +36,9 @@ import java.util.function.Consumer;
  * <p>The recording is made on that thread too: in a JVM where JFR has not run yet, setting it up
  * takes from half a second to seconds (classes, the repository on disk), which a session's start
  * does not wait for. Not {@code startAsync}: its thread is not a daemon, and the program would
- * never exit. At the JVM's exit JFR's own shutdown hook may stop the recording before tiprobe
- * does; its last events then come with the next flush, which {@link #close()} waits for.
+ * never exit. At the JVM's exit JFR's own shutdown hook stops the recording and deletes what
+ * the stream had not read yet; its last events are then read from the file JFR writes as it
+ * stops it ({@link RecordingEnd}, {@link #close()}).
  *
  * <p>A stream's parser keeps every constant (stack trace, frame, method, class) of the chunk it
  * reads until the next chunk begins, and JFR begins one only every 12 MB of events: under class
@@ -61,13 +67,17 @@ public final class JfrStream implements AutoCloseable {
     private EventStream stream;      // guarded by this; null until made
     /** The JVM's own recording this stream reads, stopped at close so that its last samples are written; or null. */
     private final Recording jvmRecording;
-    /** Where that recording's end is read from when the stream could not read it; null when JFR gave no file. */
-    private final JvmRecordingEnd jvmRecordingEnd;
+    /**
+     * Where the recording's end is read from when the stream could not read it: the JVM's
+     * recording's, set at the start; a session's own, set as its recording is made. Null when JFR
+     * gave no file.
+     */
+    private volatile RecordingEnd end;
     /** The event read from the JVM's own recording: whichever sampler it enables; null for a session's own stream. */
     private final String jvmEvent;
     private final String threadName;
     /** What each engine enables and handles, applied to the recording as it is made. Guarded by this. */
-    private final List<Consumer<RecordingStream>> setups = new ArrayList<>();
+    private final List<Consumer<Subscriptions>> setups = new ArrayList<>();
     private boolean begun;           // guarded by this
     private boolean closed;          // guarded by this
     private volatile long lastFlushNanos;
@@ -77,9 +87,9 @@ public final class JfrStream implements AutoCloseable {
     /** The stream's own thread; null until begun. */
     private volatile Thread thread;
 
-    private JfrStream(Recording jvmRecording, JvmRecordingEnd jvmRecordingEnd, String jvmEvent, String threadName) {
+    private JfrStream(Recording jvmRecording, RecordingEnd end, String jvmEvent, String threadName) {
         this.jvmRecording = jvmRecording;
-        this.jvmRecordingEnd = jvmRecordingEnd;
+        this.end = end;
         this.jvmEvent = jvmEvent;
         this.threadName = threadName;
     }
@@ -95,13 +105,26 @@ public final class JfrStream implements AutoCloseable {
     }
 
     /**
+     * What an engine asks of the session's recording: the events to enable, and a handler for each.
+     * The handlers are the stream's to call, so that the events of the recording's last moments,
+     * which JFR writes to a file rather than to the stream at the JVM's exit, reach them too.
+     */
+    public interface Subscriptions {
+        /** Enables the event type {@code name}; its settings are the engine's to add. */
+        EventSettings enable(String name);
+
+        /** Hands each event of type {@code name} to {@code handler}, on the stream's thread (or, at the end, the closing one). */
+        void onEvent(String name, Consumer<RecordedEvent> handler);
+    }
+
+    /**
      * Adds what an engine enables and the handlers it registers, to be applied when the recording
      * is made.
      *
      * @throws IllegalStateException once {@link #begin} has run, or the stream was closed (an
      *     engine that fell back to JVMTI closes it): the engine then uses JVMTI too
      */
-    public synchronized JfrStream with(Consumer<RecordingStream> setup) {
+    public synchronized JfrStream with(Consumer<Subscriptions> setup) {
         if (begun) throw new IllegalStateException("the JFR stream has begun already");
         if (closed) throw new IllegalStateException("the session's JFR stream was closed");
         setups.add(setup);
@@ -112,14 +135,48 @@ public final class JfrStream implements AutoCloseable {
     public synchronized void begin() {
         if (begun || closed || setups.isEmpty()) return;
         begun = true;
-        List<Consumer<RecordingStream>> all = List.copyOf(setups);
+        List<Consumer<Subscriptions>> all = List.copyOf(setups);
         thread = AgentThreads.daemon(threadName).start(() -> run(() -> {
+            Set<Long> before = recordingIds();
             RecordingStream made = new RecordingStream();
-            for (Consumer<RecordingStream> setup : all) setup.accept(made);
+            Map<String, Consumer<RecordedEvent>> handlers = new HashMap<>();
+            Subscriptions subscriptions = new Subscriptions() {
+                @Override
+                public EventSettings enable(String name) {
+                    return made.enable(name);
+                }
+
+                @Override
+                public void onEvent(String name, Consumer<RecordedEvent> handler) {
+                    handlers.merge(name, handler, Consumer::andThen);
+                }
+            };
+            for (Consumer<Subscriptions> setup : all) setup.accept(subscriptions);
             made.setMaxAge(Duration.ofMinutes(1));  // at most a minute of chunks stays on disk
             made.setReuse(false);  // see the class comment
+            RecordingEnd madeEnd = madeSince(before).map(RecordingEnd::prepare).orElse(null);
+            if (madeEnd != null) madeEnd.deliverTo(handlers);
+            end = madeEnd;
+            handlers.forEach((name, handler) -> made.onEvent(name, madeEnd == null ? handler : madeEnd::handOver));
             return made;
         }));
+    }
+
+    /** The ids of the recordings JFR has now; none where JFR has not started. */
+    private static Set<Long> recordingIds() {
+        if (!FlightRecorder.isInitialized()) return Set.of();
+        return FlightRecorder.getFlightRecorder().getRecordings().stream().map(Recording::getId).collect(Collectors.toSet());
+    }
+
+    /**
+     * The one recording made since JFR had {@code before} and not begun yet: a {@link
+     * RecordingStream}'s own, which it does not hand out. Empty where another was made meanwhile
+     * and it cannot be told which.
+     */
+    private static Optional<Recording> madeSince(Set<Long> before) {
+        List<Recording> made = FlightRecorder.getFlightRecorder().getRecordings().stream()
+                .filter(r -> !before.contains(r.getId()) && r.getState() == RecordingState.NEW).toList();
+        return made.size() == 1 ? Optional.of(made.getFirst()) : Optional.empty();
     }
 
     /**
@@ -127,7 +184,7 @@ public final class JfrStream implements AutoCloseable {
      * run}), from its beginning to its end: its events of the first of {@code events} it enables
      * ({@link #jvmEvent()}) from the JVM's disk repository, each handed to {@code handler}, and at
      * close what the stream had not read from the file JFR writes as the recording stops ({@link
-     * JvmRecordingEnd}). Closing stops that recording. Empty where no such recording runs and none
+     * RecordingEnd}). Closing stops that recording. Empty where no such recording runs and none
      * was {@linkplain #claimJvmRecording claimed}.
      */
     public static Optional<JfrStream> readJvmRecording(String name, String threadName, List<String> events, Consumer<RecordedEvent> handler) {
@@ -139,8 +196,8 @@ public final class JfrStream implements AutoCloseable {
         String eventName = c.eventName();
         claimed = null;
         Recording recording = c.recording();
-        JvmRecordingEnd end = c.end();
-        if (end != null) end.deliverTo(handler);
+        RecordingEnd end = c.end();
+        if (end != null) end.deliverTo(Map.of(eventName, handler));
         JfrStream s = new JfrStream(recording, end, eventName, threadName);
         synchronized (s) {
             s.begun = true;
@@ -179,14 +236,14 @@ public final class JfrStream implements AutoCloseable {
     private static Claimed claim(Recording recording, List<String> events) {
         for (String event : events) {
             if ("true".equals(recording.getSettings().get(event + "#enabled"))) {
-                return new Claimed(recording, event, JvmRecordingEnd.prepare(recording, event));
+                return new Claimed(recording, event, RecordingEnd.prepare(recording));
             }
         }
         return null;
     }
 
     /** A recording of the JVM's taken hold of, not read yet; its end null where JFR refused a destination. */
-    private record Claimed(Recording recording, String eventName, JvmRecordingEnd end) {}
+    private record Claimed(Recording recording, String eventName, RecordingEnd end) {}
 
     /** The event read from the JVM's own recording ({@link #readJvmRecording}); null for a session's own stream. */
     public String jvmEvent() {
@@ -213,6 +270,8 @@ public final class JfrStream implements AutoCloseable {
             synchronized (this) {
                 if (closed) {
                     made.close();
+                    RecordingEnd unread = end;
+                    if (unread != null && jvmRecording == null) unread.discard();  // made after close() looked
                     return;
                 }
                 stream = made;
@@ -319,9 +378,17 @@ public final class JfrStream implements AutoCloseable {
     /**
      * Stops the recording, hands over what JFR still holds, and ends the stream (at most
      * {@link #LAST_DELIVERY} when JFR stopped first). A program of a second sampled from its start
-     * has most of its samples in that last delivery (a CI run's profile of such a program held
-     * none of its running thread once, with two seconds to wait; a late delivery is the likely
-     * cause, not confirmed).
+     * has most of its samples in that last delivery.
+     *
+     * <p>At the JVM's exit a recording with an {@linkplain RecordingEnd end} is left to JFR's
+     * shutdown hook, which stops every recording and writes each to its destination before it
+     * deletes the disk repository; its end is then read from that file. A stop of tiprobe's own,
+     * on tiprobe's hook running beside JFR's, copies the chunks to the file after the recorder's
+     * lock has been let go once ({@code PlatformRecording.stop}, JDK 25), and JFR's hook could
+     * delete them in between: the file was not written ("Missing chunkfile") and a one-second
+     * program's profile came out empty, about one run in sixteen with a JFR recording of the
+     * program's own beside it. Before the exit a session's own recording needs no file: its
+     * stream reads to its last event as it stops.
      */
     @Override
     public void close() {
@@ -333,16 +400,41 @@ public final class JfrStream implements AutoCloseable {
             closed = true;
             s = stream;
         }
-        if (jvmRecording != null) {
-            closeJvmRecording(s, asked);
-            return;
+        RecordingEnd last = end;
+        boolean exiting = exiting();
+        if (last != null && jvmRecording == null && !exiting) {
+            last.discard();
+            last = null;
         }
         try {
-            if (s instanceof RecordingStream own) stopWithin(own, LAST_DELIVERY);
-        } catch (IllegalStateException stoppedAlready) {
-            if (s != null) awaitDelivery(asked, LAST_DELIVERY);
+            boolean stoppedHere = (last == null || !exiting) && stopHere(s);
+            if (last != null && last.awaitWritten(LAST_DELIVERY)) {
+                if (s != null) s.close();
+                Thread t = thread;
+                if (t != null) t.join(LAST_DELIVERY.toMillis());
+                if (t == null || !t.isAlive()) last.handOverRest();
+                return;
+            }
+            // the repository's reader goes on after the JVM's recording stops; a recording stream of tiprobe's read to its end as it stopped
+            if (s != null && (jvmRecording != null || !stoppedHere)) awaitDelivery(asked, LAST_DELIVERY);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            // the file unreadable: the end is lost, as it was without the file
         } finally {
             if (s != null) s.close();  // else never made, or the thread closes it as it sees the flag
+            if (last != null) last.discard();
+        }
+    }
+
+    /** Stops the recording from here (the JVM's writes its file as it stops); false when it had stopped already (JFR's hook). */
+    private boolean stopHere(EventStream s) {
+        try {
+            if (jvmRecording != null) jvmRecording.stop();
+            else if (s instanceof RecordingStream own) stopWithin(own, LAST_DELIVERY);
+            return true;
+        } catch (IllegalStateException stoppedAlready) {
+            return false;
         }
     }
 
@@ -374,46 +466,5 @@ public final class JfrStream implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (!stopper.isAlive() && thrown[0] != null) throw thrown[0];
-    }
-
-    /**
-     * Stops the JVM's recording, unless the JVM is exiting, and hands over its end: from the file
-     * JFR wrote as it stopped once the stream's thread has ended, else whatever the stream still
-     * reads within {@link #LAST_DELIVERY}.
-     *
-     * <p>At the JVM's exit the recording is left to JFR's shutdown hook, which stops every
-     * recording and writes each to its destination before it deletes the disk repository. A stop
-     * of tiprobe's own, on tiprobe's hook running beside JFR's, copies the chunks to the file after
-     * the recorder's lock has been let go once ({@code PlatformRecording.stop}, JDK 25), and JFR's
-     * hook could delete them in between: the file was not written ("Missing chunkfile") and a
-     * one-second program's profile came out empty, about one run in sixteen with a JFR recording of
-     * the program's own beside it.
-     */
-    private void closeJvmRecording(EventStream s, long asked) {
-        JvmRecordingEnd end = jvmRecordingEnd;
-        try {
-            if (end == null || !exiting()) {
-                try {
-                    jvmRecording.stop();  // writes the file, and its last chunk to the repository
-                } catch (IllegalStateException stoppedAlready) {
-                    // by JFR's shutdown hook, which writes the file all the same
-                }
-            }
-            if (end != null && end.awaitWritten(LAST_DELIVERY)) {
-                if (s != null) s.close();
-                Thread t = thread;
-                if (t != null) t.join(LAST_DELIVERY.toMillis());
-                if (t == null || !t.isAlive()) end.handOverRest();
-                return;
-            }
-            if (s != null) awaitDelivery(asked, LAST_DELIVERY);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (IOException | RuntimeException e) {
-            // the file unreadable: the end is lost, as it was without the file
-        } finally {
-            if (s != null) s.close();
-            if (end != null) end.discard();
-        }
     }
 }

@@ -15,33 +15,35 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The end of a recording the JVM started from its command line ({@code tiprobe run}), which a
- * repository stream alone loses: at the JVM's exit JFR's shutdown hook stops the recording and
- * deletes the repository under the stream, and a short program has most of its samples in that
- * last stretch (a one-second program lost its last 150 ms, 58 of 73 moments kept). So the
- * recording gets a file to be written to when it stops, whoever stops it first, tiprobe or JFR's
- * hook; once JFR says the file is whole, what the stream had not handed over is read from it.
+ * The end of a recording that a stream alone loses at the JVM's exit: JFR's shutdown hook stops
+ * every recording and deletes the disk repository under the stream, and a short program has much
+ * of what it does in that last stretch (a one-second program lost its last 150 ms of samples, 58
+ * of 73 moments kept; a 2.4 s program under {@code tiprobe run --lock} lost every wait of its
+ * last second in two runs of three). So the recording gets a file to be written to when it
+ * stops, whoever stops it first, tiprobe or JFR's hook; once JFR says the file is whole, what the
+ * stream had not handed over is read from it. Used for the recording the JVM started from its
+ * command line ({@code tiprobe run}) and for a session's own.
  *
  * <p>The stream's thread hands each event over through {@link #handOver}, which remembers the
- * events of the last {@link #OVERLAP} by thread and time; the file is read from {@link #OVERLAP}
- * before the newest of them, and an event remembered is not handed over twice. The file is
- * read only after the stream's thread has ended.
+ * events of the last {@link #OVERLAP} by type, thread and time; the file is read from {@link
+ * #OVERLAP} before the newest of them, and an event remembered is not handed over twice. The file
+ * is read only after the stream's thread has ended.
  */
-final class JvmRecordingEnd implements FlightRecorderListener {
+final class RecordingEnd implements FlightRecorderListener {
     /** How far before the stream's newest event the file is read: more than a flush's reach back. */
     private static final Duration OVERLAP = Duration.ofSeconds(2);
 
     private final Recording recording;
     private final Path file;
-    private final String eventName;
-    /** Where events go, set once before the stream starts ({@link #deliverTo}). */
-    private volatile Consumer<RecordedEvent> handler = e -> {};
+    /** Where each event type's events go, by name; set once before the stream starts ({@link #deliverTo}). */
+    private volatile Map<String, Consumer<RecordedEvent>> handlers = Map.of();
     /** Counted down once JFR has written the recording to {@link #file}. */
     private final CountDownLatch written = new CountDownLatch(1);
     /** The events handed over within {@link #OVERLAP} of the newest, and the same in arrival order. Stream thread only. */
@@ -49,32 +51,31 @@ final class JvmRecordingEnd implements FlightRecorderListener {
     private final ArrayDeque<Key> arrivals = new ArrayDeque<>();
     private long newestNanos = Long.MIN_VALUE;
 
-    /** An event by its thread and when it was taken: two samples of one thread never share a moment. */
-    record Key(long threadId, long epochNanos) {
+    /** An event by its type, its thread and when it began: two events of one type and thread never share a moment. */
+    record Key(String type, long threadId, long epochNanos) {
         static Key of(RecordedEvent e) {
             RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
-            return new Key(t == null ? -1 : t.getId(), JfrFrames.epochNanos(e.getStartTime()));
+            return new Key(e.getEventType().getName(), t == null ? -1 : t.getId(), JfrFrames.epochNanos(e.getStartTime()));
         }
     }
 
-    private JvmRecordingEnd(Recording recording, Path file, String eventName) {
+    private RecordingEnd(Recording recording, Path file) {
         this.recording = recording;
         this.file = file;
-        this.eventName = eventName;
     }
 
     /**
      * Has {@code recording} written to a private temporary file when it stops; null when JFR
-     * refuses (the stream then reads what it can, as before). Its {@code eventName} events go
-     * nowhere until {@link #deliverTo}.
+     * refuses (the stream then reads what it can, as before). Its events go nowhere until {@link
+     * #deliverTo}.
      */
-    static JvmRecordingEnd prepare(Recording recording, String eventName) {
+    static RecordingEnd prepare(Recording recording) {
         Path file = null;
-        JvmRecordingEnd end = null;
+        RecordingEnd end = null;
         try {
             file = Files.createTempFile("tiprobe-jvm-", ".jfr");  // owner-only on POSIX
             file.toFile().deleteOnExit();  // should the JVM end before close() deletes it
-            end = new JvmRecordingEnd(recording, file, eventName);
+            end = new RecordingEnd(recording, file);
             FlightRecorder.addListener(end);
             recording.setDestination(file);
             return end;
@@ -85,9 +86,9 @@ final class JvmRecordingEnd implements FlightRecorderListener {
         }
     }
 
-    /** Where the events go from now on: set before the stream that reads the recording starts. */
-    void deliverTo(Consumer<RecordedEvent> handler) {
-        this.handler = handler;
+    /** Where the events of each type go from now on, by the type's name: set before the stream that reads the recording starts. */
+    void deliverTo(Map<String, Consumer<RecordedEvent>> handlers) {
+        this.handlers = Map.copyOf(handlers);
     }
 
     /** The recording this end belongs to. */
@@ -106,7 +107,8 @@ final class JvmRecordingEnd implements FlightRecorderListener {
         } catch (RuntimeException | OutOfMemoryError unkeyed) {
             // handed over all the same; should the file have it too, it may come twice
         }
-        handler.accept(e);
+        Consumer<RecordedEvent> handler = handlers.get(e.getEventType().getName());
+        if (handler != null) handler.accept(e);
     }
 
     @Override
@@ -137,8 +139,10 @@ final class JvmRecordingEnd implements FlightRecorderListener {
         long from = newestNanos == Long.MIN_VALUE ? Long.MIN_VALUE : newestNanos - OVERLAP.toNanos();
         try (EventStream events = EventStream.openFile(file)) {
             if (from != Long.MIN_VALUE) events.setStartTime(Instant.ofEpochSecond(0, from));
-            events.onEvent(eventName, e -> {
+            events.onEvent(e -> {
                 try {
+                    Consumer<RecordedEvent> handler = handlers.get(e.getEventType().getName());
+                    if (handler == null) return;
                     Key key = Key.of(e);
                     if (key.epochNanos() >= from && !recent.contains(key)) handler.accept(e);
                 } catch (RuntimeException unreadable) {
@@ -149,8 +153,13 @@ final class JvmRecordingEnd implements FlightRecorderListener {
         }
     }
 
-    /** Stops listening and deletes the file. */
+    /** Takes the file away from the recording (a stop no longer writes one), stops listening and deletes the file. */
     void discard() {
+        try {
+            recording.setDestination(null);
+        } catch (IOException | RuntimeException e) {
+            // stopped or closed already: it writes nothing more either way
+        }
         try {
             FlightRecorder.removeListener(this);
         } catch (RuntimeException e) {
