@@ -15,6 +15,8 @@ module dev.tiprobe.agent {
     requires static java.management;  // the heap watch, where the target's runtime has it
     requires jdk.jfr;  // sampling and lock profiling read JFR's events; where the target lacks JFR they fall back to JVMTI
     exports dev.tiprobe.agent;
+    exports dev.tiprobe.agent.sink;
+    exports dev.tiprobe.agent.jvm;
     exports dev.tiprobe.agent.registry;
     exports dev.tiprobe.agent.tracing;
     exports dev.tiprobe.agent.sampling;

@@ -1,7 +1,9 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.jvm.AgentThreads;
+import dev.tiprobe.agent.jvm.ModuleAccess;
+import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.agent.tracing.Tracing;
-import dev.tiprobe.report.Export;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentControl;
@@ -10,6 +12,7 @@ import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.recording.ControlSocket;
 import dev.tiprobe.recording.PrivateFiles;
 import dev.tiprobe.recording.Reply;
+import dev.tiprobe.report.Export;
 
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;

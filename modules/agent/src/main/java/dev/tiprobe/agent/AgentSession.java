@@ -1,6 +1,8 @@
 package dev.tiprobe.agent;
 
 import dev.tiprobe.agent.jfr.JfrStream;
+import dev.tiprobe.agent.sink.EventEngine;
+import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.agent.tracing.Reported;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.agent.tracing.TracedWrites;

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.recording.ControlSocket;
 import dev.tiprobe.recording.Reply;
 

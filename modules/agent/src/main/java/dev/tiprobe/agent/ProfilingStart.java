@@ -1,6 +1,8 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.jvm.JvmOptions;
 import dev.tiprobe.agent.sampling.Sampler;
+import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.options.AgentOptions;
 
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.agent.jvm.AgentThreads;
+import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.report.Export;
 import dev.tiprobe.report.Pprof;

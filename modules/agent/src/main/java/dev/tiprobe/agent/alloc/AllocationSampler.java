@@ -1,10 +1,10 @@
 package dev.tiprobe.agent.alloc;
 
-import dev.tiprobe.agent.AgentThreads;
-import dev.tiprobe.agent.EventEngine;
-import dev.tiprobe.agent.Recorder;
+import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.agent.sink.EventEngine;
+import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;

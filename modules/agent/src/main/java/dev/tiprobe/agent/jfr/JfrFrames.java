@@ -1,10 +1,10 @@
 package dev.tiprobe.agent.jfr;
 
-import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.ids.ClassToken;
-import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.recording.Stack;

@@ -1,7 +1,7 @@
 package dev.tiprobe.agent.jfr;
 
-import dev.tiprobe.agent.AgentThreads;
-import dev.tiprobe.agent.EventEngine;
+import dev.tiprobe.agent.jvm.AgentThreads;
+import dev.tiprobe.agent.sink.EventEngine;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.EventSettings;
 import jdk.jfr.Recording;

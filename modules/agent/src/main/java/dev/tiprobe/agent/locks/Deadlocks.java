@@ -1,8 +1,8 @@
 package dev.tiprobe.agent.locks;
 
-import dev.tiprobe.agent.AgentThreads;
-import dev.tiprobe.agent.Recorder;
+import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.agent.registry.CallbackStacks;
+import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.recording.Stack;
 

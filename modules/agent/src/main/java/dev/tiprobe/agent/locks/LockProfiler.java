@@ -1,10 +1,10 @@
 package dev.tiprobe.agent.locks;
 
-import dev.tiprobe.agent.EventEngine;
-import dev.tiprobe.agent.Recorder;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.agent.sink.EventEngine;
+import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
@@ -326,7 +326,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
      */
     private void lookAtParks() {
         if (vmThreads == null) return;
-        List<Thread> live = dev.tiprobe.agent.AgentThreads.live();
+        List<Thread> live = dev.tiprobe.agent.jvm.AgentThreads.live();
         java.util.Set<Thread> alive = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         alive.addAll(live);
         parked.keySet().retainAll(alive);

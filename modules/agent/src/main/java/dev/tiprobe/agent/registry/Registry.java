@@ -1,6 +1,6 @@
 package dev.tiprobe.agent.registry;
 
-import dev.tiprobe.agent.AgentThreads;
+import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.ids.IdMap;

@@ -1,6 +1,6 @@
 package dev.tiprobe.agent.sampling;
 
-import dev.tiprobe.agent.JvmOptions;
+import dev.tiprobe.agent.jvm.JvmOptions;
 import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;

@@ -1,9 +1,9 @@
 package dev.tiprobe.agent.sampling;
 
-import dev.tiprobe.agent.EventEngine;
 import dev.tiprobe.agent.jfr.JfrFrames;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.jvmti.ProfilingSignal;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.Stack;

@@ -1,11 +1,11 @@
 package dev.tiprobe.agent.sampling;
 
-import dev.tiprobe.agent.AgentThreads;
-import dev.tiprobe.agent.EventEngine;
-import dev.tiprobe.agent.FlushRequest;
-import dev.tiprobe.agent.Recorder;
 import dev.tiprobe.agent.jfr.JfrStream;
+import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.agent.sink.EventEngine;
+import dev.tiprobe.agent.sink.FlushRequest;
+import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.SampleMode;

@@ -1,6 +1,6 @@
 package dev.tiprobe.agent.tracing;
 
-import dev.tiprobe.agent.Recorder;
+import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;

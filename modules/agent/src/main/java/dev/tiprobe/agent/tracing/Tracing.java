@@ -1,9 +1,9 @@
 package dev.tiprobe.agent.tracing;
 
-import dev.tiprobe.agent.AgentThreads;
-import dev.tiprobe.agent.EpochClock;
 import dev.tiprobe.agent.classchange.RunningLoops;
-import dev.tiprobe.agent.ModuleAccess;
+import dev.tiprobe.agent.jvm.AgentThreads;
+import dev.tiprobe.agent.jvm.ModuleAccess;
+import dev.tiprobe.agent.sink.EpochClock;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Capability;
@@ -11,15 +11,15 @@ import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.jvmti.TimeStampCounter;
-import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.AgentOptions.TraceLimits;
 import dev.tiprobe.options.AgentOptions.TraceMode;
-import dev.tiprobe.recording.Callee;
+import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.EarlyStack;
 import dev.tiprobe.probe.Probe;
 import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.probe.TraceSettings;
+import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
@@ -477,7 +477,7 @@ public final class Tracing {
         }
 
         /** Whether HotSpot verifies retransformed application classes itself (it does unless told not to). */
-        private static final boolean JVM_VERIFIES = dev.tiprobe.agent.JvmOptions.verifiesApplicationClasses();
+        private static final boolean JVM_VERIFIES = dev.tiprobe.agent.jvm.JvmOptions.verifiesApplicationClasses();
 
         /**
          * A class file as it loads or is retransformed, on whichever thread does that: often the

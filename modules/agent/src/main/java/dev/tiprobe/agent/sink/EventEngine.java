@@ -1,5 +1,6 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.sink;
 
+import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.recording.RecordingFormat;
 
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.sink;
 
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.recording.Deadlock;
@@ -37,14 +37,14 @@ public final class Recorder implements AutoCloseable {
     }
 
     /** Creates {@code file}, readable by its owner only, its methods named by {@code names}; it names the program first. */
-    static Recorder create(Path file, IdMap names) throws IOException {
+    public static Recorder create(Path file, IdMap names) throws IOException {
         Recorder r = new Recorder(file, names);
         r.info(RecordingFormat.INFO_PROGRAM, program());
         return r;
     }
 
     /** The program's name: its main class, or its jar's file name, from {@code sun.java.command}; else {@code java}. */
-    static String program() {
+    public static String program() {
         String command = System.getProperty("sun.java.command", "").strip();
         if (command.isEmpty()) return "java";
         String first = command.split("\\s+")[0];
@@ -116,7 +116,7 @@ public final class Recorder implements AutoCloseable {
      * session's facts and names again whatever it uses: each recording of a loop is readable on
      * its own. Returns the finished file.
      */
-    synchronized Path rotate(Path next) throws IOException {
+    public synchronized Path rotate(Path next) throws IOException {
         if (closed) return null;
         RecordingWriter started = RecordingWriter.create(next, names::humanName, names::sourcePath);
         Path finished = file;

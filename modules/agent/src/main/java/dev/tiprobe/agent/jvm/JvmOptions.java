@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.jvm;
 
 import java.util.ArrayList;
 import java.util.List;

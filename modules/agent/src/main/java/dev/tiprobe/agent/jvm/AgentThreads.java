@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.jvm;
 
 /**
  * The agent's own threads end with the session that started them: a user who runs {@code stop}

@@ -1,4 +1,4 @@
-package dev.tiprobe.agent;
+package dev.tiprobe.agent.jvm;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
