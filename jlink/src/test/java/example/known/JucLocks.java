@@ -1,5 +1,8 @@
 package example.known;
 
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.RecordingState;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   threads not holding the lock contend for the monitor meanwhile, so both are contended. The
  *   threads time their own waits: it ends printing {@code done <entries> late <n> from <t>}, the
  *   number of their waits of 2 ms or more that ended in its last half second, from epoch
- *   nanosecond {@code t}.</li>
+ *   nanosecond {@code t}. {@code contended-to-the-end}: the same, and once a JFR recording runs
+ *   (JFR records a wait only if it began while recording), thread {@code latecomer} waits to enter
+ *   a monitor that {@code main} lets go only as it ends.</li>
  *   <li>{@code deadlock-lock}: threads {@code left} and {@code right} take two {@code
  *   ReentrantLock}s in opposite orders and deadlock; {@code deadlock-monitor}: the same with two
  *   monitors. Each prints {@code deadlocked} once both wait, and stays so.</li>
@@ -67,7 +72,8 @@ public class JucLocks {
         String which = args[0];
         long seconds = args.length > 1 ? Long.parseLong(args[1]) : 600;
         switch (which) {
-            case "contended" -> contended(seconds);
+            case "contended" -> contended(seconds, false);
+            case "contended-to-the-end" -> contended(seconds, true);
             case "deadlock-lock" -> deadlock(true);
             case "deadlock-monitor" -> deadlock(false);
             case "initializers" -> initializers();
@@ -76,7 +82,7 @@ public class JucLocks {
         }
     }
 
-    static void contended(long seconds) throws Exception {
+    static void contended(long seconds, boolean latecomer) throws Exception {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             threads.add(Thread.ofPlatform().name("clerk-" + i).start(() -> {
@@ -90,13 +96,38 @@ public class JucLocks {
                 }
             }));
         }
-        System.out.println("ready");
-        Thread.sleep(seconds * 1000 - 500);
-        lateFrom = epochNanos();
-        Thread.sleep(500);
-        for (Thread t : threads) t.interrupt();
-        for (Thread t : threads) t.join();
+        Object gate = new Object();
+        Thread waitsToTheEnd;
+        synchronized (gate) {
+            waitsToTheEnd = Thread.ofPlatform().name("latecomer").unstarted(() -> {
+                synchronized (gate) {
+                    entries++;
+                }
+            });
+            if (latecomer) {
+                awaitRecording();
+                waitsToTheEnd.start();
+            }
+            System.out.println("ready");
+            Thread.sleep(Math.max(0, seconds * 1000 - 500));
+            lateFrom = epochNanos();
+            Thread.sleep(500);
+            for (Thread t : threads) t.interrupt();
+            for (Thread t : threads) t.join();
+        }
+        if (latecomer) waitsToTheEnd.join();
         System.out.println("done " + entries + " late " + lateWaits + " from " + lateFrom);
+    }
+
+    /** Waits, up to 30 s, until a JFR recording runs in this JVM (tiprobe's, under {@code tiprobe run}). */
+    static void awaitRecording() throws InterruptedException {
+        for (int i = 0; i < 3000; i++) {
+            if (FlightRecorder.isInitialized()
+                    && FlightRecorder.getFlightRecorder().getRecordings().stream().anyMatch(r -> r.getState() == RecordingState.RUNNING)) {
+                return;
+            }
+            Thread.sleep(10);
+        }
     }
 
     /** Counts a wait that began at {@code asked} (a nanoTime) and ends now, if it took 2 ms or more and ends late. */

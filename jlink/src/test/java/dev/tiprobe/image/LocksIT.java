@@ -126,14 +126,15 @@ class LocksIT {
     /**
      * A program whose clerks contend until it exits: the waits of its last half second, which
      * JFR's shutdown hook takes from under tiprobe's stream, are in the recording, about as many
-     * as the clerks timed themselves. (A JFR recording of the program's own beside it would hide
-     * the loss: JFR's hook writes it first, and tiprobe's stream reads meanwhile.)
+     * as the clerks timed themselves, and so is the wait of a thread that waited the whole run and
+     * got in only as the program ended. (A JFR recording of the program's own beside it would
+     * hide the loss: JFR's hook writes it first, and tiprobe's stream reads meanwhile.)
      */
     @Test
     void theWaitsOfAProgramsLastMomentsAreKept() throws Exception {
         Path recording = dir.resolve("last-moments.tpr");
         Run run = tiprobe("run", "--lock", "1ms", "-f", recording.toString(), "--", JAVA,
-                "-cp", CLASSES, "example.known.JucLocks", "contended", "2");
+                "-cp", CLASSES, "example.known.JucLocks", "contended-to-the-end", "4");
         assertEquals(0, run.exit(), run.err());
         Matcher timed = Pattern.compile("done \\d+ late (\\d+) from (\\d+)").matcher(run.out());
         assertTrue(timed.find(), run.out());
@@ -145,6 +146,10 @@ class LocksIT {
                 .matcher(Files.readString(json)).results().filter(m -> Long.parseLong(m.group(1)) >= from).count();
         assertTrue(theirs >= 5, theirs + " waits timed by the clerks in the last half second");
         assertTrue(ours >= theirs * 0.8, "waits in the last half second: tiprobe " + ours + ", timed by the clerks " + theirs);
+        Matcher latecomer = Pattern.compile("\"(\\d+)\": \"latecomer\"").matcher(Files.readString(json));
+        assertTrue(latecomer.find(), "the thread that waited to the end is named");
+        assertTrue(Pattern.compile("\"thread\": " + latecomer.group(1) + ", \"kind\": \"contended\"").matcher(Files.readString(json)).find(),
+                "the wait of seconds that ended as the program did");
     }
 
     /** The percentage of a folded lock profile's time whose leaf (the lock's class) is ReentrantLock's. */

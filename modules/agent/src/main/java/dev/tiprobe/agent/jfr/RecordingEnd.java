@@ -32,9 +32,11 @@ import java.util.function.Consumer;
  * command line ({@code tiprobe run}) and for a session's own.
  *
  * <p>The stream's thread hands each event over through {@link #handOver}, which remembers the
- * events of the last {@link #OVERLAP} by type, thread and time; the file is read from {@link
- * #OVERLAP} before the newest of them, and an event remembered is not handed over twice. The file
- * is read only after the stream's thread has ended.
+ * events that ended in the last {@link #OVERLAP} by type, thread and end; the file is read for
+ * what ended from {@link #OVERLAP} before the newest of them, and an event remembered is not
+ * handed over twice. By their ends, as JFR's own start filter goes: a wait of seconds that ends
+ * in the lost stretch began long before it. The file is read only after the stream's thread has
+ * ended.
  */
 final class RecordingEnd implements FlightRecorderListener {
     /** How far before the stream's newest event the file is read: more than a flush's reach back. */
@@ -51,13 +53,16 @@ final class RecordingEnd implements FlightRecorderListener {
     private final ArrayDeque<Key> arrivals = new ArrayDeque<>();
     private long newestNanos = Long.MIN_VALUE;
 
-    /** An event by its type, its thread and when it began: two events of one type and thread never share a moment. */
-    record Key(String type, long threadId, long epochNanos) {
+    /** An event by its type, its thread and when it ended: two events of one type and thread never end at one moment. */
+    record Key(String type, long threadId, long endEpochNanos) {
         static Key of(RecordedEvent e) {
             RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
-            return new Key(e.getEventType().getName(), t == null ? -1 : t.getId(), JfrFrames.epochNanos(e.getStartTime()));
+            return new Key(e.getEventType().getName(), t == null ? -1 : t.getId(), JfrFrames.epochNanos(e.getEndTime()));
         }
     }
+
+    /** About what one event remembered takes of the heap: its key, the set's node and the queue's slot. */
+    private static final long BYTES_PER_EVENT_REMEMBERED = 88;
 
     private RecordingEnd(Recording recording, Path file) {
         this.recording = recording;
@@ -67,14 +72,15 @@ final class RecordingEnd implements FlightRecorderListener {
     /**
      * Has {@code recording} written to a private temporary file when it stops; null when JFR
      * refuses (the stream then reads what it can, as before). Its events go nowhere until {@link
-     * #deliverTo}.
+     * #deliverTo}. {@code deleteOnExit}: for the JVM's own recording, which lives as long as the
+     * JVM; not for a session's, as each would add to the JVM's list of files to delete for good.
      */
-    static RecordingEnd prepare(Recording recording) {
+    static RecordingEnd prepare(Recording recording, boolean deleteOnExit) {
         Path file = null;
         RecordingEnd end = null;
         try {
-            file = Files.createTempFile("tiprobe-jvm-", ".jfr");  // owner-only on POSIX
-            file.toFile().deleteOnExit();  // should the JVM end before close() deletes it
+            file = Files.createTempFile("tiprobe-jfr-end-", ".jfr");  // owner-only on POSIX
+            if (deleteOnExit) file.toFile().deleteOnExit();  // should the JVM end before close() deletes it
             end = new RecordingEnd(recording, file);
             FlightRecorder.addListener(end);
             recording.setDestination(file);
@@ -100,10 +106,10 @@ final class RecordingEnd implements FlightRecorderListener {
     void handOver(RecordedEvent e) {
         try {
             Key key = Key.of(e);
-            if (key.epochNanos() > newestNanos) newestNanos = key.epochNanos();
+            if (key.endEpochNanos() > newestNanos) newestNanos = key.endEpochNanos();
             if (recent.add(key)) arrivals.add(key);
             long forgetBefore = newestNanos - OVERLAP.toNanos();
-            while (!arrivals.isEmpty() && arrivals.peekFirst().epochNanos() < forgetBefore) recent.remove(arrivals.pollFirst());
+            while (!arrivals.isEmpty() && arrivals.peekFirst().endEpochNanos() < forgetBefore) recent.remove(arrivals.pollFirst());
         } catch (RuntimeException | OutOfMemoryError unkeyed) {
             // handed over all the same; should the file have it too, it may come twice
         }
@@ -119,14 +125,31 @@ final class RecordingEnd implements FlightRecorderListener {
         }
     }
 
-    /** Waits up to {@code timeout} for JFR to have written the file; whether it has. */
+    /**
+     * Waits up to {@code timeout} for JFR to have written the file; whether it has. Not at all for
+     * a recording that never began (JFR's hook writes nothing for it), nor past its close without
+     * word that it was written (JFR tells nothing of a write that failed).
+     */
     boolean awaitWritten(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            return written.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            while (!written.await(WRITTEN_LOOK.toMillis(), TimeUnit.MILLISECONDS)) {
+                RecordingState state = recording.getState();
+                if (state == RecordingState.NEW || state == RecordingState.CLOSED || System.nanoTime() - deadline > 0) return false;
+            }
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** How often {@link #awaitWritten} looks at the recording's state meanwhile. */
+    private static final Duration WRITTEN_LOOK = Duration.ofMillis(50);
+
+    /** About what the events remembered for the end take of the heap (read from any thread: a guess). */
+    long estimatedBytes() {
+        return BYTES_PER_EVENT_REMEMBERED * recent.size();
     }
 
     /**
@@ -144,7 +167,7 @@ final class RecordingEnd implements FlightRecorderListener {
                     Consumer<RecordedEvent> handler = handlers.get(e.getEventType().getName());
                     if (handler == null) return;
                     Key key = Key.of(e);
-                    if (key.epochNanos() >= from && !recent.contains(key)) handler.accept(e);
+                    if (key.endEpochNanos() >= from && !recent.contains(key)) handler.accept(e);
                 } catch (RuntimeException unreadable) {
                     // left out, as a sample JFR could not take; the rest of the file goes on
                 }

@@ -24,22 +24,29 @@ final class LoadAhead {
 
     /**
      * Loads, without initializing, every class of {@code anchor}'s package that sits beside it
-     * (in its jar or directory). Returns how many; 0 where the place cannot be listed (a class
-     * of the runtime image, say), which leaves loading as lazy as before.
+     * (in its jar or directory). Returns how many; 0 where the place cannot be listed (a class of
+     * the boot loader has no code source), which leaves loading as lazy as before, as it does for
+     * any class that will not load now.
      */
     static int packageOf(Class<?> anchor) {
         ClassLoader loader = anchor.getClassLoader();
         CodeSource source = anchor.getProtectionDomain().getCodeSource();
         if (loader == null || source == null || source.getLocation() == null) return 0;
         String folder = anchor.getPackageName().replace('.', '/') + '/';
-        int loaded = 0;
+        List<String> names;
         try {
-            for (String name : classNames(Path.of(source.getLocation().toURI()), folder)) {
+            names = classNames(Path.of(source.getLocation().toURI()), folder);
+        } catch (IOException | URISyntaxException | RuntimeException unlisted) {
+            return 0;
+        }
+        int loaded = 0;
+        for (String name : names) {
+            try {
                 loader.loadClass(name);
                 loaded++;
+            } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
+                // loads when first used, as it would without this
             }
-        } catch (IOException | URISyntaxException | ClassNotFoundException | RuntimeException e) {
-            // what is not loaded here loads when first used, as it would without this
         }
         return loaded;
     }

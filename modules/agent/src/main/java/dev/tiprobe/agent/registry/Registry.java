@@ -120,11 +120,15 @@ public final class Registry implements AutoCloseable {
 
     private static Registry listening(Jvmti jvmti, IdMap map, boolean backfillOnRegistrar) {
         Registry r = new Registry(jvmti, map, backfillOnRegistrar);
-        // Nothing under this registry's lock or the map's may load a class once callbacks run (see
-        // LoadAhead): their classes load now, and one registration links JVMTI's tagging.
+        // Nothing under this registry's lock or the map's, nor in a pinned section (an unload
+        // waiting for the write lock holds back every new reader), may load a class once callbacks
+        // run (see LoadAhead): their classes load now, and a registration, a method met by its ID
+        // and one found by its name run each path once, linking the JVMTI calls and types they use.
         LoadAhead.packageOf(IdMap.class);
         LoadAhead.packageOf(Registry.class);
         r.register(Registry.class, false);
+        r.resolve(jvmti.classMethods(LoadAhead.class)[0]);
+        r.methodOf(Registry.class, "typeName", "(Ljava/lang/Class;)Ljava/lang/String;");
         jvmti.addCapabilities(EnumSet.of(Capability.CAN_TAG_OBJECTS, Capability.CAN_GENERATE_OBJECT_FREE_EVENTS,
                 Capability.CAN_GET_LINE_NUMBERS, Capability.CAN_GET_SOURCE_FILE_NAME));
         // Events first, then the backfill: a class prepared in between is met twice, and the tag

@@ -41,9 +41,4 @@ class LoadAheadTest {
             for (String name : names) assertTrue(loader.loaded(name), name);
         }
     }
-
-    @Test
-    void aClassOfTheRuntimeImageIsLeftAlone() {
-        assertEquals(0, LoadAhead.packageOf(String.class));
-    }
 }
