@@ -97,11 +97,6 @@ final class RecordingEnd implements FlightRecorderListener {
         this.handlers = Map.copyOf(handlers);
     }
 
-    /** The recording this end belongs to. */
-    Recording recording() {
-        return recording;
-    }
-
     /** The stream's handler: hands {@code e} over and remembers it for a while. */
     void handOver(RecordedEvent e) {
         try {
