@@ -190,7 +190,14 @@ final class CollectCommand extends SessionCommand {
 
     /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
     private void finish(Target target) throws CliException {
-        Reply stopped = reach(target, "stop");
+        Reply stopped;
+        try {
+            stopped = reach(target, "stop");
+        } catch (CliException e) {
+            // the program ended as the session's time did: the agent finished the recording at its exit
+            if (!exitsWithin(STOP_GRACE)) throw e;
+            throw new CliException(exitedDuringTheSession());
+        }
         Path recording = stopped.path(Reply.RECORDING);
         // a loop's last period's recording is a profile now, like the others: say where they all are
         String finished = finishedText(stopped, loopExports != null ? "profiles in " + output.getParent()
@@ -286,6 +293,24 @@ final class CollectCommand extends SessionCommand {
         if (file != null) return null;
         if (format != null) return format;
         return trace.textToStdout() ? OutputFormat.FLAT : null;
+    }
+
+    /** How long a target whose stop could not be asked may take to end, before the failure is the answer. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+    /** Whether the target has ended, or ends within {@code grace}. */
+    private boolean exitsWithin(Duration grace) {
+        java.util.Optional<ProcessHandle> target = ProcessHandle.of(pid);
+        if (target.isEmpty()) return true;
+        try {
+            target.get().onExit().get(grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return !target.get().isAlive();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !target.get().isAlive();
+        }
     }
 
     /**

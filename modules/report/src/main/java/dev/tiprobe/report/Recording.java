@@ -218,6 +218,12 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         String threshold = info.get(RecordingFormat.INFO_LOCK_THRESHOLD);
         if (threshold == null || events.hasWaits(true)) return null;
         long nanos = infoNumber(RecordingFormat.INFO_LOCK_THRESHOLD);
+        // a wait is recorded as it ends: a deadlocked thread's never does, and it is no sign of an uncontended program
+        if (!events.deadlocks().isEmpty()) {
+            return (nanos == 0 ? "no wait to enter a monitor or take a lock ended"
+                    : "no wait of " + millis(nanos) + " or longer to enter a monitor or take a lock ended")
+                    + "; the deadlocked threads below still wait (a wait is recorded as it ends)";
+        }
         return nanos == 0 ? "no thread waited to enter a monitor or take a lock"
                 : String.format("no thread waited %s or longer to enter a monitor or take a lock (--lock sets that threshold)",
                 millis(nanos));

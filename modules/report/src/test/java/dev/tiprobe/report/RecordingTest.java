@@ -118,6 +118,18 @@ class RecordingTest {
             w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
         }
         assertNull(RecordingReader.read(noLocks).noContention(), "nothing to say where locks were not profiled");
+
+        Path deadlocked = dir.resolve("deadlocked.tpr");
+        try (RecordingWriter w = RecordingWriter.create(deadlocked, id -> "M" + id)) {
+            w.info(1_000, RecordingFormat.INFO_LOCK_THRESHOLD, "1000000");
+            w.deadlock(2_000, new dev.tiprobe.recording.Deadlock(List.of(
+                    new dev.tiprobe.recording.Deadlock.Waiter(1, "left", "java.lang.Object@1a", 2, List.of("java.lang.Object@2b"),
+                            new Stack(new int[] {1}, new int[] {0}, 1, false)),
+                    new dev.tiprobe.recording.Deadlock.Waiter(2, "right", "java.lang.Object@2b", 1, List.of("java.lang.Object@1a"),
+                            new Stack(new int[] {1}, new int[] {0}, 1, false)))));
+        }
+        assertEquals("no wait of 1 ms or longer to enter a monitor or take a lock ended; the deadlocked threads below still wait"
+                + " (a wait is recorded as it ends)", RecordingReader.read(deadlocked).noContention(), "deadlocked threads are contention");
     }
 
     /**
