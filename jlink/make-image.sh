@@ -41,7 +41,11 @@ while [ -L "$self" ]; do
 done
 dir=$(cd "$(dirname "$self")" && pwd -P)
 # The serial collector: a command is one thread that allocates much and lives briefly; G1 made a
-# 1.5 MB recording's report take 2.0 to 3.8 s on 2 cores, the serial collector 1.6.
-exec "$dir/java" -XX:+UseSerialGC -m dev.tiprobe.cli/dev.tiprobe.cli.Main "$@"
+# 1.5 MB recording's report take 2.0 to 3.8 s on 2 cores, the serial collector 1.6. Not where the
+# environment picks a collector itself: the JVM refuses to start with two.
+case "$JAVA_TOOL_OPTIONS $JDK_JAVA_OPTIONS $_JAVA_OPTIONS" in
+  *Use*GC*) exec "$dir/java" -m dev.tiprobe.cli/dev.tiprobe.cli.Main "$@" ;;
+  *) exec "$dir/java" -XX:+UseSerialGC -m dev.tiprobe.cli/dev.tiprobe.cli.Main "$@" ;;
+esac
 LAUNCHER
 chmod 755 "$out/bin/tiprobe"

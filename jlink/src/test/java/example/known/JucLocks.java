@@ -23,7 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   held 5 ms, then take a shared {@code ReentrantLock} in {@code ledgerWork}, held 20 ms: the
  *   threads not holding the lock contend for the monitor meanwhile, so both are contended. The
  *   threads time their own waits: it ends printing {@code done <entries> late <n> from <t>}, the
- *   number of their waits of 2 ms or more that ended in its last half second, from epoch
+ *   number of their waits of 5 ms or more that ended in its last half second, from epoch
  *   nanosecond {@code t}. {@code contended-to-the-end}: the same, and once a JFR recording runs
  *   (JFR records a wait only if it began while recording), thread {@code latecomer} waits to enter
  *   a monitor that {@code main} lets go only as it ends.</li>
@@ -128,11 +128,16 @@ public class JucLocks {
             }
             Thread.sleep(10);
         }
+        System.err.println("no JFR recording ran within 30 s");
     }
 
-    /** Counts a wait that began at {@code asked} (a nanoTime) and ends now, if it took 2 ms or more and ends late. */
+    /**
+     * Counts a wait that began at {@code asked} (a nanoTime) and ends now, if it took 5 ms or more
+     * and ends late: a thread preempted on a busy machine between the clock and the lock would
+     * count a shorter one that no lock made.
+     */
     static void waited(long asked) {
-        if (System.nanoTime() - asked >= 2_000_000 && epochNanos() >= lateFrom) lateWaits.incrementAndGet();
+        if (System.nanoTime() - asked >= 5_000_000 && epochNanos() >= lateFrom) lateWaits.incrementAndGet();
     }
 
     static long epochNanos() {

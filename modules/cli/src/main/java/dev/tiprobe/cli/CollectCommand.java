@@ -295,8 +295,11 @@ final class CollectCommand extends SessionCommand {
         return trace.textToStdout() ? OutputFormat.FLAT : null;
     }
 
-    /** How long a target whose stop could not be asked may take to end, before the failure is the answer. */
-    private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+    /**
+     * How long a target whose stop could not be asked may take to end, before the failure is the
+     * answer: more than the agent's own work at an exit (JFR's last events, at most about 15 s).
+     */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
     /** Whether the target has ended, or ends within {@code grace}. */
     private boolean exitsWithin(Duration grace) {

@@ -222,7 +222,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         if (!events.deadlocks().isEmpty()) {
             return (nanos == 0 ? "no wait to enter a monitor or take a lock ended"
                     : "no wait of " + millis(nanos) + " or longer to enter a monitor or take a lock ended")
-                    + "; the deadlocked threads below still wait (a wait is recorded as it ends)";
+                    + "; the deadlocked threads still wait (a wait is recorded as it ends)";
         }
         return nanos == 0 ? "no thread waited to enter a monitor or take a lock"
                 : String.format("no thread waited %s or longer to enter a monitor or take a lock (--lock sets that threshold)",
@@ -236,7 +236,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     /** An allocation interval raised by the budget, an empty lock view, and waits from JVMTI's monitor events. */
     private void eventCaveats(List<String> out) {
         String noContention = noContention();
-        if (noContention != null) out.add("No contention was seen: " + noContention + ".");
+        if (noContention != null) {
+            out.add((events.deadlocks().isEmpty() ? "No contention was seen: " : "The lock view is empty: ") + noContention + ".");
+        }
         long asked = infoNumber(RecordingFormat.INFO_ALLOC_INTERVAL);
         long widest = events.allocations().stream().mapToLong(Allocation::intervalBytes).max().orElse(0);
         if (asked > 0 && widest > asked) {

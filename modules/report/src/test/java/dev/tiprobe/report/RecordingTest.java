@@ -128,8 +128,10 @@ class RecordingTest {
                     new dev.tiprobe.recording.Deadlock.Waiter(2, "right", "java.lang.Object@2b", 1, List.of("java.lang.Object@1a"),
                             new Stack(new int[] {1}, new int[] {0}, 1, false)))));
         }
-        assertEquals("no wait of 1 ms or longer to enter a monitor or take a lock ended; the deadlocked threads below still wait"
-                + " (a wait is recorded as it ends)", RecordingReader.read(deadlocked).noContention(), "deadlocked threads are contention");
+        Recording stuck = RecordingReader.read(deadlocked);
+        assertEquals("no wait of 1 ms or longer to enter a monitor or take a lock ended; the deadlocked threads still wait"
+                + " (a wait is recorded as it ends)", stuck.noContention(), "deadlocked threads are contention");
+        assertTrue(stuck.caveats().contains("The lock view is empty: " + stuck.noContention() + "."), stuck.caveats().toString());
     }
 
     /**

@@ -114,10 +114,9 @@ final class RecordingEnd implements FlightRecorderListener {
 
     @Override
     public void recordingStateChanged(Recording r) {
-        // JFR tells of the stop only after the file is written, and not at all when writing failed.
-        if (r.getId() == recording.getId() && (r.getState() == RecordingState.STOPPED || r.getState() == RecordingState.CLOSED)) {
-            written.countDown();
-        }
+        // JFR tells of the stop only after the file is written, and not at all when writing failed;
+        // a close alone (a recording that never stopped with its destination) writes nothing.
+        if (r.getId() == recording.getId() && r.getState() == RecordingState.STOPPED) written.countDown();
     }
 
     /**
@@ -129,7 +128,9 @@ final class RecordingEnd implements FlightRecorderListener {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             while (!written.await(WRITTEN_LOOK.toMillis(), TimeUnit.MILLISECONDS)) {
+                // the state waits for JFR's hook to let go of the recorder, which it may have written meanwhile
                 RecordingState state = recording.getState();
+                if (written.getCount() == 0) return true;
                 if (state == RecordingState.NEW || state == RecordingState.CLOSED || System.nanoTime() - deadline > 0) return false;
             }
             return true;
