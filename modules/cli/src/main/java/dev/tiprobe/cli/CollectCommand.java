@@ -165,7 +165,7 @@ final class CollectCommand extends SessionCommand {
         long start = System.nanoTime();
         long end = start + duration.toNanos();
         while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {
-            if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            if (targetEndsWithin(Duration.ZERO)) {
                 err.println();
                 throw new CliException(exitedDuringTheSession());
             }
@@ -195,7 +195,7 @@ final class CollectCommand extends SessionCommand {
             stopped = reach(target, "stop");
         } catch (CliException e) {
             // the program ended as the session's time did: the agent finished the recording at its exit
-            if (!exitsWithin(STOP_GRACE)) throw e;
+            if (!targetEndsWithin(STOP_GRACE)) throw e;
             throw new CliException(exitedDuringTheSession());
         }
         Path recording = stopped.path(Reply.RECORDING);
@@ -300,21 +300,6 @@ final class CollectCommand extends SessionCommand {
      * answer: more than the agent's own work at an exit (JFR's last events, at most about 15 s).
      */
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
-
-    /** Whether the target has ended, or ends within {@code grace}. */
-    private boolean exitsWithin(Duration grace) {
-        java.util.Optional<ProcessHandle> target = ProcessHandle.of(pid);
-        if (target.isEmpty()) return true;
-        try {
-            target.get().onExit().get(grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-            return true;
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-            return !target.get().isAlive();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !target.get().isAlive();
-        }
-    }
 
     /**
      * What is left of a session whose target ended before it did: the recording, finished by the

@@ -9,7 +9,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** A command for the session in one target: attach, send one command to the agent, print its answer. */
 abstract class SessionCommand implements Callable<Integer> {
@@ -91,6 +96,22 @@ abstract class SessionCommand implements Callable<Integer> {
     static Reply reach(Target target, String command) throws CliException {
         Reply answer = target.ask(command);
         return answer != null ? answer : target.send(Agent.jar(), AgentControl.option(AgentControl.COMMAND, command));
+    }
+
+    /** Whether the target JVM has ended, or ends within {@code grace} (zero: whether it has now). */
+    boolean targetEndsWithin(Duration grace) {
+        Optional<ProcessHandle> target = ProcessHandle.of(pid);
+        if (target.isEmpty()) return true;
+        if (grace.isZero()) return !target.get().isAlive();
+        try {
+            target.get().onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException | ExecutionException e) {
+            return !target.get().isAlive();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !target.get().isAlive();
+        }
     }
 
     /**

@@ -146,7 +146,7 @@ final class WatchCommand extends SessionCommand {
         try {
             return reach(target, "dump");
         } catch (CliException e) {
-            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) throw e;
+            if (!targetEndsWithin(Duration.ZERO)) throw e;
             throw new CliException("process " + pid + " exited during the watch, after " + printed.calls
                     + (printed.calls == 1 ? " call" : " calls") + " printed");
         }
