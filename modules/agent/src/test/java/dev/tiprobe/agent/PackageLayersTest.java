@@ -42,8 +42,9 @@ class PackageLayersTest {
 
     @Test
     void theSinkKnowsNoEngine() throws IOException {
-        assertEquals(Set.of(ROOT + ".jvm"), packageUses().get(ROOT + ".sink"));
-        assertEquals(Set.of(), packageUses().getOrDefault(ROOT + ".jvm", Set.of()));
+        Map<String, Set<String>> uses = packageUses();
+        assertEquals(Set.of(ROOT + ".jvm"), uses.get(ROOT + ".sink"));
+        assertEquals(Set.of(), uses.getOrDefault(ROOT + ".jvm", Set.of()));
     }
 
     /** Each package of the agent's main code and the other agent packages its code names. */

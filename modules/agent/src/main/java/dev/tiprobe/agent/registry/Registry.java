@@ -127,8 +127,10 @@ public final class Registry implements AutoCloseable {
         LoadAhead.packageOf(IdMap.class);
         LoadAhead.packageOf(Registry.class);
         r.register(Registry.class, false);
-        r.resolve(jvmti.classMethods(LoadAhead.class)[0]);
-        r.methodOf(Registry.class, "typeName", "(Ljava/lang/Class;)Ljava/lang/String;");
+        long[] methods = jvmti.classMethods(LoadAhead.class);  // several: one met by its ID, another by its name
+        r.resolve(methods[0]);
+        Jvmti.MethodName other = jvmti.methodName(methods[methods.length - 1]);
+        r.methodOf(LoadAhead.class, other.name(), other.descriptor());
         jvmti.addCapabilities(EnumSet.of(Capability.CAN_TAG_OBJECTS, Capability.CAN_GENERATE_OBJECT_FREE_EVENTS,
                 Capability.CAN_GET_LINE_NUMBERS, Capability.CAN_GET_SOURCE_FILE_NAME));
         // Events first, then the backfill: a class prepared in between is met twice, and the tag
