@@ -104,6 +104,15 @@ public final class Probe {
     static volatile int firstTracedSlot;
     static volatile Call[] calls = new Call[0];
     static volatile Call[] firstCalls = new Call[0];
+    /**
+     * Slots whose probes the overhead budget turned off in place ({@link ProbeControl#turnOff}):
+     * time and trace mode's probes look here first and record nothing more, so a probe comes out
+     * of a hot method without changing its class, which would throw its compiled code away.
+     * Replaced whole on each change, so a probe reads one consistent array.
+     */
+    static volatile boolean[] turnedOff = new boolean[0];
+    /** What {@link #enter} returns for a slot turned off: {@link #exit} then records nothing. */
+    static final long OFF = Long.MIN_VALUE;
     @SuppressWarnings("unused") // through NEXT_CALL: calls admitted so far
     private static volatile long nextCall;
     @SuppressWarnings("unused") // through DROPPED
@@ -156,6 +165,8 @@ public final class Probe {
     /** The start of a timed call of {@code slot}, in {@link Clock} ticks: keep it for {@link #exit(int, long)}. */
     public static long enter(int slot) {
         try {
+            boolean[] off = turnedOff;
+            if (slot < off.length && off[slot]) return OFF;
             return Clock.now();
         } catch (Throwable t) {
             failed();
@@ -166,6 +177,7 @@ public final class Probe {
     /** Ends a timed call of {@code slot} that {@link #enter(int)} started at {@code start} (ticks). */
     public static void exit(int slot, long start) {
         try {
+            if (start == OFF) return;
             long d = Clock.now() - start;
             if (d < 0) d = 0;
             ThreadState s = fastState();
@@ -229,6 +241,8 @@ public final class Probe {
      */
     public static Call traceEnter(int slot) {
         if (slot < firstTracedSlot) return null;  // a retired slot's probe: no method of this session
+        boolean[] off = turnedOff;
+        if (slot < off.length && off[slot]) return null;
         count(slot);  // calls stay exact whatever the trace limits drop
         try {
             TraceSettings settings = trace;

@@ -33,6 +33,22 @@ public final class ProbeControl {
             Probe.windowStart = System.nanoTime();
             Probe.setStaticVolatile(Probe.WINDOW, 0L);
             Probe.trace = settings;
+            Probe.turnedOff = new boolean[0];
+        }
+    }
+
+    /**
+     * Turns the probes of {@code slots} off where they are: from now on they record nothing and
+     * cost a load and a branch a call. Time and trace mode only; a count probe costs no more than
+     * that check would, so it is taken out by changing its class, or left counting.
+     */
+    public static void turnOff(int[] slots) {
+        synchronized (Probe.LOCK) {
+            int length = Probe.turnedOff.length;
+            for (int slot : slots) length = Math.max(length, slot + 1);
+            boolean[] off = java.util.Arrays.copyOf(Probe.turnedOff, length);
+            for (int slot : slots) off[slot] = true;
+            Probe.turnedOff = off;
         }
     }
 
@@ -306,6 +322,9 @@ public final class ProbeControl {
                 Call c = Probe.callAcquire(buffer, i);
                 if (c != null && released.get(c.slot())) Probe.casCall(buffer, i, c, null);
             }
+            boolean[] off = Probe.turnedOff.clone();  // the next method given one of these slots is traced
+            for (int slot : slots) if (slot < off.length) off[slot] = false;
+            Probe.turnedOff = off;
         }
     }
 

@@ -378,6 +378,24 @@ class ProbeTest {
     }
 
     @Test
+    void aProbeTurnedOffRecordsNothingMoreAndItsSlotGivenBackIsOnAgain() {
+        Probe.exit(2, Probe.enter(2));
+        long started = Probe.enter(2);
+        ProbeControl.turnOff(new int[] {2});
+        Probe.exit(2, started);  // begun before the turn: ends as it began
+        Probe.exit(2, Probe.enter(2));
+        assertNull(Probe.traceEnter(2), "trace mode's probe is off too");
+        Probe.exit(3, Probe.enter(3));
+        assertEquals(2, ProbeControl.timedCalls(4)[2], "the calls before the turn, and no later one");
+        assertEquals(1, ProbeControl.timedCalls(4)[3], "other slots go on");
+
+        ProbeControl.release(new int[] {2});
+        Probe.exit(2, Probe.enter(2));
+        assertEquals(1, ProbeControl.timedCalls(4)[2], "the slot's next method is timed");
+        assertEquals(0, ProbeControl.failures());
+    }
+
+    @Test
     void traceCapturesArgumentsAsTheyWereAndHowTheCallEnded() {
         int[] values = {1, 2, 3};
         Call c = Probe.traceEnter(0);
