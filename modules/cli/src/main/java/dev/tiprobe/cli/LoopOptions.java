@@ -1,6 +1,10 @@
 package dev.tiprobe.cli;
 
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.options.Setting;
+
+import java.util.EnumMap;
+import java.util.Map;
 
 import picocli.CommandLine.Option;
 
@@ -18,10 +22,15 @@ final class LoopOptions {
 
     /** The loop these flags ask for, or null; a usage error, before any attach, for flags that do not go together. */
     AgentOptions.Loop loop(TraceOptions trace) throws CliException {
-        if (period == null) {
-            if (keep != null) throw new UsageException("--keep needs --loop");
-            return null;
+        Map<Setting, String> given = new EnumMap<>(Setting.class);
+        TraceOptions.given(given, Setting.LOOP, period);
+        TraceOptions.given(given, Setting.KEEP, keep);
+        try {
+            Setting.checkNeeds(given, null, Setting.Naming.COMMAND);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
+        if (period == null) return null;
         if (trace.filter != null) throw new UsageException("--loop rotates profiles: it takes --sample, --alloc or --lock, and no --trace");
         if (!trace.file().contains("%t")) {
             throw new UsageException("--loop writes a file per period: put %t in -f's name, e.g. -f 'profiles/cpu-%t.pb.gz'");

@@ -7,10 +7,13 @@ import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
 import dev.tiprobe.options.AgentOptions.TraceLimits;
 import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.options.Setting;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
 
 /** What to trace, shared by collect, start and run. */
 final class TraceOptions {
@@ -142,9 +145,6 @@ final class TraceOptions {
      * the CPU profile that is then taken; a usage error where they do not make sense.
      */
     Profiled profiled() throws CliException {
-        if (filter == null && (mode != null || args || overhead != null)) {
-            throw new UsageException("--mode, --args and --overhead shape tracing: they need --trace <filter>");
-        }
         if (nothingNamed()) return new Profiled(interval != null ? interval : DEFAULT_SAMPLE, sampleMode != null ? sampleMode : SampleMode.CPU, null, null);
         if (events == null) {
             if (interval != null) throw new UsageException("-i sets the interval of -e's first event, or of the CPU profile when nothing else is named");
@@ -198,14 +198,9 @@ final class TraceOptions {
         return mode != null ? mode : args ? TraceMode.TRACE : TraceMode.COUNT;
     }
 
-    /** The trace-mode limits given over the defaults; a usage error when given outside trace mode. */
+    /** The trace-mode limits given over the defaults. */
     private TraceLimits traceLimits() throws CliException {
         TraceLimits d = TraceLimits.DEFAULT;
-        boolean any = maxCalls != null || callsPerSecond != null || oneIn != null || values.given() || callToString || minDuration != null;
-        if (any && mode() != TraceMode.TRACE) {
-            throw new UsageException("the trace limits (--max-calls, --calls-per-second, --one-in, --max-string, --max-elements,"
-                    + " --max-depth, --max-fields, --tostring, --min-duration) need --mode trace");
-        }
         long minNanos;
         try {
             minNanos = minDuration == null ? d.minNanos() : AgentOptions.duration("--min-duration", minDuration).toNanos();
@@ -240,13 +235,13 @@ final class TraceOptions {
         SampleMode sampleMode = profiled.mode();
         String alloc = profiled.alloc();
         String lock = profiled.lock();
-        if (live && alloc == null) throw new UsageException("--live keeps allocation samples: it needs --alloc <bytes> or -e alloc");
-        if (allocOverhead != null && alloc == null) throw new UsageException("--alloc-overhead limits allocation sampling: it needs --alloc <bytes> or -e alloc");
+        try {
+            Setting.checkNeeds(given(profiled), mode(), Setting.Naming.COMMAND);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
         Report.checked(output);
-        if (sample == null && sampleThreads != null) throw new CliException("--sample-threads needs stack sampling: --sample or -e cpu|wall");
-        if (sample == null && recompile != null) throw new UsageException("--recompile and --no-recompile are about sampled stacks: they need --sample <interval> or -e cpu|wall");
-        if (depth != null && sample == null) throw new UsageException("--depth is the sampled stacks' depth: it needs --sample <interval> or -e cpu|wall");
         if (depth != null && (depth < 1 || depth > MAX_DEPTH)) throw new UsageException("--depth must be 1 to " + MAX_DEPTH + " frames, not " + depth);
         if (!profiling && Export.forFile(file()).map(Export::drawnFromStacks).orElse(false)) {
             throw new CliException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
@@ -283,6 +278,36 @@ final class TraceOptions {
         } catch (IllegalArgumentException e) {  // a malformed filter, a bad duration, size or percentage
             throw new UsageException(e.getMessage());
         }
+    }
+
+    /** The options these flags give, each by its flag, for {@link Setting#checkNeeds}. */
+    private Map<Setting, String> given(Profiled profiled) {
+        Map<Setting, String> given = new EnumMap<>(Setting.class);
+        given(given, Setting.TRACE, filter);
+        if (mode != null || args) given.put(Setting.MODE, mode != null ? Setting.MODE.flag() : "--args");
+        given(given, Setting.OVERHEAD, overhead);
+        given(given, Setting.MAX_CALLS, maxCalls);
+        given(given, Setting.RATE, callsPerSecond);
+        given(given, Setting.ONE_IN, oneIn);
+        values.given(given);
+        if (callToString) given(given, Setting.TO_STRING, true);
+        given(given, Setting.MIN_DURATION, minDuration);
+        given(given, Setting.INTERVAL, profiled.sample());
+        given(given, Setting.SAMPLE_MODE, sampleMode);
+        given(given, Setting.DEPTH, depth);
+        given(given, Setting.THREADS, sampleThreads);
+        if (recompile != null) given.put(Setting.RECOMPILE, recompile ? "--recompile" : "--no-recompile");
+        given(given, Setting.ALLOC, profiled.alloc());
+        if (live) given(given, Setting.LIVE, true);
+        given(given, Setting.ALLOC_OVERHEAD, allocOverhead);
+        given(given, Setting.LOCK, profiled.lock());
+        given(given, Setting.MAX_MEMORY, maxMemory);
+        return given;
+    }
+
+    /** Adds {@code setting}, by its flag, when its flag's {@code value} was given. */
+    static void given(Map<Setting, String> given, Setting setting, Object value) {
+        if (value != null) given.put(setting, setting.flag());
     }
 
     /** The agent's option string for these settings. */

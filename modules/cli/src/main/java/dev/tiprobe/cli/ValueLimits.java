@@ -1,6 +1,7 @@
 package dev.tiprobe.cli;
 
 import dev.tiprobe.options.AgentOptions.TraceLimits;
+import dev.tiprobe.options.Setting;
 
 import picocli.CommandLine.Option;
 
@@ -24,9 +25,12 @@ final class ValueLimits {
             description = "Trace mode and watch: fields shown of one object, and read by --where (default " + TraceLimits.DEFAULT_MAX_FIELDS + ").")
     Integer maxFields;
 
-    /** Whether any of these flags was given. */
-    boolean given() {
-        return maxString != null || maxElements != null || maxDepth != null || maxFields != null;
+    /** Adds the options of these flags that were given, each by its flag. */
+    void given(java.util.Map<Setting, String> given) {
+        TraceOptions.given(given, Setting.MAX_STRING, maxString);
+        TraceOptions.given(given, Setting.MAX_ELEMENTS, maxElements);
+        TraceOptions.given(given, Setting.MAX_DEPTH, maxDepth);
+        TraceOptions.given(given, Setting.MAX_FIELDS, maxFields);
     }
 
     /** The limits with these values where given, the defaults elsewhere; a usage error for a negative one. */

@@ -100,7 +100,9 @@ class TraceOptionsTest {
         AgentOptions fast = flags("-i", "1ms").settings(OUT);
         assertEquals(Duration.ofMillis(1), fast.sampling().interval(), "asprof's -i alone: the CPU profile's interval");
         assertEquals(SampleMode.CPU, fast.sampling().mode());
-        assertEquals("--mode, --args and --overhead shape tracing: they need --trace <filter>", usage("--mode", "time"));
+        assertEquals("--mode is for tracing: it needs --trace <filter>", usage("--mode", "time"));
+        assertEquals("--args is for tracing: it needs --trace <filter>", usage("--args"));
+        assertEquals("--sample-mode is for stack sampling: it needs --sample <interval> or -e cpu|wall", usage("--alloc", "1m", "--sample-mode", "wall"));
         assertEquals("-i must be a positive duration with its unit, such as 10ms, 5s or 5m, not '1000000'", usage("-e", "cpu", "-i", "1000000"));
     }
 
@@ -120,7 +122,7 @@ class TraceOptionsTest {
                 "with nothing named, the CPU profile's");
         assertEquals("--depth must be 1 to 4095 frames, not 0", usage("--sample", "10ms", "--depth", "0"));
         assertEquals("--depth must be 1 to 4095 frames, not 5000", usage("--sample", "10ms", "-j", "5000"));
-        assertEquals("--depth is the sampled stacks' depth: it needs --sample <interval> or -e cpu|wall", usage("--alloc", "512k", "-j", "10"));
+        assertEquals("--depth is for stack sampling: it needs --sample <interval> or -e cpu|wall", usage("--alloc", "512k", "-j", "10"));
     }
 
     @Test
@@ -131,10 +133,27 @@ class TraceOptionsTest {
         assertEquals("--max-calls must not be negative: -1", usage("--trace", "a.*", "--mode", "trace", "--max-calls", "-1"));
         assertEquals("--min-duration must be a positive duration with its unit, such as 10ms, 5s or 5m, not '10'",
                 usage("--trace", "a.*", "--mode", "trace", "--min-duration", "10"));
-        assertTrue(usage("--trace", "a.*", "--mode", "time", "--min-duration", "10ms").endsWith("need --mode trace"));
+        assertTrue(usage("--trace", "a.*", "--mode", "time", "--min-duration", "10ms").endsWith("--min-duration is for trace mode: it needs --mode trace"));
         assertEquals("a filter cannot contain ',' outside a parameter list: separate patterns with ';'", usage("--trace", "a.*,b.*"));
         assertEquals("missing ')' at position 16 of 'T::f(String, int'", usage("--trace", "T::f(String, int"));
         assertEquals("missing method name after '::' at position 5 of 'a.b::'", usage("--trace", "a.b::"));
+    }
+
+    @Command
+    static final class Looping {
+        @Mixin
+        TraceOptions trace;
+        @Mixin
+        LoopOptions loop;
+    }
+
+    /** The loop's flags are checked against the table as the others are. */
+    @Test
+    void keepWithoutALoopIsAUsageError() {
+        Looping l = new Looping();
+        new CommandLine(l).parseArgs("--keep", "5");
+        assertEquals("--keep is for a loop of recordings: it needs --loop <period>",
+                assertThrows(UsageException.class, () -> l.loop.loop(l.trace)).getMessage());
     }
 
     static String usage(String... args) {

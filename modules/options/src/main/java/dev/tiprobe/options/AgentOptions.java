@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One session's settings, and the agent option string that carries them
@@ -148,12 +149,6 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             if (refused != null) throw new IllegalArgumentException(refused);
             if (!(overheadBudget >= 0 && overheadBudget <= 10)) {
                 throw new IllegalArgumentException("overhead must be a percentage such as 5 (0: no limit), not " + overheadBudget * 100);
-            }
-            if (where != null && mode != TraceMode.TRACE) {
-                throw new IllegalArgumentException("where keeps traced calls by their values: it needs mode=trace");
-            }
-            if (tree && mode != TraceMode.TRACE) {
-                throw new IllegalArgumentException("tree times the callees of traced calls: it needs mode=trace");
             }
         }
 
@@ -344,10 +339,10 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return sampling != null || allocations != null || locks != null;
     }
 
+    private static final String NOTHING_TO_COLLECT = "missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)";
+
     public AgentOptions {
-        if (tracing == null && sampling == null && allocations == null && locks == null) {
-            throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)");
-        }
+        if (tracing == null && sampling == null && allocations == null && locks == null) throw new IllegalArgumentException(NOTHING_TO_COLLECT);
         if (loop != null) {
             if (!(sampling != null || allocations != null || locks != null) || tracing != null) {
                 throw new IllegalArgumentException("loop rotates profiles: it needs interval=, alloc= or lock= and no trace=");
@@ -428,8 +423,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         SampleMode sampleMode = SampleMode.CPU;
         int depth = Sampling.DEFAULT_DEPTH;
         String threads;
-        /** Null: not given (on by default, and then not checked against the lack of interval=). */
-        Boolean recompile;
+        boolean recompile = true;
         String recording;
         Duration loop;
         int keep = Loop.DEFAULT_KEEP;
@@ -442,40 +436,42 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         String where;
         boolean tree;
 
+        /** Each option given, by its key: what it needs is checked once all are read. */
+        final Map<Setting, String> given = new java.util.EnumMap<>(Setting.class);
+
         void set(String key, String value) {
-            switch (key) {
-                case "trace" -> filter = value;
-                case "where" -> where = value;
-                case "tree" -> tree = flag(value);
-                case "mode" -> mode = choice(TraceMode.class, key, value, "count, time or trace");
-                case "file" -> file = value;
-                case "rate" -> rate = number(key, value);
-                case "onein" -> oneIn = (int) number(key, value);
-                case "sample" -> throw new IllegalArgumentException("sample= is now onein= (record one call in n);"
-                        + " stack sampling is interval=<duration>");
-                case "maxcalls" -> maxCalls = (int) number(key, value);
-                case "maxstring" -> maxString = (int) number(key, value);
-                case "maxelements" -> maxElements = (int) number(key, value);
-                case "tostring" -> toString = flag(value);
-                case "maxdepth" -> maxDepth = (int) number(key, value);
-                case "maxfields" -> maxFields = (int) number(key, value);
-                case "minduration" -> minNanos = duration(key, value).toNanos();
-                case "overhead" -> overhead = percent(key, value);
-                case "interval" -> interval = duration(key, value);
-                case "samplemode" -> sampleMode = choice(SampleMode.class, key, value, "wall or cpu");
-                case "depth" -> depth = (int) number(key, value);
-                case "threads" -> threads = value;
-                case "recompile" -> recompile = flag(value);
-                case "recording" -> recording = value;
-                case "loop" -> loop = duration(key, value);
-                case "keep" -> keep = (int) number(key, value);
-                case "alloc" -> alloc = bytes(key, value);
-                case "live" -> live = flag(value);
-                case "allocoverhead" -> allocOverhead = percent(key, value);
-                case "lock" -> lock = threshold(key, value);
-                case "quiet" -> quiet = flag(value);
-                case "maxmemory" -> maxMemory = maxMemory(key, value);
-                default -> throw new IllegalArgumentException("unknown option '" + key + "'");
+            Setting setting = Setting.ofKey(key);
+            given.put(setting, key);
+            switch (setting) {
+                case TRACE -> filter = value;
+                case WHERE -> where = value;
+                case TREE -> tree = flag(value);
+                case MODE -> mode = choice(TraceMode.class, key, value, "count, time or trace");
+                case FILE -> file = value;
+                case RATE -> rate = number(key, value);
+                case ONE_IN -> oneIn = (int) number(key, value);
+                case MAX_CALLS -> maxCalls = (int) number(key, value);
+                case MAX_STRING -> maxString = (int) number(key, value);
+                case MAX_ELEMENTS -> maxElements = (int) number(key, value);
+                case TO_STRING -> toString = flag(value);
+                case MAX_DEPTH -> maxDepth = (int) number(key, value);
+                case MAX_FIELDS -> maxFields = (int) number(key, value);
+                case MIN_DURATION -> minNanos = duration(key, value).toNanos();
+                case OVERHEAD -> overhead = percent(key, value);
+                case INTERVAL -> interval = duration(key, value);
+                case SAMPLE_MODE -> sampleMode = choice(SampleMode.class, key, value, "wall or cpu");
+                case DEPTH -> depth = (int) number(key, value);
+                case THREADS -> threads = value;
+                case RECOMPILE -> recompile = flag(value);
+                case RECORDING -> recording = value;
+                case LOOP -> loop = duration(key, value);
+                case KEEP -> keep = (int) number(key, value);
+                case ALLOC -> alloc = bytes(key, value);
+                case LIVE -> live = flag(value);
+                case ALLOC_OVERHEAD -> allocOverhead = percent(key, value);
+                case LOCK -> lock = threshold(key, value);
+                case QUIET -> quiet = flag(value);
+                case MAX_MEMORY -> maxMemory = maxMemory(key, value);
             }
         }
 
@@ -486,62 +482,65 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
 
         /** The settings, once the options that need another are checked to have it. */
         AgentOptions options() {
+            if (filter == null && interval == null && alloc < 0 && lock == null) {
+                throw new IllegalArgumentException(NOTHING_TO_COLLECT);  // said before what a lone option needs
+            }
+            Setting.checkNeeds(given, filter == null ? null : mode, Setting.Naming.AGENT);
             Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
                     new TraceLimits(rate, oneIn, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
                     where == null ? null : CallCondition.parse(where), tree);
-            if (tree && filter == null) throw new IllegalArgumentException("tree times the callees of traced calls: it needs trace=<filter>");
-            if (where != null && filter == null) throw new IllegalArgumentException("where keeps traced calls by their values: it needs trace=<filter>");
-            Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile == null || recompile);
-            if (live && alloc < 0) throw new IllegalArgumentException("live keeps allocation samples: it needs alloc=<bytes>");
-            if (recompile != null && interval == null) throw new IllegalArgumentException("recompile names inlined methods in samples: it needs interval=<duration>");
+            Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
             return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
                     alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock), quiet, maxMemory);
         }
     }
 
-    /** The option string that {@link #parse} turns back into these settings; defaults are left out. */
+    /** The option string that {@link #parse} turns back into these settings, in the table's order; defaults are left out. */
     public String format() {
-        StringBuilder b = new StringBuilder("file=").append(file);
-        if (recording != null) b.append(",recording=").append(recording);
-        if (tracing != null) {
-            b.append(",trace=").append(tracing.filter()).append(",mode=").append(name(tracing.mode()));
-            TraceLimits l = tracing.limits();
-            TraceLimits d = TraceLimits.DEFAULT;
-            if (l.perSecond() != d.perSecond()) b.append(",rate=").append(l.perSecond());
-            if (l.everyNth() != d.everyNth()) b.append(",onein=").append(l.everyNth());
-            if (l.maxCalls() != d.maxCalls()) b.append(",maxcalls=").append(l.maxCalls());
-            if (l.maxString() != d.maxString()) b.append(",maxstring=").append(l.maxString());
-            if (l.maxElements() != d.maxElements()) b.append(",maxelements=").append(l.maxElements());
-            if (l.callToString()) b.append(",tostring");
-            if (l.maxDepth() != d.maxDepth()) b.append(",maxdepth=").append(l.maxDepth());
-            if (l.maxFields() != d.maxFields()) b.append(",maxfields=").append(l.maxFields());
-            if (l.minNanos() != d.minNanos()) b.append(",minduration=").append(durationText(Duration.ofNanos(l.minNanos())));
-            if (tracing.overheadBudget() != Tracing.DEFAULT_BUDGET) {
-                b.append(",overhead=").append(percentText(tracing.overheadBudget()));
-            }
-            if (tracing.where() != null) b.append(",where=").append(tracing.where());
-            if (tracing.tree()) b.append(",tree");
+        List<String> options = new java.util.ArrayList<>();
+        for (Setting s : Setting.values()) {
+            String value = formatted(s);
+            if (value != null) options.add(value.isEmpty() ? s.key() : s.key() + "=" + value);
         }
-        if (sampling != null) {
-            b.append(",interval=").append(durationText(sampling.interval()));
-            if (sampling.mode() != SampleMode.CPU) b.append(",samplemode=").append(name(sampling.mode()));
-            if (sampling.depth() != Sampling.DEFAULT_DEPTH) b.append(",depth=").append(sampling.depth());
-            if (sampling.threads() != null) b.append(",threads=").append(sampling.threads());
-            if (!sampling.recompile()) b.append(",recompile=false");
-        }
-        if (allocations != null) {
-            b.append(",alloc=").append(allocations.intervalBytes());
-            if (allocations.live()) b.append(",live");
-            if (allocations.overheadBudget() != Allocations.DEFAULT_BUDGET) b.append(",allocoverhead=").append(percentText(allocations.overheadBudget()));
-        }
-        if (locks != null) b.append(",lock=").append(locks.threshold().isZero() ? "0" : durationText(locks.threshold()));
-        if (quiet) b.append(",quiet");
-        if (maxMemory > 0) b.append(",maxmemory=").append(maxMemory);
-        if (loop != null) {
-            b.append(",loop=").append(durationText(loop.period()));
-            if (loop.keep() != Loop.DEFAULT_KEEP) b.append(",keep=").append(loop.keep());
-        }
-        return b.toString();
+        return String.join(",", options);
+    }
+
+    /** {@code setting}'s value as the option string gives it: "" for a switch that is on, null where it is left out. */
+    private String formatted(Setting setting) {
+        TraceLimits l = tracing == null ? null : tracing.limits();
+        TraceLimits d = TraceLimits.DEFAULT;
+        return switch (setting) {
+            case FILE -> file;
+            case RECORDING -> recording;
+            case TRACE -> tracing == null ? null : tracing.filter().toString();
+            case MODE -> tracing == null ? null : name(tracing.mode());
+            case RATE -> l == null || l.perSecond() == d.perSecond() ? null : Long.toString(l.perSecond());
+            case ONE_IN -> l == null || l.everyNth() == d.everyNth() ? null : Integer.toString(l.everyNth());
+            case MAX_CALLS -> l == null || l.maxCalls() == d.maxCalls() ? null : Integer.toString(l.maxCalls());
+            case MAX_STRING -> l == null || l.maxString() == d.maxString() ? null : Integer.toString(l.maxString());
+            case MAX_ELEMENTS -> l == null || l.maxElements() == d.maxElements() ? null : Integer.toString(l.maxElements());
+            case TO_STRING -> l != null && l.callToString() ? "" : null;
+            case MAX_DEPTH -> l == null || l.maxDepth() == d.maxDepth() ? null : Integer.toString(l.maxDepth());
+            case MAX_FIELDS -> l == null || l.maxFields() == d.maxFields() ? null : Integer.toString(l.maxFields());
+            case MIN_DURATION -> l == null || l.minNanos() == d.minNanos() ? null : durationText(Duration.ofNanos(l.minNanos()));
+            case OVERHEAD -> tracing == null || tracing.overheadBudget() == Tracing.DEFAULT_BUDGET ? null : percentText(tracing.overheadBudget());
+            case WHERE -> tracing == null || tracing.where() == null ? null : tracing.where().toString();
+            case TREE -> tracing != null && tracing.tree() ? "" : null;
+            case INTERVAL -> sampling == null ? null : durationText(sampling.interval());
+            case SAMPLE_MODE -> sampling == null || sampling.mode() == SampleMode.CPU ? null : name(sampling.mode());
+            case DEPTH -> sampling == null || sampling.depth() == Sampling.DEFAULT_DEPTH ? null : Integer.toString(sampling.depth());
+            case THREADS -> sampling == null ? null : sampling.threads();
+            case RECOMPILE -> sampling == null || sampling.recompile() ? null : "false";
+            case ALLOC -> allocations == null ? null : Long.toString(allocations.intervalBytes());
+            case LIVE -> allocations != null && allocations.live() ? "" : null;
+            case ALLOC_OVERHEAD -> allocations == null || allocations.overheadBudget() == Allocations.DEFAULT_BUDGET ? null
+                    : percentText(allocations.overheadBudget());
+            case LOCK -> locks == null ? null : locks.threshold().isZero() ? "0" : durationText(locks.threshold());
+            case QUIET -> quiet ? "" : null;
+            case MAX_MEMORY -> maxMemory > 0 ? Long.toString(maxMemory) : null;
+            case LOOP -> loop == null ? null : durationText(loop.period());
+            case KEEP -> loop == null || loop.keep() == Loop.DEFAULT_KEEP ? null : Integer.toString(loop.keep());
+        };
     }
 
     /** The output asked for of the session in process {@code pid} (the command makes it from the recording). */

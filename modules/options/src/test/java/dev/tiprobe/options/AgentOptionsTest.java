@@ -50,9 +50,9 @@ class AgentOptionsTest {
     /** A condition keeps traced calls by their values: it needs trace mode, and a malformed one is refused with its position. */
     @Test
     void aConditionNeedsTraceModeAndParses() {
-        assertEquals("where keeps traced calls by their values: it needs mode=trace",
+        assertEquals("where is for trace mode: it needs mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,where=threw")).getMessage());
-        assertEquals("where keeps traced calls by their values: it needs trace=<filter>",
+        assertEquals("where is for trace mode: it needs mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,where=threw")).getMessage());
         assertEquals("'=' compares as '==' at position 8 of 'args[0] = 1'",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,mode=trace,where=args[0] = 1")).getMessage());
@@ -61,9 +61,9 @@ class AgentOptionsTest {
     /** A call tree times the callees of traced calls: trace mode, and a filter, or it is refused. */
     @Test
     void aCallTreeNeedsTraceMode() {
-        assertEquals("tree times the callees of traced calls: it needs mode=trace",
+        assertEquals("tree is for trace mode: it needs mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,mode=time,tree")).getMessage());
-        assertEquals("tree times the callees of traced calls: it needs trace=<filter>",
+        assertEquals("tree is for trace mode: it needs mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,tree")).getMessage());
         assertTrue(AgentOptions.parse("trace=a.B::c,mode=trace,tree").tracing().tree());
     }
@@ -182,7 +182,7 @@ class AgentOptionsTest {
         assertEquals("alloc must be a size such as 512k (1 byte to 2g), not '512q'", message("alloc=512q"));
         assertEquals("alloc must be a size such as 512k (1 byte to 2g), not '4g'", message("alloc=4g"));
         assertEquals("lock must be a duration with its unit, such as 10ms (0: every wait), not '-1ms'", message("lock=-1ms"));
-        assertEquals("live keeps allocation samples: it needs alloc=<bytes>", message("interval=10ms,live"));
+        assertEquals("live is for allocation profiling: it needs alloc=<bytes>", message("interval=10ms,live"));
         assertEquals("interval must be a positive duration with its unit, such as 10ms, 5s or 5m, not '0ms'", message("interval=0ms"));
         assertEquals("interval must be a positive duration with its unit, such as 10ms, 5s or 5m, not '10'", message("interval=10"),
                 "a plain number meant ms here and s to -d: it needs its unit");
@@ -192,7 +192,7 @@ class AgentOptionsTest {
         assertEquals("unknown option 'colour'", message("trace=a.*,colour=red"));
         assertEquals("rate must be a non-negative number, not '-1'", message("trace=a.*,rate=-1"));
         assertEquals("maxcalls must be a non-negative number, not '9999999999'", message("trace=a.*,maxcalls=9999999999"));
-        assertEquals("onein (record one call in n) must be at least 1: 0", message("trace=a.*,onein=0"));
+        assertEquals("onein (record one call in n) must be at least 1: 0", message("trace=a.*,mode=trace,onein=0"));
         assertEquals("sample= is now onein= (record one call in n); stack sampling is interval=<duration>", message("trace=a.*,sample=2"));
         assertEquals("overhead must be a percentage such as 5 (0: no limit), not 'lots'", message("trace=a.*,overhead=lots"));
         assertTrue(message("trace=a.b::").contains("missing method name after '::' at position 5"));
