@@ -114,7 +114,7 @@ final class CollectCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        AgentOptions.Loop loop = looping.loop(trace);
+        AgentOptions.Loop loop = looping.loop();
         if (loop == null) {
             printed = printed();
             if (printed != null) printedDirectory = Agent.tempDirectory("tiprobe-");

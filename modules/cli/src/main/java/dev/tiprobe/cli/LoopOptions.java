@@ -21,19 +21,16 @@ final class LoopOptions {
     Integer keep;
 
     /** The loop these flags ask for, or null; a usage error, before any attach, for flags that do not go together. */
-    AgentOptions.Loop loop(TraceOptions trace) throws CliException {
-        Map<Setting, String> given = new EnumMap<>(Setting.class);
-        TraceOptions.given(given, Setting.LOOP, period);
-        TraceOptions.given(given, Setting.KEEP, keep);
-        try {
-            Setting.checkNeeds(given, null, Setting.Naming.COMMAND);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
-        if (period == null) return null;
-        if (trace.filter != null) throw new UsageException("--loop rotates profiles: it takes --sample, --alloc or --lock, and no --trace");
-        if (!trace.file().contains("%t")) {
-            throw new UsageException("--loop writes a file per period: put %t in -f's name, e.g. -f 'profiles/cpu-%t.pb.gz'");
+    AgentOptions.Loop loop() throws CliException {
+        if (period == null) {
+            Map<Setting, String> given = new EnumMap<>(Setting.class);
+            TraceOptions.given(given, Setting.KEEP, keep);
+            try {
+                Setting.checkNeeds(given, null, Setting.Naming.COMMAND);  // what --loop needs, the session's settings check
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            return null;
         }
         try {
             return new AgentOptions.Loop(AgentOptions.duration("--loop", period),

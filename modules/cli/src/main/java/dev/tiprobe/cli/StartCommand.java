@@ -26,7 +26,7 @@ final class StartCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        AgentOptions.Loop loop = looping.loop(trace);
+        AgentOptions.Loop loop = looping.loop();
         if (loop == null) return trace.agentOptions(Agent.output(trace.file(), pid));
         if (!RecordingFormat.isRecording(trace.file()) && !Export.PPROF.names(trace.file())) {
             throw new UsageException("start --loop writes recordings or pprof profiles: name them .tpr or .pb.gz (e.g. -f 'p-%t.pb.gz');"

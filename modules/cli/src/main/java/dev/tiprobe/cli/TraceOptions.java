@@ -236,7 +236,9 @@ final class TraceOptions {
         String alloc = profiled.alloc();
         String lock = profiled.lock();
         try {
-            Setting.checkNeeds(given(profiled), mode(), Setting.Naming.COMMAND);
+            Map<Setting, String> given = given(profiled);
+            if (loop != null) given(given, Setting.LOOP, loop);
+            Setting.checkNeeds(given, mode(), Setting.Naming.COMMAND);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

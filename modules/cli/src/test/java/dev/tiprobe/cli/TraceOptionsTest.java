@@ -153,7 +153,19 @@ class TraceOptionsTest {
         Looping l = new Looping();
         new CommandLine(l).parseArgs("--keep", "5");
         assertEquals("--keep is for a loop of recordings: it needs --loop <period>",
-                assertThrows(UsageException.class, () -> l.loop.loop(l.trace)).getMessage());
+                assertThrows(UsageException.class, () -> l.loop.loop()).getMessage());
+    }
+
+    /** A loop rotates profiles: the table says so, to the command as to the agent. */
+    @Test
+    void aLoopTakesProfilesOnly() throws CliException {
+        Looping l = new Looping();
+        new CommandLine(l).parseArgs("--loop", "60s", "--trace", "a.*", "--sample", "10ms");
+        AgentOptions.Loop loop = l.loop.loop();
+        assertEquals("--loop is for rotating profiles: it needs --sample, --alloc or --lock, and no --trace",
+                assertThrows(UsageException.class, () -> l.trace.settings(Path.of("/tmp/x-%t.tpr"), loop)).getMessage());
+        assertEquals("loop writes a file per period: put %t (the time) in the file's name, e.g. 'profiles/cpu-%t.pb.gz'",
+                assertThrows(UsageException.class, () -> flags("--sample", "10ms").settings(Path.of("/tmp/x.tpr"), loop)).getMessage());
     }
 
     static String usage(String... args) {

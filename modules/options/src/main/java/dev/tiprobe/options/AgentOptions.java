@@ -343,13 +343,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
 
     public AgentOptions {
         if (tracing == null && sampling == null && allocations == null && locks == null) throw new IllegalArgumentException(NOTHING_TO_COLLECT);
-        if (loop != null) {
-            if (!(sampling != null || allocations != null || locks != null) || tracing != null) {
-                throw new IllegalArgumentException("loop rotates profiles: it needs interval=, alloc= or lock= and no trace=");
-            }
-            if (!(recording != null ? recording : file).contains("%t")) {
-                throw new IllegalArgumentException("loop writes a file per period: put %t (the time) in the file's name");
-            }
+        if (loop != null && !(recording != null ? recording : file).contains("%t")) {
+            throw new IllegalArgumentException("loop writes a file per period: put %t (the time) in the file's name, e.g. 'profiles/cpu-%t.pb.gz'");
         }
         if (file == null) throw new IllegalArgumentException("missing file");
         for (String value : new String[] {file, recording, tracing == null ? null : tracing.filter().toString(),

@@ -81,7 +81,7 @@ public enum Setting {
             AgentOptions.AUTOMATIC_MAX_MEMORY_PERCENT + " % of the max heap, at least " + AgentOptions.AUTOMATIC_MAX_MEMORY_MIN_MB + "m", null,
             "The most memory tiprobe's own tables may take in the target: past it tracing instruments no new class, and if"
                     + " that is not enough the session stops itself, its recording finished."),
-    LOOP("loop", List.of("--loop"), "<period>", null, null,
+    LOOP("loop", List.of("--loop"), "<period>", null, Need.PROFILES_ONLY,
             "A recording per period, each readable on its own; `%t` in the file's name tells them apart."),
     KEEP("keep", List.of("--keep"), "<n>", Integer.toString(Loop.DEFAULT_KEEP), Need.LOOP, "How many of the newest files stay.");
 
@@ -91,7 +91,8 @@ public enum Setting {
         TRACE_MODE("trace mode", "mode=trace", "--mode trace"),
         SAMPLING("stack sampling", "interval=<duration>", "--sample <interval> or -e cpu|wall"),
         ALLOCATIONS("allocation profiling", "alloc=<bytes>", "--alloc <bytes> or -e alloc"),
-        LOOP("a loop of recordings", "loop=<period>", "--loop <period>");
+        LOOP("a loop of recordings", "loop=<period>", "--loop <period>"),
+        PROFILES_ONLY("rotating profiles", "interval=, alloc= or lock=, and no trace=", "--sample, --alloc or --lock, and no --trace");
 
         private final String what;
         private final String agentText;
@@ -201,6 +202,7 @@ public enum Setting {
             case SAMPLING -> given.contains(INTERVAL);
             case ALLOCATIONS -> given.contains(ALLOC);
             case LOOP -> given.contains(LOOP);
+            case PROFILES_ONLY -> (given.contains(INTERVAL) || given.contains(ALLOC) || given.contains(LOCK)) && !given.contains(TRACE);
         };
     }
 

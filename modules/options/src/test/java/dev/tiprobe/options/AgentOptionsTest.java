@@ -111,9 +111,9 @@ class AgentOptionsTest {
     /** A loop rotates profiles, each named by its time: anything else is refused with the reason. */
     @Test
     void aLoopNeedsSamplingAlone() {
-        assertEquals("loop rotates profiles: it needs interval=, alloc= or lock= and no trace=",
+        assertEquals("loop is for rotating profiles: it needs interval=, alloc= or lock=, and no trace=",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.*,interval=10ms,loop=60s,file=x-%t.tpr")).getMessage());
-        assertEquals("loop writes a file per period: put %t (the time) in the file's name",
+        assertEquals("loop writes a file per period: put %t (the time) in the file's name, e.g. 'profiles/cpu-%t.pb.gz'",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,loop=60s,file=x.tpr")).getMessage());
         assertEquals("the loop period must be at least 1s",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,loop=500ms,file=x-%t.tpr")).getMessage());
