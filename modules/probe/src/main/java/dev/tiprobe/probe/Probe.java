@@ -170,7 +170,7 @@ public final class Probe {
             return Clock.now();
         } catch (Throwable t) {
             failed();
-            return 0;
+            return OFF;  // its exit records nothing: a start of 0 would make a call as long as the clock's count
         }
     }
 
@@ -241,8 +241,13 @@ public final class Probe {
      */
     public static Call traceEnter(int slot) {
         if (slot < firstTracedSlot) return null;  // a retired slot's probe: no method of this session
-        boolean[] off = turnedOff;
-        if (slot < off.length && off[slot]) return null;
+        try {
+            boolean[] off = turnedOff;
+            if (slot < off.length && off[slot]) return null;
+        } catch (Throwable t) {
+            failed();
+            return null;
+        }
         count(slot);  // calls stay exact whatever the trace limits drop
         try {
             TraceSettings settings = trace;

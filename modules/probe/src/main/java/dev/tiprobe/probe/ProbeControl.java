@@ -33,7 +33,6 @@ public final class ProbeControl {
             Probe.windowStart = System.nanoTime();
             Probe.setStaticVolatile(Probe.WINDOW, 0L);
             Probe.trace = settings;
-            Probe.turnedOff = new boolean[0];
         }
     }
 
@@ -139,7 +138,13 @@ public final class ProbeControl {
      * probes left in classes an earlier session could not restore (they were running a loop).
      */
     public static void traceFrom(int firstSlot) {
-        Probe.firstTracedSlot = firstSlot;
+        synchronized (Probe.LOCK) {
+            Probe.firstTracedSlot = firstSlot;
+            // Slots below stay off: their probes are left in classes an earlier session could not
+            // restore. The slots from here on are the new session's methods, all on.
+            boolean[] off = Probe.turnedOff;
+            if (off.length > firstSlot) Probe.turnedOff = java.util.Arrays.copyOf(off, firstSlot);
+        }
     }
 
     /** Stops recording traced calls (counts and times stop when the probes are removed). */
@@ -322,9 +327,12 @@ public final class ProbeControl {
                 Call c = Probe.callAcquire(buffer, i);
                 if (c != null && released.get(c.slot())) Probe.casCall(buffer, i, c, null);
             }
-            boolean[] off = Probe.turnedOff.clone();  // the next method given one of these slots is traced
-            for (int slot : slots) if (slot < off.length) off[slot] = false;
-            Probe.turnedOff = off;
+            boolean[] off = Probe.turnedOff;
+            if (java.util.Arrays.stream(slots).anyMatch(slot -> slot < off.length && off[slot])) {
+                boolean[] on = off.clone();  // the next method given one of these slots records from its first call
+                for (int slot : slots) if (slot < on.length) on[slot] = false;
+                Probe.turnedOff = on;
+            }
         }
     }
 

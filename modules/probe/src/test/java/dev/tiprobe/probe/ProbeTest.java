@@ -20,6 +20,7 @@ class ProbeTest {
     @BeforeEach
     void reset() {
         ProbeControl.reserve(4);
+        ProbeControl.traceFrom(0);
         ProbeControl.reset(ALL, 1000);
     }
 
@@ -393,6 +394,19 @@ class ProbeTest {
         Probe.exit(2, Probe.enter(2));
         assertEquals(1, ProbeControl.timedCalls(4)[2], "the slot's next method is timed");
         assertEquals(0, ProbeControl.failures());
+    }
+
+    /** A session that could not restore a class retires its slots: their probes stay off in the next session, the new slots are on. */
+    @Test
+    void retiredSlotsStayOffAndTheNextSessionsSlotsAreOn() {
+        ProbeControl.turnOff(new int[] {1, 3});
+        ProbeControl.traceFrom(2);
+        ProbeControl.reset(ALL, 1000);
+        Probe.exit(1, Probe.enter(1));
+        Probe.exit(3, Probe.enter(3));
+        long[] calls = ProbeControl.timedCalls(4);
+        assertEquals(0, calls[1], "a retired slot's probe stays off");
+        assertEquals(1, calls[3], "a slot of the new session is on");
     }
 
     @Test

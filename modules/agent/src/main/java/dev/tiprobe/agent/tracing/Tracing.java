@@ -446,12 +446,12 @@ public final class Tracing {
                 }
                 boolean mayTurnOff = options.mode() != TraceMode.COUNT;
                 List<Class<?>> again = unstranded(new ArrayList<>(owners.keySet()), mayTurnOff
-                        ? "left unchanged, its probes turned off where they are"
-                        : "left unchanged, its probes still counting (the overhead budget no longer counts them)");
+                        ? "left unchanged, the probes the overhead budget chose in it turned off where they are"
+                        : "left unchanged, the probes the overhead budget chose in it still counting (it no longer counts them)");
                 for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
                     boolean changes = again.contains(e.getKey());
                     if (!changes && mayTurnOff) {
-                        turnOff(e.getValue(), methods);
+                        turnOff(e.getKey(), e.getValue(), methods);
                         continue;
                     }
                     for (OverheadBudget.Removal r : e.getValue()) {
@@ -468,11 +468,20 @@ public final class Tracing {
             }
         }
 
-        /** Turns the probes of {@code removals} off where they are ({@link ProbeControl#turnOff}): their calls so far stay. */
-        private void turnOff(List<OverheadBudget.Removal> removals, List<ProbeSlots.Method> methods) {
-            if (removals.isEmpty()) return;
+        /**
+         * Turns the probes of {@code removals} in {@code owner} off where they are
+         * ({@link ProbeControl#turnOff}); their calls so far stay. Calls under way when they turned
+         * off still end in them, so the budget counts them no more; and a later change of the
+         * class, once its loop has ended, leaves them out.
+         */
+        private void turnOff(Class<?> owner, List<OverheadBudget.Removal> removals, List<ProbeSlots.Method> methods) {
             ProbeControl.turnOff(removals.stream().mapToInt(OverheadBudget.Removal::slot).toArray());
-            for (OverheadBudget.Removal r : removals) removed.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+            for (OverheadBudget.Removal r : removals) {
+                ProbeSlots.Method m = methods.get(r.slot());
+                budget.ignore(r.slot());
+                instrumenter.remove(owner.getClassLoader(), owner.getName(), m.token().name(), m.token().descriptor());
+                removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
+            }
         }
 
         /**
@@ -528,7 +537,9 @@ public final class Tracing {
         private byte[] transformed(ClassLoader loader, String name, ProtectionDomain domain, byte[] classFile, boolean jvmVerifies) {
             try {
                 Instrumenter.Result r = instrumenter.transform(loader, codeSource(domain), classFile, jvmVerifies);
-                skipped.addAll(r.skipped());
+                CallTally tally = callTally.get();
+                if (tally != null) tally.skipped.addAll(r.skipped());
+                else skipped.addAll(r.skipped());
                 if (r.bytes() == null) return null;
                 int slash = name.lastIndexOf('/');
                 Module module = namedModule(loader, slash < 0 ? "" : name.substring(0, slash));
@@ -537,13 +548,30 @@ public final class Tracing {
                     if (loader == null) changedByBoot.add(name);
                     else changed.computeIfAbsent(loader, l -> new HashSet<>()).add(name);
                 }
-                classesInstrumented.incrementAndGet();
+                if (tally != null) tally.classes++;
+                else classesInstrumented.incrementAndGet();
                 return r.bytes();
             } catch (Throwable t) {
-                classFailures.add(name.replace('/', '.') + ": left unchanged: " + t);
+                String failure = name.replace('/', '.') + ": left unchanged: " + t;
+                CallTally tally = callTally.get();
+                if (tally != null) tally.failures.add(failure);
+                else classFailures.add(failure);
                 return null;
             }
         }
+
+        /**
+         * What the class files of one retransform call added, kept apart until the call succeeds:
+         * a refused call is done again in halves, and would count its classes again each time.
+         */
+        private static final class CallTally {
+            long classes;
+            final List<Results.Skipped> skipped = new ArrayList<>();
+            final List<String> failures = new ArrayList<>();
+        }
+
+        /** The retransform call under way on this thread, whose class files come through the hook on it; or null. */
+        private final ThreadLocal<CallTally> callTally = new ThreadLocal<>();
 
         /** Injected code in a named module must read the probe's module (the boot loader's unnamed one). */
         private void readProbe(Module module) {
@@ -633,17 +661,26 @@ public final class Tracing {
          * each call would throw compiled code away again.
          */
         private void retransformOrSplit(List<Class<?>> batch) {
+            CallTally tally = new CallTally();
+            Throwable refused = null;
+            callTally.set(tally);
             try {
                 retransform(batch.toArray(Class<?>[]::new));
-            } catch (Exception e) {
-                if (batch.size() == 1) {
-                    classFailures.add(batch.getFirst().getName() + ": retransform failed: " + e.getMessage());
-                    return;
-                }
-                int half = batch.size() / 2;
-                retransformOrSplit(batch.subList(0, half));
-                retransformOrSplit(batch.subList(half, batch.size()));
+            } catch (Exception | LinkageError e) {  // java.lang.instrument throws the JVM's VerifyError or ClassFormatError
+                refused = e;
+            } finally {
+                callTally.remove();
             }
+            if (refused == null || batch.size() == 1) {
+                skipped.addAll(tally.skipped);
+                tally.failures.forEach(classFailures::add);
+                if (refused == null) classesInstrumented.addAndGet(tally.classes);
+                else classFailures.add(batch.getFirst().getName() + ": retransform failed: " + refused.getMessage());
+                return;
+            }
+            int half = batch.size() / 2;
+            retransformOrSplit(batch.subList(0, half));
+            retransformOrSplit(batch.subList(half, batch.size()));
         }
 
         private void retransform(Class<?>... classes) throws UnmodifiableClassException {
@@ -731,7 +768,8 @@ public final class Tracing {
         /**
          * Stops: no more traced calls, and the results are final. Every class this session changed
          * gets its original class file back, but a class running a loop ({@link #unstranded}),
-         * which keeps its probes, still called but in no report from now on.
+         * which keeps its probes, in no report from now on: time and trace probes turned off
+         * where they are, count probes still counting.
          */
         public Results stop() {
             return stop(true);
@@ -764,9 +802,14 @@ public final class Tracing {
                     if (names != null && names.contains(c.getName().replace('.', '/'))) changedNow.add(c);
                 }
             }
-            List<Class<?>> restore = jvmti == null ? changedNow
-                    : unstranded(changedNow, "left instrumented, its probes still called but in no report from now on");
-            if (restore.size() < changedNow.size()) retiredBelow = Math.max(retiredBelow, slots.size());
+            boolean turnsOff = options.mode() != TraceMode.COUNT;
+            List<Class<?>> restore = jvmti == null ? changedNow : unstranded(changedNow, turnsOff
+                    ? "left instrumented, its probes turned off where they are and in no report from now on"
+                    : "left instrumented, its probes still counting but in no report from now on");
+            if (restore.size() < changedNow.size()) {
+                retiredBelow = Math.max(retiredBelow, slots.size());
+                if (turnsOff) ProbeControl.turnOff(java.util.stream.IntStream.range(slots.firstSlot(), slots.size()).toArray());
+            }
             retransform(restore);
         }
 
