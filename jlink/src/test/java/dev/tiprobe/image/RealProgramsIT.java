@@ -564,6 +564,6 @@ class RealProgramsIT {
         assertTrue(called.size() >= 4, "the traced methods: " + called);
         Command.Run usage = tiprobe("collect", "-d", "1s", "--trace", "org.h2.**", "--max-calls", "5", Long.toString(h2.pid()));
         assertEquals(2, usage.exit(), "a trace limit without trace mode is a usage error: " + usage.err());
-        assertTrue(usage.err().contains("--max-calls is for trace mode: it needs --mode trace"), usage.err());
+        assertTrue(usage.err().contains("--max-calls is for trace mode: it needs --trace <filter> and --mode trace"), usage.err());
     }
 }

@@ -314,11 +314,16 @@ final class TraceOptions {
 
     /** The agent's option string for these settings. */
     String agentOptions(Path output) throws CliException {
-        return settings(output).format();
+        return agentOptions(output, null);
     }
 
     /** As {@link #agentOptions(Path)}, looping as {@code loop} says (null: one recording). */
     String agentOptions(Path output, AgentOptions.Loop loop) throws CliException {
-        return settings(output, loop).format();
+        AgentOptions settings = settings(output, loop);
+        try {
+            return settings.format();
+        } catch (IllegalArgumentException e) {  // a rule the flags' own check missed: said before the target is touched
+            throw new UsageException(e.getMessage());
+        }
     }
 }

@@ -158,6 +158,6 @@ class HelpTest {
     void aTraceLimitOutsideTraceModeIsAUsageError() {
         Result r = tiprobe("collect", "-d", "1s", "--trace", "a.**", "--max-calls", "5", "1");
         assertEquals(2, r.exit(), r.err());
-        assertEquals("tiprobe collect: --max-calls is for trace mode: it needs --mode trace", r.err().lines().findFirst().orElseThrow());
+        assertEquals("tiprobe collect: --max-calls is for trace mode: it needs --trace <filter> and --mode trace", r.err().lines().findFirst().orElseThrow());
     }
 }

@@ -133,7 +133,7 @@ class TraceOptionsTest {
         assertEquals("--max-calls must not be negative: -1", usage("--trace", "a.*", "--mode", "trace", "--max-calls", "-1"));
         assertEquals("--min-duration must be a positive duration with its unit, such as 10ms, 5s or 5m, not '10'",
                 usage("--trace", "a.*", "--mode", "trace", "--min-duration", "10"));
-        assertTrue(usage("--trace", "a.*", "--mode", "time", "--min-duration", "10ms").endsWith("--min-duration is for trace mode: it needs --mode trace"));
+        assertTrue(usage("--trace", "a.*", "--mode", "time", "--min-duration", "10ms").endsWith("--min-duration is for trace mode: it needs --trace <filter> and --mode trace"));
         assertEquals("a filter cannot contain ',' outside a parameter list: separate patterns with ';'", usage("--trace", "a.*,b.*"));
         assertEquals("missing ')' at position 16 of 'T::f(String, int'", usage("--trace", "T::f(String, int"));
         assertEquals("missing method name after '::' at position 5 of 'a.b::'", usage("--trace", "a.b::"));
@@ -164,7 +164,7 @@ class TraceOptionsTest {
         AgentOptions.Loop loop = l.loop.loop();
         assertEquals("--loop is for rotating profiles: it needs --sample, --alloc or --lock, and no --trace",
                 assertThrows(UsageException.class, () -> l.trace.settings(Path.of("/tmp/x-%t.tpr"), loop)).getMessage());
-        assertEquals("loop writes a file per period: put %t (the time) in the file's name, e.g. 'profiles/cpu-%t.pb.gz'",
+        assertEquals("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz",
                 assertThrows(UsageException.class, () -> flags("--sample", "10ms").settings(Path.of("/tmp/x.tpr"), loop)).getMessage());
     }
 

@@ -20,24 +20,8 @@ import java.util.Map;
  * ({@link #expand}, {@link #recordingBeside}). Tracing, sampling, or both (either may be null, not
  * both).
  *
- * <p>Keys (defaults in brackets): {@code trace} the filter, {@code mode} count, time or trace
- * [count], {@code file} the output asked for, which the command makes from the recording
- * [{@code tiprobe-%p-%t.json}; {@code %p} the pid, {@code %t} a timestamp]; for trace mode {@code rate} calls recorded per second [10000; 0: no cap],
- * {@code onein} one call in n [1], {@code maxcalls} [100000], {@code maxstring} [100],
- * {@code maxelements} [8], {@code tostring} (describe other objects by their toString()),
- * {@code maxdepth} how deep objects are shown by their fields [1], {@code maxfields} [8],
- * {@code minduration} keep only calls at least this long (10ms) [0: all];
- * {@code overhead} the most the probes may add, in percent of the program's CPU [5; 0: no limit].
- * Stack sampling, alone or with tracing: {@code interval} (10ms, 1s), {@code samplemode} wall or
- * cpu [cpu, as everywhere a CPU profile is the default], {@code depth} [2048], {@code threads} thread-name globs separated by {@code ;}
- * [all]; {@code loop} a period (60s) after which the recording is finished and a new one begun,
- * {@code keep} how many of those stay [60]; {@code recording}, the one file the agent writes [the output's name with {@code .tpr}
- * for {@code .json}, or {@code .tpr} added]. Allocation profiling: {@code alloc} the sampling
- * interval in bytes ({@code 512k}, {@code 1m}), {@code live} keep only objects still alive;
- * lock profiling: {@code lock} the shortest wait recorded ({@code 1ms}, {@code 0}). {@code quiet}:
- * the command that launched the JVM ({@code tiprobe run}) says where the results are, so the agent
- * does not at exit. {@code maxmemory}: the most memory the agent's own tables may take ({@code 64m};
- * default {@link #automaticMaxMemory}). Commas separate options, so no value may contain one.
+ * <p>The keys, their values, defaults and what each needs beside it are the options table's
+ * ({@link Setting}, docs/options.md). Commas separate options, so no value may contain one.
  *
  * @param tracing   method tracing, or null
  * @param sampling  stack sampling, or null
@@ -344,7 +328,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     public AgentOptions {
         if (tracing == null && sampling == null && allocations == null && locks == null) throw new IllegalArgumentException(NOTHING_TO_COLLECT);
         if (loop != null && !(recording != null ? recording : file).contains("%t")) {
-            throw new IllegalArgumentException("loop writes a file per period: put %t (the time) in the file's name, e.g. 'profiles/cpu-%t.pb.gz'");
+            throw new IllegalArgumentException("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz");
         }
         if (file == null) throw new IllegalArgumentException("missing file");
         for (String value : new String[] {file, recording, tracing == null ? null : tracing.filter().toString(),
@@ -490,13 +474,23 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
     }
 
-    /** The option string that {@link #parse} turns back into these settings, in the table's order; defaults are left out. */
+    /**
+     * The option string that {@link #parse} turns back into these settings, in the table's order;
+     * defaults are left out.
+     *
+     * @throws IllegalArgumentException for settings the agent would refuse: an option without what
+     *         it needs ({@link Setting#checkNeeds}), found here before the string leaves the command
+     */
     public String format() {
         List<String> options = new java.util.ArrayList<>();
+        Map<Setting, String> given = new java.util.EnumMap<>(Setting.class);
         for (Setting s : Setting.values()) {
             String value = formatted(s);
-            if (value != null) options.add(value.isEmpty() ? s.key() : s.key() + "=" + value);
+            if (value == null) continue;
+            options.add(value.isEmpty() ? s.key() : s.key() + "=" + value);
+            given.put(s, s.key());
         }
+        Setting.checkNeeds(given, tracing == null ? null : tracing.mode(), Setting.Naming.AGENT);
         return String.join(",", options);
     }
 

@@ -18,15 +18,17 @@ import java.util.Set;
  */
 public enum Setting {
     FILE("file", List.of("-f", "--file"), "<path>", AgentOptions.DEFAULT_FILE, null,
-            "The output, by its extension; the recording is written beside it (`x.tpr` for `x.json`). `%p` is the pid,"
-                    + " `%t` a timestamp."),
+            "The output the command makes, by its extension; the agent writes the recording beside it (`x.tpr` for"
+                    + " `x.json`, readable by its owner only) and, under `-javaagent`, prints at exit the `tiprobe report` command"
+                    + " that makes the output. `%p` is the pid, `%t` a timestamp."),
     RECORDING("recording", List.of(), "<path>", null, null,
             "Where the recording goes, when not beside the output (the command names it)."),
     TRACE("trace", List.of("--trace"), "<filter>", null, null,
             "Which methods to trace: patterns separated by `;` (the filter grammar in [Method tracing](tracing.md))."),
     MODE("mode", List.of("--mode"), "count|time|trace", "count", Need.TRACING,
             "count: calls; time: calls, total, min, max and a latency histogram (inclusive wall time); trace: each call with"
-                    + " thread, depth, arguments and return value or exception (the command's `--args` alone also means trace)."),
+                    + " thread, depth, arguments and return value or exception, its duration leaving out tiprobe's own work on the"
+                    + " thread meanwhile (the command's `--args` alone also means trace)."),
     RATE("rate", List.of("--calls-per-second"), "<n>", Integer.toString(TraceLimits.DEFAULT_PER_SECOND), Need.TRACE_MODE,
             "The most calls recorded a second over all threads; calls over it are counted as dropped. 0: no cap."),
     ONE_IN("onein", List.of("--one-in"), "<n>", Integer.toString(TraceLimits.DEFAULT_EVERY_NTH), Need.TRACE_MODE,
@@ -42,7 +44,7 @@ public enum Setting {
             "Describe other objects by their `toString()` (runs the application's code; a throwing or recursive one changes nothing)."),
     MAX_DEPTH("maxdepth", List.of("--max-depth"), "<n>", Integer.toString(TraceLimits.DEFAULT_MAX_DEPTH), Need.TRACE_MODE,
             "How deep objects are shown by their fields, read without running the application's code (1: an argument's own"
-                    + " fields; 0: class and identity only)."),
+                    + " fields; 2: their fields' fields too; 0: class and identity only)."),
     MAX_FIELDS("maxfields", List.of("--max-fields"), "<n>", Integer.toString(TraceLimits.DEFAULT_MAX_FIELDS), Need.TRACE_MODE,
             "Fields shown of one object."),
     MIN_DURATION("minduration", List.of("--min-duration"), "<duration>", null, Need.TRACE_MODE,
@@ -51,9 +53,11 @@ public enum Setting {
             "The most the probes may add, in percent of the program's CPU; above it the hottest methods lose their probes,"
                     + " keeping their counts so far. 0: no limit."),
     WHERE("where", List.of("--where"), "<condition>", null, Need.TRACE_MODE,
-            "Keep only the calls a condition holds for, decided at each call's end (`watch --where`)."),
+            "Keep only the calls a condition holds for, decided at each call's end, each with its stack (the command's is"
+                    + " `watch --where`; the grammar in [Watching calls as they end](watch.md))."),
     TREE("tree", List.of("--tree"), "", null, Need.TRACE_MODE,
-            "Each call also times the call sites of the method's body, one level of callees (`watch --tree`)."),
+            "Each call also times the call sites of the method's body, one level of callees, kept with the call in the"
+                    + " recording and the JSON (`callees`); the command's is `watch --tree`."),
     INTERVAL("interval", List.of("--sample"), "<duration>", null, null,
             "Stack sampling: a sample of every thread each interval (`10ms`, `1s`)."),
     SAMPLE_MODE("samplemode", List.of("--sample-mode"), "wall|cpu", "cpu", Need.SAMPLING,
@@ -88,7 +92,7 @@ public enum Setting {
     /** What an option is for, and so needs beside it. */
     public enum Need {
         TRACING("tracing", "trace=<filter>", "--trace <filter>"),
-        TRACE_MODE("trace mode", "mode=trace", "--mode trace"),
+        TRACE_MODE("trace mode", "trace=<filter> and mode=trace", "--trace <filter> and --mode trace"),
         SAMPLING("stack sampling", "interval=<duration>", "--sample <interval> or -e cpu|wall"),
         ALLOCATIONS("allocation profiling", "alloc=<bytes>", "--alloc <bytes> or -e alloc"),
         LOOP("a loop of recordings", "loop=<period>", "--loop <period>"),
@@ -143,16 +147,6 @@ public enum Setting {
     /** The command's long flag for it ({@code --depth} of {@code -j, --depth}), or its key where the command has none. */
     public String flag() {
         return flags.stream().filter(f -> f.startsWith("--")).findFirst().orElse(key);
-    }
-
-    /** What it needs beside it, or null. */
-    public Need need() {
-        return need;
-    }
-
-    /** What it does, one or two sentences. */
-    public String help() {
-        return help;
     }
 
     private static final Map<String, Setting> BY_KEY;

@@ -50,9 +50,9 @@ class AgentOptionsTest {
     /** A condition keeps traced calls by their values: it needs trace mode, and a malformed one is refused with its position. */
     @Test
     void aConditionNeedsTraceModeAndParses() {
-        assertEquals("where is for trace mode: it needs mode=trace",
+        assertEquals("where is for trace mode: it needs trace=<filter> and mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,where=threw")).getMessage());
-        assertEquals("where is for trace mode: it needs mode=trace",
+        assertEquals("where is for trace mode: it needs trace=<filter> and mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,where=threw")).getMessage());
         assertEquals("'=' compares as '==' at position 8 of 'args[0] = 1'",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,mode=trace,where=args[0] = 1")).getMessage());
@@ -61,9 +61,9 @@ class AgentOptionsTest {
     /** A call tree times the callees of traced calls: trace mode, and a filter, or it is refused. */
     @Test
     void aCallTreeNeedsTraceMode() {
-        assertEquals("tree is for trace mode: it needs mode=trace",
+        assertEquals("tree is for trace mode: it needs trace=<filter> and mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.B::c,mode=time,tree")).getMessage());
-        assertEquals("tree is for trace mode: it needs mode=trace",
+        assertEquals("tree is for trace mode: it needs trace=<filter> and mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,tree")).getMessage());
         assertTrue(AgentOptions.parse("trace=a.B::c,mode=trace,tree").tracing().tree());
     }
@@ -113,7 +113,7 @@ class AgentOptionsTest {
     void aLoopNeedsSamplingAlone() {
         assertEquals("loop is for rotating profiles: it needs interval=, alloc= or lock=, and no trace=",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.*,interval=10ms,loop=60s,file=x-%t.tpr")).getMessage());
-        assertEquals("loop writes a file per period: put %t (the time) in the file's name, e.g. 'profiles/cpu-%t.pb.gz'",
+        assertEquals("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,loop=60s,file=x.tpr")).getMessage());
         assertEquals("the loop period must be at least 1s",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,loop=500ms,file=x-%t.tpr")).getMessage());

@@ -47,15 +47,25 @@ class SettingTest {
         Map<Setting, String> limits = new EnumMap<>(Setting.class);
         limits.put(Setting.TRACE, "trace");
         limits.put(Setting.MAX_CALLS, "maxcalls");
-        assertEquals("maxcalls is for trace mode: it needs mode=trace",
+        assertEquals("maxcalls is for trace mode: it needs trace=<filter> and mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> Setting.checkNeeds(limits, AgentOptions.TraceMode.TIME, Setting.Naming.AGENT)).getMessage());
         Setting.checkNeeds(limits, AgentOptions.TraceMode.TRACE, Setting.Naming.AGENT);
+    }
+
+    /** Settings made in code are held to the table before they become a string: the agent would refuse it. */
+    @Test
+    void formatRefusesWhatParseWould() {
+        AgentOptions timedWhere = new AgentOptions(new AgentOptions.Tracing(dev.tiprobe.filter.MethodFilter.parse("a.*"),
+                AgentOptions.TraceMode.TIME, AgentOptions.TraceLimits.DEFAULT, 0.05, dev.tiprobe.filter.CallCondition.parse("threw"), false),
+                null, "x.json", null);
+        assertEquals("where is for trace mode: it needs trace=<filter> and mode=trace",
+                assertThrows(IllegalArgumentException.class, timedWhere::format).getMessage());
     }
 
     /** The agent refuses what the command refuses: a trace limit outside trace mode, a loop's keep without a loop. */
     @Test
     void theAgentChecksTheSameNeeds() {
-        assertEquals("maxcalls is for trace mode: it needs mode=trace",
+        assertEquals("maxcalls is for trace mode: it needs trace=<filter> and mode=trace",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("trace=a.*,maxcalls=5")).getMessage());
         assertEquals("keep is for a loop of recordings: it needs loop=<period>",
                 assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("interval=10ms,keep=5")).getMessage());
