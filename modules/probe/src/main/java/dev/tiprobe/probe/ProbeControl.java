@@ -328,7 +328,7 @@ public final class ProbeControl {
                 if (c != null && released.get(c.slot())) Probe.casCall(buffer, i, c, null);
             }
             boolean[] off = Probe.turnedOff;
-            if (java.util.Arrays.stream(slots).anyMatch(slot -> slot < off.length && off[slot])) {
+            if (off.length > 0 && java.util.Arrays.stream(slots).anyMatch(slot -> slot < off.length && off[slot])) {
                 boolean[] on = off.clone();  // the next method given one of these slots records from its first call
                 for (int slot : slots) if (slot < on.length) on[slot] = false;
                 Probe.turnedOff = on;

@@ -64,8 +64,13 @@ final class OverheadBudget {
     }
 
     /** From now on, {@code slot}'s probe is neither counted against the budget nor chosen: it cannot come out. */
-    void ignore(int slot) {
+    synchronized void ignore(int slot) {
         ignored.set(slot);
+    }
+
+    /** {@code slot} was given back (its class unloaded): the method it is handed to next is judged anew. */
+    synchronized void forget(int slot) {
+        ignored.clear(slot);
     }
 
     /** A method whose probe is to come out, and its call rate when it was chosen. */
@@ -89,7 +94,7 @@ final class OverheadBudget {
         return look(nowNanos, calls, processCpuNanos, true);
     }
 
-    private List<Removal> look(long nowNanos, long[] calls, long processCpuNanos, boolean instrumenting) {
+    private synchronized List<Removal> look(long nowNanos, long[] calls, long processCpuNanos, boolean instrumenting) {
         List<Removal> out = List.of();
         if (lastNanos >= 0 && nowNanos > lastNanos) {
             double seconds = (nowNanos - lastNanos) / 1e9;
@@ -123,7 +128,7 @@ final class OverheadBudget {
      * Starts the next look's rates here, once a round's probes are out: the calls they made
      * while their classes were being retransformed would otherwise count against them again.
      */
-    void rebase(long nowNanos, long[] calls, long processCpuNanos) {
+    synchronized void rebase(long nowNanos, long[] calls, long processCpuNanos) {
         lastNanos = nowNanos;
         lastCalls = Arrays.copyOf(calls, calls.length);
         lastCpuNanos = processCpuNanos;

@@ -456,11 +456,11 @@ public final class Tracing {
                     }
                     for (OverheadBudget.Removal r : e.getValue()) {
                         ProbeSlots.Method m = methods.get(r.slot());
+                        instrumenter.remove(e.getKey().getClassLoader(), e.getKey().getName(), m.token().name(), m.token().descriptor());
                         if (!changes) {
-                            budget.ignore(r.slot());
+                            budget.ignore(r.slot());  // counting on; a later change of the class, once its loop ended, leaves it out
                             continue;
                         }
-                        instrumenter.remove(e.getKey().getClassLoader(), e.getKey().getName(), m.token().name(), m.token().descriptor());
                         removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
                     }
                 }
@@ -524,7 +524,7 @@ public final class Tracing {
                 boolean inside = Jvmti.beginOwnWork();
                 try {
                     instrumentable = active && instrumenter.mayInstrument(name);
-                    return instrumentable ? transformed(loader, name, domain, classFile, redefined != null && loader != null && JVM_VERIFIES) : null;
+                    return instrumentable ? transformed(loader, name, domain, classFile, redefined != null, redefined != null && loader != null && JVM_VERIFIES) : null;
                 } finally {
                     Jvmti.endOwnWork(inside);
                     ProbeControl.tiprobesWork(marked);
@@ -534,10 +534,11 @@ public final class Tracing {
             }
         }
 
-        private byte[] transformed(ClassLoader loader, String name, ProtectionDomain domain, byte[] classFile, boolean jvmVerifies) {
+        private byte[] transformed(ClassLoader loader, String name, ProtectionDomain domain, byte[] classFile, boolean retransformed,
+                                   boolean jvmVerifies) {
+            CallTally tally = retransformed ? callTally.get() : null;  // a class loading on the thread meanwhile counts at once
             try {
                 Instrumenter.Result r = instrumenter.transform(loader, codeSource(domain), classFile, jvmVerifies);
-                CallTally tally = callTally.get();
                 if (tally != null) tally.skipped.addAll(r.skipped());
                 else skipped.addAll(r.skipped());
                 if (r.bytes() == null) return null;
@@ -553,7 +554,6 @@ public final class Tracing {
                 return r.bytes();
             } catch (Throwable t) {
                 String failure = name.replace('/', '.') + ": left unchanged: " + t;
-                CallTally tally = callTally.get();
                 if (tally != null) tally.failures.add(failure);
                 else classFailures.add(failure);
                 return null;
@@ -892,6 +892,8 @@ public final class Tracing {
                     unloadedCalls += m.calls();
                 }
             }
+            OverheadBudget b = budget;
+            if (b != null) for (ProbeSlots.Method m : gone) b.forget(m.slot());
             slots.release(gone);
             return r;
         }

@@ -32,6 +32,18 @@ class OverheadBudgetTest {
                 "the hottest go until what is left (0.1M calls/s, 10 ms/s) is within half of 5 % of the program's 1 s/s");
     }
 
+    /** A slot whose probe could not come out is left alone; given back and handed to another method, it is judged again. */
+    @Test
+    void anIgnoredSlotIsJudgedAgainOnceGivenBack() {
+        OverheadBudget b = new OverheadBudget(0.05, 100);
+        b.ignore(0);
+        assertEquals(List.of(), b.lookWhileInstrumenting(0, new long[] {0}, 0));
+        assertEquals(List.of(), b.lookWhileInstrumenting(SECOND, new long[] {6_000_000}, 2 * SECOND), "ignored, however hot");
+        b.forget(0);
+        assertEquals(List.of(new OverheadBudget.Removal(0, 6_000_000)),
+                b.lookWhileInstrumenting(2 * SECOND, new long[] {12_000_000}, 4 * SECOND), "the slot's next method");
+    }
+
     @Test
     void aBurstOrACheapSessionRemovesNothing() {
         OverheadBudget b = new OverheadBudget(0.05, 100);
