@@ -444,24 +444,20 @@ public final class Tracing {
                         }
                     }
                 }
-                boolean mayTurnOff = options.mode() != TraceMode.COUNT;
-                List<Class<?>> again = unstranded(new ArrayList<>(owners.keySet()), mayTurnOff
+                boolean turnsOff = probesTurnOff();
+                List<Class<?>> again = unstranded(new ArrayList<>(owners.keySet()), turnsOff
                         ? "left unchanged, the probes the overhead budget chose in it turned off where they are"
                         : "left unchanged, the probes the overhead budget chose in it still counting (it no longer counts them)");
                 for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
                     boolean changes = again.contains(e.getKey());
-                    if (!changes && mayTurnOff) {
-                        turnOff(e.getKey(), e.getValue(), methods);
-                        continue;
-                    }
+                    if (!changes && turnsOff) ProbeControl.turnOff(e.getValue().stream().mapToInt(OverheadBudget.Removal::slot).toArray());
                     for (OverheadBudget.Removal r : e.getValue()) {
                         ProbeSlots.Method m = methods.get(r.slot());
+                        // Out of any later change of the class: once its loop has ended, the probe goes with it.
                         instrumenter.remove(e.getKey().getClassLoader(), e.getKey().getName(), m.token().name(), m.token().descriptor());
-                        if (!changes) {
-                            budget.ignore(r.slot());  // counting on; a later change of the class, once its loop ended, leaves it out
-                            continue;
-                        }
-                        removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
+                        // Left in the class, the probe is no longer counted: calls under way when it turned off still end in it.
+                        if (!changes) budget.ignore(r.slot());
+                        if (changes || turnsOff) removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
                     }
                 }
                 retransform(again);
@@ -469,19 +465,12 @@ public final class Tracing {
         }
 
         /**
-         * Turns the probes of {@code removals} in {@code owner} off where they are
-         * ({@link ProbeControl#turnOff}); their calls so far stay. Calls under way when they turned
-         * off still end in them, so the budget counts them no more; and a later change of the
-         * class, once its loop has ended, leaves them out.
+         * Whether a probe can be turned off where it is ({@link ProbeControl#turnOff}) in a class
+         * that cannot change: time and trace probes, whose clock reads and captures it saves; a
+         * count probe costs about what the check would.
          */
-        private void turnOff(Class<?> owner, List<OverheadBudget.Removal> removals, List<ProbeSlots.Method> methods) {
-            ProbeControl.turnOff(removals.stream().mapToInt(OverheadBudget.Removal::slot).toArray());
-            for (OverheadBudget.Removal r : removals) {
-                ProbeSlots.Method m = methods.get(r.slot());
-                budget.ignore(r.slot());
-                instrumenter.remove(owner.getClassLoader(), owner.getName(), m.token().name(), m.token().descriptor());
-                removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
-            }
+        private boolean probesTurnOff() {
+            return options.mode() != TraceMode.COUNT;
         }
 
         /**
@@ -802,7 +791,7 @@ public final class Tracing {
                     if (names != null && names.contains(c.getName().replace('.', '/'))) changedNow.add(c);
                 }
             }
-            boolean turnsOff = options.mode() != TraceMode.COUNT;
+            boolean turnsOff = probesTurnOff();
             List<Class<?>> restore = jvmti == null ? changedNow : unstranded(changedNow, turnsOff
                     ? "left instrumented, its probes turned off where they are and in no report from now on"
                     : "left instrumented, its probes still counting but in no report from now on");
