@@ -323,10 +323,10 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return sampling != null || allocations != null || locks != null;
     }
 
-    private static final String NOTHING_TO_COLLECT = "missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)";
-
     public AgentOptions {
-        if (tracing == null && sampling == null && allocations == null && locks == null) throw new IllegalArgumentException(NOTHING_TO_COLLECT);
+        if (tracing == null && sampling == null && allocations == null && locks == null) {
+            throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)");
+        }
         if (loop != null && !(recording != null ? recording : file).contains("%t")) {
             throw new IllegalArgumentException("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz");
         }
@@ -461,16 +461,15 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
 
         /** The settings, once the options that need another are checked to have it. */
         AgentOptions options() {
-            if (filter == null && interval == null && alloc < 0 && lock == null) {
-                throw new IllegalArgumentException(NOTHING_TO_COLLECT);  // said before what a lone option needs
-            }
-            Setting.checkNeeds(given, filter == null ? null : mode, Setting.Naming.AGENT);
             Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
                     new TraceLimits(rate, oneIn, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
                     where == null ? null : CallCondition.parse(where), tree);
             Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
-            return new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
+            // Made first, so that a session with nothing to collect says so before what a lone option needs.
+            AgentOptions options = new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
                     alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock), quiet, maxMemory);
+            Setting.checkNeeds(given, filter == null ? null : mode, Setting.Naming.AGENT);
+            return options;
         }
     }
 
