@@ -114,20 +114,20 @@ final class CollectCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        AgentOptions.Loop loop = looping.loop();
-        if (loop == null) {
+        if (!looping.asked()) {
             printed = printed();
             if (printed != null) printedDirectory = Agent.tempDirectory("tiprobe-");
             output = printed != null ? printedDirectory.resolve(AgentOptions.expand(PRINTED_RECORDING, pid)) : Agent.output(trace.file(), pid);
-            return trace.agentOptions(output);
+            return trace.agentOptions(output, looping);
         }
         if (format != null || perThread || !includes.isEmpty() || !excludes.isEmpty()) {
             throw new UsageException("-o, -t, --include and --exclude shape one output: with --loop, name the format by -f's extension"
                     + " and filter each profile with tiprobe report");
         }
         output = Agent.loopOutput(trace.file(), pid);
-        loopExports = new LoopExports(output, loop.keep());
-        return trace.agentOptions(AgentOptions.recordingBeside(output), loop);  // recordings: this command converts them
+        AgentOptions settings = trace.settings(AgentOptions.recordingBeside(output), looping);  // recordings: this command converts them
+        loopExports = new LoopExports(output, settings.loop().keep());
+        return TraceOptions.agentOptions(settings);
     }
 
     @Override
@@ -272,7 +272,7 @@ final class CollectCommand extends SessionCommand {
      * (no -f and no --trace, or -o flat), traces or collapsed for those without -f, null for a file.
      */
     private OutputFormat printed() throws UsageException {
-        String file = trace.file;
+        String file = trace.fileAsked();
         if (format != null) {
             if (file != null && format == OutputFormat.TRACES) {
                 throw new UsageException("-o traces prints the top stacks: leave out -f (a .txt file holds the full report)");

@@ -61,17 +61,9 @@ public final class Main implements Runnable {
 
     /** Runs the command line with its data going to {@code out} and its messages to {@code err}. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = new CommandLine(new Main());
+        CommandLine cli = commandLine();
         cli.setOut(out);
         cli.setErr(err);
-        // -h/--help and -V/--version on every subcommand too: help answers before any check of
-        // the other options (required ones included), so `tiprobe collect --help` exits 0.
-        for (CommandLine sub : cli.getSubcommands().values()) {
-            if (sub.getCommandSpec().userObject() instanceof CommandLine.HelpCommand) continue;
-            sub.getCommandSpec().mixinStandardHelpOptions(true);
-            sub.getCommandSpec().versionProvider(new Version());
-        }
-        cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
             PrintWriter messages = line.getErr();
             String name = line.getCommandName();
@@ -97,6 +89,21 @@ public final class Main implements Runnable {
             return USAGE;
         });
         return cli.execute(withDefaultCommand(cli, args));
+    }
+
+    /** The command line with every subcommand's flags, those of the options table included. */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Main());
+        // -h/--help and -V/--version on every subcommand too: help answers before any check of
+        // the other options (required ones included), so `tiprobe collect --help` exits 0.
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            TableFlags.addTo(sub);
+            if (sub.getCommandSpec().userObject() instanceof CommandLine.HelpCommand) continue;
+            sub.getCommandSpec().mixinStandardHelpOptions(true);
+            sub.getCommandSpec().versionProvider(new Version());
+        }
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        return cli;
     }
 
     /** {@code collect} when the first argument is neither a subcommand nor a top-level option. */

@@ -46,7 +46,7 @@ final class RunCommand implements Callable<Integer> {
             // %p: the program's pid, which the agent fills in
             Path output = printed ? temporary.resolve(AgentOptions.expandTime(CollectCommand.PRINTED_RECORDING)) : Agent.output(trace.file(), null);
             JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
-            Finished done = launch(command, runtime, trace.agentOptions(output), trace.filter != null, output);
+            Finished done = launch(command, runtime, trace.agentOptions(output), trace.tracing(), output);
             if (printed) {
                 TextReport.write(Exports.read(done.results(), spec.commandLine().getErr()), null, spec.commandLine().getOut(), Export.TOP_ROWS, 0);
                 spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit()

@@ -26,12 +26,11 @@ final class StartCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        AgentOptions.Loop loop = looping.loop();
-        if (loop == null) return trace.agentOptions(Agent.output(trace.file(), pid));
+        if (!looping.asked()) return trace.agentOptions(Agent.output(trace.file(), pid), looping);
         if (!RecordingFormat.isRecording(trace.file()) && !Export.PPROF.names(trace.file())) {
             throw new UsageException("start --loop writes recordings or pprof profiles: name them .tpr or .pb.gz (e.g. -f 'p-%t.pb.gz');"
                     + " collect --loop makes .html, .collapsed, ... of each as it finishes");
         }
-        return trace.agentOptions(Agent.loopOutput(trace.file(), pid), loop);
+        return trace.agentOptions(Agent.loopOutput(trace.file(), pid), looping);
     }
 }

@@ -2,10 +2,8 @@ package dev.tiprobe.cli;
 
 import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.filter.CallCondition;
-import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.options.AgentOptions;
-import dev.tiprobe.options.AgentOptions.TraceLimits;
-import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.options.Setting;
 import dev.tiprobe.recording.Reply;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingJson;
@@ -13,7 +11,6 @@ import dev.tiprobe.report.RecordingReader;
 import dev.tiprobe.report.TracedText;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -24,9 +21,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -44,7 +43,7 @@ import java.util.Set;
         "  tiprobe watch -n 5 --where 'order.qty > 2 && duration > 1ms' 4242 'com.shop.Shop::checkout'",
         "  tiprobe watch -n 3 --tree --where 'duration > 10ms' 4242 'com.shop.Shop::checkout'",
         "  tiprobe watch -d 30s --where 'threw' --json 4242 'com.shop.**'"})
-final class WatchCommand extends SessionCommand {
+final class WatchCommand extends SessionCommand implements TableFlags.Holder {
     /** The most calls kept a second: more than anyone reads, and a bound on the stack walks a broad condition costs. */
     private static final long WATCHED_PER_SECOND = 1000;
     /** How often the session is asked for the calls that ended. */
@@ -53,11 +52,14 @@ final class WatchCommand extends SessionCommand {
     @Parameters(index = "1", paramLabel = "<filter>", description = "Methods to watch, as --trace takes them: 'com.foo.Bar::get*', 'com.foo.**'.")
     String filter;
 
-    @Option(names = "--where", paramLabel = "<condition>",
-            description = "Keep only calls where this holds: paths into arguments and fields (order.qty, args[1], returned.total), ==, !=, <, <=, >, >=,"
-                    + " ~ (a glob), &&, ||, !, duration > 10ms, threw, threw IllegalStateException, thread ~ 'clerk-*'. Read from the values"
-                    + " captured at the call; no code of the application runs.")
-    String where;
+    /** --where, --tree and how much of a value is kept, from the options table; watch is trace mode itself. */
+    private final TableFlags table = new TableFlags(EnumSet.of(Setting.WHERE, Setting.TREE, Setting.MAX_STRING,
+            Setting.MAX_ELEMENTS, Setting.MAX_DEPTH, Setting.MAX_FIELDS), false);
+
+    @Override
+    public TableFlags tableFlags() {
+        return table;
+    }
 
     @Option(names = "-n", paramLabel = "<count>", description = "Stop after this many calls.")
     Integer count;
@@ -73,13 +75,6 @@ final class WatchCommand extends SessionCommand {
     @Option(names = "--stack", description = "With --where: under each call, its callers, nearest first (a stack walk of each call printed).")
     boolean stack;
 
-    @Option(names = "--tree", description = "Under each call, the calls its body made, one level down, slowest first: the time in each"
-            + " call site, its share of the call and how often it ran, then the method's own code; each watched call times its call sites.")
-    boolean tree;
-
-    @Mixin
-    ValueLimits values;
-
     private Path directory;
 
     @Override
@@ -89,16 +84,25 @@ final class WatchCommand extends SessionCommand {
 
     @Override
     String sessionOptions() throws CliException {
-        if (stack && where == null) throw new UsageException("--stack shows the callers of the calls --where keeps: name a condition (--where 'threw', 'duration > 0ms')");
-        TraceLimits limits = values.with(WATCHED_PER_SECOND, 1, TraceLimits.DEFAULT.maxCalls(), false, 0);
-        AgentOptions.Tracing tracing = new AgentOptions.Tracing(MethodFilter.parse(filter), TraceMode.TRACE, limits,
-                AgentOptions.Tracing.DEFAULT_BUDGET, where == null ? null : CallCondition.parse(where), tree);
-        try {  // after each setting is checked on its own
+        if (stack && !table.has(Setting.WHERE)) {
+            throw new UsageException("--stack shows the callers of the calls --where keeps: name a condition (--where 'threw', 'duration > 0ms')");
+        }
+        Map<Setting, Setting.Given> given = table.given();
+        given.put(Setting.TRACE, new Setting.Given("<filter>", filter));
+        given.put(Setting.MODE, new Setting.Given("watch", "trace"));
+        given.put(Setting.RATE, new Setting.Given("watch", Long.toString(WATCHED_PER_SECOND)));
+        AgentOptions settings;
+        try {
+            settings = AgentOptions.of(given, Setting.Naming.COMMAND);
+        } catch (IllegalArgumentException e) {  // a malformed filter or condition, a bad limit: before the directory is made
+            throw new UsageException(e.getMessage());
+        }
+        try {
             directory = Files.createTempDirectory("tiprobe-watch-");  // rwx------
         } catch (IOException e) {
             throw new CliException("cannot make a directory for the watch's recording: " + e.getMessage(), e);
         }
-        return new AgentOptions(tracing, null, directory.resolve("watch.tpr").toString(), null, null, null, null, false).format();
+        return settings.withFile(directory.resolve("watch.tpr").toString()).format();
     }
 
     @Override
@@ -115,7 +119,7 @@ final class WatchCommand extends SessionCommand {
             Reply started = startSession(target, options + "," + AgentControl.option(AgentControl.OWNER, ownerOfTheSession()));
             long methods = started.count(Reply.METHODS);
             err.println("tiprobe watch: " + methods + (methods == 1 ? " method" : " methods") + " instrumented; printing calls as they end"
-                    + (where == null ? "" : " where " + where) + (count == null ? "" : ", " + count + " at most") + ", for "
+                    + (table.has(Setting.WHERE) ? " where " + table.text(Setting.WHERE) : "") + (count == null ? "" : ", " + count + " at most") + ", for "
                     + duration.toSeconds() + " s at most; Ctrl-C to stop");
             warnIfNothingMatched(started);
             Printed printed = new Printed();
@@ -182,8 +186,8 @@ final class WatchCommand extends SessionCommand {
             tellOnce(printed, "the probe of " + removed.method() + " came out at " + removed.callsPerSecond()
                     + " calls/s: its cost went over the overhead budget; its later calls are not watched");
         }
-        if (r.calls().size() >= TraceLimits.DEFAULT.maxCalls()) {
-            tellOnce(printed, TraceLimits.DEFAULT.maxCalls() + " calls kept: from here on the session keeps a random sample of the"
+        if (r.calls().size() >= AgentOptions.TraceLimits.DEFAULT.maxCalls()) {
+            tellOnce(printed, AgentOptions.TraceLimits.DEFAULT.maxCalls() + " calls kept: from here on the session keeps a random sample of the"
                     + " calls that end (trace mode's limit), so not every call is printed; narrow the filter or the condition");
         }
         List<Recording.Call> ended = new ArrayList<>();

@@ -52,7 +52,7 @@ class HelpTest {
     /** The options table names the command's flags as they are: each is a flag of collect, start or watch. */
     @Test
     void everyFlagOfTheOptionsTableIsTheCommands() {
-        picocli.CommandLine cli = new picocli.CommandLine(new Main());
+        picocli.CommandLine cli = Main.commandLine();
         java.util.Set<String> flags = new java.util.HashSet<>();
         for (String command : List.of("collect", "start", "watch")) {
             for (picocli.CommandLine.Model.OptionSpec o : cli.getSubcommands().get(command).getCommandSpec().options()) {

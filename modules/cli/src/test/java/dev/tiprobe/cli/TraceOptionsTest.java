@@ -27,7 +27,7 @@ class TraceOptionsTest {
 
     static TraceOptions flags(String... args) {
         Flags f = new Flags();
-        new CommandLine(f).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);  // as Main configures it
+        TableFlags.addTo(new CommandLine(f)).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);  // as Main configures it
         return f.trace;
     }
 
@@ -120,8 +120,8 @@ class TraceOptionsTest {
         assertEquals(100, AgentOptions.parse(flags("-j", "100", "-e", "cpu").settings(OUT).format()).sampling().depth());
         assertEquals(4095, AgentOptions.parse(flags("--depth", "4095").settings(OUT).format()).sampling().depth(),
                 "with nothing named, the CPU profile's");
-        assertEquals("--depth must be 1 to 4095 frames, not 0", usage("--sample", "10ms", "--depth", "0"));
-        assertEquals("--depth must be 1 to 4095 frames, not 5000", usage("--sample", "10ms", "-j", "5000"));
+        assertEquals("--depth must be 1 to 4095 frames, not '0'", usage("--sample", "10ms", "--depth", "0"));
+        assertEquals("--depth must be 1 to 4095 frames, not '5000'", usage("--sample", "10ms", "-j", "5000"));
         assertEquals("--depth is for stack sampling: it needs --sample <interval> or -e cpu|wall", usage("--alloc", "512k", "-j", "10"));
     }
 
@@ -129,8 +129,8 @@ class TraceOptionsTest {
     void badFlagsAreUsageErrorsThatNameTheFlag() {
         assertEquals("--sample must be a positive duration with its unit, such as 10ms, 5s or 5m, not '0ms'", usage("--sample", "0ms"));
         assertEquals("--overhead must be a percentage such as 5 (0: no limit), not 'lots'", usage("--trace", "a.*", "--overhead", "lots"));
-        assertEquals("--one-in must be at least 1: 0", usage("--trace", "a.*", "--mode", "trace", "--one-in", "0"));
-        assertEquals("--max-calls must not be negative: -1", usage("--trace", "a.*", "--mode", "trace", "--max-calls", "-1"));
+        assertEquals("--one-in must be a whole number from 1, not '0'", usage("--trace", "a.*", "--mode", "trace", "--one-in", "0"));
+        assertEquals("--max-calls must be a non-negative number, not '-1'", usage("--trace", "a.*", "--mode", "trace", "--max-calls", "-1"));
         assertEquals("--min-duration must be a positive duration with its unit, such as 10ms, 5s or 5m, not '10'",
                 usage("--trace", "a.*", "--mode", "trace", "--min-duration", "10"));
         assertTrue(usage("--trace", "a.*", "--mode", "time", "--min-duration", "10ms").endsWith("--min-duration is for trace mode: it needs --trace <filter> and --mode trace"));
@@ -150,22 +150,27 @@ class TraceOptionsTest {
     /** The loop's flags are checked against the table as the others are. */
     @Test
     void keepWithoutALoopIsAUsageError() {
-        Looping l = new Looping();
-        new CommandLine(l).parseArgs("--keep", "5");
+        Looping l = looping("--keep", "5");
         assertEquals("--keep is for a loop of recordings: it needs --loop <period>",
-                assertThrows(UsageException.class, () -> l.loop.loop()).getMessage());
+                assertThrows(UsageException.class, () -> l.trace.settings(OUT, l.loop)).getMessage());
     }
 
     /** A loop rotates profiles: the table says so, to the command as to the agent. */
     @Test
     void aLoopTakesProfilesOnly() throws CliException {
-        Looping l = new Looping();
-        new CommandLine(l).parseArgs("--loop", "60s", "--trace", "a.*", "--sample", "10ms");
-        AgentOptions.Loop loop = l.loop.loop();
+        Looping traced = looping("--loop", "60s", "--trace", "a.*", "--sample", "10ms");
         assertEquals("--loop is for rotating profiles: it needs --sample, --alloc or --lock, and no --trace",
-                assertThrows(UsageException.class, () -> l.trace.settings(Path.of("/tmp/x-%t.tpr"), loop)).getMessage());
+                assertThrows(UsageException.class, () -> traced.trace.settings(Path.of("/tmp/x-%t.tpr"), traced.loop)).getMessage());
+        Looping sampled = looping("--loop", "60s", "--sample", "10ms", "--keep", "5");
         assertEquals("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz",
-                assertThrows(UsageException.class, () -> flags("--sample", "10ms").settings(Path.of("/tmp/x.tpr"), loop)).getMessage());
+                assertThrows(UsageException.class, () -> sampled.trace.settings(Path.of("/tmp/x.tpr"), sampled.loop)).getMessage());
+        assertEquals(new AgentOptions.Loop(Duration.ofSeconds(60), 5), sampled.trace.settings(Path.of("/tmp/x-%t.tpr"), sampled.loop).loop());
+    }
+
+    static Looping looping(String... args) {
+        Looping l = new Looping();
+        TableFlags.addTo(new CommandLine(l)).parseArgs(args);
+        return l;
     }
 
     static String usage(String... args) {

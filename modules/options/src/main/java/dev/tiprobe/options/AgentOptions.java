@@ -9,19 +9,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * One session's settings, and the agent option string that carries them
- * ({@code trace=com.foo.**,mode=time,interval=10ms,file=/tmp/out-%p.json}): the command
- * {@link #format()}s it, the agent {@link #parse}s it, and both name files by the same rules
+ * ({@code trace=com.foo.**,mode=time,interval=10ms,file=/tmp/out-%p.json}): the command makes it
+ * {@link #of} its flags and {@link #format()}s it, the agent {@link #parse}s it, and both name files by the same rules
  * ({@link #expand}, {@link #recordingBeside}). Tracing, sampling, or both (either may be null, not
  * both).
  *
- * <p>The keys, their values, defaults and what each needs beside it are the options table's
- * ({@link Setting}, docs/options.md). Commas separate options, so no value may contain one.
+ * <p>The keys, how their values are read and written, their defaults and what each needs beside
+ * it are the options table's ({@link Setting}, docs/options.md). Commas separate options, so no
+ * value may contain one.
  *
  * @param tracing   method tracing, or null
  * @param sampling  stack sampling, or null
@@ -157,6 +159,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     public record Sampling(Duration interval, SampleMode mode, int depth, String threads, boolean recompile) {
         /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
         public static final int DEFAULT_DEPTH = 2048;
+        /** The deepest stack sampling takes: the recording's 4,096 frames, less the {@code [truncated]} root. */
+        public static final int MAX_DEPTH = 4095;
         /** Frames kept of an allocation's or a wait's stack, whatever the sampling depth. */
         public static final int EVENT_DEPTH = 256;
 
@@ -174,7 +178,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
 
         public Sampling {
             if (interval.compareTo(MIN_INTERVAL) < 0) throw new IllegalArgumentException("the sampling interval must be at least 1ms, not " + interval.toNanos() + "ns");
-            if (depth < 1) throw new IllegalArgumentException("depth must be at least 1: " + depth);
+            if (depth < 1 || depth > MAX_DEPTH) throw new IllegalArgumentException("depth must be 1 to " + MAX_DEPTH + ": " + depth);
         }
 
         /** Recompiling, as by default. */
@@ -318,6 +322,11 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         this(tracing, sampling, file, recording, loop, null, null);
     }
 
+    /** These settings with their output at {@code file}. */
+    public AgentOptions withFile(String file) {
+        return new AgentOptions(tracing, sampling, file, recording, loop, allocations, locks, quiet, maxMemory);
+    }
+
     /** Whether the session profiles anything from JVMTI events or stacks (sampling, allocations, locks). */
     public boolean profiling() {
         return sampling != null || allocations != null || locks != null;
@@ -375,101 +384,74 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("no options: use trace=<filter>[,mode=count|time|trace][,file=<path>] and/or interval=<10ms>");
         }
-        Parsed parsed = new Parsed();
+        Map<Setting, Setting.Given> given = new EnumMap<>(Setting.class);
         for (String option : split(text)) {
             int eq = option.indexOf('=');
-            parsed.set((eq < 0 ? option : option.substring(0, eq)).trim(), eq < 0 ? "" : option.substring(eq + 1).trim());
+            String key = (eq < 0 ? option : option.substring(0, eq)).trim();
+            given.put(Setting.ofKey(key), new Setting.Given(key, eq < 0 ? "" : option.substring(eq + 1).trim()));
         }
-        return parsed.options();
+        return of(given, Setting.Naming.AGENT);
     }
 
-    /** The options as {@link #parse} meets them, each at its default until set. */
-    private static final class Parsed {
-        String filter;
-        TraceMode mode = TraceMode.COUNT;
-        String file = DEFAULT_FILE;
-        long rate = TraceLimits.DEFAULT.perSecond();
-        int oneIn = TraceLimits.DEFAULT.everyNth();
-        int maxString = TraceLimits.DEFAULT.maxString();
-        int maxElements = TraceLimits.DEFAULT.maxElements();
-        boolean toString = TraceLimits.DEFAULT.callToString();
-        int maxDepth = TraceLimits.DEFAULT.maxDepth();
-        int maxFields = TraceLimits.DEFAULT.maxFields();
-        int maxCalls = TraceLimits.DEFAULT.maxCalls();
-        long minNanos = TraceLimits.DEFAULT.minNanos();
-        double overhead = Tracing.DEFAULT_BUDGET;
-        Duration interval;
-        SampleMode sampleMode = SampleMode.CPU;
-        int depth = Sampling.DEFAULT_DEPTH;
-        String threads;
-        boolean recompile = true;
-        String recording;
-        Duration loop;
-        int keep = Loop.DEFAULT_KEEP;
-        long alloc = -1;
-        boolean live;
-        double allocOverhead = Allocations.DEFAULT_BUDGET;
-        Duration lock;
-        boolean quiet;
-        long maxMemory;
-        String where;
-        boolean tree;
+    /**
+     * The settings of the options given, each by the name it was given by (the agent's key or the
+     * command's flag), the others at the table's defaults: every value is read and checked here,
+     * then what each option needs ({@link Setting#checkNeeds}), in the words of {@code naming}.
+     *
+     * @throws IllegalArgumentException naming the first option refused, as it was given
+     */
+    public static AgentOptions of(Map<Setting, Setting.Given> given, Setting.Naming naming) {
+        Values v = new Values(given);
+        MethodFilter filter = v.get(Setting.TRACE);
+        TraceMode mode = v.get(Setting.MODE);
+        Tracing tracing = filter == null ? null : new Tracing(filter, mode,
+                new TraceLimits(v.<Long>get(Setting.RATE), v.<Integer>get(Setting.ONE_IN), v.<Integer>get(Setting.MAX_CALLS),
+                        v.<Integer>get(Setting.MAX_STRING), v.<Integer>get(Setting.MAX_ELEMENTS), v.on(Setting.TO_STRING),
+                        v.<Integer>get(Setting.MAX_DEPTH), v.<Integer>get(Setting.MAX_FIELDS), v.nanos(Setting.MIN_DURATION)),
+                v.<Double>get(Setting.OVERHEAD), v.get(Setting.WHERE), v.on(Setting.TREE));
+        Duration interval = v.get(Setting.INTERVAL);
+        Sampling sampling = interval == null ? null : new Sampling(interval, v.get(Setting.SAMPLE_MODE), v.<Integer>get(Setting.DEPTH),
+                v.get(Setting.THREADS), v.on(Setting.RECOMPILE));
+        Long alloc = v.get(Setting.ALLOC);
+        Duration lock = v.get(Setting.LOCK);
+        Duration loop = v.get(Setting.LOOP);
+        Long maxMemory = v.get(Setting.MAX_MEMORY);
+        // Made first, so that a session with nothing to collect says so before what a lone option needs.
+        AgentOptions options = new AgentOptions(tracing, sampling, v.get(Setting.FILE), v.get(Setting.RECORDING),
+                loop == null ? null : new Loop(loop, v.<Integer>get(Setting.KEEP)),
+                alloc == null ? null : new Allocations(alloc, v.on(Setting.LIVE), v.<Double>get(Setting.ALLOC_OVERHEAD)),
+                lock == null ? null : new Locks(lock), v.on(Setting.QUIET), maxMemory == null ? 0 : maxMemory);
+        Map<Setting, String> names = new EnumMap<>(Setting.class);
+        given.forEach((s, g) -> names.put(s, g.name()));
+        Setting.checkNeeds(names, filter == null ? null : mode, naming);
+        return options;
+    }
 
-        /** Each option given, by its key: what it needs is checked once all are read. */
-        final Map<Setting, String> given = new java.util.EnumMap<>(Setting.class);
+    /** The values of the options given, read in the table's order, and the table's defaults for the others. */
+    private static final class Values {
+        private final Map<Setting, Object> values = new EnumMap<>(Setting.class);
 
-        void set(String key, String value) {
-            Setting setting = Setting.ofKey(key);
-            given.put(setting, key);
-            switch (setting) {
-                case TRACE -> filter = value;
-                case WHERE -> where = value;
-                case TREE -> tree = flag(value);
-                case MODE -> mode = choice(TraceMode.class, key, value, "count, time or trace");
-                case FILE -> file = value;
-                case RATE -> rate = number(key, value);
-                case ONE_IN -> oneIn = (int) number(key, value);
-                case MAX_CALLS -> maxCalls = (int) number(key, value);
-                case MAX_STRING -> maxString = (int) number(key, value);
-                case MAX_ELEMENTS -> maxElements = (int) number(key, value);
-                case TO_STRING -> toString = flag(value);
-                case MAX_DEPTH -> maxDepth = (int) number(key, value);
-                case MAX_FIELDS -> maxFields = (int) number(key, value);
-                case MIN_DURATION -> minNanos = duration(key, value).toNanos();
-                case OVERHEAD -> overhead = percent(key, value);
-                case INTERVAL -> interval = duration(key, value);
-                case SAMPLE_MODE -> sampleMode = choice(SampleMode.class, key, value, "wall or cpu");
-                case DEPTH -> depth = (int) number(key, value);
-                case THREADS -> threads = value;
-                case RECOMPILE -> recompile = flag(value);
-                case RECORDING -> recording = value;
-                case LOOP -> loop = duration(key, value);
-                case KEEP -> keep = (int) number(key, value);
-                case ALLOC -> alloc = bytes(key, value);
-                case LIVE -> live = flag(value);
-                case ALLOC_OVERHEAD -> allocOverhead = percent(key, value);
-                case LOCK -> lock = threshold(key, value);
-                case QUIET -> quiet = flag(value);
-                case MAX_MEMORY -> maxMemory = maxMemory(key, value);
+        Values(Map<Setting, Setting.Given> given) {
+            for (Setting s : Setting.values()) {
+                Setting.Given g = given.get(s);
+                Object value = g != null ? s.read(g) : s.defaultValue();
+                if (value != null) values.put(s, value);
             }
         }
 
-        /** A switch given alone ({@code quiet}) or with a value ({@code quiet=false}). */
-        private static boolean flag(String value) {
-            return value.isEmpty() || Boolean.parseBoolean(value);
+        @SuppressWarnings("unchecked")
+        <T> T get(Setting s) {
+            return (T) values.get(s);
         }
 
-        /** The settings, once the options that need another are checked to have it. */
-        AgentOptions options() {
-            Tracing tracing = filter == null ? null : new Tracing(MethodFilter.parse(filter), mode,
-                    new TraceLimits(rate, oneIn, maxCalls, maxString, maxElements, toString, maxDepth, maxFields, minNanos), overhead,
-                    where == null ? null : CallCondition.parse(where), tree);
-            Sampling sampling = interval == null ? null : new Sampling(interval, sampleMode, depth, threads, recompile);
-            // Made first, so that a session with nothing to collect says so before what a lone option needs.
-            AgentOptions options = new AgentOptions(tracing, sampling, file, recording, loop == null ? null : new Loop(loop, keep),
-                    alloc < 0 ? null : new Allocations(alloc, live, allocOverhead), lock == null ? null : new Locks(lock), quiet, maxMemory);
-            Setting.checkNeeds(given, filter == null ? null : mode, Setting.Naming.AGENT);
-            return options;
+        /** A switch: off unless given on (or on by default). */
+        boolean on(Setting s) {
+            return Boolean.TRUE.equals(values.get(s));
+        }
+
+        long nanos(Setting s) {
+            Duration d = get(s);
+            return d == null ? 0 : d.toNanos();
         }
     }
 
@@ -482,53 +464,15 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      */
     public String format() {
         List<String> options = new java.util.ArrayList<>();
-        Map<Setting, String> given = new java.util.EnumMap<>(Setting.class);
+        Map<Setting, String> given = new EnumMap<>(Setting.class);
         for (Setting s : Setting.values()) {
-            String value = formatted(s);
-            if (value == null) continue;
-            options.add(value.isEmpty() ? s.key() : s.key() + "=" + value);
+            String text = s.textIn(this);
+            if (text == null) continue;
+            options.add(text.isEmpty() ? s.key() : s.key() + "=" + text);
             given.put(s, s.key());
         }
         Setting.checkNeeds(given, tracing == null ? null : tracing.mode(), Setting.Naming.AGENT);
         return String.join(",", options);
-    }
-
-    /** {@code setting}'s value as the option string gives it: "" for a switch that is on, null where it is left out. */
-    private String formatted(Setting setting) {
-        TraceLimits l = tracing == null ? null : tracing.limits();
-        TraceLimits d = TraceLimits.DEFAULT;
-        return switch (setting) {
-            case FILE -> file;
-            case RECORDING -> recording;
-            case TRACE -> tracing == null ? null : tracing.filter().toString();
-            case MODE -> tracing == null ? null : name(tracing.mode());
-            case RATE -> l == null || l.perSecond() == d.perSecond() ? null : Long.toString(l.perSecond());
-            case ONE_IN -> l == null || l.everyNth() == d.everyNth() ? null : Integer.toString(l.everyNth());
-            case MAX_CALLS -> l == null || l.maxCalls() == d.maxCalls() ? null : Integer.toString(l.maxCalls());
-            case MAX_STRING -> l == null || l.maxString() == d.maxString() ? null : Integer.toString(l.maxString());
-            case MAX_ELEMENTS -> l == null || l.maxElements() == d.maxElements() ? null : Integer.toString(l.maxElements());
-            case TO_STRING -> l != null && l.callToString() ? "" : null;
-            case MAX_DEPTH -> l == null || l.maxDepth() == d.maxDepth() ? null : Integer.toString(l.maxDepth());
-            case MAX_FIELDS -> l == null || l.maxFields() == d.maxFields() ? null : Integer.toString(l.maxFields());
-            case MIN_DURATION -> l == null || l.minNanos() == d.minNanos() ? null : durationText(Duration.ofNanos(l.minNanos()));
-            case OVERHEAD -> tracing == null || tracing.overheadBudget() == Tracing.DEFAULT_BUDGET ? null : percentText(tracing.overheadBudget());
-            case WHERE -> tracing == null || tracing.where() == null ? null : tracing.where().toString();
-            case TREE -> tracing != null && tracing.tree() ? "" : null;
-            case INTERVAL -> sampling == null ? null : durationText(sampling.interval());
-            case SAMPLE_MODE -> sampling == null || sampling.mode() == SampleMode.CPU ? null : name(sampling.mode());
-            case DEPTH -> sampling == null || sampling.depth() == Sampling.DEFAULT_DEPTH ? null : Integer.toString(sampling.depth());
-            case THREADS -> sampling == null ? null : sampling.threads();
-            case RECOMPILE -> sampling == null || sampling.recompile() ? null : "false";
-            case ALLOC -> allocations == null ? null : Long.toString(allocations.intervalBytes());
-            case LIVE -> allocations != null && allocations.live() ? "" : null;
-            case ALLOC_OVERHEAD -> allocations == null || allocations.overheadBudget() == Allocations.DEFAULT_BUDGET ? null
-                    : percentText(allocations.overheadBudget());
-            case LOCK -> locks == null ? null : locks.threshold().isZero() ? "0" : durationText(locks.threshold());
-            case QUIET -> quiet ? "" : null;
-            case MAX_MEMORY -> maxMemory > 0 ? Long.toString(maxMemory) : null;
-            case LOOP -> loop == null ? null : durationText(loop.period());
-            case KEEP -> loop == null || loop.keep() == Loop.DEFAULT_KEEP ? null : Integer.toString(loop.keep());
-        };
     }
 
     /** The output asked for of the session in process {@code pid} (the command makes it from the recording). */
@@ -584,9 +528,17 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return e.name().toLowerCase(Locale.ROOT);
     }
 
-    private static <E extends Enum<E>> E choice(Class<E> type, String key, String value, String allowed) {
-        for (E e : type.getEnumConstants()) if (name(e).equals(value)) return e;
-        throw new IllegalArgumentException(key + " must be " + allowed + ", not '" + value + "'");
+    /** One of {@code type}'s constants by its name, in any case; {@code name} is what the message calls the setting. */
+    static <E extends Enum<E>> E choice(Class<E> type, String name, String value, String allowed) {
+        for (E e : type.getEnumConstants()) if (name(e).equals(value.strip().toLowerCase(Locale.ROOT))) return e;
+        throw new IllegalArgumentException(name + " must be " + allowed + ", not '" + value + "'");
+    }
+
+    /** A switch given alone ({@code quiet}) or with a value ({@code quiet=false}). */
+    static boolean switchValue(String name, String value) {
+        if (value.isEmpty() || value.equalsIgnoreCase("true")) return true;
+        if (value.equalsIgnoreCase("false")) return false;
+        throw new IllegalArgumentException(name + " is a switch: give it alone, or as true or false, not '" + value + "'");
     }
 
     /**
@@ -673,13 +625,33 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         }
     }
 
-    private static long number(String key, String value) {
+    /** A count: a whole number from 0 to 2,147,483,647. */
+    static int count(String name, String value) {
+        return (int) number(name, value, 0, Integer.MAX_VALUE, "a non-negative number");
+    }
+
+    /** A count of at least 1 (one call in n, files kept). */
+    static int atLeastOne(String name, String value) {
+        return (int) number(name, value, 1, Integer.MAX_VALUE, "a whole number from 1");
+    }
+
+    /** Calls a second: a whole number from 0 (no cap). */
+    static long rate(String name, String value) {
+        return number(name, value, 0, Long.MAX_VALUE, "a non-negative number");
+    }
+
+    /** A sampled stack's frames: 1 to {@link Sampling#MAX_DEPTH}. */
+    static int frames(String name, String value) {
+        return (int) number(name, value, 1, Sampling.MAX_DEPTH, "1 to " + Sampling.MAX_DEPTH + " frames");
+    }
+
+    private static long number(String name, String value, long min, long max, String what) {
         try {
-            long n = Long.parseLong(value);
-            if (n < 0 || n > Integer.MAX_VALUE && !key.equals("rate")) throw new NumberFormatException();
+            long n = Long.parseLong(value.strip());
+            if (n < min || n > max) throw new NumberFormatException();
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a non-negative number, not '" + value + "'");
+            throw new IllegalArgumentException(name + " must be " + what + ", not '" + value + "'");
         }
     }
 }

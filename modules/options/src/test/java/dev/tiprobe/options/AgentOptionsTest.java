@@ -127,7 +127,7 @@ class AgentOptionsTest {
     void defaultsAreLeftOutOfTheOptionString() {
         AgentOptions o = new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT,
                 Tracing.DEFAULT_BUDGET), new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null), "r.json", null);
-        assertEquals("file=r.json,trace=a.*,mode=count,interval=10ms", o.format());
+        assertEquals("file=r.json,trace=a.*,interval=10ms", o.format());
     }
 
     @Test
@@ -192,7 +192,9 @@ class AgentOptionsTest {
         assertEquals("unknown option 'colour'", message("trace=a.*,colour=red"));
         assertEquals("rate must be a non-negative number, not '-1'", message("trace=a.*,rate=-1"));
         assertEquals("maxcalls must be a non-negative number, not '9999999999'", message("trace=a.*,maxcalls=9999999999"));
-        assertEquals("onein (record one call in n) must be at least 1: 0", message("trace=a.*,mode=trace,onein=0"));
+        assertEquals("onein must be a whole number from 1, not '0'", message("trace=a.*,mode=trace,onein=0"));
+        assertEquals("depth must be 1 to 4095 frames, not '4096'", message("interval=10ms,depth=4096"));
+        assertEquals("quiet is a switch: give it alone, or as true or false, not 'yes'", message("interval=10ms,quiet=yes"));
         assertEquals("sample= is now onein= (record one call in n); stack sampling is interval=<duration>", message("trace=a.*,sample=2"));
         assertEquals("overhead must be a percentage such as 5 (0: no limit), not 'lots'", message("trace=a.*,overhead=lots"));
         assertTrue(message("trace=a.b::").contains("missing method name after '::' at position 5"));
