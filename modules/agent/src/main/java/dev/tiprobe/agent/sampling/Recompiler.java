@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a 1 : 2 : 4 kernel's loop then took 57 % of the CPU in the interpreter). So:
  *
  * <ul>
- *   <li>it counts the method on top of JFR's first {@link #SAMPLES} samples: in old code, the
+ *   <li>it counts the method on top of the first {@link #SAMPLES} samples of running threads,
+ *       JFR's or those of the walks that stand in for JFR's until they come: in old code, the
  *       method holding the safepoint poll (a loop, or a method's return), as the methods inlined
  *       into it show none;</li>
  *   <li>the candidates are those methods' classes; then the classes of the methods just below
@@ -98,7 +99,7 @@ final class Recompiler {
         this.registry = registry;
     }
 
-    /** Counts a sample's top method (on JFR's thread), until the classes were chosen. */
+    /** Counts a sample's top method (on JFR's thread or the sampler's), until the classes were chosen. */
     void saw(Stack stack, boolean virtualThread) {
         if (done || stack.depth() == 0 || counted.get() >= SAMPLES) return;
         int[] frames = stack.frames();

@@ -824,9 +824,13 @@ public final class Sampler implements AutoCloseable {
                 return;
             }
         }
-        if (recorder.sample(time, threadId, name, state, cpuNanos, ticks, new Stack(frames.methods(), frames.lines(), n, stack.size() > n))) {
-            samples.incrementAndGet();
-        }
+        Stack sampled = new Stack(frames.methods(), frames.lines(), n, stack.size() > n);
+        if (recorder.sample(time, threadId, name, state, cpuNanos, ticks, sampled)) samples.incrementAndGet();
+        Recompiler r = recompiler;
+        // A busy thread's walk stands in for JFR's samples, which come a second or two late: the
+        // classes to recompile are chosen that much sooner (a walk, as JFR, finds old code at its
+        // safepoint poll).
+        if (r != null && state == RecordingFormat.STATE_RUNNABLE && cpuNanos > 0) r.saw(sampled, false);
     }
 
     /** tiprobe's share so far; written again at each flush, the recording keeping the last. */
