@@ -5,9 +5,11 @@ import dev.tiprobe.jvmti.Jvmti;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Finds the loops a class change would strand. HotSpot leaves an activation that is running when
@@ -17,11 +19,11 @@ import java.util.Map;
  * after the session that changed its class has ended. Activations that return soon are harmless:
  * their next call runs the new version, compiled as usual.
  *
- * <p>An activation runs throughout when a first walk of every platform thread and a walk
- * {@link #PERSISTS_MILLIS} later find its method with the same frames below it, down to the
- * thread's first: a running activation cannot change the frames below it, so a loop that runs on is
- * found; a method called again from the same place looks the same, which only makes this more
- * careful. It is a hot loop when, in {@link #ON_TOP} or more of {@link #LOOKS} walks after that, it
+ * <p>An activation runs throughout when a first walk of every platform thread and each of the
+ * walks {@link #PERSISTS_MILLIS} later ({@link #THROUGHOUT_LOOKS}) find its method with the same
+ * frames below it, down to the thread's first: a running activation cannot change the frames
+ * below it, so a loop that runs on is found; a method called again from the same place looks the
+ * same, which only makes this more careful. It is a hot loop when, in {@link #ON_TOP} or more of {@link #LOOKS} walks after that, it
  * is on top of its thread's stack while the thread runs Java code: the loop's own code runs, not
  * only its callees (a {@code main} that waits for a server, or calls a method that works for a
  * second, is stranded at no cost), and a short method met on top once, called again from the same
@@ -37,7 +39,16 @@ public final class RunningLoops {
 
     /** Two walks this far apart that find an activation in both say it runs throughout. */
     public static final long PERSISTS_MILLIS = 300;
-    /** Walks after that, {@link #LOOK_GAP_MILLIS} apart, looking for the activation on top. */
+    /**
+     * Walks after that, {@link #THROUGHOUT_GAP_MILLIS} apart, every one of which must find an
+     * activation for it to run throughout: a short method called again and again from the same
+     * place (a query's loop over its rows, 0.1 ms a query on H2) is found in one walk and the
+     * next about as often as it is on the stack, and 300 ms apart on H2 under load often enough
+     * to keep the hottest classes as compiled; in four walks, rarely.
+     */
+    static final int THROUGHOUT_LOOKS = 4;
+    static final long THROUGHOUT_GAP_MILLIS = 100;
+    /** With {@code hotOnly}: walks after that, {@link #LOOK_GAP_MILLIS} apart, looking for the activation on top. */
     static final int LOOKS = 5;
     /** Walks of the {@link #LOOKS} that must find a hot loop on top. */
     static final int ON_TOP = 2;
@@ -45,8 +56,8 @@ public final class RunningLoops {
     /** Frames walked to compare activations from the bottom of each thread. */
     private static final int DEPTH = 2048;
 
-    /** A running activation of one of {@code owner}'s methods (its jmethodID; 0: not known), in {@code thread}. */
-    public record Loop(Class<?> owner, long methodId, String method, String thread) {
+    /** A running activation of one of {@code owner}'s methods (its jmethodID; 0: not known), in {@code thread} ({@code threadId}). */
+    public record Loop(Class<?> owner, long methodId, String method, String thread, long threadId) {
         /** {@code Loop.main (thread main)}. */
         @Override
         public String toString() {
@@ -88,6 +99,7 @@ public final class RunningLoops {
         Map<Class<?>, List<Loop>> running = new LinkedHashMap<>();
         if (owners.isEmpty()) return running;
         Map<Loop, Integer> onTop = new HashMap<>();
+        Map<Loop, Integer> foundIn = new HashMap<>();
         Map<Long, Boolean> loops = new HashMap<>();
         Map<Thread, List<Jvmti.StackFrame>> first = new HashMap<>();
         for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
@@ -95,14 +107,16 @@ public final class RunningLoops {
         }
         if (first.isEmpty()) return running;
         Thread.sleep(PERSISTS_MILLIS);
-        for (int look = 0; look < (hotOnly ? LOOKS : 1); look++) {
-            if (look > 0) Thread.sleep(LOOK_GAP_MILLIS);
+        int looks = hotOnly ? LOOKS : THROUGHOUT_LOOKS;
+        for (int look = 0; look < looks; look++) {
+            if (look > 0) Thread.sleep(hotOnly ? LOOK_GAP_MILLIS : THROUGHOUT_GAP_MILLIS);
+            Set<Loop> seenThisLook = new HashSet<>();
             for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
                 List<Jvmti.StackFrame> was = first.get(ts.thread());
                 if (was == null) continue;
                 List<Jvmti.StackFrame> now = ts.frames();
                 if (was.size() >= DEPTH || now.size() >= DEPTH) {  // cut: a loop below the frames walked cannot be seen
-                    for (Class<?> c : classes) running.computeIfAbsent(c, k -> new ArrayList<>()).add(new Loop(c, 0, "?", ts.thread().getName()));
+                    for (Class<?> c : classes) running.computeIfAbsent(c, k -> new ArrayList<>()).add(new Loop(c, 0, "?", ts.thread().getName(), ts.thread().threadId()));
                     return running;
                 }
                 boolean inJava = (ts.state() & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (ts.state() & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
@@ -122,8 +136,10 @@ public final class RunningLoops {
                     long id = now.get(now.size() - 1 - fromBottom).methodId();
                     Class<?> owner = owners.get(id);
                     if (owner == null || hotOnly && !loops.computeIfAbsent(id, m -> loops(jvmti, m))) continue;
-                    Loop loop = new Loop(owner, id, methodName(jvmti, id), ts.thread().getName());
-                    if (!hotOnly || onTop.merge(loop, 1, Integer::sum) == ON_TOP) {
+                    Loop loop = new Loop(owner, id, methodName(jvmti, id), ts.thread().getName(), ts.thread().threadId());
+                    boolean runs = hotOnly ? onTop.merge(loop, 1, Integer::sum) == ON_TOP
+                            : seenThisLook.add(loop) && foundIn.merge(loop, 1, Integer::sum) == looks;
+                    if (runs) {
                         List<Loop> found = running.computeIfAbsent(owner, k -> new ArrayList<>());
                         if (!found.contains(loop)) found.add(loop);
                     }
