@@ -44,14 +44,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       code must be compiled again too); then the classes whose methods the hot methods'
  *       bytecode calls ({@link Callees}): what the JIT may have inlined into them;</li>
  *   <li>a candidate is left alone when one of its methods runs throughout with time of its own:
- *       two walks of every platform thread {@link RunningLoops#PERSISTS_MILLIS} apart find it with
- *       the same frames below it, down to the thread's first ({@link RunningLoops#throughout}),
- *       and it is on top of {@link #SELF_SHARE} of the counted samples or more (its own code, or
- *       code inlined into it, runs). A method that only stays on the stack while its callees work
- *       (a {@code main} that calls the hot method again and again) does not keep its class: it
- *       finishes interpreted, one interpreted call per call of the hot method. Those walks do not
- *       see virtual threads, so a class with a method near the top of a virtual thread's sample
- *       keeps as compiled too, and a thread too deep to walk whole keeps every candidate so;</li>
+ *       walks of every platform thread over {@link RunningLoops#PERSISTS_MILLIS} and more find it
+ *       with the same frames below it, down to the thread's first ({@link RunningLoops#throughout});
+ *       no counted sample of its thread found the thread outside it after one found it inside (a
+ *       method called again and again from the same place, as a query's loop over its rows, looks
+ *       to the walks as one activation would, but returns between the samples); and it is on top
+ *       of {@link #SELF_SHARE} of the counted samples or more (its own code, or code inlined into
+ *       it, runs). A method that only stays on the stack while its callees work (a {@code main}
+ *       that calls the hot method again and again) does not keep its class: it finishes
+ *       interpreted, one interpreted call per call of the hot method. Those walks do not see
+ *       virtual threads, so a class with a method near the top of a virtual thread's sample keeps
+ *       as compiled too, and a thread too deep to walk whole keeps every candidate so;</li>
  *   <li>the JDK's classes (boot and platform loaders) and tiprobe's are never candidates:
  *       retransforming {@code java.util.HashMap} would throw away every compiled method in the
  *       JVM that inlined one of its methods (measured on H2: the dip in throughput and the JIT's
@@ -80,7 +83,6 @@ final class Recompiler {
     static final double NEAR_SHARE = 0.05;
     /** The share of the samples on top that makes a method running throughout one with time of its own. */
     static final double SELF_SHARE = 0.01;
-
     /** What was done: the classes retransformed, and those left as compiled, each with why. */
     record Outcome(List<String> recompiled, List<String> left) {}
 
@@ -92,6 +94,15 @@ final class Recompiler {
     /** Methods on top of a virtual thread's sample or near it: their loops are where the walks cannot look. */
     private final Set<Integer> inVirtualThreads = ConcurrentHashMap.newKeySet();
     private final AtomicInteger counted = new AtomicInteger();
+    /** Of each platform thread, the methods its counted samples found it in, and those of them it was later found outside. */
+    private final Map<Long, ThreadSamples> byThread = new ConcurrentHashMap<>();
+
+    private record ThreadSamples(Set<Integer> entered, Set<Integer> returned) {
+        ThreadSamples() {
+            this(new HashSet<>(), new HashSet<>());
+        }
+    }
+
     private volatile boolean done;
 
     Recompiler(Jvmti jvmti, Registry registry) {
@@ -99,10 +110,22 @@ final class Recompiler {
         this.registry = registry;
     }
 
-    /** Counts a sample's top method (on JFR's thread or the sampler's), until the classes were chosen. */
-    void saw(Stack stack, boolean virtualThread) {
+    /**
+     * Counts a sample's top method (on JFR's thread or the sampler's), until the classes were
+     * chosen; of a platform thread ({@code threadId}), the methods on its stack too.
+     */
+    void saw(Stack stack, long threadId, boolean virtualThread) {
         if (done || stack.depth() == 0 || counted.get() >= SAMPLES) return;
         int[] frames = stack.frames();
+        if (!virtualThread) {
+            ThreadSamples thread = byThread.computeIfAbsent(threadId, id -> new ThreadSamples());
+            synchronized (thread) {  // a thread's samples come from JFR's thread or from the sampler's walks, one after the other
+                Set<Integer> on = new HashSet<>();
+                for (int i = 0; i < stack.depth(); i++) on.add(frames[i]);
+                for (int method : thread.entered()) if (!on.contains(method)) thread.returned().add(method);
+                thread.entered().addAll(on);
+            }
+        }
         tops.computeIfAbsent(frames[0], id -> new AtomicInteger()).incrementAndGet();
         for (int i = 1; i <= NEAR_TOP && i < stack.depth(); i++) {
             if (seenAbove(frames, i)) continue;
@@ -134,7 +157,7 @@ final class Recompiler {
         for (Class<?> c : candidates) {
             if (virtual.contains(c)) {
                 left.add(c.getName() + " (hot in a virtual thread, where a running loop cannot be seen)");
-            } else if (running.getOrDefault(c, List.of()).stream().anyMatch(loop -> ownTime(loop, selfTimed))) {
+            } else if (running.getOrDefault(c, List.of()).stream().anyMatch(loop -> keepsItsClass(loop, selfTimed))) {
                 left.add(c.getName() + " (a loop of it ran throughout)");
             } else if (chosen.size() >= MOST_CLASSES) {
                 left.add(c.getName() + " (more than " + MOST_CLASSES + " classes)");
@@ -142,6 +165,7 @@ final class Recompiler {
                 chosen.add(c);
             }
         }
+        byThread.clear();
         List<String> recompiled = new ArrayList<>();
         try {
             // All in one call: one safepoint and one sweep of the compiled code, where a call per
@@ -174,10 +198,21 @@ final class Recompiler {
         return out;
     }
 
-    /** Whether a running activation has time of its own in the samples; one not known (a thread too deep to walk) is taken to. */
-    private boolean ownTime(RunningLoops.Loop loop, Set<MethodToken> selfTimed) {
+    /**
+     * Whether a running activation keeps its class as compiled: no sample found its thread
+     * outside it after one found it inside, and it has time of its own in the samples; one not
+     * known (a thread too deep to walk) is taken to.
+     */
+    private boolean keepsItsClass(RunningLoops.Loop loop, Set<MethodToken> selfTimed) {
         IdMap.MethodEntry m = loop.methodId() == 0 ? null : registry.resolve(loop.methodId());
-        return m == null || selfTimed.contains(m.token());
+        if (m == null) return true;
+        ThreadSamples thread = byThread.get(loop.threadId());
+        if (thread != null) {
+            synchronized (thread) {
+                if (thread.returned().contains(m.tokenId())) return false;  // called again and again, not one activation
+            }
+        }
+        return selfTimed.contains(m.token());
     }
 
     /** The live methods on top of {@link #SHARE} of the counted samples, hottest first. */

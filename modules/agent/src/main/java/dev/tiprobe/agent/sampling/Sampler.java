@@ -207,7 +207,7 @@ public final class Sampler implements AutoCloseable {
                     // The walks that stood in for JFR until then never wrote a virtual thread's work (a carrier's frames are not it).
                     if (time <= walkedUntil && threadId != JfrSamples.VIRTUAL_THREADS_ID) return;
                     Recompiler r = recompiler;
-                    if (r != null) r.saw(stack, threadId == JfrSamples.VIRTUAL_THREADS_ID);
+                    if (r != null) r.saw(stack, threadId, threadId == JfrSamples.VIRTUAL_THREADS_ID);
                     if (recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack)) samples.incrementAndGet();
                 }
 
@@ -830,7 +830,7 @@ public final class Sampler implements AutoCloseable {
         // A busy thread's walk stands in for JFR's samples, which come a second or two late: the
         // classes to recompile are chosen that much sooner (a walk, as JFR, finds old code at its
         // safepoint poll).
-        if (r != null && state == RecordingFormat.STATE_RUNNABLE && cpuNanos > 0) r.saw(sampled, false);
+        if (r != null && state == RecordingFormat.STATE_RUNNABLE && cpuNanos > 0) r.saw(sampled, threadId, false);
     }
 
     /** tiprobe's share so far; written again at each flush, the recording keeping the last. */
