@@ -118,7 +118,13 @@ final class CollectCommand extends SessionCommand {
             printed = printed();
             if (printed != null) printedDirectory = Agent.tempDirectory("tiprobe-");
             output = printed != null ? printedDirectory.resolve(AgentOptions.expand(PRINTED_RECORDING, pid)) : Agent.output(trace.file(), pid);
-            return trace.agentOptions(output, looping);
+            try {
+                return trace.agentOptions(output, looping);
+            } catch (CliException refused) {  // a value the flags' reader refuses: nothing is left behind
+                if (printedDirectory != null) Agent.deleteDirectory(printedDirectory);
+                printedDirectory = null;
+                throw refused;
+            }
         }
         if (format != null || perThread || !includes.isEmpty() || !excludes.isEmpty()) {
             throw new UsageException("-o, -t, --include and --exclude shape one output: with --loop, name the format by -f's extension"

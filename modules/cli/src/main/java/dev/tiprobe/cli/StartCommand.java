@@ -2,7 +2,6 @@ package dev.tiprobe.cli;
 
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.report.Export;
-import dev.tiprobe.options.AgentOptions;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

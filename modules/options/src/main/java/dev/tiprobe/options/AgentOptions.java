@@ -590,8 +590,9 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
 
     /** A percentage such as {@code 5} or {@code 2.5}, as a share (0.05); 0 means no limit. */
     public static double percent(String name, String value) {
+        String v = value.strip();
         try {
-            BigDecimal p = new BigDecimal(value.endsWith("%") ? value.substring(0, value.length() - 1) : value);
+            BigDecimal p = new BigDecimal(v.endsWith("%") ? v.substring(0, v.length() - 1) : v);
             if (p.signum() < 0 || p.compareTo(BigDecimal.valueOf(1000)) > 0) throw new NumberFormatException();
             return p.movePointLeft(2).doubleValue();
         } catch (NumberFormatException e) {
@@ -604,7 +605,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * units, as async-profiler reads {@code --alloc}); {@code name} is what the message calls it.
      */
     public static long bytes(String name, String value) {
-        String v = value.toLowerCase(Locale.ROOT);
+        String v = value.strip().toLowerCase(Locale.ROOT);
         int shift = v.endsWith("k") ? 10 : v.endsWith("m") ? 20 : v.endsWith("g") ? 30 : 0;
         try {
             long n = Long.parseLong(shift == 0 ? v : v.substring(0, v.length() - 1));

@@ -19,11 +19,12 @@ import java.util.Set;
  * after the session that changed its class has ended. Activations that return soon are harmless:
  * their next call runs the new version, compiled as usual.
  *
- * <p>An activation runs throughout when a first walk of every platform thread and each of the
- * walks {@link #PERSISTS_MILLIS} later ({@link #THROUGHOUT_LOOKS}) find its method with the same
- * frames below it, down to the thread's first: a running activation cannot change the frames
- * below it, so a loop that runs on is found; a method called again from the same place looks the
- * same, which only makes this more careful. It is a hot loop when, in {@link #ON_TOP} or more of {@link #LOOKS} walks after that, it
+ * <p>An activation runs throughout when a first walk of every platform thread, a walk
+ * {@link #PERSISTS_MILLIS} later and each of the {@link #THROUGHOUT_LOOKS} walks from then on find
+ * its method with the same frames below it, down to the thread's first: a running activation
+ * cannot change the frames below it, so a loop that runs on is found. A method called again and
+ * again from the same place looks the same to the walks; the more walks find it, the less likely
+ * that is, and a caller that knows more (the samples of its thread) tells them apart. It is a hot loop when, in {@link #ON_TOP} or more of {@link #LOOKS} walks after that, it
  * is on top of its thread's stack while the thread runs Java code: the loop's own code runs, not
  * only its callees (a {@code main} that waits for a server, or calls a method that works for a
  * second, is stranded at no cost), and a short method met on top once, called again from the same
@@ -37,7 +38,7 @@ import java.util.Set;
 public final class RunningLoops {
     private RunningLoops() {}
 
-    /** Two walks this far apart that find an activation in both say it runs throughout. */
+    /** How long after the first walk the next one looks. */
     public static final long PERSISTS_MILLIS = 300;
     /**
      * Walks after that, {@link #THROUGHOUT_GAP_MILLIS} apart, every one of which must find an

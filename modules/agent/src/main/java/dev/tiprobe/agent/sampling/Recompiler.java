@@ -48,7 +48,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       with the same frames below it, down to the thread's first ({@link RunningLoops#throughout});
  *       no counted sample of its thread found the thread outside it after one found it inside (a
  *       method called again and again from the same place, as a query's loop over its rows, looks
- *       to the walks as one activation would, but returns between the samples); and it is on top
+ *       to the walks as one activation would, but returns between the samples; a stack cut at the
+ *       depth limit says nothing, its root frames lost, and a method that returned once and then
+ *       entered a loop for good within the samples is taken for one that returns); and it is on top
  *       of {@link #SELF_SHARE} of the counted samples or more (its own code, or code inlined into
  *       it, runs). A method that only stays on the stack while its callees work (a {@code main}
  *       that calls the hot method again and again) does not keep its class: it finishes
@@ -117,7 +119,7 @@ final class Recompiler {
     void saw(Stack stack, long threadId, boolean virtualThread) {
         if (done || stack.depth() == 0 || counted.get() >= SAMPLES) return;
         int[] frames = stack.frames();
-        if (!virtualThread) {
+        if (!virtualThread && !stack.truncated()) {  // a cut stack lost its root frames, where loops that never return sit
             ThreadSamples thread = byThread.computeIfAbsent(threadId, id -> new ThreadSamples());
             synchronized (thread) {  // a thread's samples come from JFR's thread or from the sampler's walks, one after the other
                 Set<Integer> on = new HashSet<>();

@@ -256,6 +256,7 @@ public final class Sampler implements AutoCloseable {
     /** From now on JVMTI walks every thread, as JFR did not run. */
     private void useJvmti(Throwable why) throws IOException {
         stopJfr();
+        recompiler = null;  // recompiled code would name its inlined methods to JFR only: the walks stop at safepoints
         recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JVMTI);
         recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE_WHY, EventEngine.whyNoJfr(why));
     }
