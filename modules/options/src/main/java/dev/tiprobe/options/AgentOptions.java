@@ -17,8 +17,8 @@ import java.util.Map;
 /**
  * One session's settings, and the agent option string that carries them
  * ({@code trace=com.foo.**,mode=time,interval=10ms,file=/tmp/out-%p.json}): the command makes it
- * {@link #of} its flags and {@link #format()}s it, the agent {@link #parse}s it, and both name files by the same rules
- * ({@link #expand}, {@link #recordingBeside}). Tracing, sampling, or both (either may be null, not
+ * from its flags ({@link #of}) and {@link #format()}s it, the agent {@link #parse}s it, and both
+ * name files by the same rules ({@link #expand}, {@link #recordingBeside}). Tracing, sampling, or both (either may be null, not
  * both).
  *
  * <p>The keys, how their values are read and written, their defaults and what each needs beside
