@@ -13,6 +13,7 @@ import dev.tiprobe.bindings.jvmti.jvmti_h;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -393,13 +394,8 @@ public final class Jvmti {
 
     /** The class's status bits (prepared, initialized, error, ...); never initializes it. */
     public ClassStatus classStatus(Class<?> type) {
-        ensureOpen();
-        try (Scratch s = Scratch.open()) {
-            MemorySegment out = s.alloc(4);
-            check("GetClassStatus", withRef(type, ref -> jvmtiInterface_1_.GetClassStatus.invoke(
-                    n.fn(JvmtiFunction.GetClassStatus), n.env, ref, out)));
-            return new ClassStatus(out.get(JAVA_INT, 0));
-        }
+        return new ClassStatus((int) numberOut("GetClassStatus", JAVA_INT, out -> withRef(type, ref ->
+                jvmtiInterface_1_.GetClassStatus.invoke(n.fn(JvmtiFunction.GetClassStatus), n.env, ref, out))));
     }
 
     /** The defining loader of {@code type}; null for the bootstrap loader. */
@@ -575,13 +571,8 @@ public final class Jvmti {
 
     /** The access flags of a method, as {@link java.lang.reflect.Modifier} bits. */
     public int methodModifiers(long methodId) {
-        ensureOpen();
-        try (Scratch s = Scratch.open()) {
-            MemorySegment out = s.alloc(4);
-            check("GetMethodModifiers", jvmtiInterface_1_.GetMethodModifiers.invoke(
-                    n.fn(JvmtiFunction.GetMethodModifiers), n.env, MemorySegment.ofAddress(methodId), out));
-            return out.get(JAVA_INT, 0);
-        }
+        return (int) numberOut("GetMethodModifiers", JAVA_INT, out -> jvmtiInterface_1_.GetMethodModifiers.invoke(
+                n.fn(JvmtiFunction.GetMethodModifiers), n.env, MemorySegment.ofAddress(methodId), out));
     }
 
     /** The line number table; empty for native methods and classes compiled without lines. */
@@ -612,13 +603,8 @@ public final class Jvmti {
 
     /** Whether a method ID refers to a version of the method that redefinition replaced. */
     public boolean isMethodObsolete(long methodId) {
-        ensureOpen();
-        try (Scratch s = Scratch.open()) {
-            MemorySegment out = s.alloc(1);
-            check("IsMethodObsolete", jvmtiInterface_1_.IsMethodObsolete.invoke(
-                    n.fn(JvmtiFunction.IsMethodObsolete), n.env, MemorySegment.ofAddress(methodId), out));
-            return out.get(java.lang.foreign.ValueLayout.JAVA_BOOLEAN, 0);
-        }
+        return numberOut("IsMethodObsolete", JAVA_BYTE, out -> jvmtiInterface_1_.IsMethodObsolete.invoke(
+                n.fn(JvmtiFunction.IsMethodObsolete), n.env, MemorySegment.ofAddress(methodId), out)) != 0;
     }
 
     // ---------------------------------------------------------------- tags
@@ -627,12 +613,9 @@ public final class Jvmti {
     public long getTag(Object o) {
         ensureOpen();
         ensureCapability(Capability.CAN_TAG_OBJECTS);
-        try (Scratch s = Scratch.open()) {
-            MemorySegment out = s.alloc(8);
-            check("GetTag", withRef(Objects.requireNonNull(o, "o"), ref ->
-                    jvmtiInterface_1_.GetTag.invoke(n.fn(JvmtiFunction.GetTag), n.env, ref, out)));
-            return out.get(JAVA_LONG, 0);
-        }
+        Objects.requireNonNull(o, "o");
+        return numberOut("GetTag", JAVA_LONG, out -> withRef(o, ref ->
+                jvmtiInterface_1_.GetTag.invoke(n.fn(JvmtiFunction.GetTag), n.env, ref, out)));
     }
 
     /** Tags {@code o}; 0 removes the tag. */
@@ -836,25 +819,16 @@ public final class Jvmti {
      * read without stopping it (JVMTI_THREAD_STATE_TERMINATED alone for a thread that has ended).
      */
     public int threadState(Thread thread) {
-        ensureOpen();
-        try (Scratch s = Scratch.open()) {
-            MemorySegment out = s.alloc(4);
-            check("GetThreadState", withRef(thread, ref -> jvmtiInterface_1_.GetThreadState.invoke(
-                    n.fn(JvmtiFunction.GetThreadState), n.env, ref, out)));
-            return out.get(JAVA_INT, 0);
-        }
+        return (int) numberOut("GetThreadState", JAVA_INT, out -> withRef(thread, ref ->
+                jvmtiInterface_1_.GetThreadState.invoke(n.fn(JvmtiFunction.GetThreadState), n.env, ref, out)));
     }
 
     /** CPU time of {@code thread} (null: current) in nanoseconds. */
     public long threadCpuTime(Thread thread) {
         ensureOpen();
         ensureCapability(Capability.CAN_GET_THREAD_CPU_TIME);
-        try (Scratch s = Scratch.open()) {
-            MemorySegment out = s.alloc(8);
-            check("GetThreadCpuTime", withRef(thread, ref -> jvmtiInterface_1_.GetThreadCpuTime.invoke(
-                    n.fn(JvmtiFunction.GetThreadCpuTime), n.env, ref, out)));
-            return out.get(JAVA_LONG, 0);
-        }
+        return numberOut("GetThreadCpuTime", JAVA_LONG, out -> withRef(thread, ref ->
+                jvmtiInterface_1_.GetThreadCpuTime.invoke(n.fn(JvmtiFunction.GetThreadCpuTime), n.env, ref, out)));
     }
 
     // ---------------------------------------------------------------- instrumentation support
@@ -874,13 +848,8 @@ public final class Jvmti {
 
     /** Whether {@link #retransformClasses} may change {@code type} (false for arrays, primitives, hidden classes). */
     public boolean isModifiableClass(Class<?> type) {
-        ensureOpen();
-        try (Scratch s = Scratch.open()) {
-            MemorySegment out = s.alloc(4);
-            check("IsModifiableClass", withRef(type, ref -> jvmtiInterface_1_.IsModifiableClass.invoke(
-                    n.fn(JvmtiFunction.IsModifiableClass), n.env, ref, out)));
-            return out.get(JAVA_BYTE, 0) != 0;
-        }
+        return numberOut("IsModifiableClass", JAVA_BYTE, out -> withRef(type, ref ->
+                jvmtiInterface_1_.IsModifiableClass.invoke(n.fn(JvmtiFunction.IsModifiableClass), n.env, ref, out))) != 0;
     }
 
     /**
@@ -1002,6 +971,24 @@ public final class Jvmti {
     private int withRef(Object o, ToIntFunction<MemorySegment> call) {
         try (Refs refs = Refs.open(n)) {
             return call.applyAsInt(refs.of(o));
+        }
+    }
+
+    /**
+     * A call of shape {@code f(..., T* out)} whose result is one number of {@code layout} (a
+     * jboolean, jint or jlong), read after the call's error code is checked.
+     */
+    private long numberOut(String function, ValueLayout layout, ToIntFunction<MemorySegment> call) {
+        ensureOpen();
+        try (Scratch s = Scratch.open()) {
+            MemorySegment out = s.alloc(layout.byteSize());
+            check(function, call.applyAsInt(out));
+            return switch (layout) {
+                case ValueLayout.OfByte b -> out.get(b, 0);
+                case ValueLayout.OfInt i -> out.get(i, 0);
+                case ValueLayout.OfLong l -> out.get(l, 0);
+                default -> throw new IllegalArgumentException("not a number: " + layout);
+            };
         }
     }
 
