@@ -73,23 +73,22 @@ public final class RecordingReader {
             if (wrong != null) {
                 // Resynchronise on the next whole chunk: one bad byte loses its chunk, not every later one.
                 int next = nextWholeChunk(bytes, at + 1);
-                damage.add("chunk " + (whole.chunks + 1) + " at offset " + at + ": " + wrong
+                damage.add("chunk " + (whole.chunks.size() + 1) + " at offset " + at + ": " + wrong
                         + (next < 0 ? "" : "; skipped " + (next - at) + " bytes to the next whole chunk at offset " + next));
                 if (next < 0) break;
                 at = next;
                 continue;
             }
             int length = ByteBuffer.wrap(bytes, at, 4).getInt();
-            // Decode into scratch collections; keep them only if the whole chunk decodes.
             Chunk chunk = new Chunk(version);
             try {
                 ByteBuffer body = version >= RecordingFormat.DEFLATED_SINCE ? inflated(bytes, at + 8, length, inflatable)
                         : ByteBuffer.wrap(bytes, at + 8, length).slice();
                 inflatable -= body.remaining();
                 chunk.decode(body);
-                whole.add(chunk);
+                whole.chunks.add(chunk);
             } catch (Malformed | BufferUnderflowException e) {
-                damage.add("chunk " + (whole.chunks + 1) + " at offset " + at + ": "
+                damage.add("chunk " + (whole.chunks.size() + 1) + " at offset " + at + ": "
                         + (e instanceof Malformed m ? m.getMessage() : "a field runs past the chunk") + "; skipped");
             }
             at += 8 + length;
@@ -97,75 +96,56 @@ public final class RecordingReader {
         return whole.recording(damage.isEmpty() ? null : String.join("; ", damage));
     }
 
-    /** What records hold, gathered: a chunk's, or the recording's so far. */
-    private abstract static class Records {
-        final Map<String, String> info = new HashMap<>();
-        final Map<Integer, String> methods = new HashMap<>();
-        final Map<Integer, String> sources = new HashMap<>();
-        final Map<Long, String> threads = new HashMap<>();
-        final List<Recording.Sample> samples = new ArrayList<>();
-        final List<Recording.ClassEvent> events = new ArrayList<>();
-        final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
-        /** The last figures of methods whose classes unloaded, summed by id (equal classes loaded again share it). */
-        final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
-        final List<Recording.Call> calls = new ArrayList<>();
-        final Map<Integer, Recording.Signature> signatures = new HashMap<>();
-        final List<Recording.Skipped> skipped = new ArrayList<>();
-        final List<String> classFailures = new ArrayList<>();
-        final List<Recording.Removed> removed = new ArrayList<>();
-        final Map<Integer, String> types = new HashMap<>();
-        final List<Recording.Allocation> allocations = new ArrayList<>();
-        final java.util.Set<Long> freed = new java.util.HashSet<>();
-        /** Allocation sampling's interval from each moment on. */
-        final java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
-        final List<Recording.LockWait> locks = new ArrayList<>();
-        final List<Recording.Deadlock> deadlocks = new ArrayList<>();
-        long start = Long.MAX_VALUE;
-        long end = Long.MIN_VALUE;
-    }
-
-    /** The recording as its whole chunks so far make it. */
-    private static final class Whole extends Records {
-        int chunks;
-
-        void add(Chunk chunk) {
-            info.putAll(chunk.info);
-            methods.putAll(chunk.methods);
-            sources.putAll(chunk.sources);
-            threads.putAll(chunk.threads);
-            samples.addAll(chunk.samples);
-            events.addAll(chunk.events);
-            chunk.settled.forEach((id, last) -> {
-                stats.remove(id);  // what an earlier chunk had of that class instance
-                settled.merge(id, last, Recording.MethodStats::plus);
-            });
-            stats.putAll(chunk.stats);
-            calls.addAll(chunk.calls);
-            signatures.putAll(chunk.signatures);
-            skipped.addAll(chunk.skipped);
-            classFailures.addAll(chunk.classFailures);
-            removed.addAll(chunk.removed);
-            types.putAll(chunk.types);
-            allocations.addAll(chunk.allocations);
-            freed.addAll(chunk.freed);
-            locks.addAll(chunk.locks);
-            deadlocks.addAll(chunk.deadlocks);
-            intervals.putAll(chunk.intervals);
-            start = Math.min(start, chunk.start);
-            end = Math.max(end, chunk.end);
-            chunks++;
-        }
+    /**
+     * The chunks read whole so far, in the file's order. They make the recording when all are read:
+     * definitions by id merged, a later chunk's winning; events joined in order.
+     */
+    private static final class Whole {
+        final List<Chunk> chunks = new ArrayList<>();
 
         Recording recording(String damage) {
-            withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
-            settled.forEach((id, last) -> stats.merge(id, last, Recording.MethodStats::plus));
-            return new Recording(chunks, chunks == 0 ? 0 : start, chunks == 0 ? 0 : end, Map.copyOf(info), Map.copyOf(methods),
-                    Map.copyOf(sources), Map.copyOf(threads), List.copyOf(samples), List.copyOf(events), Map.copyOf(stats),
-                    List.copyOf(calls),
-                    new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
-                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks),
-                            List.copyOf(deadlocks)),
+            List<Recording.Allocation> allocations = new ArrayList<>(joined(c -> c.allocations));
+            withIntervals(allocations, new java.util.TreeMap<>(merged(c -> c.intervals)),
+                    merged(c -> c.info).get(RecordingFormat.INFO_ALLOC_INTERVAL));
+            return new Recording(chunks.size(), chunks.stream().mapToLong(c -> c.start).min().orElse(0),
+                    chunks.stream().mapToLong(c -> c.end).max().orElse(0), merged(c -> c.info), merged(c -> c.methods),
+                    merged(c -> c.sources), merged(c -> c.threads), joined(c -> c.samples), joined(c -> c.events), stats(),
+                    joined(c -> c.calls),
+                    new Recording.Tracing(merged(c -> c.signatures), joined(c -> c.skipped), joined(c -> c.classFailures),
+                            joined(c -> c.removed)),
+                    new Recording.Events(merged(c -> c.types), List.copyOf(allocations), java.util.Set.copyOf(joined(c -> c.freed)),
+                            joined(c -> c.locks), joined(c -> c.deadlocks)),
                     damage);
+        }
+
+        /**
+         * Each method's figures: the latest of its class instance now, plus the last figures of
+         * instances that unloaded, summed by id (equal classes loaded again share it).
+         */
+        private Map<Integer, Recording.MethodStats> stats() {
+            Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+            Map<Integer, Recording.MethodStats> settled = new HashMap<>();
+            for (Chunk chunk : chunks) {
+                chunk.settled.forEach((id, last) -> {
+                    stats.remove(id);  // what an earlier chunk had of that class instance
+                    settled.merge(id, last, Recording.MethodStats::plus);
+                });
+                stats.putAll(chunk.stats);
+            }
+            settled.forEach((id, last) -> stats.merge(id, last, Recording.MethodStats::plus));
+            return Map.copyOf(stats);
+        }
+
+        private <K, V> Map<K, V> merged(java.util.function.Function<Chunk, Map<K, V>> part) {
+            Map<K, V> all = new HashMap<>();
+            for (Chunk chunk : chunks) all.putAll(part.apply(chunk));
+            return Map.copyOf(all);
+        }
+
+        private <T> List<T> joined(java.util.function.Function<Chunk, java.util.Collection<T>> part) {
+            List<T> all = new ArrayList<>();
+            for (Chunk chunk : chunks) all.addAll(part.apply(chunk));
+            return List.copyOf(all);
         }
     }
 
@@ -249,7 +229,31 @@ public final class RecordingReader {
         });
     }
 
-    private static final class Chunk extends Records {
+    /** A chunk's records, read into scratch collections: kept only if the whole chunk decodes. */
+    private static final class Chunk {
+        final Map<String, String> info = new HashMap<>();
+        final Map<Integer, String> methods = new HashMap<>();
+        final Map<Integer, String> sources = new HashMap<>();
+        final Map<Long, String> threads = new HashMap<>();
+        final List<Recording.Sample> samples = new ArrayList<>();
+        final List<Recording.ClassEvent> events = new ArrayList<>();
+        final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+        /** The last figures of methods whose classes unloaded in this chunk. */
+        final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
+        final List<Recording.Call> calls = new ArrayList<>();
+        final Map<Integer, Recording.Signature> signatures = new HashMap<>();
+        final List<Recording.Skipped> skipped = new ArrayList<>();
+        final List<String> classFailures = new ArrayList<>();
+        final List<Recording.Removed> removed = new ArrayList<>();
+        final Map<Integer, String> types = new HashMap<>();
+        final List<Recording.Allocation> allocations = new ArrayList<>();
+        final java.util.Set<Long> freed = new java.util.HashSet<>();
+        /** Allocation sampling's interval from each moment on. */
+        final Map<Long, Long> intervals = new HashMap<>();
+        final List<Recording.LockWait> locks = new ArrayList<>();
+        final List<Recording.Deadlock> deadlocks = new ArrayList<>();
+        long start;
+        long end;
         /** Version 4 on: values (not text) in calls, histograms in statistics. */
         final boolean values;
         /** Version 8 on: statistics may be settled. */
