@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * have, a value not captured that deep) makes its comparison false, and is told to the caller once
  * per evaluation ({@code onMissing}) so the user learns of a misspelt field.
  */
-public final class CallCondition {
+public final class CallCondition extends Parsed {
     /** What a path names when it leads nowhere. */
     public static final Object MISSING = new Object() {
         @Override
@@ -77,11 +77,10 @@ public final class CallCondition {
         }
     }
 
-    private final String text;
     private final Node root;
 
     private CallCondition(String text, Node root) {
-        this.text = text;
+        super(text);
         this.root = root;
     }
 
@@ -97,21 +96,6 @@ public final class CallCondition {
     /** Whether the call matches; each path that leads nowhere is told to {@code onMissing}. */
     public boolean test(Facts call, Consumer<String> onMissing) {
         return root.test(call, onMissing);
-    }
-
-    @Override
-    public String toString() {
-        return text;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof CallCondition other && other.text.equals(text);
-    }
-
-    @Override
-    public int hashCode() {
-        return text.hashCode();
     }
 
     // ------------------------------------------------------------------------- the tree

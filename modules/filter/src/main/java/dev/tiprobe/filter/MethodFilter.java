@@ -26,13 +26,12 @@ import java.util.regex.Pattern;
  * Class names are binary names ({@code Outer$Inner}). A {@code ;} inside a descriptor or a
  * parameter list belongs to it, never to the list of patterns.
  */
-public final class MethodFilter {
+public final class MethodFilter extends Parsed {
     private final List<Rule> includes;
     private final List<Rule> excludes;
-    private final String text;
 
     private MethodFilter(String text, List<Rule> includes, List<Rule> excludes) {
-        this.text = text;
+        super(text);
         this.includes = includes;
         this.excludes = excludes;
     }
@@ -362,21 +361,5 @@ public final class MethodFilter {
             if (r.matches(binaryName, classAnnotations, methodName, descriptor, methodAnnotations)) return true;
         }
         return false;
-    }
-
-    /** Filters are equal when written the same: the text decides every rule. */
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof MethodFilter f && f.text.equals(text);
-    }
-
-    @Override
-    public int hashCode() {
-        return text.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return text;
     }
 }
