@@ -34,21 +34,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * by attaching to read the target's properties, which loads nothing: status, dump and stop leave
  * no JDK warning in the target. Loading the agent answers in a file only this
  * user reads.
+ *
+ * @param vm            the attach API's connection, detached by {@link #close}
+ * @param jvmArgs       the target's JVM options ({@code sun.jvm.args}), for the flags it lacks
+ * @param controlSocket where a session of tiprobe's in the target listens
  */
-final class Target implements AutoCloseable {
+record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) implements AutoCloseable {
     static final int MIN_FEATURE = 25;
-
-    private final long pid;
-    private final VirtualMachine vm;
-    private final Properties agentProperties;
-    private final Path controlSocket;
-
-    private Target(long pid, VirtualMachine vm, Properties agentProperties, Path controlSocket) {
-        this.pid = pid;
-        this.vm = vm;
-        this.agentProperties = agentProperties;
-        this.controlSocket = controlSocket;
-    }
 
     static Target attach(long pid) throws CliException {
         refuseWhatIsNotAnotherOfMyJvms(pid);
@@ -141,7 +133,7 @@ final class Target implements AutoCloseable {
             }
             Path socket = ControlSocket.path(Path.of(system.getProperty("java.io.tmpdir", "/tmp")),
                     system.getProperty("user.name", "?"), pid);
-            return new Target(pid, vm, vm.getAgentProperties(), socket);
+            return new Target(pid, vm, vm.getAgentProperties().getProperty("sun.jvm.args", ""), socket);
         } catch (IOException e) {
             detach(vm);
             if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
@@ -237,8 +229,7 @@ final class Target implements AutoCloseable {
      * own module: no flag is needed for it.)
      */
     String missingFlags() {
-        String args = agentProperties.getProperty("sun.jvm.args", "");
-        return args.contains("-XX:+EnableDynamicAgentLoading") ? "" : "-XX:+EnableDynamicAgentLoading";
+        return jvmArgs.contains("-XX:+EnableDynamicAgentLoading") ? "" : "-XX:+EnableDynamicAgentLoading";
     }
 
     /**
