@@ -71,6 +71,12 @@ public final class Registry implements AutoCloseable {
      * own node classes, on the registry thread waiting on the queue and on a thread offering to it.
      */
     private final ConcurrentLinkedQueue<Class<?>> prepared = new ConcurrentLinkedQueue<>();
+    /**
+     * Held while a class taken from {@link #prepared} is registered, so that {@link #sync} also
+     * waits for one the registry thread has taken and not registered yet: otherwise, on a busy
+     * machine, sync could return with a class neither queued nor registered.
+     */
+    private final Object registering = new Object();
     private final AtomicLong registrationFailures = new AtomicLong();
     private final Thread registrar;
     private volatile boolean closed;
@@ -498,7 +504,19 @@ public final class Registry implements AutoCloseable {
 
     /** Registers, on the calling thread, every class whose ClassPrepare is still queued. */
     public void sync() {
-        for (Class<?> c; (c = prepared.poll()) != null; ) registerQuietly(c);
+        while (registerNextQueued()) {
+            // until the queue is empty and no class taken from it is still being registered
+        }
+    }
+
+    /** Registers the next class whose ClassPrepare is queued; false when none is. */
+    private boolean registerNextQueued() {
+        synchronized (registering) {
+            Class<?> c = prepared.poll();
+            if (c == null) return false;
+            registerQuietly(c);
+            return true;
+        }
     }
 
     private void backfillQuietly() {
@@ -519,10 +537,7 @@ public final class Registry implements AutoCloseable {
 
     private void registerQueued() {
         while (!closed) {
-            Class<?> c = prepared.poll();
-            if (c != null) {
-                registerQuietly(c);
-            } else {
+            if (!registerNextQueued()) {
                 LockSupport.parkNanos(this, QUIET_WAIT_NANOS);  // a ClassPrepare unparks it
                 if (Thread.interrupted()) return;
             }
