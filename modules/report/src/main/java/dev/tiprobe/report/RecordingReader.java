@@ -73,22 +73,23 @@ public final class RecordingReader {
             if (wrong != null) {
                 // Resynchronise on the next whole chunk: one bad byte loses its chunk, not every later one.
                 int next = nextWholeChunk(bytes, at + 1);
-                damage.add("chunk " + (whole.chunks.size() + 1) + " at offset " + at + ": " + wrong
+                damage.add("chunk " + (whole.chunks + 1) + " at offset " + at + ": " + wrong
                         + (next < 0 ? "" : "; skipped " + (next - at) + " bytes to the next whole chunk at offset " + next));
                 if (next < 0) break;
                 at = next;
                 continue;
             }
             int length = ByteBuffer.wrap(bytes, at, 4).getInt();
+            // Decode into scratch collections; keep them only if the whole chunk decodes.
             Chunk chunk = new Chunk(version);
             try {
                 ByteBuffer body = version >= RecordingFormat.DEFLATED_SINCE ? inflated(bytes, at + 8, length, inflatable)
                         : ByteBuffer.wrap(bytes, at + 8, length).slice();
                 inflatable -= body.remaining();
                 chunk.decode(body);
-                whole.chunks.add(chunk);
+                whole.add(chunk);
             } catch (Malformed | BufferUnderflowException e) {
-                damage.add("chunk " + (whole.chunks.size() + 1) + " at offset " + at + ": "
+                damage.add("chunk " + (whole.chunks + 1) + " at offset " + at + ": "
                         + (e instanceof Malformed m ? m.getMessage() : "a field runs past the chunk") + "; skipped");
             }
             at += 8 + length;
@@ -96,56 +97,79 @@ public final class RecordingReader {
         return whole.recording(damage.isEmpty() ? null : String.join("; ", damage));
     }
 
-    /**
-     * The chunks read whole so far, in the file's order. They make the recording when all are read:
-     * definitions by id merged, a later chunk's winning; events joined in order.
-     */
-    private static final class Whole {
-        final List<Chunk> chunks = new ArrayList<>();
+    /** What records hold, gathered: a chunk's, or the recording's so far. */
+    private abstract static class Records {
+        /**
+         * The collections below that each chunk's are added to, in the same order in every
+         * Records ({@link Whole#add}); the method figures, which a chunk may settle, are added apart.
+         */
+        private final List<Object> gathered = new ArrayList<>();
+        final Map<String, String> info = gathered(new HashMap<>());
+        final Map<Integer, String> methods = gathered(new HashMap<>());
+        final Map<Integer, String> sources = gathered(new HashMap<>());
+        final Map<Long, String> threads = gathered(new HashMap<>());
+        final List<Recording.Sample> samples = gathered(new ArrayList<>());
+        final List<Recording.ClassEvent> events = gathered(new ArrayList<>());
+        final List<Recording.Call> calls = gathered(new ArrayList<>());
+        final Map<Integer, Recording.Signature> signatures = gathered(new HashMap<>());
+        final List<Recording.Skipped> skipped = gathered(new ArrayList<>());
+        final List<String> classFailures = gathered(new ArrayList<>());
+        final List<Recording.Removed> removed = gathered(new ArrayList<>());
+        final Map<Integer, String> types = gathered(new HashMap<>());
+        final List<Recording.Allocation> allocations = gathered(new ArrayList<>());
+        final java.util.Set<Long> freed = gathered(new java.util.HashSet<>());
+        /** Allocation sampling's interval from each moment on. */
+        final java.util.NavigableMap<Long, Long> intervals = gathered(new java.util.TreeMap<>());
+        final List<Recording.LockWait> locks = gathered(new ArrayList<>());
+        final List<Recording.Deadlock> deadlocks = gathered(new ArrayList<>());
+        final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+        /** The last figures of methods whose classes unloaded, summed by id (equal classes loaded again share it). */
+        final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+
+        private <T> T gathered(T collection) {
+            gathered.add(collection);
+            return collection;
+        }
+
+        /** Adds what {@code later} gathered to this: maps by key, a later entry winning; lists and sets joined. */
+        @SuppressWarnings("unchecked")
+        void addGathered(Records later) {
+            for (int i = 0; i < gathered.size(); i++) {
+                Object mine = gathered.get(i);
+                if (mine instanceof Map<?, ?> map) ((Map<Object, Object>) map).putAll((Map<?, ?>) later.gathered.get(i));
+                else ((java.util.Collection<Object>) mine).addAll((java.util.Collection<?>) later.gathered.get(i));
+            }
+        }
+    }
+
+    /** The recording as its whole chunks so far make it. */
+    private static final class Whole extends Records {
+        int chunks;
+
+        void add(Chunk chunk) {
+            addGathered(chunk);
+            chunk.settled.forEach((id, last) -> {
+                stats.remove(id);  // what an earlier chunk had of that class instance
+                settled.merge(id, last, Recording.MethodStats::plus);
+            });
+            stats.putAll(chunk.stats);
+            start = Math.min(start, chunk.start);
+            end = Math.max(end, chunk.end);
+            chunks++;
+        }
 
         Recording recording(String damage) {
-            List<Recording.Allocation> allocations = new ArrayList<>(joined(c -> c.allocations));
-            withIntervals(allocations, new java.util.TreeMap<>(merged(c -> c.intervals)),
-                    merged(c -> c.info).get(RecordingFormat.INFO_ALLOC_INTERVAL));
-            return new Recording(chunks.size(), chunks.stream().mapToLong(c -> c.start).min().orElse(0),
-                    chunks.stream().mapToLong(c -> c.end).max().orElse(0), merged(c -> c.info), merged(c -> c.methods),
-                    merged(c -> c.sources), merged(c -> c.threads), joined(c -> c.samples), joined(c -> c.events), stats(),
-                    joined(c -> c.calls),
-                    new Recording.Tracing(merged(c -> c.signatures), joined(c -> c.skipped), joined(c -> c.classFailures),
-                            joined(c -> c.removed)),
-                    new Recording.Events(merged(c -> c.types), List.copyOf(allocations), java.util.Set.copyOf(joined(c -> c.freed)),
-                            joined(c -> c.locks), joined(c -> c.deadlocks)),
-                    damage);
-        }
-
-        /**
-         * Each method's figures: the latest of its class instance now, plus the last figures of
-         * instances that unloaded, summed by id (equal classes loaded again share it).
-         */
-        private Map<Integer, Recording.MethodStats> stats() {
-            Map<Integer, Recording.MethodStats> stats = new HashMap<>();
-            Map<Integer, Recording.MethodStats> settled = new HashMap<>();
-            for (Chunk chunk : chunks) {
-                chunk.settled.forEach((id, last) -> {
-                    stats.remove(id);  // what an earlier chunk had of that class instance
-                    settled.merge(id, last, Recording.MethodStats::plus);
-                });
-                stats.putAll(chunk.stats);
-            }
+            withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
             settled.forEach((id, last) -> stats.merge(id, last, Recording.MethodStats::plus));
-            return Map.copyOf(stats);
-        }
-
-        private <K, V> Map<K, V> merged(java.util.function.Function<Chunk, Map<K, V>> part) {
-            Map<K, V> all = new HashMap<>();
-            for (Chunk chunk : chunks) all.putAll(part.apply(chunk));
-            return Map.copyOf(all);
-        }
-
-        private <T> List<T> joined(java.util.function.Function<Chunk, java.util.Collection<T>> part) {
-            List<T> all = new ArrayList<>();
-            for (Chunk chunk : chunks) all.addAll(part.apply(chunk));
-            return List.copyOf(all);
+            return new Recording(chunks, chunks == 0 ? 0 : start, chunks == 0 ? 0 : end, Map.copyOf(info), Map.copyOf(methods),
+                    Map.copyOf(sources), Map.copyOf(threads), List.copyOf(samples), List.copyOf(events), Map.copyOf(stats),
+                    List.copyOf(calls),
+                    new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
+                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks),
+                            List.copyOf(deadlocks)),
+                    damage);
         }
     }
 
@@ -229,31 +253,7 @@ public final class RecordingReader {
         });
     }
 
-    /** A chunk's records, read into scratch collections: kept only if the whole chunk decodes. */
-    private static final class Chunk {
-        final Map<String, String> info = new HashMap<>();
-        final Map<Integer, String> methods = new HashMap<>();
-        final Map<Integer, String> sources = new HashMap<>();
-        final Map<Long, String> threads = new HashMap<>();
-        final List<Recording.Sample> samples = new ArrayList<>();
-        final List<Recording.ClassEvent> events = new ArrayList<>();
-        final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
-        /** The last figures of methods whose classes unloaded in this chunk. */
-        final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
-        final List<Recording.Call> calls = new ArrayList<>();
-        final Map<Integer, Recording.Signature> signatures = new HashMap<>();
-        final List<Recording.Skipped> skipped = new ArrayList<>();
-        final List<String> classFailures = new ArrayList<>();
-        final List<Recording.Removed> removed = new ArrayList<>();
-        final Map<Integer, String> types = new HashMap<>();
-        final List<Recording.Allocation> allocations = new ArrayList<>();
-        final java.util.Set<Long> freed = new java.util.HashSet<>();
-        /** Allocation sampling's interval from each moment on. */
-        final Map<Long, Long> intervals = new HashMap<>();
-        final List<Recording.LockWait> locks = new ArrayList<>();
-        final List<Recording.Deadlock> deadlocks = new ArrayList<>();
-        long start;
-        long end;
+    private static final class Chunk extends Records {
         /** Version 4 on: values (not text) in calls, histograms in statistics. */
         final boolean values;
         /** Version 8 on: statistics may be settled. */
