@@ -72,11 +72,13 @@ public final class Registry implements AutoCloseable {
      */
     private final ConcurrentLinkedQueue<Class<?>> prepared = new ConcurrentLinkedQueue<>();
     /**
-     * Held while a class taken from {@link #prepared} is registered, so that {@link #sync} also
-     * waits for one the registry thread has taken and not registered yet: otherwise, on a busy
-     * machine, sync could return with a class neither queued nor registered.
+     * Polls of {@link #prepared} the registry thread has begun, and those it has finished
+     * (registering what it took), so that {@link #sync} can wait for a class the thread has taken
+     * and not registered yet, neither queued nor registered: on a busy machine the thread may be
+     * descheduled between the two.
      */
-    private final Object registering = new Object();
+    private final AtomicLong registrarPolls = new AtomicLong();
+    private final AtomicLong registrarPollsDone = new AtomicLong();
     private final AtomicLong registrationFailures = new AtomicLong();
     private final Thread registrar;
     private volatile boolean closed;
@@ -502,22 +504,21 @@ public final class Registry implements AutoCloseable {
         }
     }
 
-    /** Registers, on the calling thread, every class whose ClassPrepare is still queued. */
+    /**
+     * Registers, on the calling thread, every class whose ClassPrepare is still queued, and waits
+     * (a second at most) for the one the registry thread may be registering. Not to be called
+     * where registering could wait on the caller: in a callback, or holding this registry's lock.
+     */
     public void sync() {
-        while (registerNextQueued()) {
-            // until the queue is empty and no class taken from it is still being registered
-        }
+        long begun = registrarPolls.get();
+        for (Class<?> c; (c = prepared.poll()) != null; ) registerQuietly(c);
+        long patience = System.nanoTime() + SYNC_PATIENCE_NANOS;
+        while (registrarPollsDone.get() < begun && System.nanoTime() < patience) LockSupport.parkNanos(SYNC_LOOK_NANOS);
     }
 
-    /** Registers the next class whose ClassPrepare is queued; false when none is. */
-    private boolean registerNextQueued() {
-        synchronized (registering) {
-            Class<?> c = prepared.poll();
-            if (c == null) return false;
-            registerQuietly(c);
-            return true;
-        }
-    }
+    /** The longest {@link #sync} waits for the registry thread's class: registering one takes microseconds. */
+    private static final long SYNC_PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long SYNC_LOOK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private void backfillQuietly() {
         try {
@@ -537,7 +538,15 @@ public final class Registry implements AutoCloseable {
 
     private void registerQueued() {
         while (!closed) {
-            if (!registerNextQueued()) {
+            registrarPolls.incrementAndGet();  // before the poll: sync waits for what this poll takes
+            Class<?> c = null;
+            try {
+                c = prepared.poll();
+                if (c != null) registerQuietly(c);
+            } finally {
+                registrarPollsDone.incrementAndGet();
+            }
+            if (c == null) {
                 LockSupport.parkNanos(this, QUIET_WAIT_NANOS);  // a ClassPrepare unparks it
                 if (Thread.interrupted()) return;
             }
