@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  *
  * A path that leads nowhere (a field the object does not have, a parameter the method does not
  * have, a value not captured that deep) makes its comparison false, and is told to the caller once
- * per evaluation ({@code onMissing}) so the user learns of a misspelt field.
+ * per evaluation ({@code onMissing}) so the user learns of a misspelt field. Conditions are equal
+ * when written the same.
  */
 public final class CallCondition extends Parsed {
     /** What a path names when it leads nowhere. */

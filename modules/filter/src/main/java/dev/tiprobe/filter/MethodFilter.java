@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * Class names are binary names ({@code Outer$Inner}). A {@code ;} inside a descriptor or a
- * parameter list belongs to it, never to the list of patterns.
+ * parameter list belongs to it, never to the list of patterns. Filters are equal when written the
+ * same: the text decides every rule.
  */
 public final class MethodFilter extends Parsed {
     private final List<Rule> includes;

@@ -1,10 +1,10 @@
 package dev.tiprobe.filter;
 
 /**
- * What the user writes and tiprobe parses, a filter or a condition. Its text decides everything it
- * does: two are equal when written the same, and each shows as its text.
+ * What the user writes and tiprobe parses, a {@link MethodFilter} or a {@link CallCondition}. Its
+ * text decides everything it does: two are equal when written the same, and each shows as its text.
  */
-abstract sealed class Parsed permits MethodFilter, CallCondition {
+public abstract sealed class Parsed permits MethodFilter, CallCondition {
     private final String text;
 
     Parsed(String text) {
