@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * no JDK warning in the target. Loading the agent answers in a file only this
  * user reads.
  *
+ * @param pid           the target's process id
  * @param vm            the attach API's connection, detached by {@link #close}
  * @param jvmArgs       the target's JVM options ({@code sun.jvm.args}), for the flags it lacks
  * @param controlSocket where a session of tiprobe's in the target listens
@@ -333,6 +334,12 @@ record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) i
     @Override
     public void close() {
         detach(vm);
+    }
+
+    /** The pid alone: the JVM's options may hold secrets ({@code -Dpassword=…}). */
+    @Override
+    public String toString() {
+        return "process " + pid;
     }
 
     private static void detach(VirtualMachine vm) {

@@ -975,20 +975,17 @@ public final class Jvmti {
     }
 
     /**
-     * A call of shape {@code f(..., T* out)} whose result is one number of {@code layout} (a
-     * jboolean, jint or jlong), read after the call's error code is checked.
+     * A call of shape {@code f(..., T* out)} whose result is one number of {@code layout}, {@code
+     * JAVA_BYTE} (a jboolean), {@code JAVA_INT} or {@code JAVA_LONG}, read after the call's error
+     * code is checked.
      */
     private long numberOut(String function, ValueLayout layout, ToIntFunction<MemorySegment> call) {
         ensureOpen();
         try (Scratch s = Scratch.open()) {
             MemorySegment out = s.alloc(layout.byteSize());
             check(function, call.applyAsInt(out));
-            return switch (layout) {
-                case ValueLayout.OfByte b -> out.get(b, 0);
-                case ValueLayout.OfInt i -> out.get(i, 0);
-                case ValueLayout.OfLong l -> out.get(l, 0);
-                default -> throw new IllegalArgumentException("not a number: " + layout);
-            };
+            long bytes = layout.byteSize();  // no pattern switch: its bootstrap would load classes in a callback
+            return bytes == 1 ? out.get(JAVA_BYTE, 0) : bytes == 4 ? out.get(JAVA_INT, 0) : out.get(JAVA_LONG, 0);
         }
     }
 
