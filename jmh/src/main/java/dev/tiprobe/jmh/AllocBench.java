@@ -2,17 +2,7 @@ package dev.tiprobe.jmh;
 
 import bench.target.Allocating;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput of an allocating workload on two threads while a profiler samples allocations, each
@@ -26,19 +16,11 @@ import java.util.concurrent.TimeUnit;
  * <p>How to run, from the repository root (agent paths are relative to it): {@code java -jar
  * jmh/target/benchmarks.jar AllocBench -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Threads(2)
-public class AllocBench {
+public class AllocBench extends ProfiledThroughput {
     static final String TIPROBE = Peers.TIPROBE_AGENT + "file=jmh/target/alloc-%p.tpr,alloc=512k";
     static final String ASYNC_PROFILER = Peers.ASYNC_PROFILER_AGENT + "start,alloc=512k,"
             + "file=jmh/target/alloc-ap-%p.jfr";
     static final String JFR = "-XX:StartFlightRecording:settings=jmh/jfr/alloc.jfc,filename=jmh/target/alloc-%p.jfr";
-
-    long seed = 42;
 
     @Benchmark
     @Fork(value = 1)

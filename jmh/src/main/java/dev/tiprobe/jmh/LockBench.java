@@ -3,17 +3,7 @@ package dev.tiprobe.jmh;
 import bench.target.Contended;
 import bench.target.ContendedLock;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput of a contended workload (two threads taking turns in one monitor) while a profiler
@@ -29,19 +19,11 @@ import java.util.concurrent.TimeUnit;
  * <p>How to run, from the repository root: {@code java -jar jmh/target/benchmarks.jar LockBench
  * -jvmArgsPrepend --sun-misc-unsafe-memory-access=allow}.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Threads(2)
-public class LockBench {
+public class LockBench extends ProfiledThroughput {
     static final String TIPROBE = Peers.TIPROBE_AGENT + "file=jmh/target/lock-%p.tpr,lock=10ms";
     static final String ASYNC_PROFILER = Peers.ASYNC_PROFILER_AGENT + "start,lock=10ms,"
             + "file=jmh/target/lock-ap-%p.jfr";
     static final String JFR = "-XX:StartFlightRecording:settings=jmh/jfr/lock.jfc,filename=jmh/target/lock-%p.jfr";
-
-    long seed = 42;
 
     @Benchmark
     @Fork(value = 1)

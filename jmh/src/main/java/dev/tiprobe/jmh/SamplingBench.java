@@ -3,19 +3,11 @@ package dev.tiprobe.jmh;
 import bench.target.Busy;
 import bench.target.Spin;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput of a CPU-bound workload on two threads while a profiler samples every 10 ms, each
@@ -37,13 +29,7 @@ import java.util.concurrent.TimeUnit;
  * 500 parked threads only. The profiler adds the share of the JVM's CPU its other threads took, which
  * ranks the rows where the machine's noise hides their throughput ({@link OtherThreadsCpuProfiler}).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Threads(2)
-public class SamplingBench {
+public class SamplingBench extends ProfiledThroughput {
     static final String TIPROBE = Peers.TIPROBE_AGENT + "file=jmh/target/sampling-%p.json,interval=10ms,samplemode=";
     static final String ASYNC_PROFILER = Peers.ASYNC_PROFILER_AGENT + "start,interval=10ms,file=jmh/target/sampling-ap-%p.jfr,event=";
     static final String TIPROBE_LOOP = Peers.TIPROBE_AGENT + "file=jmh/target/sampling-loop-%p-%t.tpr,"
@@ -57,8 +43,6 @@ public class SamplingBench {
     /** JFR asked for what tiprobe asks of it on Linux, CPU-time samples every 10 ms of a thread's CPU, and nothing else. */
     static final String JFR_CPU_TIME_SAMPLES = "-XX:StartFlightRecording:settings=none,+jdk.CPUTimeSample#enabled=true,"
             + "+jdk.CPUTimeSample#throttle=10ms,filename=jmh/target/sampling-cpu-time-%p.jfr";
-
-    long seed = 42;
 
     /** Threads parked for the whole fork, beside the two busy ones. */
     @State(Scope.Benchmark)
