@@ -116,15 +116,9 @@ final class CollectCommand extends SessionCommand {
     String sessionOptions() throws CliException {
         if (!looping.asked()) {
             printed = printed();
-            if (printed != null) printedDirectory = Agent.tempDirectory("tiprobe-");
+            if (printed != null) printedDirectory = Agent.tempDirectory("tiprobe-");  // call() deletes it, whatever happens
             output = printed != null ? printedDirectory.resolve(AgentOptions.expand(PRINTED_RECORDING, pid)) : Agent.output(trace.file(), pid);
-            try {
-                return trace.agentOptions(output, looping);
-            } catch (CliException refused) {  // a value the flags' reader refuses: nothing is left behind
-                if (printedDirectory != null) Agent.deleteDirectory(printedDirectory);
-                printedDirectory = null;
-                throw refused;
-            }
+            return trace.agentOptions(output, looping);
         }
         if (format != null || perThread || !includes.isEmpty() || !excludes.isEmpty()) {
             throw new UsageException("-o, -t, --include and --exclude shape one output: with --loop, name the format by -f's extension"
@@ -139,24 +133,27 @@ final class CollectCommand extends SessionCommand {
     @Override
     public Integer call() throws CliException {
         PrintWriter err = spec.commandLine().getErr();
-        String options = agentOptions();  // options that do not go together fail before the target is touched
-        Agent.jar();  // a missing agent jar fails before the target is touched
-        Path progress = Agent.tempFile("tiprobe-progress-");
-        try (Target target = Target.attach(pid)) {
-            Reply started = startSession(target, options + "," + AgentControl.option(AgentControl.PROGRESS, progress)
-                    + "," + AgentControl.option(AgentControl.OWNER, ownerOfTheSession()));
-            err.println("tiprobe collect: " + started.text());
-            warnIfNothingMatched(started);
-            try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, the report and the summary below
-                try {
-                    showProgress(ctrlC, progress, err);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+        Path progress = null;
+        try {
+            String options = agentOptions();  // options that do not go together fail before the target is touched
+            Agent.jar();  // a missing agent jar fails before the target is touched
+            progress = Agent.tempFile("tiprobe-progress-");
+            try (Target target = Target.attach(pid)) {
+                Reply started = startSession(target, options + "," + AgentControl.option(AgentControl.PROGRESS, progress)
+                        + "," + AgentControl.option(AgentControl.OWNER, ownerOfTheSession()));
+                err.println("tiprobe collect: " + started.text());
+                warnIfNothingMatched(started);
+                try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, the report and the summary below
+                    try {
+                        showProgress(ctrlC, progress, err);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    finish(target);  // inside: a Ctrl-C's hook waits for it
                 }
-                finish(target);  // inside: a Ctrl-C's hook waits for it
             }
-        } finally {
-            Agent.delete(progress);
+        } finally {  // whatever ended the command, even a refused option: nothing of its own is left behind
+            if (progress != null) Agent.delete(progress);
             if (printedDirectory != null) Agent.deleteDirectory(printedDirectory);
         }
         return Main.OK;
