@@ -147,11 +147,11 @@ final class TraceOptions implements TableFlags.Holder {
         if (args && !given.containsKey(Setting.MODE)) given.put(Setting.MODE, new Setting.Given("--args", "trace"));
         given.put(Setting.FILE, new Setting.Given("-f", output.toString()));
         if (looping != null) given.putAll(looping.tableFlags().given());
-        if (output.toString().contains(",")) throw new CliException("the output's name cannot contain ','");
+        if (output.toString().contains(",")) throw new UsageException("the output's name cannot contain ','");
         Report.checked(output);
         boolean profiling = given.containsKey(Setting.INTERVAL) || given.containsKey(Setting.ALLOC) || given.containsKey(Setting.LOCK);
         if (!profiling && Export.forFile(file()).map(Export::drawnFromStacks).orElse(false)) {
-            throw new CliException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
+            throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
         }
         String filter = table.text(Setting.TRACE);
         if (filter != null && AgentOptions.split(filter).size() > 1) {
@@ -165,7 +165,7 @@ final class TraceOptions implements TableFlags.Holder {
             throw new UsageException("a filter cannot contain ',' outside a parameter list: separate patterns with ';'");
         }
         String threads = table.text(Setting.THREADS);
-        if (threads != null && threads.contains(",")) throw new CliException("--sample-threads cannot contain ',': separate globs with ';'");
+        if (threads != null && threads.contains(",")) throw new UsageException("--sample-threads cannot contain ',': separate globs with ';'");
         try {
             return AgentOptions.of(given, Setting.Naming.COMMAND);
         } catch (IllegalArgumentException e) {  // a bad value, a filter, an option without what it needs

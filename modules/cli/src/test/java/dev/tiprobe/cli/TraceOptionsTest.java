@@ -137,6 +137,11 @@ class TraceOptionsTest {
         assertEquals("a filter cannot contain ',' outside a parameter list: separate patterns with ';'", usage("--trace", "a.*,b.*"));
         assertEquals("missing ')' at position 16 of 'T::f(String, int'", usage("--trace", "T::f(String, int"));
         assertEquals("missing method name after '::' at position 5 of 'a.b::'", usage("--trace", "a.b::"));
+        assertEquals("--sample-threads cannot contain ',': separate globs with ';'", usage("--sample", "10ms", "--sample-threads", "a,b"));
+        assertEquals("-f t.html needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks",
+                assertThrows(UsageException.class, () -> flags("--trace", "a.*", "-f", "t.html").settings(Path.of("/tmp/t.html"))).getMessage());
+        assertEquals("the output's name cannot contain ','",
+                assertThrows(UsageException.class, () -> flags("--sample", "10ms").settings(Path.of("/tmp/a,b.json"))).getMessage());
     }
 
     @Command
