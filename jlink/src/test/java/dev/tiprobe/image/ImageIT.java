@@ -630,6 +630,41 @@ class ImageIT {
     }
 
     /**
+     * A class the JVM will not give its class file back at stop (another agent's transformer
+     * breaks it) keeps its probes: they go on counting, and a later session's methods, whose
+     * probes would otherwise be handed the same slots, never receive those calls.
+     */
+    @Test
+    void aClassTheJvmWillNotRestoreKeepsItsCallsOutOfTheNextSession() throws Exception {
+        Path marker = dir.resolve("refuse-restore");
+        Path refuser = dir.resolve("refuser.jar");
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Premain-Class", "example.known.RefusedRestore");
+        manifest.getMainAttributes().putValue("Can-Retransform-Classes", "true");
+        new java.util.jar.JarOutputStream(Files.newOutputStream(refuser), manifest).close();  // the manifest alone: the agent's class is on the class path
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(QUIET);
+        command.addAll(List.of("-javaagent:" + refuser + "=" + marker, "-cp", CLASSES, "example.known.RefusedRestore", "300"));
+        String pid = Long.toString(targets.start(command, "refused.out", "ready").pid());
+
+        Run first = tiprobe("start", "--trace", "example.known.RefusedRestore$Worker::work", "-f", dir.resolve("first.json").toString(), pid);
+        assertEquals(0, first.exit(), first.err());
+        Thread.sleep(1_000);
+        Files.createFile(marker);
+        Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+        assertTrue(Files.readString(dir.resolve("first.json")).contains("RefusedRestore$Worker: retransform failed"),
+                "the class the JVM kept as it was is named");
+
+        Run second = tiprobe("start", "--trace", "example.known.RefusedRestore$Idle::never", "-f", dir.resolve("second.json").toString(), pid);
+        assertEquals(0, second.exit(), second.err());
+        Thread.sleep(1_000);
+        assertEquals(0, tiprobe("stop", pid).exit());
+        assertEquals(0, calls(dir.resolve("second.json"), "never"), "Idle.never is never called; Worker.work's calls are not its");
+    }
+
+    /**
      * Two {@code start}s at once on one JVM where no agent ran yet, then two {@code stop}s: one of
      * each wins, the other is told why in one line and exits 1, and one session ran.
      */

@@ -639,9 +639,16 @@ public final class Tracing {
             return out;
         }
 
-        /** Retransforms through JVMTI, or through java.lang.instrument before JVMTI is reached. */
-        private void retransform(List<Class<?>> classes) {
-            for (int i = 0; i < classes.size(); i += BATCH) retransformOrSplit(classes.subList(i, Math.min(classes.size(), i + BATCH)));
+        /**
+         * Retransforms through JVMTI, or through java.lang.instrument before JVMTI is reached;
+         * false when the JVM refused a class, which keeps the class file it had.
+         */
+        private boolean retransform(List<Class<?>> classes) {
+            boolean all = true;
+            for (int i = 0; i < classes.size(); i += BATCH) {
+                if (!retransformOrSplit(classes.subList(i, Math.min(classes.size(), i + BATCH)))) all = false;
+            }
+            return all;
         }
 
         /**
@@ -649,7 +656,7 @@ public final class Tracing {
          * done again in halves, until the class that fails is alone. Done class by class instead,
          * each call would throw compiled code away again.
          */
-        private void retransformOrSplit(List<Class<?>> batch) {
+        private boolean retransformOrSplit(List<Class<?>> batch) {
             CallTally tally = new CallTally();
             Throwable refused = null;
             callTally.set(tally);
@@ -665,11 +672,11 @@ public final class Tracing {
                 tally.failures.forEach(classFailures::add);
                 if (refused == null) classesInstrumented.addAndGet(tally.classes);
                 else classFailures.add(batch.getFirst().getName() + ": retransform failed: " + refused.getMessage());
-                return;
+                return refused == null;
             }
             int half = batch.size() / 2;
-            retransformOrSplit(batch.subList(0, half));
-            retransformOrSplit(batch.subList(half, batch.size()));
+            boolean first = retransformOrSplit(batch.subList(0, half));
+            return retransformOrSplit(batch.subList(half, batch.size())) && first;
         }
 
         private void retransform(Class<?>... classes) throws UnmodifiableClassException {
@@ -795,11 +802,18 @@ public final class Tracing {
             List<Class<?>> restore = jvmti == null ? changedNow : unstranded(changedNow, turnsOff
                     ? "left instrumented, its probes turned off where they are and in no report from now on"
                     : "left instrumented, its probes still counting but in no report from now on");
-            if (restore.size() < changedNow.size()) {
-                retiredBelow = Math.max(retiredBelow, slots.size());
-                if (turnsOff) ProbeControl.turnOff(java.util.stream.IntStream.range(slots.firstSlot(), slots.size()).toArray());
-            }
-            retransform(restore);
+            if (restore.size() < changedNow.size()) retireSlots(turnsOff);
+            if (!retransform(restore)) retireSlots(turnsOff);  // a class the JVM would not give its class file back keeps its probes too
+        }
+
+        /**
+         * No later session hands out this one's slots: classes left instrumented still call them,
+         * their time and trace probes turned off where they are.
+         */
+        private void retireSlots(boolean turnsOff) {
+            if (retiredBelow >= slots.size()) return;
+            retiredBelow = slots.size();
+            if (turnsOff) ProbeControl.turnOff(java.util.stream.IntStream.range(slots.firstSlot(), slots.size()).toArray());
         }
 
         /** The timed call sites of a call that ran, slowest first; none where its sites were not timed. */
