@@ -216,6 +216,10 @@ final class Instrumenter {
             chosen.put(m, classSlots.slotFor(m));
         }
         if (chosen.isEmpty()) return new Result(null, 0, skipped);
+        if (!jvmVerifies && model.majorVersion() < STACK_MAPS_SINCE) {
+            throw new IllegalStateException("its class file is version " + model.majorVersion() + " (Java " + (model.majorVersion() - 44)
+                    + "), older than Java 6: tiprobe cannot check its changes before the JVM loads it (attached, the JVM checks them itself)");
+        }
         ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
                 resolver(loader, model, loaded, NestFiles.onDisk(codeSource))));
         Map<Integer, List<String>> sitesBySlot = new HashMap<>();
@@ -239,6 +243,13 @@ final class Instrumenter {
     }
 
     private static final String UNRESOLVED = "Could not resolve class ";
+
+    /**
+     * The first class file version with stack maps (Java 6). The JDK's verifier, which checks a
+     * class tiprobe changes as it loads, checks no older one: the JVM verifies those by type
+     * inference, which only it does.
+     */
+    static final int STACK_MAPS_SINCE = 50;
 
     /**
      * Whether every verification error of the changed class is a type nobody can describe yet

@@ -49,6 +49,25 @@ class InstrumenterTest {
     }
 
     /**
+     * A class file older than Java 6 (Byte Buddy's default where it does not know the running JDK)
+     * has no stack maps, and tiprobe cannot check its changes: as it loads, it is left unchanged
+     * with that reason; retransformed, where the JVM verifies the result itself, it is changed.
+     */
+    @Test
+    void aClassFileOlderThanJava6IsChangedOnlyWhereTheJvmChecksTheChange() {
+        byte[] java5 = ClassFile.of(ClassFile.StackMapsOption.DROP_STACK_MAPS).transformClass(
+                ClassFile.of().parse(GeneratedClasses.classFile("gen.Old")),
+                (builder, element) -> builder.with(element instanceof java.lang.classfile.ClassFileVersion
+                        ? java.lang.classfile.ClassFileVersion.of(49, 0) : element));
+        assertEquals(49, ClassFile.of().parse(java5).majorVersion());
+        Instrumenter instrumenter = new Instrumenter(MethodFilter.parse("gen.**"), TraceMode.TIME,
+                (name, loader, source, file) -> method -> 0, Instrumenter.LoadedClasses.NONE);
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> instrumenter.transform(null, null, java5, false));
+        assertTrue(refused.getMessage().startsWith("its class file is version 49 (Java 5), older than Java 6"), refused.getMessage());
+        assertNotNull(instrumenter.transform(null, null, java5, true).bytes(), "retransformed: the JVM checks the change");
+    }
+
+    /**
      * A class made in memory (its code source a local path that does not exist, as Groovy's
      * {@code file:/groovy/script}) has nestmates made with it: asking the loader for their class
      * files finds nothing, and each of the JDK's loaders up the chain keeps the name as a miss, a
