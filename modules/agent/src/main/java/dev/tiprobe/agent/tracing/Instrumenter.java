@@ -10,6 +10,7 @@ import dev.tiprobe.probe.Probe;
 import java.lang.classfile.Annotation;
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassFileVersion;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.ClassTransform;
@@ -216,18 +217,21 @@ final class Instrumenter {
             chosen.put(m, classSlots.slotFor(m));
         }
         if (chosen.isEmpty()) return new Result(null, 0, skipped);
-        if (!jvmVerifies && model.majorVersion() < STACK_MAPS_SINCE) {
-            throw new IllegalStateException("its class file is version " + model.majorVersion() + " (Java " + (model.majorVersion() - 44)
-                    + "), older than Java 6: tiprobe cannot check its changes before the JVM loads it (attached, the JVM checks them itself)");
-        }
+        // Changed as it loads, a class file without stack maps becomes one with them, which tiprobe can check.
+        boolean withStackMaps = !jvmVerifies && model.majorVersion() < STACK_MAPS_SINCE;
         ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
-                resolver(loader, model, loaded, NestFiles.onDisk(codeSource))));
+                resolver(loader, model, loaded, NestFiles.onDisk(codeSource))),
+                withStackMaps ? ClassFile.StackMapsOption.GENERATE_STACK_MAPS : ClassFile.StackMapsOption.STACK_MAPS_WHEN_REQUIRED);
         Map<Integer, List<String>> sitesBySlot = new HashMap<>();
         ClassTransform transform = (builder, element) -> {
             if (element instanceof MethodModel m && chosen.containsKey(m)) {
                 Injector injector = new Injector(m, chosen.get(m), model);
                 builder.transformMethod(m, MethodTransform.transformingCode(injector));
                 if (injector.sites != null) sitesBySlot.put(injector.slot, injector.sites);
+            } else if (withStackMaps && element instanceof ClassFileVersion) {
+                builder.withVersion(STACK_MAPS_SINCE, 0);
+            } else if (withStackMaps && element instanceof MethodModel m && m.code().isPresent()) {
+                builder.transformMethod(m, MethodTransform.transformingCode(CodeTransform.ACCEPT_ALL));  // written again, with stack maps
             } else {
                 builder.with(element);
             }
@@ -246,8 +250,11 @@ final class Instrumenter {
 
     /**
      * The first class file version with stack maps (Java 6). The JDK's verifier, which checks a
-     * class tiprobe changes as it loads, checks no older one: the JVM verifies those by type
-     * inference, which only it does.
+     * class tiprobe changes as it loads, checks no older one (the JVM verifies those by type
+     * inference, which only it does), so an older class file changed as it loads is written as
+     * this version, every method with its stack maps. Nothing else differs between the versions
+     * for code that ran under the older one; a method with subroutines ({@code jsr}, from compilers
+     * before Java 6), which stack maps cannot describe, leaves its class unchanged.
      */
     static final int STACK_MAPS_SINCE = 50;
 

@@ -49,22 +49,60 @@ class InstrumenterTest {
     }
 
     /**
-     * A class file older than Java 6 (Byte Buddy's default where it does not know the running JDK)
-     * has no stack maps, and tiprobe cannot check its changes: as it loads, it is left unchanged
-     * with that reason; retransformed, where the JVM verifies the result itself, it is changed.
+     * A class file older than Java 6 (Byte Buddy's default where it does not know the running JDK,
+     * and old libraries) has no stack maps, which the JDK's verifier needs to check tiprobe's
+     * changes: changed as it loads, it is written as Java 6 with stack maps in every method, the
+     * traced one's and the others', and it verifies and runs as before; retransformed, where the
+     * JVM checks the change itself, it keeps its version.
      */
     @Test
-    void aClassFileOlderThanJava6IsChangedOnlyWhereTheJvmChecksTheChange() {
-        byte[] java5 = ClassFile.of(ClassFile.StackMapsOption.DROP_STACK_MAPS).transformClass(
-                ClassFile.of().parse(GeneratedClasses.classFile("gen.Old")),
-                (builder, element) -> builder.with(element instanceof java.lang.classfile.ClassFileVersion
-                        ? java.lang.classfile.ClassFileVersion.of(49, 0) : element));
-        assertEquals(49, ClassFile.of().parse(java5).majorVersion());
-        Instrumenter instrumenter = new Instrumenter(MethodFilter.parse("gen.**"), TraceMode.TIME,
+    void aClassFileOlderThanJava6ChangedAsItLoadsGetsStackMapsAndRunsAsBefore() throws Exception {
+        MethodTypeDesc intToInt = MethodTypeDesc.of(ConstantDescs.CD_int, ConstantDescs.CD_int);
+        byte[] java5 = ClassFile.of(ClassFile.StackMapsOption.DROP_STACK_MAPS).build(ClassDesc.of("gen.Old"), cb -> cb
+                .withVersion(49, 0)
+                .withFlags(AccessFlag.PUBLIC, AccessFlag.SUPER)
+                .withMethodBody("sum", intToInt, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, code -> {
+                    Label loop = code.newLabel();
+                    Label done = code.newLabel();
+                    code.iconst_0().istore(1).labelBinding(loop).iload(0).ifeq(done)
+                            .iload(1).iload(0).iadd().istore(1).iinc(0, -1).goto_(loop)
+                            .labelBinding(done).iload(1).ireturn();
+                })
+                .withMethodBody("sign", intToInt, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, code -> {
+                    Label negative = code.newLabel();
+                    code.iload(0).iflt(negative).iconst_1().ireturn().labelBinding(negative).iconst_m1().ireturn();
+                }));
+        assertTrue(ClassFile.of().verify(java5).stream().anyMatch(e -> e.getMessage().contains("Inference")), "the JDK's verifier checks no Java 5 class");
+        Instrumenter instrumenter = new Instrumenter(MethodFilter.parse("gen.Old::sum"), TraceMode.TIME,
                 (name, loader, source, file) -> method -> 0, Instrumenter.LoadedClasses.NONE);
-        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> instrumenter.transform(null, null, java5, false));
-        assertTrue(refused.getMessage().startsWith("its class file is version 49 (Java 5), older than Java 6"), refused.getMessage());
-        assertNotNull(instrumenter.transform(null, null, java5, true).bytes(), "retransformed: the JVM checks the change");
+
+        byte[] loaded = instrumenter.transform(null, null, java5, false).bytes();
+        assertNotNull(loaded, "changed as it loads");
+        assertEquals(50, ClassFile.of().parse(loaded).majorVersion());
+        assertEquals(List.of(), ClassFile.of().verify(loaded), "every method verifies, with its stack maps");
+        Class<?> old = new ClassLoader(InstrumenterTest.class.getClassLoader()) {
+            Class<?> define() {
+                return defineClass("gen.Old", loaded, 0, loaded.length);
+            }
+        }.define();
+        assertEquals(55, old.getMethod("sum", int.class).invoke(null, 10));
+        assertEquals(-1, old.getMethod("sign", int.class).invoke(null, -4));
+
+        byte[] retransformed = instrumenter.transform(null, null, java5, true).bytes();
+        assertEquals(49, ClassFile.of().parse(retransformed).majorVersion(), "retransformed: the JVM checks the change, the version stays");
+
+        byte[] subroutine = ClassFile.of(ClassFile.StackMapsOption.DROP_STACK_MAPS).build(ClassDesc.of("gen.Finally"), cb -> cb
+                .withVersion(49, 0)
+                .withFlags(AccessFlag.PUBLIC, AccessFlag.SUPER)
+                .withMethodBody("f", intToInt, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, code -> {
+                    Label sub = code.newLabel();
+                    code.with(java.lang.classfile.instruction.DiscontinuedInstruction.JsrInstruction.of(sub)).iload(0).ireturn()
+                            .labelBinding(sub).astore(1).with(java.lang.classfile.instruction.DiscontinuedInstruction.RetInstruction.of(1));
+                }));
+        Instrumenter finallyTracing = new Instrumenter(MethodFilter.parse("gen.Finally::f"), TraceMode.TIME,
+                (name, loader, source, file) -> method -> 0, Instrumenter.LoadedClasses.NONE);
+        assertThrows(RuntimeException.class, () -> finallyTracing.transform(null, null, subroutine, false),
+                "a subroutine, which stack maps cannot describe, leaves the class unchanged");
     }
 
     /**
