@@ -648,7 +648,8 @@ class ImageIT {
         command.addAll(List.of("-javaagent:" + refuser + "=" + marker, "-cp", CLASSES, "example.known.RefusedRestore", "300"));
         String pid = Long.toString(targets.start(command, "refused.out", "ready").pid());
 
-        Run first = tiprobe("start", "--trace", "example.known.RefusedRestore$Worker::work", "-f", dir.resolve("first.json").toString(), pid);
+        Run first = tiprobe("start", "--trace", "example.known.RefusedRestore$Worker::work", "--overhead", "0",
+                "-f", dir.resolve("first.json").toString(), pid);  // no budget: the probe stays until stop
         assertEquals(0, first.exit(), first.err());
         Thread.sleep(1_000);
         Files.createFile(marker);
@@ -1050,7 +1051,7 @@ class ImageIT {
         assertTrue(chosenText.out().startsWith("tiprobe recording: ") && chosenText.out().lines().findFirst().orElseThrow()
                 .contains(" 1 threads,"), "wall mode, but only the thread named main: " + chosenText.out());
         Run noSample = tiprobe("-d", "1s", "--trace", "example.**", "-f", dir.resolve("x.html").toString(), Long.toString(busy.pid()));
-        assertEquals(1, noSample.exit());
+        assertEquals(2, noSample.exit(), "a usage error, found before the target is touched");
         assertTrue(noSample.err().contains("needs --sample"), noSample.err());
         List<String> lines = Files.readAllLines(collapsed);
         String hottest = lines.stream().max(java.util.Comparator.comparingLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))))

@@ -29,8 +29,9 @@ class CollectCommandTest {
             command.add(Long.toString(ProcessHandle.current().pid()));
             Command.Run run = Command.onTestClassPath(List.of("-Djava.io.tmpdir=" + tmpdir, "-Dtiprobe.agent.jar=" + missingJar),
                     "dev.tiprobe.cli.Main", command.toArray(String[]::new));
-            assertTrue(run.exit() != 0, run.all());
-            assertTrue(run.err().contains(args.size() > 2 ? "--depth must be" : "agent jar not found"), run.all());
+            boolean refusedValue = args.contains("--depth");
+            assertEquals(refusedValue ? 2 : 1, run.exit(), run.all());
+            assertTrue(run.err().contains(refusedValue ? "--depth must be" : "agent jar not found"), run.all());
             try (Stream<Path> left = Files.list(tmpdir)) {
                 assertEquals(List.of(), left.toList(), "after " + String.join(" ", command) + ": " + run.all());
             }
