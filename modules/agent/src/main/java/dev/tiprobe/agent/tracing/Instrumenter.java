@@ -26,6 +26,7 @@ import java.lang.classfile.attribute.RuntimeInvisibleAnnotationsAttribute;
 import java.lang.classfile.attribute.RuntimeVisibleAnnotationsAttribute;
 import java.lang.classfile.constantpool.ClassEntry;
 import java.lang.classfile.constantpool.PoolEntry;
+import java.lang.classfile.instruction.DiscontinuedInstruction;
 import java.lang.classfile.instruction.InvokeInstruction;
 import java.lang.classfile.instruction.NewObjectInstruction;
 import java.lang.classfile.instruction.ReturnInstruction;
@@ -217,8 +218,10 @@ final class Instrumenter {
             chosen.put(m, classSlots.slotFor(m));
         }
         if (chosen.isEmpty()) return new Result(null, 0, skipped);
-        // Changed as it loads, a class file without stack maps becomes one with them, which tiprobe can check.
+        // Changed where the JVM does not check the change itself, a class file without stack maps
+        // becomes one with them, which tiprobe can check.
         boolean withStackMaps = !jvmVerifies && model.majorVersion() < STACK_MAPS_SINCE;
+        if (withStackMaps) refuseWithoutStackMaps(model);
         ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
                 resolver(loader, model, loaded, NestFiles.onDisk(codeSource))),
                 withStackMaps ? ClassFile.StackMapsOption.GENERATE_STACK_MAPS : ClassFile.StackMapsOption.STACK_MAPS_WHEN_REQUIRED);
@@ -229,7 +232,7 @@ final class Instrumenter {
                 builder.transformMethod(m, MethodTransform.transformingCode(injector));
                 if (injector.sites != null) sitesBySlot.put(injector.slot, injector.sites);
             } else if (withStackMaps && element instanceof ClassFileVersion) {
-                builder.withVersion(STACK_MAPS_SINCE, 0);
+                builder.withVersion(STACK_MAPS_ONLY_SINCE, 0);
             } else if (withStackMaps && element instanceof MethodModel m && m.code().isPresent()) {
                 builder.transformMethod(m, MethodTransform.transformingCode(CodeTransform.ACCEPT_ALL));  // written again, with stack maps
             } else {
@@ -250,13 +253,37 @@ final class Instrumenter {
 
     /**
      * The first class file version with stack maps (Java 6). The JDK's verifier, which checks a
-     * class tiprobe changes as it loads, checks no older one (the JVM verifies those by type
-     * inference, which only it does), so an older class file changed as it loads is written as
-     * this version, every method with its stack maps. Nothing else differs between the versions
-     * for code that ran under the older one; a method with subroutines ({@code jsr}, from compilers
-     * before Java 6), which stack maps cannot describe, leaves its class unchanged.
+     * class tiprobe changes where the JVM does not check the change itself (as it loads), checks no
+     * older one: the JVM verifies those by type inference, which only it does.
      */
     static final int STACK_MAPS_SINCE = 50;
+
+    /**
+     * The version an older class file is written as, when it is changed where tiprobe checks the
+     * change: the first checked by its stack maps alone, with no fallback to inference (which
+     * would hide the errors of a check, as the JDK's verifier then reports only that it cannot
+     * infer). Java 5 class files only: the JVM reads 45 to 48 more leniently, and a method with
+     * subroutines ({@code jsr}) cannot be described by stack maps.
+     */
+    static final int STACK_MAPS_ONLY_SINCE = 51;
+
+    /** The oldest class file version written again with stack maps: Java 5's. */
+    static final int REWRITTEN_FROM = 49;
+
+    /** Why {@code model}, without stack maps, cannot be given them to be checked; nothing when it can. */
+    private static void refuseWithoutStackMaps(ClassModel model) {
+        if (model.majorVersion() < REWRITTEN_FROM) {
+            throw new IllegalStateException("its class file is version " + model.majorVersion() + " (Java 1." + (model.majorVersion() - 44)
+                    + "), older than Java 5: tiprobe cannot check its changes as it loads (attached, the JVM checks them itself)");
+        }
+        for (MethodModel m : model.methods()) {
+            boolean subroutines = m.code().map(code -> code.elementStream().anyMatch(e -> e instanceof DiscontinuedInstruction)).orElse(false);
+            if (subroutines) {
+                throw new IllegalStateException(m.methodName().stringValue() + " has subroutines (jsr, from compilers before Java 6):"
+                        + " tiprobe cannot check changes to its class as it loads (attached, the JVM checks them itself)");
+            }
+        }
+    }
 
     /**
      * Whether every verification error of the changed class is a type nobody can describe yet

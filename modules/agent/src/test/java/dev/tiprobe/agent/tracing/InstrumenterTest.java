@@ -51,9 +51,10 @@ class InstrumenterTest {
     /**
      * A class file older than Java 6 (Byte Buddy's default where it does not know the running JDK,
      * and old libraries) has no stack maps, which the JDK's verifier needs to check tiprobe's
-     * changes: changed as it loads, it is written as Java 6 with stack maps in every method, the
+     * changes: changed as it loads, it is written as Java 7 with stack maps in every method, the
      * traced one's and the others', and it verifies and runs as before; retransformed, where the
-     * JVM checks the change itself, it keeps its version.
+     * JVM checks the change itself, it keeps its version. A method with subroutines, or a class
+     * file older than Java 5, leaves its class unchanged as it loads, saying why.
      */
     @Test
     void aClassFileOlderThanJava6ChangedAsItLoadsGetsStackMapsAndRunsAsBefore() throws Exception {
@@ -78,7 +79,7 @@ class InstrumenterTest {
 
         byte[] loaded = instrumenter.transform(null, null, java5, false).bytes();
         assertNotNull(loaded, "changed as it loads");
-        assertEquals(50, ClassFile.of().parse(loaded).majorVersion());
+        assertEquals(51, ClassFile.of().parse(loaded).majorVersion());
         assertEquals(List.of(), ClassFile.of().verify(loaded), "every method verifies, with its stack maps");
         Class<?> old = new ClassLoader(InstrumenterTest.class.getClassLoader()) {
             Class<?> define() {
@@ -101,8 +102,13 @@ class InstrumenterTest {
                 }));
         Instrumenter finallyTracing = new Instrumenter(MethodFilter.parse("gen.Finally::f"), TraceMode.TIME,
                 (name, loader, source, file) -> method -> 0, Instrumenter.LoadedClasses.NONE);
-        assertThrows(RuntimeException.class, () -> finallyTracing.transform(null, null, subroutine, false),
-                "a subroutine, which stack maps cannot describe, leaves the class unchanged");
+        assertTrue(assertThrows(IllegalStateException.class, () -> finallyTracing.transform(null, null, subroutine, false))
+                .getMessage().startsWith("f has subroutines (jsr, from compilers before Java 6)"));
+        byte[] java14 = ClassFile.of(ClassFile.StackMapsOption.DROP_STACK_MAPS).transformClass(ClassFile.of().parse(java5),
+                (builder, element) -> builder.with(element instanceof java.lang.classfile.ClassFileVersion
+                        ? java.lang.classfile.ClassFileVersion.of(48, 0) : element));
+        assertTrue(assertThrows(IllegalStateException.class, () -> instrumenter.transform(null, null, java14, false))
+                .getMessage().startsWith("its class file is version 48 (Java 1.4), older than Java 5"));
     }
 
     /**
