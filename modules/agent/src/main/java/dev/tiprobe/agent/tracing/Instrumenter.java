@@ -270,7 +270,7 @@ final class Instrumenter {
     /** The oldest class file version written again with stack maps: Java 5's. */
     static final int REWRITTEN_FROM = 49;
 
-    /** Why {@code model}, without stack maps, cannot be given them to be checked; nothing when it can. */
+    /** Throws, saying why, where {@code model}, without stack maps, cannot be given them to be checked. */
     private static void refuseWithoutStackMaps(ClassModel model) {
         if (model.majorVersion() < REWRITTEN_FROM) {
             throw new IllegalStateException("its class file is version " + model.majorVersion() + " (Java 1." + (model.majorVersion() - 44)
