@@ -981,10 +981,10 @@ public final class Jvmti {
      */
     private long numberOut(String function, ValueLayout layout, ToIntFunction<MemorySegment> call) {
         ensureOpen();
+        long bytes = layout.byteSize();  // read by size, not by a pattern switch: its bootstrap would load classes in a callback
         try (Scratch s = Scratch.open()) {
-            MemorySegment out = s.alloc(layout.byteSize());
+            MemorySegment out = s.alloc(bytes);
             check(function, call.applyAsInt(out));
-            long bytes = layout.byteSize();  // no pattern switch: its bootstrap would load classes in a callback
             return bytes == 1 ? out.get(JAVA_BYTE, 0) : bytes == 4 ? out.get(JAVA_INT, 0) : out.get(JAVA_LONG, 0);
         }
     }
