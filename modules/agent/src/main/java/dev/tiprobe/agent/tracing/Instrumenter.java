@@ -270,17 +270,19 @@ final class Instrumenter {
     /** The oldest class file version written again with stack maps: Java 5's. */
     static final int REWRITTEN_FROM = 49;
 
+    /** What a class without stack maps that cannot be given them means for its tracing. */
+    private static final String UNCHECKABLE = "tiprobe cannot check changes to its class as it loads (attached, the JVM checks them itself)";
+
     /** Throws, saying why, where {@code model}, without stack maps, cannot be given them to be checked. */
     private static void refuseWithoutStackMaps(ClassModel model) {
         if (model.majorVersion() < REWRITTEN_FROM) {
             throw new IllegalStateException("its class file is version " + model.majorVersion() + " (Java 1." + (model.majorVersion() - 44)
-                    + "), older than Java 5: tiprobe cannot check its changes as it loads (attached, the JVM checks them itself)");
+                    + "), older than Java 5: " + UNCHECKABLE);
         }
         for (MethodModel m : model.methods()) {
             boolean subroutines = m.code().map(code -> code.elementStream().anyMatch(e -> e instanceof DiscontinuedInstruction)).orElse(false);
             if (subroutines) {
-                throw new IllegalStateException(m.methodName().stringValue() + " has subroutines (jsr, from compilers before Java 6):"
-                        + " tiprobe cannot check changes to its class as it loads (attached, the JVM checks them itself)");
+                throw new IllegalStateException(m.methodName().stringValue() + " has subroutines (jsr, from compilers before Java 6): " + UNCHECKABLE);
             }
         }
     }
