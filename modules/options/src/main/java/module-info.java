@@ -5,5 +5,6 @@
  */
 module dev.tiprobe.options {
     requires transitive dev.tiprobe.filter;
+    requires dev.tiprobe.recording;  // JFR's deepest stacks, for the help text
     exports dev.tiprobe.options;
 }

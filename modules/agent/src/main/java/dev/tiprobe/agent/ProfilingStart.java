@@ -4,6 +4,7 @@ import dev.tiprobe.agent.jvm.JvmOptions;
 import dev.tiprobe.agent.sampling.Sampler;
 import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.JvmRecording;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -59,7 +60,7 @@ final class ProfilingStart {
     static ProfilingStart of(AgentOptions options) {
         boolean samplesOnly = options.sampling() != null && options.allocations() == null && options.locks() == null
                 && options.loop() == null && !Profiling.keepsCallerStacks(options);
-        boolean defers = samplesOnly && JvmOptions.givenStartingWith(AgentOptions.Sampling.JVM_RECORDING_OPTION);
+        boolean defers = samplesOnly && JvmOptions.givenStartingWith(JvmRecording.OPTION);
         boolean takesEvents = options.allocations() != null || options.locks() != null;
         return new ProfilingStart(defers, defers || Profiling.keepsCallerStacks(options), takesEvents);
     }

@@ -1,8 +1,9 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.JvmRecording;
 import dev.tiprobe.report.Export;
 import dev.tiprobe.report.TextReport;
-import dev.tiprobe.options.AgentOptions;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,7 +70,7 @@ final class RunCommand implements Callable<Integer> {
      * terminal. A tracing run names the probe jar with {@code -Xbootclasspath/a:}: the agent would
      * otherwise append it while the VM runs, and the JDK then prints a class-sharing warning into
      * the program's output. A sampling run starts JFR's sampler with the JVM where its
-     * {@code runtime} has JFR ({@link AgentOptions.Sampling#jvmFlags}). The agent is quiet: the
+     * {@code runtime} has JFR ({@link JvmRecording#flags}). The agent is quiet: the
      * command says where the results are, and nothing of tiprobe's goes into the program's output.
      */
     static Finished launch(List<String> command, JavaLauncher.Runtime runtime, String agentOptions, boolean tracing, Path output)
@@ -79,7 +80,7 @@ final class RunCommand implements Callable<Integer> {
         if (tracing) full.add("-Xbootclasspath/a:" + Agent.probeJar());
         full.add("-javaagent:" + Agent.jar() + "=" + agentOptions + ",quiet");  // native access of its own: the program's stays as the user set it
         AgentOptions.Sampling sampling = AgentOptions.parse(agentOptions).sampling();
-        if (sampling != null) full.addAll(sampling.jvmFlags(runtime.jfr(), command.subList(1, command.size())));
+        if (sampling != null) full.addAll(JvmRecording.flags(sampling.interval(), sampling.depth(), runtime.jfr(), command.subList(1, command.size())));
         full.addAll(command.subList(1, command.size()));
         Process process;
         try {

@@ -186,8 +186,8 @@ final class WatchCommand extends SessionCommand implements TableFlags.Holder {
             tellOnce(printed, "the probe of " + removed.method() + " came out at " + removed.callsPerSecond()
                     + " calls/s: its cost went over the overhead budget; its later calls are not watched");
         }
-        if (r.calls().size() >= AgentOptions.TraceLimits.DEFAULT.maxCalls()) {
-            tellOnce(printed, AgentOptions.TraceLimits.DEFAULT.maxCalls() + " calls kept: from here on the session keeps a random sample of the"
+        if (r.calls().size() >= AgentOptions.TraceLimits.DEFAULT_MAX_CALLS) {
+            tellOnce(printed, AgentOptions.TraceLimits.DEFAULT_MAX_CALLS + " calls kept: from here on the session keeps a random sample of the"
                     + " calls that end (trace mode's limit), so not every call is printed; narrow the filter or the condition");
         }
         List<Recording.Call> ended = new ArrayList<>();

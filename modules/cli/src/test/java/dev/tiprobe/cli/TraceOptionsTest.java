@@ -11,6 +11,7 @@ import picocli.CommandLine.Mixin;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,7 +42,9 @@ class TraceOptionsTest {
         AgentOptions received = AgentOptions.parse(sent.format());
         assertEquals(sent, received);
         assertEquals(TraceMode.TRACE, received.tracing().mode());
-        assertEquals(new TraceLimits(0, 3, 500, 20, 2, true, 2, 4, 1_500_000), received.tracing().limits());
+        TraceLimits limits = received.tracing().limits();
+        assertEquals(List.of(0L, 3, 500, 20, 2, true, 2, 4, 1_500_000L), List.of(limits.perSecond(), limits.everyNth(), limits.maxCalls(),
+                limits.maxString(), limits.maxElements(), limits.callToString(), limits.maxDepth(), limits.maxFields(), limits.minNanos()));
         assertEquals(0.025, received.tracing().overheadBudget());
         assertEquals(Duration.ofMillis(20), received.sampling().interval());
         assertEquals(SampleMode.CPU, received.sampling().mode());
@@ -51,7 +54,7 @@ class TraceOptionsTest {
 
         AgentOptions plain = AgentOptions.parse(flags("--trace", "a.*").settings(OUT).format());
         assertEquals(TraceMode.COUNT, plain.tracing().mode());
-        assertEquals(AgentOptions.Tracing.DEFAULT_BUDGET, plain.tracing().overheadBudget());
+        assertEquals(AgentOptions.Tracing.DEFAULT_BUDGET_PERCENT / 100.0, plain.tracing().overheadBudget());
         assertEquals(TraceMode.TRACE, flags("--trace", "a.*", "--args").settings(OUT).tracing().mode(), "--args means trace mode");
     }
 
@@ -169,7 +172,8 @@ class TraceOptionsTest {
         Looping sampled = looping("--loop", "60s", "--sample", "10ms", "--keep", "5");
         assertEquals("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz",
                 assertThrows(UsageException.class, () -> sampled.trace.settings(Path.of("/tmp/x.tpr"), sampled.loop)).getMessage());
-        assertEquals(new AgentOptions.Loop(Duration.ofSeconds(60), 5), sampled.trace.settings(Path.of("/tmp/x-%t.tpr"), sampled.loop).loop());
+        AgentOptions.Loop loop = sampled.trace.settings(Path.of("/tmp/x-%t.tpr"), sampled.loop).loop();
+        assertEquals(List.of(Duration.ofSeconds(60), 5), List.of(loop.period(), loop.keep()));
     }
 
     static Looping looping(String... args) {

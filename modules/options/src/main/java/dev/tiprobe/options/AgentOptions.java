@@ -2,13 +2,13 @@ package dev.tiprobe.options;
 
 import dev.tiprobe.filter.CallCondition;
 import dev.tiprobe.filter.MethodFilter;
-import dev.tiprobe.filter.Untraceable;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,32 +16,106 @@ import java.util.Map;
 
 /**
  * One session's settings, and the agent option string that carries them
- * ({@code trace=com.foo.**,mode=time,interval=10ms,file=/tmp/out-%p.json}): the command makes it
- * from its flags ({@link #of}) and {@link #format()}s it, the agent {@link #parse}s it, and both
- * name files by the same rules ({@link #expand}, {@link #recordingBeside}). Tracing, sampling, or both (either may be null, not
- * both).
+ * ({@code trace=com.foo.**,mode=time,interval=10ms,file=/tmp/out-%p.json}): the command makes
+ * them from its flags ({@link #of}) and {@link #format()}s them, the agent {@link #parse}s them,
+ * and both name files by the same rules ({@link #expand}, {@link #recordingBeside}).
  *
- * <p>The keys, how their values are read and written, their defaults and what each needs beside
- * it are the options table's ({@link Setting}, docs/options.md). Commas separate options, so no
- * value may contain one.
- *
- * @param tracing   method tracing, or null
- * @param sampling  stack sampling, or null
- * @param file      the output asked for; {@code %p} and {@code %t} are expanded where the session runs
- * @param recording the recording, or null for the one beside the output
- * @param loop      continuous profiling: a recording per period, or null for one recording
- * @param allocations allocation profiling, or null
- * @param locks     lock profiling, or null
- * @param quiet     the agent prints no line at exit on where the recording is (a launching command does)
- * @param maxMemory the agent's memory ceiling in bytes, or 0 for {@link #automaticMaxMemory}
+ * <p>The settings are the options table's ({@link Setting}, docs/options.md): each option's
+ * value, given or the table's default, held by its entry and read by it ({@link #get}). A new
+ * option is therefore one entry in the table, read where it is used. The engines' views
+ * ({@link #tracing()}, {@link #sampling()}, {@link #allocations()}, {@link #locks()},
+ * {@link #loop()}) name the values each engine reads and are present where the engine is on;
+ * they hold nothing of their own. Settings are made only by reading options, so every value
+ * has passed its reader's checks and every option has what it needs beside it.
  */
-public record AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop,
-                           Allocations allocations, Locks locks, boolean quiet, long maxMemory) {
+public final class AgentOptions {
+    /** Each option that has a value, given or by default, in the table's order. */
+    private final EnumMap<Setting, Object> values;
 
-    /** With the automatic memory ceiling. */
-    public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop,
-                        Allocations allocations, Locks locks, boolean quiet) {
-        this(tracing, sampling, file, recording, loop, allocations, locks, quiet, 0);
+    private AgentOptions(EnumMap<Setting, Object> values) {
+        this.values = values;
+    }
+
+    /**
+     * The value of {@code setting}, of the type its reader makes (a {@link Duration}, an {@code
+     * Integer}, a {@link MethodFilter}…); null where it was not given and has no default.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T get(Setting setting) {
+        return (T) values.get(setting);
+    }
+
+    /** A switch: whether it was given on, or is on by default. */
+    public boolean on(Setting setting) {
+        return Boolean.TRUE.equals(values.get(setting));
+    }
+
+    /** Method tracing, or null where nothing is traced. */
+    public Tracing tracing() {
+        return values.containsKey(Setting.TRACE) ? new Tracing(this) : null;
+    }
+
+    /** Stack sampling, or null. */
+    public Sampling sampling() {
+        return values.containsKey(Setting.INTERVAL) ? new Sampling(this) : null;
+    }
+
+    /** Allocation profiling, or null. */
+    public Allocations allocations() {
+        return values.containsKey(Setting.ALLOC) ? new Allocations(this) : null;
+    }
+
+    /** Lock profiling, or null. */
+    public Locks locks() {
+        return values.containsKey(Setting.LOCK) ? new Locks(this) : null;
+    }
+
+    /** Continuous profiling, a recording per period, or null for one recording. */
+    public Loop loop() {
+        return values.containsKey(Setting.LOOP) ? new Loop(this) : null;
+    }
+
+    /** The output asked for; {@code %p} and {@code %t} are expanded where the session runs. */
+    public String file() {
+        return get(Setting.FILE);
+    }
+
+    /** The recording, or null for the one beside the output. */
+    public String recording() {
+        return get(Setting.RECORDING);
+    }
+
+    /** Whether the agent prints no line at exit on where the recording is (a launching command does). */
+    public boolean quiet() {
+        return on(Setting.QUIET);
+    }
+
+    /** These settings with their output at {@code file}, read as the option {@code file} is. */
+    public AgentOptions withFile(String file) {
+        EnumMap<Setting, Object> moved = new EnumMap<>(values);
+        moved.put(Setting.FILE, Setting.FILE.read(new Setting.Given(Setting.FILE.key(), file)));
+        return new AgentOptions(moved);
+    }
+
+    /** Whether the session profiles anything from JVMTI events or stacks (sampling, allocations, locks). */
+    public boolean profiling() {
+        return sampling() != null || allocations() != null || locks() != null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AgentOptions other && values.equals(other.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
+    /** The option string, for messages and tests. */
+    @Override
+    public String toString() {
+        return format();
     }
 
     /**
@@ -66,10 +140,12 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         return bytes;
     }
 
-    /** The memory ceiling of this session in a JVM whose heap may grow to {@code maxHeapBytes}. */
+    /** The memory ceiling of this session in a JVM whose heap may grow to {@code maxHeapBytes}: as asked, or {@link #automaticMaxMemory}. */
     public long maxMemory(long maxHeapBytes) {
-        return maxMemory > 0 ? maxMemory : automaticMaxMemory(maxHeapBytes);
+        Long asked = get(Setting.MAX_MEMORY);
+        return asked != null ? asked : automaticMaxMemory(maxHeapBytes);
     }
+
     public static final String DEFAULT_FILE = "tiprobe-%p-%t.json";
 
     public enum TraceMode { COUNT, TIME, TRACE }
@@ -77,20 +153,12 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
     public enum SampleMode { WALL, CPU }
 
     /**
-     * What trace mode records.
-     *
-     * @param perSecond    calls recorded per second over all threads; 0 for no cap
-     * @param everyNth     record one call in n (the sampling ratio)
-     * @param maxCalls     traced calls kept at most; later ones are counted as dropped
-     * @param maxString    characters kept of a string
-     * @param maxElements  array elements kept
-     * @param callToString describe other objects by their toString() too
-     * @param maxDepth     how deep objects are shown by their fields (1: an argument's own fields)
-     * @param maxFields    fields kept of one object
-     * @param minNanos     calls kept only when they took at least this long, in nanoseconds; 0 keeps any
+     * What trace mode records: calls recorded per second over all threads ({@link #perSecond}, 0
+     * for no cap), one call in n ({@link #everyNth}), the calls kept ({@link #maxCalls}), how
+     * much of each value ({@link #maxString}, {@link #maxElements}, {@link #maxDepth},
+     * {@link #maxFields}, {@link #callToString}) and the shortest call kept ({@link #minNanos}).
      */
-    public record TraceLimits(long perSecond, int everyNth, int maxCalls, int maxString, int maxElements,
-                              boolean callToString, int maxDepth, int maxFields, long minNanos) {
+    public record TraceLimits(AgentOptions options) {
         // Each default a constant, so the command's help text is made from the same numbers.
         public static final int DEFAULT_PER_SECOND = 10_000;
         public static final int DEFAULT_EVERY_NTH = 1;
@@ -99,178 +167,157 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         public static final int DEFAULT_MAX_ELEMENTS = 8;
         public static final int DEFAULT_MAX_DEPTH = 1;
         public static final int DEFAULT_MAX_FIELDS = 8;
-        public static final TraceLimits DEFAULT = new TraceLimits(DEFAULT_PER_SECOND, DEFAULT_EVERY_NTH, DEFAULT_MAX_CALLS,
-                DEFAULT_MAX_STRING, DEFAULT_MAX_ELEMENTS, false, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FIELDS, 0);
 
-        public TraceLimits {
-            if (perSecond < 0 || maxCalls < 0 || maxString < 0 || maxElements < 0 || maxDepth < 0 || maxFields < 0 || minNanos < 0) {
-                throw new IllegalArgumentException("trace limits must not be negative");
-            }
-            if (everyNth < 1) throw new IllegalArgumentException("onein (record one call in n) must be at least 1: " + everyNth);
+        public long perSecond() {
+            return options.<Long>get(Setting.RATE);
+        }
+
+        public int everyNth() {
+            return options.<Integer>get(Setting.ONE_IN);
+        }
+
+        public int maxCalls() {
+            return options.<Integer>get(Setting.MAX_CALLS);
+        }
+
+        public int maxString() {
+            return options.<Integer>get(Setting.MAX_STRING);
+        }
+
+        public int maxElements() {
+            return options.<Integer>get(Setting.MAX_ELEMENTS);
+        }
+
+        /** Describe other objects by their toString() too. */
+        public boolean callToString() {
+            return options.on(Setting.TO_STRING);
+        }
+
+        /** How deep objects are shown by their fields (1: an argument's own fields). */
+        public int maxDepth() {
+            return options.<Integer>get(Setting.MAX_DEPTH);
+        }
+
+        public int maxFields() {
+            return options.<Integer>get(Setting.MAX_FIELDS);
+        }
+
+        /** Calls kept only when they took at least this long, in nanoseconds; 0 keeps any. */
+        public long minNanos() {
+            Duration d = options.get(Setting.MIN_DURATION);
+            return d == null ? 0 : d.toNanos();
         }
     }
 
-    /**
-     * What to trace and how.
-     *
-     * @param filter         which methods ({@link MethodFilter})
-     * @param mode           count, time, or trace
-     * @param limits         what trace mode records
-     * @param overheadBudget the most the probes may add, as a share of the program's own CPU;
-     *                       above it the hottest methods lose their probes (0: no budget, every
-     *                       method is traced whatever it costs)
-     * @param where          trace mode: calls kept only where this holds at their end, or null for any
-     * @param tree           trace mode: each call also times the call sites of the method's body,
-     *                       one level of callees (a watch's call tree)
-     */
-    public record Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget, CallCondition where,
-                          boolean tree) {
+    /** What to trace and how. */
+    public record Tracing(AgentOptions options) {
         /** The agent's default budget: 5 % of the program's CPU. */
         public static final int DEFAULT_BUDGET_PERCENT = 5;
-        public static final double DEFAULT_BUDGET = DEFAULT_BUDGET_PERCENT / 100.0;
 
-        /** @throws IllegalArgumentException also for a filter that names what can never be traced ({@link Untraceable}) */
-        public Tracing {
-            String refused = Untraceable.refused(filter);
-            if (refused != null) throw new IllegalArgumentException(refused);
-            if (!(overheadBudget >= 0 && overheadBudget <= 10)) {
-                throw new IllegalArgumentException("overhead must be a percentage such as 5 (0: no limit), not " + overheadBudget * 100);
-            }
+        /** Which methods ({@link MethodFilter}). */
+        public MethodFilter filter() {
+            return options.get(Setting.TRACE);
         }
 
-        public Tracing(MethodFilter filter, TraceMode mode, TraceLimits limits, double overheadBudget) {
-            this(filter, mode, limits, overheadBudget, null, false);
+        /** Count, time, or trace. */
+        public TraceMode mode() {
+            return options.get(Setting.MODE);
         }
 
-        /** No budget: what tests of exact counts want. */
+        /** What trace mode records. */
+        public TraceLimits limits() {
+            return new TraceLimits(options);
+        }
+
+        /**
+         * The most the probes may add, as a share of the program's own CPU; above it the hottest
+         * methods lose their probes (0: no budget, every method is traced whatever it costs).
+         */
+        public double overheadBudget() {
+            return options.<Double>get(Setting.OVERHEAD);
+        }
+
+        /** Trace mode: calls kept only where this holds at their end, or null for any. */
+        public CallCondition where() {
+            return options.get(Setting.WHERE);
+        }
+
+        /** Trace mode: each call also times the call sites of the method's body, one level of callees (a watch's call tree). */
+        public boolean tree() {
+            return options.on(Setting.TREE);
+        }
+
+        /** {@code filter} traced in {@code mode} with no budget: what tests of exact counts want. */
         public static Tracing of(String filter, TraceMode mode) {
-            return new Tracing(MethodFilter.parse(filter), mode, TraceLimits.DEFAULT, 0);
+            return parse("trace=" + filter + ",mode=" + name(mode) + ",overhead=0").tracing();
         }
     }
 
     /**
-     * What to sample: every {@code interval}, up to {@code depth} frames (a deeper stack is kept
-     * leaf first and marked truncated), the threads whose names match {@code threads} (globs
-     * separated by {@code ;}; null: all); with {@code recompile} (the default), in a JVM that ran a
-     * while before the session, the hottest classes are retransformed once so that HotSpot compiles
-     * their code again with inlined methods' positions (the agent's {@code Recompiler} says what
-     * that costs and what it leaves alone).
+     * What to sample: every {@link #interval}, up to {@link #depth} frames (a deeper stack is
+     * kept leaf first and marked truncated), the threads whose names match {@link #threads}
+     * (globs separated by {@code ;}; null: all); with {@link #recompile} (the default), in a JVM
+     * that ran a while before the session, the hottest classes are retransformed once so that
+     * HotSpot compiles their code again with inlined methods' positions (the agent's
+     * {@code Recompiler} says what that costs and what it leaves alone).
      */
-    public record Sampling(Duration interval, SampleMode mode, int depth, String threads, boolean recompile) {
+    public record Sampling(AgentOptions options) {
         /** As async-profiler: deep enough for compilers' and frameworks' stacks. */
         public static final int DEFAULT_DEPTH = 2048;
         /** The deepest stack sampling takes: the recording's 4,096 frames, less the {@code [truncated]} root. */
         public static final int MAX_DEPTH = 4095;
         /** Frames kept of an allocation's or a wait's stack, whatever the sampling depth. */
         public static final int EVENT_DEPTH = 256;
-
-        /**
-         * The name of the JFR recording a JVM started for sampling runs from its first moment
-         * ({@link #jvmFlags}); the agent reads its samples instead of starting a recording of its own.
-         */
-        public static final String JVM_RECORDING = "tiprobe";
-        /** How the JVM's command line begins the option that starts {@link #JVM_RECORDING}. */
-        public static final String JVM_RECORDING_OPTION = "-XX:StartFlightRecording:name=" + JVM_RECORDING + ",";
         /** The shortest sampling interval: JFR's execution sampler takes no shorter period. */
         public static final Duration MIN_INTERVAL = Duration.ofMillis(1);
-        /** The deepest stacks JFR keeps ({@code stackdepth}'s maximum). */
-        public static final int JFR_MAX_STACK_DEPTH = 2048;
 
-        public Sampling {
-            if (interval.compareTo(MIN_INTERVAL) < 0) throw new IllegalArgumentException("the sampling interval must be at least 1ms, not " + interval.toNanos() + "ns");
-            if (depth < 1 || depth > MAX_DEPTH) throw new IllegalArgumentException("depth must be 1 to " + MAX_DEPTH + ": " + depth);
+        public Duration interval() {
+            return options.get(Setting.INTERVAL);
         }
 
-        /** Recompiling, as by default. */
-        public Sampling(Duration interval, SampleMode mode, int depth, String threads) {
-            this(interval, mode, depth, threads, true);
+        public SampleMode mode() {
+            return options.get(Setting.SAMPLE_MODE);
         }
 
-        /** JFR's sampler of threads running Java code, at a wall-clock period, taken by a JFR thread. */
-        public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
-        /**
-         * JFR's CPU-time sampler (JDK 25, Linux): each thread is sampled by its own CPU clock, in
-         * Java or native code, by a signal it takes itself; one in Java code walks its own stack,
-         * as async-profiler's {@code itimer} works in the sampled thread (JFR's CPU sampler thread
-         * walks only threads found in native code).
-         */
-        public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
-
-        /**
-         * The JFR event this sampling reads for running threads, in either mode: on Linux {@link
-         * #CPU_TIME_SAMPLE}, elsewhere {@link #EXECUTION_SAMPLE} (JDK 25 has the CPU-time sampler on
-         * Linux only). Wall mode takes the threads not running Java code itself.
-         */
-        public String jfrEvent() {
-            return System.getProperty("os.name", "").startsWith("Linux") ? CPU_TIME_SAMPLE : EXECUTION_SAMPLE;
+        public int depth() {
+            return options.<Integer>get(Setting.DEPTH);
         }
 
-        /**
-         * As {@link #jfrEvent()}, for a JVM started with {@code jvmArgs}: one with a native agent
-         * ({@code -agentpath:}, or {@code -agentlib:} but the debugger's) gets {@link
-         * #EXECUTION_SAMPLE}, as such an agent may hold SIGPROF (async-profiler's {@code cpu} and
-         * {@code itimer} do), which the CPU-time sampler needs: JFR then records none and prints
-         * "Conflicting SIGPROF handler found" into the program's output.
-         */
-        public String jfrEvent(List<String> jvmArgs) {
-            boolean nativeAgent = jvmArgs.stream().anyMatch(a -> a.startsWith("-agentpath:")
-                    || a.startsWith("-agentlib:") && !a.startsWith("-agentlib:jdwp"));
-            return nativeAgent ? EXECUTION_SAMPLE : jfrEvent();
+        public String threads() {
+            return options.get(Setting.THREADS);
         }
 
-        /** The setting that makes {@code event} sample every {@code interval}: JFR names it differently per event. */
-        public static String jfrPeriodSetting(String event) {
-            return event.equals(CPU_TIME_SAMPLE) ? "throttle" : "period";
-        }
-
-        /**
-         * The flags that make a JVM started for this sampling ({@code tiprobe run}) sample from its
-         * first moment, with {@code jvmArgs} its other options: JFR's samples ({@link
-         * #jfrEvent(List)}) at the interval in a recording named
-         * {@link #JVM_RECORDING}, started before {@code main} (JFR takes about 0.4 s to start, which
-         * the program would otherwise spend unsampled), JFR's startup lines left out of the
-         * program's output; stacks as deep as asked (JFR keeps 64 frames otherwise, settable only
-         * before its first recording); and DebugNonSafepoints, so code compiled before the agent
-         * reaches JVMTI names its inlined methods too (a diagnostic flag that only adds debug
-         * information to compiled code). The recording keeps a minute of samples on disk at most.
-         * For a runtime without the {@code jdk.jfr} module ({@code jfr} false), which refuses to
-         * start with JFR's flags, only the last.
-         */
-        public List<String> jvmFlags(boolean jfr, List<String> jvmArgs) {
-            List<String> debugInfo = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
-            if (!jfr) return debugInfo;
-            String event = jfrEvent(jvmArgs);
-            return List.of(debugInfo.get(0), debugInfo.get(1),
-                    "-XX:FlightRecorderOptions:stackdepth=" + Math.min(depth, JFR_MAX_STACK_DEPTH),
-                    JVM_RECORDING_OPTION + "settings=none,maxage=1m,+" + event + "#enabled=true,"
-                            + "+" + event + "#" + jfrPeriodSetting(event) + "=" + interval.toNanos() + "ns",
-                    "-Xlog:jfr+startup=off");
+        public boolean recompile() {
+            return options.on(Setting.RECOMPILE);
         }
     }
 
     /**
      * Continuous profiling, after async-profiler's {@code --loop}: the session's recording is
-     * finished every {@code period} and a new one begun, named by {@code %t} at that moment, so
-     * each is complete and readable on its own; the {@code keep} newest stay, older ones are deleted.
+     * finished every {@link #period} and a new one begun, named by {@code %t} at that moment, so
+     * each is complete and readable on its own; the {@link #keep} newest stay, older ones are deleted.
      */
-    public record Loop(Duration period, int keep) {
+    public record Loop(AgentOptions options) {
         /** An hour of one-minute profiles. */
         public static final int DEFAULT_KEEP = 60;
 
-        public Loop {
-            if (period.compareTo(Duration.ofSeconds(1)) < 0) throw new IllegalArgumentException("the loop period must be at least 1s");
-            if (keep < 1) throw new IllegalArgumentException("keep must be at least 1: " + keep);
+        public Duration period() {
+            return options.get(Setting.LOOP);
+        }
+
+        public int keep() {
+            return options.<Integer>get(Setting.KEEP);
         }
     }
 
     /**
      * Allocation profiling, after async-profiler's {@code --alloc}: JVMTI reports about one object
-     * per {@code intervalBytes} a thread allocates, with its class, size and stack; {@code live}
+     * per {@link #intervalBytes} a thread allocates, with its class, size and stack; {@link #live}
      * keeps only those still alive when the recording ends (a leak finder), tracking at most
-     * {@link #MAX_TRACKED} objects at once. {@code overheadBudget}: the most sampling may cost, as a
-     * share of the program's CPU; above it the interval is raised (0: never).
+     * {@link #MAX_TRACKED} objects at once. {@link #overheadBudget}: the most sampling may cost,
+     * as a share of the program's CPU; above it the interval is raised (0: never).
      */
-    public record Allocations(long intervalBytes, boolean live, double overheadBudget) {
+    public record Allocations(AgentOptions options) {
         /** Objects tracked for {@code live} at once; samples beyond it are counted, not tracked. */
         public static final int MAX_TRACKED = 65_536;
         /**
@@ -278,74 +325,28 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
          * makes G1 work a little more, about 1 % in AllocBench), the whole stays near 2 %.
          */
         public static final int DEFAULT_BUDGET_PERCENT = 1;
-        public static final double DEFAULT_BUDGET = DEFAULT_BUDGET_PERCENT / 100.0;
 
-        public Allocations {
-            if (intervalBytes < 1 || intervalBytes > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("alloc must be a size from 1 byte to 2g, such as 512k, not " + intervalBytes);
-            }
-            if (!(overheadBudget >= 0 && overheadBudget <= 10)) {
-                throw new IllegalArgumentException("the allocation overhead must be a percentage such as 2 (0: no limit), not " + overheadBudget * 100);
-            }
+        public long intervalBytes() {
+            return options.<Long>get(Setting.ALLOC);
         }
 
-        /** With the default budget. */
-        public Allocations(long intervalBytes, boolean live) {
-            this(intervalBytes, live, DEFAULT_BUDGET);
+        public boolean live() {
+            return options.on(Setting.LIVE);
+        }
+
+        public double overheadBudget() {
+            return options.<Double>get(Setting.ALLOC_OVERHEAD);
         }
     }
 
     /**
      * Lock profiling, after async-profiler's {@code --lock}: waits to enter a monitor or take a
      * {@code java.util.concurrent} lock, {@code Object.wait} calls and parks for a condition, that
-     * lasted at least {@code threshold}, with the waiter's stack and, for a long one, the holder's.
+     * lasted at least {@link #threshold}, with the waiter's stack and, for a long one, the holder's.
      */
-    public record Locks(Duration threshold) {
-        public Locks {
-            if (threshold.isNegative()) throw new IllegalArgumentException("lock must not be negative");
-        }
-    }
-
-    /** Not quiet. */
-    public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop,
-                        Allocations allocations, Locks locks) {
-        this(tracing, sampling, file, recording, loop, allocations, locks, false);
-    }
-
-    /** One recording for the whole session (no loop). */
-    public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording) {
-        this(tracing, sampling, file, recording, null);
-    }
-
-    /** Tracing and sampling only. */
-    public AgentOptions(Tracing tracing, Sampling sampling, String file, String recording, Loop loop) {
-        this(tracing, sampling, file, recording, loop, null, null);
-    }
-
-    /** These settings with their output at {@code file}. */
-    public AgentOptions withFile(String file) {
-        return new AgentOptions(tracing, sampling, file, recording, loop, allocations, locks, quiet, maxMemory);
-    }
-
-    /** Whether the session profiles anything from JVMTI events or stacks (sampling, allocations, locks). */
-    public boolean profiling() {
-        return sampling != null || allocations != null || locks != null;
-    }
-
-    public AgentOptions {
-        if (tracing == null && sampling == null && allocations == null && locks == null) {
-            throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)");
-        }
-        if (loop != null && !(recording != null ? recording : file).contains("%t")) {
-            throw new IllegalArgumentException("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz");
-        }
-        if (file == null) throw new IllegalArgumentException("missing file");
-        for (String value : new String[] {file, recording, tracing == null ? null : tracing.filter().toString(),
-                tracing == null || tracing.where() == null ? null : tracing.where().toString(),
-                sampling == null ? null : sampling.threads()}) {
-            if (value != null && split(value).size() > 1) {
-                throw new IllegalArgumentException("',' separates options: no value may contain one outside parentheses: " + value);
-            }
+    public record Locks(AgentOptions options) {
+        public Duration threshold() {
+            return options.get(Setting.LOCK);
         }
     }
 
@@ -355,8 +356,8 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * {@code (} is never closed, at every {@code ,}: the filter then says what it misses, and the
      * other options stay options.
      */
-    public static java.util.List<String> split(String text) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    public static List<String> split(String text) {
+        List<String> out = new ArrayList<>();
         int depth = 0;
         int from = 0;
         for (int i = 0; i < text.length(); i++) {
@@ -369,7 +370,7 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
             }
         }
         out.add(text.substring(from));
-        if (depth != 0) return java.util.List.of(text.split(","));
+        if (depth != 0) return List.of(text.split(","));
         while (out.size() > 1 && out.getLast().isEmpty()) out.removeLast();  // a trailing ',' as String.split leaves it
         return out;
     }
@@ -395,89 +396,47 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
 
     /**
      * The settings of the options given, each by the name it was given by (the agent's key or the
-     * command's flag), the others at the table's defaults: every value is read and checked here,
-     * then what each option needs ({@link Setting#checkNeeds}), in the words of {@code naming}.
+     * command's flag), the others at the table's defaults: every value is read and checked by its
+     * entry, in the table's order, then the session as a whole: that it collects something, that
+     * a loop can name its files, and what each option needs ({@link Setting#checkNeeds}), in the
+     * words of {@code naming}.
      *
      * @throws IllegalArgumentException naming the first option refused, as it was given
      */
     public static AgentOptions of(Map<Setting, Setting.Given> given, Setting.Naming naming) {
-        Values v = new Values(given);
-        MethodFilter filter = v.get(Setting.TRACE);
-        TraceMode mode = v.get(Setting.MODE);
-        Tracing tracing = filter == null ? null : new Tracing(filter, mode,
-                new TraceLimits(v.<Long>get(Setting.RATE), v.<Integer>get(Setting.ONE_IN), v.<Integer>get(Setting.MAX_CALLS),
-                        v.<Integer>get(Setting.MAX_STRING), v.<Integer>get(Setting.MAX_ELEMENTS), v.on(Setting.TO_STRING),
-                        v.<Integer>get(Setting.MAX_DEPTH), v.<Integer>get(Setting.MAX_FIELDS), v.nanos(Setting.MIN_DURATION)),
-                v.<Double>get(Setting.OVERHEAD), v.get(Setting.WHERE), v.on(Setting.TREE));
-        Duration interval = v.get(Setting.INTERVAL);
-        Sampling sampling = interval == null ? null : new Sampling(interval, v.get(Setting.SAMPLE_MODE), v.<Integer>get(Setting.DEPTH),
-                v.get(Setting.THREADS), v.on(Setting.RECOMPILE));
-        Long alloc = v.get(Setting.ALLOC);
-        Duration lock = v.get(Setting.LOCK);
-        Duration loop = v.get(Setting.LOOP);
-        Long maxMemory = v.get(Setting.MAX_MEMORY);
-        // Made first, so that a session with nothing to collect says so before what a lone option needs.
-        AgentOptions options = new AgentOptions(tracing, sampling, v.get(Setting.FILE), v.get(Setting.RECORDING),
-                loop == null ? null : new Loop(loop, v.<Integer>get(Setting.KEEP)),
-                alloc == null ? null : new Allocations(alloc, v.on(Setting.LIVE), v.<Double>get(Setting.ALLOC_OVERHEAD)),
-                lock == null ? null : new Locks(lock), v.on(Setting.QUIET), maxMemory == null ? 0 : maxMemory);
+        EnumMap<Setting, Object> values = new EnumMap<>(Setting.class);
+        for (Setting s : Setting.values()) {
+            Setting.Given g = given.get(s);
+            Object value = g != null ? s.read(g) : s.defaultValue();
+            if (value != null) values.put(s, value);
+        }
+        AgentOptions options = new AgentOptions(values);
+        // Checked first, so that a session with nothing to collect says so before what a lone option needs.
+        if (options.tracing() == null && !options.profiling()) {
+            throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)");
+        }
+        if (options.loop() != null && !(options.recording() != null ? options.recording() : options.file()).contains("%t")) {
+            throw new IllegalArgumentException("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz");
+        }
         Map<Setting, String> names = new EnumMap<>(Setting.class);
         given.forEach((s, g) -> names.put(s, g.name()));
-        Setting.checkNeeds(names, filter == null ? null : mode, naming);
+        Setting.checkNeeds(names, options.tracing() == null ? null : options.tracing().mode(), naming);
         return options;
     }
 
-    /** The values of the options given, read in the table's order, and the table's defaults for the others. */
-    private static final class Values {
-        private final Map<Setting, Object> values = new EnumMap<>(Setting.class);
-
-        Values(Map<Setting, Setting.Given> given) {
-            for (Setting s : Setting.values()) {
-                Setting.Given g = given.get(s);
-                Object value = g != null ? s.read(g) : s.defaultValue();
-                if (value != null) values.put(s, value);
-            }
-        }
-
-        @SuppressWarnings("unchecked")
-        <T> T get(Setting s) {
-            return (T) values.get(s);
-        }
-
-        /** A switch: off unless given on (or on by default). */
-        boolean on(Setting s) {
-            return Boolean.TRUE.equals(values.get(s));
-        }
-
-        long nanos(Setting s) {
-            Duration d = get(s);
-            return d == null ? 0 : d.toNanos();
-        }
-    }
-
-    /**
-     * The option string that {@link #parse} turns back into these settings, in the table's order;
-     * defaults are left out.
-     *
-     * @throws IllegalArgumentException for settings the agent would refuse: an option without what
-     *         it needs ({@link Setting#checkNeeds}), found here before the string leaves the command
-     */
+    /** The option string that {@link #parse} turns back into these settings, in the table's order; defaults are left out. */
     public String format() {
-        List<String> options = new java.util.ArrayList<>();
-        Map<Setting, String> given = new EnumMap<>(Setting.class);
+        List<String> options = new ArrayList<>();
         for (Setting s : Setting.values()) {
-            String text = s.textIn(this);
-            if (text == null) continue;
-            options.add(text.isEmpty() ? s.key() : s.key() + "=" + text);
-            given.put(s, s.key());
+            String text = s.textOf(values.get(s));
+            if (text != null) options.add(text.isEmpty() ? s.key() : s.key() + "=" + text);
         }
-        Setting.checkNeeds(given, tracing == null ? null : tracing.mode(), Setting.Naming.AGENT);
         return String.join(",", options);
     }
 
     /** The output asked for of the session in process {@code pid} (the command makes it from the recording). */
     public Path resultsFile(long pid) {
-        return Path.of(expand(file, pid));
+        return Path.of(expand(file(), pid));
     }
 
     /**
@@ -486,12 +445,12 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
      * for x-…01.json), though the clock may have ticked in between.
      */
     public Path resultsFile(Path recording, long pid) {
-        return this.recording != null ? resultsFile(pid) : outputBeside(recording, file);
+        return recording() != null ? resultsFile(pid) : outputBeside(recording, file());
     }
 
     /** The recording of the session in process {@code pid}, all the agent writes: as asked, or beside the output. */
     public Path recordingFile(long pid) {
-        return recording != null ? Path.of(expand(recording, pid)) : recordingBeside(resultsFile(pid));
+        return recording() != null ? Path.of(expand(recording(), pid)) : recordingBeside(resultsFile(pid));
     }
 
     /** {@code %p}: the pid; {@code %t}: local time as yyyyMMdd-HHmmss. */
@@ -555,6 +514,22 @@ public record AgentOptions(Tracing tracing, Sampling sampling, String file, Stri
         if (d == null || d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(name + " must be a positive duration with its unit, such as 10ms, 5s or 5m, not '" + value + "'");
         }
+        return d;
+    }
+
+    /** A sampling interval: a {@link #duration} of at least {@link Sampling#MIN_INTERVAL}. */
+    static Duration samplingInterval(String name, String value) {
+        Duration d = duration(name, value);
+        if (d.compareTo(Sampling.MIN_INTERVAL) < 0) {
+            throw new IllegalArgumentException("the sampling interval must be at least 1ms, not " + d.toNanos() + "ns");
+        }
+        return d;
+    }
+
+    /** A loop's period: a {@link #duration} of at least a second. */
+    static Duration loopPeriod(String name, String value) {
+        Duration d = duration(name, value);
+        if (d.compareTo(Duration.ofSeconds(1)) < 0) throw new IllegalArgumentException("the loop period must be at least 1s");
         return d;
     }
 

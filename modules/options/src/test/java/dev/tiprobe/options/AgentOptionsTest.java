@@ -1,12 +1,7 @@
 package dev.tiprobe.options;
 
-import dev.tiprobe.filter.CallCondition;
-import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.options.AgentOptions.SampleMode;
-import dev.tiprobe.options.AgentOptions.Sampling;
-import dev.tiprobe.options.AgentOptions.TraceLimits;
 import dev.tiprobe.options.AgentOptions.TraceMode;
-import dev.tiprobe.options.AgentOptions.Tracing;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -22,29 +17,47 @@ class AgentOptionsTest {
     /** What the command formats is what the agent parses: every setting, defaults or not. */
     @Test
     void everySettingSurvivesFormatAndParse() {
-        List<AgentOptions> sessions = List.of(
-                new AgentOptions(Tracing.of("com.foo.**;!com.foo.internal.**", TraceMode.COUNT), null, "/tmp/a-%p.json", null),
-                new AgentOptions(new Tracing(MethodFilter.parse("@org.example.Timed"), TraceMode.TRACE,
-                        new TraceLimits(0, 10, 5000, 40, 3, true, 2, 4, 15_000_000), 0.025), null, "/tmp/b.json", "/tmp/b-%t.tpr"),
-                new AgentOptions(new Tracing(MethodFilter.parse("a.B::sum(II)I"), TraceMode.TIME, TraceLimits.DEFAULT,
-                        Tracing.DEFAULT_BUDGET), new Sampling(Duration.ofMillis(20), SampleMode.CPU, 64, "worker-*;main"),
-                        AgentOptions.DEFAULT_FILE, null),
-                new AgentOptions(null, new Sampling(Duration.ofSeconds(1), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
-                        "x.json", null),
-                new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null, false),
-                        "no-recompile.tpr", null),
-                new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT, 0.07), null, "y.json", null),
-                new AgentOptions(new Tracing(MethodFilter.parse("shop.Shop::checkout"), TraceMode.TRACE, TraceLimits.DEFAULT,
-                        Tracing.DEFAULT_BUDGET, CallCondition.parse("order.qty > 2 && (duration > 1ms || thread ~ 'clerk-*')"), false), null, "w.tpr", null),
-                new AgentOptions(new Tracing(MethodFilter.parse("shop.Shop::checkout"), TraceMode.TRACE, TraceLimits.DEFAULT,
-                        Tracing.DEFAULT_BUDGET, null, true), null, "t.tpr", null),
-                new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null),
-                        "/p/profile-%t.pb.gz", null, new AgentOptions.Loop(Duration.ofSeconds(60), 5)),
-                new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
-                        "/p/r-%t.tpr", null, new AgentOptions.Loop(Duration.ofMillis(1500), AgentOptions.Loop.DEFAULT_KEEP)),
-                new AgentOptions(null, new Sampling(Duration.ofMillis(10), SampleMode.WALL, Sampling.DEFAULT_DEPTH, null),
-                        "m.tpr", null, null, null, null, false, 48L << 20));
-        for (AgentOptions o : sessions) assertEquals(o, AgentOptions.parse(o.format()), o.format());
+        List<String> sessions = List.of(
+                "trace=com.foo.**;!com.foo.internal.**,overhead=0,file=/tmp/a-%p.json",
+                "trace=@org.example.Timed,mode=trace,rate=0,onein=10,maxcalls=5000,maxstring=40,maxelements=3,tostring,maxdepth=2,"
+                        + "maxfields=4,minduration=15ms,overhead=2.5,file=/tmp/b.json,recording=/tmp/b-%t.tpr",
+                "trace=a.B::sum(II)I,mode=time,interval=20ms,samplemode=cpu,depth=64,threads=worker-*;main",
+                "interval=1s,samplemode=wall,file=x.json",
+                "interval=10ms,recompile=false,file=no-recompile.tpr",
+                "trace=a.*,overhead=7,file=y.json",
+                "trace=shop.Shop::checkout,mode=trace,where=order.qty > 2 && (duration > 1ms || thread ~ 'clerk-*'),file=w.tpr",
+                "trace=shop.Shop::checkout,mode=trace,tree,file=t.tpr",
+                "interval=10ms,loop=60s,keep=5,file=/p/profile-%t.pb.gz",
+                "interval=10ms,samplemode=wall,loop=1500ms,file=/p/r-%t.tpr",
+                "interval=10ms,samplemode=wall,maxmemory=48m,file=m.tpr",
+                "alloc=512k,live,allocoverhead=0.5,lock=0,quiet,file=a.tpr");
+        for (String session : sessions) {
+            AgentOptions o = AgentOptions.parse(session);
+            assertEquals(o, AgentOptions.parse(o.format()), o.format());
+        }
+        AgentOptions all = AgentOptions.parse(sessions.get(1));
+        assertEquals(List.of(0L, 10, 5000, 40, 3, true, 2, 4, 15_000_000L), List.of(all.tracing().limits().perSecond(),
+                all.tracing().limits().everyNth(), all.tracing().limits().maxCalls(), all.tracing().limits().maxString(),
+                all.tracing().limits().maxElements(), all.tracing().limits().callToString(), all.tracing().limits().maxDepth(),
+                all.tracing().limits().maxFields(), all.tracing().limits().minNanos()), "each limit read as given");
+        assertEquals(Duration.ofMillis(1500), AgentOptions.parse(sessions.get(9)).loop().period());
+        assertEquals(48L << 20, AgentOptions.parse(sessions.get(10)).maxMemory(1L << 40));
+    }
+
+    /** An option read by its table entry, the way a new option is read where it is used. */
+    @Test
+    void everyOptionIsReadByItsEntry() {
+        AgentOptions o = AgentOptions.parse("interval=20ms,depth=64,alloc=1m,file=x.tpr");
+        assertEquals(Duration.ofMillis(20), o.<Duration>get(Setting.INTERVAL));
+        assertEquals(64, o.<Integer>get(Setting.DEPTH));
+        assertEquals(o.sampling().depth(), o.<Integer>get(Setting.DEPTH), "the engines' views read the same values");
+        assertEquals(SampleMode.CPU, o.<SampleMode>get(Setting.SAMPLE_MODE), "a default, where it is not given");
+        assertNull(o.get(Setting.LOCK), "no value where none is given and the table has no default");
+        assertNull(o.locks(), "and no engine");
+        assertTrue(o.on(Setting.RECOMPILE), "a switch on by default");
+        assertEquals(Path.of("/t/w.tpr"), Path.of(o.withFile("/t/w.tpr").file()));
+        assertEquals("','" , assertThrows(IllegalArgumentException.class, () -> o.withFile("a,b.tpr")).getMessage().substring(0, 3),
+                "a new file is read as the option is");
     }
 
     /** A condition keeps traced calls by their values: it needs trace mode, and a malformed one is refused with its position. */
@@ -93,7 +106,9 @@ class AgentOptionsTest {
     @Test
     void allocationAndLockOptionsRoundTrip() {
         AgentOptions o = AgentOptions.parse("alloc=512k,live,lock=1ms,file=x.tpr");
-        assertEquals(new AgentOptions.Allocations(512 * 1024, true), o.allocations());
+        assertEquals(512 * 1024, o.allocations().intervalBytes());
+        assertTrue(o.allocations().live());
+        assertEquals(0.01, o.allocations().overheadBudget(), "the default budget");
         assertEquals(Duration.ofMillis(1), o.locks().threshold());
         assertEquals(o, AgentOptions.parse(o.format()), o.format());
         assertEquals(2L << 20, AgentOptions.parse("alloc=2m").allocations().intervalBytes());
@@ -125,8 +140,7 @@ class AgentOptionsTest {
 
     @Test
     void defaultsAreLeftOutOfTheOptionString() {
-        AgentOptions o = new AgentOptions(new Tracing(MethodFilter.parse("a.*"), TraceMode.COUNT, TraceLimits.DEFAULT,
-                Tracing.DEFAULT_BUDGET), new Sampling(Duration.ofMillis(10), SampleMode.CPU, Sampling.DEFAULT_DEPTH, null), "r.json", null);
+        AgentOptions o = AgentOptions.parse("trace=a.*,mode=count,overhead=5,interval=10ms,samplemode=cpu,depth=2048,recompile=true,file=r.json");
         assertEquals("file=r.json,trace=a.*,interval=10ms", o.format());
     }
 
@@ -198,8 +212,7 @@ class AgentOptionsTest {
         assertEquals("sample= is now onein= (record one call in n); stack sampling is interval=<duration>", message("trace=a.*,sample=2"));
         assertEquals("overhead must be a percentage such as 5 (0: no limit), not 'lots'", message("trace=a.*,overhead=lots"));
         assertTrue(message("trace=a.b::").contains("missing method name after '::' at position 5"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new AgentOptions(null,
-                new Sampling(Duration.ofMillis(10), SampleMode.WALL, 1, null), "a,b.json", null)).getMessage().startsWith("','"));
+        assertEquals("the sampling interval must be at least 1ms, not 500000ns", message("interval=500us"));
     }
 
     static String message(String args) {
@@ -216,30 +229,5 @@ class AgentOptionsTest {
                 .getMessage().contains("maxmemory must be a size"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("file=a.tpr,maxmemory=64"))
                 .getMessage().contains("maxmemory must be at least 1m, not '64'"), "64 bytes is no ceiling: a unit is meant");
-    }
-
-    /**
-     * {@code tiprobe run} starts the JVM recording the event the agent then reads, in either mode:
-     * on Linux JFR's CPU-time sampler, whose period setting is its throttle; elsewhere the execution
-     * sampler, every interval.
-     */
-    @Test
-    void runStartsTheJvmRecordingTheEventTheAgentReads() {
-        boolean linux = System.getProperty("os.name").startsWith("Linux");
-        for (SampleMode mode : SampleMode.values()) {
-            Sampling sampling = new Sampling(Duration.ofMillis(10), mode, Sampling.DEFAULT_DEPTH, null);
-            assertEquals(linux ? Sampling.CPU_TIME_SAMPLE : Sampling.EXECUTION_SAMPLE, sampling.jfrEvent());
-            String recording = sampling.jvmFlags(true, List.of("-Xmx1g")).stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION))
-                    .findFirst().orElseThrow();
-            assertTrue(recording.contains("+" + sampling.jfrEvent() + "#enabled=true,+" + sampling.jfrEvent() + "#"
-                    + (linux ? "throttle" : "period") + "=10000000ns"), recording);
-            // A native agent may hold SIGPROF, which the CPU-time sampler needs; the debugger's does not.
-            for (String agent : List.of("-agentpath:/opt/ap/libasyncProfiler.so=start,event=cpu", "-agentlib:asyncProfiler=start")) {
-                String besideAgent = sampling.jvmFlags(true, List.of(agent))
-                        .stream().filter(f -> f.startsWith(Sampling.JVM_RECORDING_OPTION)).findFirst().orElseThrow();
-                assertTrue(besideAgent.contains("+jdk.ExecutionSample#enabled=true,+jdk.ExecutionSample#period=10000000ns"), besideAgent);
-            }
-            assertEquals(sampling.jfrEvent(), sampling.jfrEvent(List.of("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n")));
-        }
     }
 }

@@ -52,16 +52,6 @@ class SettingTest {
         Setting.checkNeeds(limits, AgentOptions.TraceMode.TRACE, Setting.Naming.AGENT);
     }
 
-    /** Settings made in code are held to the table before they become a string: the agent would refuse it. */
-    @Test
-    void formatRefusesWhatParseWould() {
-        AgentOptions timedWhere = new AgentOptions(new AgentOptions.Tracing(dev.tiprobe.filter.MethodFilter.parse("a.*"),
-                AgentOptions.TraceMode.TIME, AgentOptions.TraceLimits.DEFAULT, 0.05, dev.tiprobe.filter.CallCondition.parse("threw"), false),
-                null, "x.json", null);
-        assertEquals("where is for trace mode: it needs trace=<filter> and mode=trace",
-                assertThrows(IllegalArgumentException.class, timedWhere::format).getMessage());
-    }
-
     /** The agent refuses what the command refuses: a trace limit outside trace mode, a loop's keep without a loop. */
     @Test
     void theAgentChecksTheSameNeeds() {

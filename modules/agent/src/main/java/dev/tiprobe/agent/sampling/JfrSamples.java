@@ -6,6 +6,7 @@ import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.jvmti.ProfilingSignal;
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.JvmRecording;
 import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedStackTrace;
@@ -65,7 +66,7 @@ final class JfrSamples implements AutoCloseable {
     private final java.util.function.LongPredicate wallSamplers;
     /** The library whose handler holds SIGPROF, which JFR's CPU-time sampler needs: another profiler's; or null. Set by {@link #start}. */
     private String sigprofHolder;
-    /** The event read: {@link AgentOptions.Sampling#CPU_TIME_SAMPLE} or {@link AgentOptions.Sampling#EXECUTION_SAMPLE}. Set by {@link #start}. */
+    /** The event read: {@link JvmRecording#CPU_TIME_SAMPLE} or {@link JvmRecording#EXECUTION_SAMPLE}. Set by {@link #start}. */
     private String event;
     private JfrStream stream;
 
@@ -80,7 +81,7 @@ final class JfrSamples implements AutoCloseable {
     }
 
     /**
-     * Has JFR's sampler ({@link AgentOptions.Sampling#jfrEvent}) sample at the interval on the
+     * Has JFR's sampler ({@link JvmRecording#sampleEvent}) sample at the interval on the
      * session's stream, {@code shared} (which its owner begins), or reads the recording the JVM
      * started with for tiprobe ({@code tiprobe run}) on a stream of its own. {@code threads} chooses
      * threads by name (null: all); in wall mode {@code wallSamplers} says which threads the wall
@@ -91,7 +92,7 @@ final class JfrSamples implements AutoCloseable {
         long interval = options.interval().toNanos();
         JfrSamples samples = new JfrSamples(new JfrFrames(registry, options.depth()), threads, sink, interval,
                 options.mode() == AgentOptions.SampleMode.WALL, wallSamplers);
-        Optional<JfrStream> jvmRecording = JfrStream.readJvmRecording(AgentOptions.Sampling.JVM_RECORDING,
+        Optional<JfrStream> jvmRecording = JfrStream.readJvmRecording(JvmRecording.NAME,
                 EventEngine.THREAD_PREFIX + "jfr-samples", JVM_RECORDING_EVENTS, samples::deliver);
         if (jvmRecording.isPresent()) {
             samples.stream = jvmRecording.get();
@@ -100,26 +101,26 @@ final class JfrSamples implements AutoCloseable {
             if (samples.cpuTime()) samples.sigprofHolder = ProfilingSignal.foreignHandler().orElse(null);
             return samples;
         }
-        String event = options.jfrEvent();
-        if (event.equals(AgentOptions.Sampling.CPU_TIME_SAMPLE)) {
+        String event = JvmRecording.sampleEvent();
+        if (event.equals(JvmRecording.CPU_TIME_SAMPLE)) {
             samples.sigprofHolder = ProfilingSignal.foreignHandler().orElse(null);
-            if (samples.sigprofHolder != null) event = AgentOptions.Sampling.EXECUTION_SAMPLE;
+            if (samples.sigprofHolder != null) event = JvmRecording.EXECUTION_SAMPLE;
         }
         String chosen = samples.event = event;
         samples.stream = shared.with(s -> {
-            s.enable(chosen).with(AgentOptions.Sampling.jfrPeriodSetting(chosen), interval + "ns").withStackTrace();
+            s.enable(chosen).with(JvmRecording.periodSetting(chosen), interval + "ns").withStackTrace();
             s.onEvent(chosen, samples::deliver);
         });
         return samples;
     }
 
-    /** What a recording the JVM started for tiprobe may sample with ({@link AgentOptions.Sampling#jfrEvent(java.util.List)}). */
+    /** What a recording the JVM started for tiprobe may sample with ({@link JvmRecording#sampleEvent(java.util.List)}). */
     private static final java.util.List<String> JVM_RECORDING_EVENTS =
-            java.util.List.of(AgentOptions.Sampling.CPU_TIME_SAMPLE, AgentOptions.Sampling.EXECUTION_SAMPLE);
+            java.util.List.of(JvmRecording.CPU_TIME_SAMPLE, JvmRecording.EXECUTION_SAMPLE);
 
     /** Whether the samples are JFR's CPU-time samples. */
     boolean cpuTime() {
-        return AgentOptions.Sampling.CPU_TIME_SAMPLE.equals(event);
+        return JvmRecording.CPU_TIME_SAMPLE.equals(event);
     }
 
     /**
@@ -137,7 +138,7 @@ final class JfrSamples implements AutoCloseable {
      * {@link JfrStream#claimJvmRecording}.
      */
     static boolean claimJvmRecording(Duration limit, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
-        return JfrStream.claimJvmRecording(AgentOptions.Sampling.JVM_RECORDING, JVM_RECORDING_EVENTS, limit, giveUp);
+        return JfrStream.claimJvmRecording(JvmRecording.NAME, JVM_RECORDING_EVENTS, limit, giveUp);
     }
 
     /** Why the stream stopped before it was closed, or null while it runs. */
@@ -191,7 +192,7 @@ final class JfrSamples implements AutoCloseable {
         try {
             long taken = JfrFrames.epochNanos(e.getStartTime());
             if (taken > newestSample) newestSample = taken;  // the stream's thread alone writes it
-            boolean cpuTime = e.getEventType().getName().equals(AgentOptions.Sampling.CPU_TIME_SAMPLE);  // not the field: set after the JVM's stream starts
+            boolean cpuTime = e.getEventType().getName().equals(JvmRecording.CPU_TIME_SAMPLE);  // not the field: set after the JVM's stream starts
             RecordedThread t = e.getThread(cpuTime ? "eventThread" : "sampledThread");
             if (JfrFrames.machinery(t)) return;
             if (cpuTime && e.getBoolean("failed")) return;  // JFR could not walk the stack: no frames to credit
