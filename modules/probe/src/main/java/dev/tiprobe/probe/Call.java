@@ -39,9 +39,10 @@ public final class Call {
      */
     private long[] siteNanos;
     private long[] siteCalls;
-    /** The site entered and not yet left (-1: none), and when. */
+    /** The site entered and not yet left (-1: none), when, and the owner's {@link ThreadState#ownNanos} then. */
     private int openSite = -1;
     private long openSiteNanos;
+    private long openSiteOwnNanos;
 
     private static final Object[] NO_ARGS = new Object[0];
 
@@ -180,6 +181,7 @@ public final class Call {
         }
         openSite = site;
         openSiteNanos = now;
+        openSiteOwnNanos = owner.ownNanos;
     }
 
     /** The body's call of the open site returned. */
@@ -187,8 +189,9 @@ public final class Call {
         if (openSite >= 0) leaveSite(System.nanoTime());
     }
 
+    /** Leaves out tiprobe's work during the site, as the call's duration does, so that its sites never add up to more than the call. */
     private void leaveSite(long now) {
-        siteNanos[openSite] += now - openSiteNanos;
+        siteNanos[openSite] += Math.max(0, now - openSiteNanos - (owner.ownNanos - openSiteOwnNanos));
         siteCalls[openSite]++;
         openSite = -1;
     }

@@ -409,6 +409,30 @@ class ProbeTest {
         assertEquals(1, calls[3], "a slot of the new session is on");
     }
 
+    /**
+     * A call's call sites (a watch's tree) leave out tiprobe's work during them, as the call's
+     * duration does: the values a traced callee captures, the classes tiprobe instruments as a
+     * callee loads them. Otherwise the sites of a call could add up to more than the call.
+     */
+    @Test
+    void aCallsSitesLeaveOutTiprobesWorkAsItsDurationDoes() throws Exception {
+        Call c = Probe.traceEnter(0);
+        Probe.siteEnter(c, 0);
+        Call inner = Probe.traceEnter(1);
+        long began = System.nanoTime();
+        Thread.sleep(40);  // as if instrumenting a class the callee loaded took 40 ms
+        Probe.ownWork(System.nanoTime() - began);
+        Thread.sleep(5);
+        Probe.traceReturn(inner);
+        Probe.siteExit(c);
+        Probe.traceReturn(c);
+        Call[] calls = ProbeControl.tracedCalls();
+        long site = calls[0].siteNanos()[0];
+        assertTrue(site >= 5_000_000 && site < 40_000_000, "the callee's 5 ms without tiprobe's 40: " + site);
+        assertTrue(site <= calls[0].durationNanos(), site + " within " + calls[0].durationNanos());
+        assertEquals(1, calls[0].siteCalls()[0]);
+    }
+
     @Test
     void traceCapturesArgumentsAsTheyWereAndHowTheCallEnded() {
         int[] values = {1, 2, 3};
