@@ -113,7 +113,7 @@ final class AgentSession {
             b.append(' ').append(now.methodCount()).append(" methods instrumented, mode ").append(mode(now))
                     .append(leftUnchanged(now)).append(broad(now, options.tracing()));
         }
-        if (profiling != null && profiling.engines()) b.append(tracing != null ? ";" : "").append(' ').append(Profiling.describe(options));
+        if (profiling != null && profiling.engines()) b.append(tracing != null ? ";" : "").append(' ').append(profiling.describe());
         b.append("; recording to ").append(recorder.file().toAbsolutePath()).append(looping());
         return Reply.ok(Reply.STARTED, b.toString()).with(Reply.METHODS, methods).with(Reply.CLASSES_LEFT_UNCHANGED, leftUnchanged)
                 .with(Reply.RECORDING, recorder.file().toAbsolutePath());

@@ -7,6 +7,7 @@ import dev.tiprobe.agent.locks.LockProfiler;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.agent.sampling.Sampler;
+import dev.tiprobe.agent.sink.Engine;
 import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.IdMap;
@@ -34,9 +35,8 @@ final class Profiling implements AutoCloseable {
     private final Registry registry;
     /** Whether the probe takes kept calls' stacks through this registry ({@link #keepsCallerStacks}). */
     private boolean callerStacks;
-    private Sampler sampler;
-    private AllocationSampler allocations;
-    private LockProfiler locks;
+    /** The engines that run: sampling, allocations, locks, as the session's lines name them. */
+    private final List<Engine> engines = new ArrayList<>();
     /** Looks for deadlocks while an engine runs; null without engines or java.management (the keeper sets it, status reads it). */
     private volatile Deadlocks deadlocks;
     /** The engines' one JFR stream, made when the first asks ({@link #jfr()}), begun once all have started; or null. */
@@ -53,14 +53,16 @@ final class Profiling implements AutoCloseable {
             int depth = options.sampling() != null ? Math.min(options.sampling().depth(), AgentOptions.Sampling.EVENT_DEPTH)
                     : AgentOptions.Sampling.EVENT_DEPTH;
             CallbackStacks stacks = new CallbackStacks(jvmti, p.registry, depth);
-            if (options.sampling() != null) p.sampler = Sampler.start(jvmti, p.registry, options.sampling(), p::jfr, recorder);
-            if (options.locks() != null) p.locks = LockProfiler.start(jvmti, p.registry, stacks, depth, options.locks(), p::jfr, recorder);
+            if (options.sampling() != null) p.engines.add(Sampler.start(jvmti, p.registry, options.sampling(), p::jfr, recorder));
+            if (options.locks() != null) p.engines.add(LockProfiler.start(jvmti, p.registry, stacks, depth, options.locks(), p::jfr, recorder));
             // JFR as soon as the engines that read it are in: its set-up takes from a tenth of a
             // second to seconds, and what happens before it records is not seen (begun after the
             // allocation sampler's start, one CI run's in-process session recorded none of the
             // waits of its first second).
             if (p.jfr != null) p.jfr.begin();
-            if (options.allocations() != null) p.allocations = AllocationSampler.start(jvmti, stacks, options.allocations(), recorder);
+            if (options.allocations() != null) {  // listed after the samples, before the waits: as the lines name them
+                p.engines.add(options.sampling() != null ? 1 : 0, AllocationSampler.start(jvmti, stacks, options.allocations(), recorder));
+            }
             if (p.engines()) p.deadlocks = deadlocks(stacks, recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
@@ -116,7 +118,7 @@ final class Profiling implements AutoCloseable {
 
     /** Whether an engine runs (a session that only traces may start this for kept calls' stacks alone). */
     boolean engines() {
-        return sampler != null || allocations != null || locks != null;
+        return !engines.isEmpty();
     }
 
     /**
@@ -130,21 +132,12 @@ final class Profiling implements AutoCloseable {
 
     /** {@code 120 samples, 45 allocations, 3 waits}: what each engine has written so far. */
     String counts() {
-        List<String> parts = new ArrayList<>();
-        if (sampler != null) parts.add(sampler.samples() + " samples");
-        if (allocations != null) {
-            parts.add(allocations.written() + " allocation samples"
-                    + (allocations.widened() ? " (interval now " + size(allocations.interval()) + ")" : ""));
-        }
-        if (locks != null) parts.add(locks.written() + " waits");
-        return String.join(", ", parts);
+        return String.join(", ", engines.stream().map(e -> e.progress().text()).toList());
     }
 
     /** {@code reply} with the counts so far of the engines that run. */
     Reply counted(Reply reply) {
-        if (sampler != null) reply = reply.with(Reply.SAMPLES, sampler.samples());
-        if (allocations != null) reply = reply.with(Reply.ALLOCATIONS, allocations.written());
-        if (locks != null) reply = reply.with(Reply.WAITS, locks.written());
+        for (Engine e : engines) reply = e.counted(reply);
         return reply;
     }
 
@@ -200,37 +193,14 @@ final class Profiling implements AutoCloseable {
                 + (c.classTokens() + c.methodTokens()) + " tokens, " + c.unloadedClasses() + " classes unloaded";
     }
 
-    /** {@code sampling every 10 ms (cpu), allocations every 512 KiB, waits of 1 ms or more}. */
-    static String describe(AgentOptions options) {
-        List<String> parts = new ArrayList<>();
-        if (options.sampling() != null) {
-            parts.add("sampling every " + options.sampling().interval().toMillis() + " ms ("
-                    + options.sampling().mode().name().toLowerCase() + ")");
-        }
-        if (options.allocations() != null) {
-            AgentOptions.Allocations a = options.allocations();
-            List<String> notes = new ArrayList<>();
-            if (a.overheadBudget() > 0) {
-                notes.add("wider if sampling costs over " + AgentOptions.percentText(a.overheadBudget()) + " % of the CPU");
-            }
-            if (a.live()) notes.add("live objects tracked");
-            parts.add("allocations every " + size(a.intervalBytes()) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
-        }
-        if (options.locks() != null) {
-            parts.add("waits of " + options.locks().threshold().toNanos() / 1e6 + " ms or more");
-        }
-        return String.join(", ", parts);
-    }
-
-    /** {@code 512 KiB}, {@code 16 MiB}, {@code 1000 bytes}. */
-    private static String size(long bytes) {
-        if (bytes % (1 << 20) == 0) return (bytes >> 20) + " MiB";
-        return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
+    /** {@code sampling every 10 ms (cpu), allocations every 512 KiB, waits of 1.0 ms or more}: what the engines do. */
+    String describe() {
+        return String.join(", ", engines.stream().map(Engine::describe).toList());
     }
 
     /** Waits (two seconds at most) until JFR has handed over the samples taken up to now. */
     void catchUp() {
-        if (sampler != null) sampler.catchUp();
+        for (Engine e : engines) e.catchUp();
     }
 
     /**
@@ -240,17 +210,13 @@ final class Profiling implements AutoCloseable {
      */
     long tokensHeldSince() {
         long since = EventEngine.IDLE;
-        if (sampler != null) since = Math.min(since, sampler.tokensHeldSince());
-        if (allocations != null) since = Math.min(since, allocations.tokensHeldSince());
-        if (locks != null) since = Math.min(since, locks.tokensHeldSince());
+        for (Engine e : engines) since = Math.min(since, e.tokensHeldSince());
         return since;
     }
 
     /** Writes what every engine has gathered so far; they keep going. */
     void flush() {
-        if (sampler != null) sampler.flush();
-        if (allocations != null) allocations.flush();
-        if (locks != null) locks.flush();
+        for (Engine e : engines) e.flush();
     }
 
     /** Said when a close failed and the heap had no room for more words. */
@@ -280,8 +246,7 @@ final class Profiling implements AutoCloseable {
         } catch (RuntimeException | OutOfMemoryError e) {  // a full heap too: the engines below are closed all the same
             first = failure(null, "JFR's stream did not close", e);
         }
-        for (AutoCloseable engine : new AutoCloseable[] {sampler, allocations, locks}) {
-            if (engine == null) continue;
+        for (Engine engine : engines) {
             try {
                 engine.close();
             } catch (Exception | OutOfMemoryError e) {

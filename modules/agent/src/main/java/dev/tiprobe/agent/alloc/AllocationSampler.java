@@ -9,8 +9,10 @@ import dev.tiprobe.jvmti.Capability;
 import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
+import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.AgentOptions.Allocations;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Reply;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
@@ -86,6 +88,29 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
     /** Whether the overhead budget has widened the interval past the one asked for. */
     public boolean widened() {
         return interval != options.intervalBytes();
+    }
+
+    /** {@code allocations every 512 KiB (wider if sampling costs over 1 % of the CPU; live objects tracked)}. */
+    @Override
+    public String describe() {
+        List<String> notes = new ArrayList<>();
+        if (options.overheadBudget() > 0) {
+            notes.add("wider if sampling costs over " + AgentOptions.percentText(options.overheadBudget()) + " % of the CPU");
+        }
+        if (options.live()) notes.add("live objects tracked");
+        return "allocations every " + size(options.intervalBytes()) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
+    }
+
+    @Override
+    public Progress progress() {
+        return new Progress(Reply.ALLOCATIONS, written(), written() + " allocation samples"
+                + (widened() ? " (interval now " + size(interval()) + ")" : ""));
+    }
+
+    /** {@code 512 KiB}, {@code 16 MiB}, {@code 1000 bytes}. */
+    private static String size(long bytes) {
+        if (bytes % (1 << 20) == 0) return (bytes >> 20) + " MiB";
+        return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
     }
 
     /** Starts sampling allocations into {@code recorder}, their stacks taken by {@code stacks}. */

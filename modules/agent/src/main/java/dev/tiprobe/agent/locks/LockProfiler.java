@@ -11,6 +11,7 @@ import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.Locks;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Reply;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
@@ -133,6 +134,17 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         this.enteredSite = stacks.site();
         this.waitedSite = stacks.site();
         this.thresholdNanos = options.threshold().toNanos();
+    }
+
+    /** {@code waits of 1.0 ms or more}. */
+    @Override
+    public String describe() {
+        return "waits of " + thresholdNanos / 1e6 + " ms or more";
+    }
+
+    @Override
+    public Progress progress() {
+        return new Progress(Reply.WAITS, written(), written() + " waits");
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.tiprobe.agent.sampling;
 import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.agent.registry.Registry;
+import dev.tiprobe.agent.sink.Engine;
 import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.agent.sink.FlushRequest;
 import dev.tiprobe.agent.sink.Recorder;
@@ -12,6 +13,7 @@ import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
 import dev.tiprobe.recording.Globs;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Reply;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -72,7 +75,7 @@ import java.util.function.ToLongFunction;
  * view misses virtual threads' work. In wall mode, either way, waiting virtual threads are sampled
  * a few a tick ({@link VirtualThreads}).
  */
-public final class Sampler implements AutoCloseable {
+public final class Sampler implements Engine {
     // JVMTI thread state bits (jvmti.h; the generated constants are the facade's alone).
     private static final int STATE_WAITING = 0x0080;
     private static final int STATE_BLOCKED = 0x0400;
@@ -268,6 +271,17 @@ public final class Sampler implements AutoCloseable {
     /** Stack samples written so far. */
     public long samples() {
         return samples.get();
+    }
+
+    /** {@code sampling every 10 ms (cpu)}. */
+    @Override
+    public String describe() {
+        return "sampling every " + options.interval().toMillis() + " ms (" + options.mode().name().toLowerCase(Locale.ROOT) + ")";
+    }
+
+    @Override
+    public Progress progress() {
+        return new Progress(Reply.SAMPLES, samples(), samples() + " samples");
     }
 
     private void run() {
@@ -857,6 +871,7 @@ public final class Sampler implements AutoCloseable {
      * As {@link EventEngine#tokensHeldSince}: the earliest moment from which the sampler's thread
      * or JFR's stream may hold method ids resolved and not yet written.
      */
+    @Override
     public long tokensHeldSince() {
         JfrSamples j = jfr;
         return Math.min(busySince, j == null ? EventEngine.IDLE : j.busySince());
@@ -866,6 +881,7 @@ public final class Sampler implements AutoCloseable {
      * Waits up to two seconds for JFR to hand over the samples taken up to now (at once without
      * JFR), and in wall mode up to two more for the waiting threads' time up to now.
      */
+    @Override
     public void catchUp() {
         awaitJfr();
         if (options.mode() == SampleMode.WALL && thread.isAlive()) flushRequest.askAndWait();
@@ -877,6 +893,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     /** Writes what is gathered so far (the sampler keeps going); waits up to two seconds for JFR and two for the write. */
+    @Override
     public void flush() {
         awaitJfr();
         flushRequest.askAndWait();

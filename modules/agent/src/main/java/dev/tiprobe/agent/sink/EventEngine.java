@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param <E> what a callback queues
  */
-public abstract class EventEngine<E> implements AutoCloseable {
+public abstract class EventEngine<E> implements Engine {
     /** Events waiting to be written at most; at 7,000 events a second, over ten seconds' worth. */
     static final int MAX_QUEUED = 100_000;
     /** How often the engine's thread writes what is queued. */
@@ -99,6 +99,7 @@ public abstract class EventEngine<E> implements AutoCloseable {
      * says so in {@link #heldBesideTheQueue}. A stalled or failed engine's answer stays where it
      * stopped.
      */
+    @Override
     public final long tokensHeldSince() {
         return Math.min(writtenBefore, heldBesideTheQueue());
     }

@@ -47,6 +47,16 @@ class EventEngineTest {
 
         @Override
         protected void stopEvents() {}
+
+        @Override
+        public String describe() {
+            return "held events";
+        }
+
+        @Override
+        public Progress progress() {
+            return new Progress("held", written(), written() + " held");
+        }
     }
 
     @Test
