@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# How long a tiprobe command takes from its start to its exit, with the image's class-data
+# sharing archive and without it: a copy of the image has its archive taken out, and the two run
+# in turn, ROUNDS times each, `tiprobe --version` and a report of the golden recording to HTML.
+# Prints each command's median in seconds, with and without the archive, and their ratio.
+#
+# Needs the image (./mvnw25 -pl jlink -am package -DskipTests).
+# Usage: [ROUNDS=9] scripts/bench/command-start.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+image=$root/jlink/target/tiprobe
+recording=$root/modules/cli/src/test/resources/golden/golden.tpr
+rounds=${ROUNDS:-9}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$image" "$work/without"
+rm "$work/without/lib/server/classes.jsa"
+seconds() { local t0 t1; t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
+for round in $(seq "$rounds"); do
+  for image in "$image" "$work/without"; do
+    name=$([ "$image" = "$work/without" ] && echo without || echo with)
+    echo "version $name $(seconds "$image/bin/tiprobe" --version)"
+    echo "report $name $(seconds "$image/bin/tiprobe" report -f "$work/r.html" "$recording")"
+  done
+done > "$work/times"
+python3 - "$work/times" <<'PY'
+import statistics, sys
+times = {}
+for line in open(sys.argv[1]):
+    command, image, t = line.split()
+    times.setdefault((command, image), []).append(float(t))
+for command in ("version", "report"):
+    with_, without = statistics.median(times[(command, "with")]), statistics.median(times[(command, "without")])
+    print(f"{command:8} with the archive {with_:.2f} s, without {without:.2f} s: {with_ / without:.2f}")
+PY
