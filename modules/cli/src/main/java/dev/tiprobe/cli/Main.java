@@ -16,9 +16,6 @@ import java.util.Set;
 @Command(name = "tiprobe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Profiles and traces running JVMs (JDK 25+), pure Java on JVMTI and JFR: CPU and wall-clock flame graphs,"
                 + " allocations, locks, and method tracing with arguments.",
-        subcommands = {ListCommand.class, CollectCommand.class, StartCommand.class, StatusCommand.class,
-                DumpCommand.class, StopCommand.class, RunCommand.class, ReportCommand.class, DemoCommand.class, WatchCommand.class,
-                CommandLine.HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {
             "  tiprobe list",
@@ -43,6 +40,15 @@ public final class Main implements Runnable {
 
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
 
+    /**
+     * The subcommands, in the order help lists them. A command line is built with the one its
+     * arguments name only ({@link #commandLine(String...)}): Picocli reads each subcommand's
+     * annotations when it is added, which for all of them took about half of a command's own start.
+     */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(ListCommand.class, CollectCommand.class, StartCommand.class,
+            StatusCommand.class, DumpCommand.class, StopCommand.class, RunCommand.class, ReportCommand.class, DemoCommand.class,
+            WatchCommand.class, CommandLine.HelpCommand.class);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -61,7 +67,8 @@ public final class Main implements Runnable {
 
     /** Runs the command line with its data going to {@code out} and its messages to {@code err}. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = commandLine();
+        String[] arguments = withDefaultCommand(args);
+        CommandLine cli = commandLine(arguments);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
@@ -88,17 +95,30 @@ public final class Main implements Runnable {
             line.getErr().println("Try 'tiprobe " + (line == cli ? "" : line.getCommandName() + " ") + "--help'.");
             return USAGE;
         });
-        return cli.execute(withDefaultCommand(cli, args));
+        return cli.execute(arguments);
     }
 
-    /** The command line with every subcommand's flags, those of the options table included. */
+    /** The command line with every subcommand. */
     static CommandLine commandLine() {
+        return commandLine("help");
+    }
+
+    /**
+     * The command line for {@code args}: with the subcommand they name, or with every subcommand
+     * where they name none (help, the usage, a top-level option, a misspelt name); each with its
+     * flags, those of the options table included.
+     */
+    static CommandLine commandLine(String... args) {
         CommandLine cli = new CommandLine(new Main());
-        // -h/--help and -V/--version on every subcommand too: help answers before any check of
-        // the other options (required ones included), so `tiprobe collect --help` exits 0.
-        for (CommandLine sub : cli.getSubcommands().values()) {
+        boolean named = args.length > 0 && !args[0].equals("help") && NAMES.contains(args[0]);
+        for (Class<?> type : SUBCOMMANDS) {
+            if (named && !name(type).equals(args[0])) continue;
+            CommandLine sub = new CommandLine(type);
+            cli.addSubcommand(name(type), sub);
             TableFlags.addTo(sub);
             if (sub.getCommandSpec().userObject() instanceof CommandLine.HelpCommand) continue;
+            // -h/--help and -V/--version on every subcommand too: help answers before any check of
+            // the other options (required ones included), so `tiprobe collect --help` exits 0.
             sub.getCommandSpec().mixinStandardHelpOptions(true);
             sub.getCommandSpec().versionProvider(new Version());
         }
@@ -106,9 +126,15 @@ public final class Main implements Runnable {
         return cli;
     }
 
+    private static String name(Class<?> subcommand) {
+        return subcommand.getAnnotation(Command.class).name();
+    }
+
+    private static final Set<String> NAMES = Set.copyOf(SUBCOMMANDS.stream().map(Main::name).toList());
+
     /** {@code collect} when the first argument is neither a subcommand nor a top-level option. */
-    private static String[] withDefaultCommand(CommandLine cli, String[] args) {
-        if (args.length == 0 || cli.getSubcommands().containsKey(args[0]) || TOP_LEVEL.contains(args[0])) return args;
+    private static String[] withDefaultCommand(String[] args) {
+        if (args.length == 0 || NAMES.contains(args[0]) || TOP_LEVEL.contains(args[0])) return args;
         List<String> out = new ArrayList<>(List.of("collect"));
         out.addAll(List.of(args));
         return out.toArray(String[]::new);
