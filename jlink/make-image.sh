@@ -55,9 +55,12 @@ chmod 755 "$out/bin/tiprobe"
 # command then starts in about half the time (BENCHMARKS.md, "Command start-up"); the JVM
 # ignores an archive that does not fit its options. The target JVM is never touched: only the
 # command's runtime has it.
+# The environment's JVM options stay out: another collector in them would refuse to start beside
+# the launcher's, and the archive is made for the launcher's options.
 work=$(mktemp -d)
-"$out/bin/java" -XX:+UseSerialGC -XX:DumpLoadedClassList="$work/classes.txt" -m dev.tiprobe.cli/dev.tiprobe.cli.Main \
-    report -f "$work/training.html" "$training" > "$work/training.log" 2>&1 || { cat "$work/training.log" >&2; exit 1; }
-"$out/bin/java" -XX:+UseSerialGC -Xshare:dump -XX:SharedClassListFile="$work/classes.txt" \
-    -XX:SharedArchiveFile="$out/lib/server/classes.jsa" -Xlog:cds=off -Xlog:cds+heap=off -m dev.tiprobe.cli/dev.tiprobe.cli.Main > /dev/null
+image_java() { env -u JAVA_TOOL_OPTIONS -u JDK_JAVA_OPTIONS -u _JAVA_OPTIONS "$out/bin/java" -XX:+UseSerialGC "$@" > "$work/log" 2>&1 \
+    || { cat "$work/log" >&2; exit 1; }; }
+image_java -XX:DumpLoadedClassList="$work/classes.txt" -m dev.tiprobe.cli/dev.tiprobe.cli.Main report -f "$work/training.html" "$training"
+image_java -Xshare:dump -XX:SharedClassListFile="$work/classes.txt" -XX:SharedArchiveFile="$out/lib/server/classes.jsa" -Xlog:cds=off \
+    -m dev.tiprobe.cli/dev.tiprobe.cli.Main
 rm -rf "$work"

@@ -15,20 +15,28 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$image" "$work/without"
 rm "$work/without/lib/server/classes.jsa"
-seconds() { local t0 t1; t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
+# Appends "<label> <milliseconds>" to the times; a command that fails stops the benchmark with its output.
+timed() {
+  local label=$1 t0 t1
+  shift
+  t0=$(date +%s%N)
+  "$@" > "$work/out" 2>&1 || { cat "$work/out" >&2; echo "failed: $*" >&2; exit 1; }
+  t1=$(date +%s%N)
+  echo "$label $(( (t1 - t0) / 1000000 ))" >> "$work/times"
+}
 for round in $(seq "$rounds"); do
-  for image in "$image" "$work/without"; do
-    name=$([ "$image" = "$work/without" ] && echo without || echo with)
-    echo "version $name $(seconds "$image/bin/tiprobe" --version)"
-    echo "report $name $(seconds "$image/bin/tiprobe" report -f "$work/r.html" "$recording")"
+  for name in with without; do
+    tiprobe=$([ "$name" = with ] && echo "$image" || echo "$work/without")/bin/tiprobe
+    timed "version $name" "$tiprobe" --version
+    timed "report $name" "$tiprobe" report -f "$work/r.html" "$recording"
   done
-done > "$work/times"
+done
 python3 - "$work/times" <<'PY'
 import statistics, sys
 times = {}
 for line in open(sys.argv[1]):
     command, image, t = line.split()
-    times.setdefault((command, image), []).append(float(t))
+    times.setdefault((command, image), []).append(int(t) / 1000)
 for command in ("version", "report"):
     with_, without = statistics.median(times[(command, "with")]), statistics.median(times[(command, "without")])
     print(f"{command:8} with the archive {with_:.2f} s, without {without:.2f} s: {with_ / without:.2f}")
