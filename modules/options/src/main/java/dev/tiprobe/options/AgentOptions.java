@@ -22,11 +22,14 @@ import java.util.Map;
  *
  * <p>The settings are the options table's ({@link Setting}, docs/options.md): each option's
  * value, given or the table's default, held by its entry and read by it ({@link #get}). A new
- * option is therefore one entry in the table, read where it is used. The engines' views
- * ({@link #tracing()}, {@link #sampling()}, {@link #allocations()}, {@link #locks()},
+ * option whose value is of a kind the table reads already (a number, size, duration,
+ * percentage, choice, switch or text) is therefore one entry in the table, read where it is
+ * used: by its entry, from these settings or from an engine's view ({@code options()}). The
+ * views ({@link #tracing()}, {@link #sampling()}, {@link #allocations()}, {@link #locks()},
  * {@link #loop()}) name the values each engine reads and are present where the engine is on;
- * they hold nothing of their own. Settings are made only by reading options, so every value
- * has passed its reader's checks and every option has what it needs beside it.
+ * they hold nothing of their own, and two are equal where their settings are. Settings are made
+ * only by reading options, so every value has passed its reader's checks and every option has
+ * what it needs beside it.
  */
 public final class AgentOptions {
     /** Each option that has a value, given or by default, in the table's order. */
@@ -90,11 +93,11 @@ public final class AgentOptions {
         return on(Setting.QUIET);
     }
 
-    /** These settings with their output at {@code file}, read as the option {@code file} is. */
+    /** These settings with their output at {@code file}, read and checked as the option {@code file} is. */
     public AgentOptions withFile(String file) {
         EnumMap<Setting, Object> moved = new EnumMap<>(values);
         moved.put(Setting.FILE, Setting.FILE.read(new Setting.Given(Setting.FILE.key(), file)));
-        return new AgentOptions(moved);
+        return new AgentOptions(moved).checkedAsAWhole();
     }
 
     /** Whether the session profiles anything from JVMTI events or stacks (sampling, allocations, locks). */
@@ -249,7 +252,11 @@ public final class AgentOptions {
 
         /** {@code filter} traced in {@code mode} with no budget: what tests of exact counts want. */
         public static Tracing of(String filter, TraceMode mode) {
-            return parse("trace=" + filter + ",mode=" + name(mode) + ",overhead=0").tracing();
+            Map<Setting, Setting.Given> given = new EnumMap<>(Setting.class);
+            given.put(Setting.TRACE, new Setting.Given(Setting.TRACE.key(), filter));
+            given.put(Setting.MODE, new Setting.Given(Setting.MODE.key(), name(mode)));
+            given.put(Setting.OVERHEAD, new Setting.Given(Setting.OVERHEAD.key(), "0"));
+            return AgentOptions.of(given, Setting.Naming.AGENT).tracing();
         }
     }
 
@@ -410,18 +417,23 @@ public final class AgentOptions {
             Object value = g != null ? s.read(g) : s.defaultValue();
             if (value != null) values.put(s, value);
         }
-        AgentOptions options = new AgentOptions(values);
-        // Checked first, so that a session with nothing to collect says so before what a lone option needs.
-        if (options.tracing() == null && !options.profiling()) {
-            throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)");
-        }
-        if (options.loop() != null && !(options.recording() != null ? options.recording() : options.file()).contains("%t")) {
-            throw new IllegalArgumentException("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz");
-        }
+        // Checked as a whole first, so that a session with nothing to collect says so before what a lone option needs.
+        AgentOptions options = new AgentOptions(values).checkedAsAWhole();
         Map<Setting, String> names = new EnumMap<>(Setting.class);
         given.forEach((s, g) -> names.put(s, g.name()));
         Setting.checkNeeds(names, options.tracing() == null ? null : options.tracing().mode(), naming);
         return options;
+    }
+
+    /** These settings, once checked as a session: it collects something, and a loop can name its files. */
+    private AgentOptions checkedAsAWhole() {
+        if (tracing() == null && !profiling()) {
+            throw new IllegalArgumentException("missing trace=<filter> (or interval=<duration> to sample, alloc=<bytes>, lock=<duration>)");
+        }
+        if (loop() != null && !(recording() != null ? recording() : file()).contains("%t")) {
+            throw new IllegalArgumentException("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz");
+        }
+        return this;
     }
 
     /** The option string that {@link #parse} turns back into these settings, in the table's order; defaults are left out. */

@@ -202,12 +202,14 @@ public enum Setting {
     }
 
     /**
-     * The value of {@code given}: a number, a duration, a filter… as the option's reader makes it.
+     * The value of {@code given}: a number, a duration, a filter… as the option's reader makes it;
+     * null for a switch given off that is off unless given.
      *
      * @throws IllegalArgumentException naming the option as it was given, for a text it does not take
      */
     Object read(Given given) {
-        return reader.read(given.name(), given.text());
+        Object value = reader.read(given.name(), given.text());
+        return Boolean.FALSE.equals(value) && defaultText == null ? null : value;  // a switch off by default, given off: as if not given
     }
 
     /**

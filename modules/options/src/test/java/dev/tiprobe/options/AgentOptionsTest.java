@@ -44,6 +44,38 @@ class AgentOptionsTest {
         assertEquals(48L << 20, AgentOptions.parse(sessions.get(10)).maxMemory(1L << 40));
     }
 
+    /** A switch given off where it is off by default is as if not given: the settings are equal, and so are their strings. */
+    @Test
+    void aSwitchGivenOffIsAsIfNotGiven() {
+        for (String off : List.of("tostring=false", "tree=false")) {
+            AgentOptions o = AgentOptions.parse("trace=a.*,mode=trace," + off);
+            assertEquals(AgentOptions.parse("trace=a.*,mode=trace"), o, off);
+            assertEquals(o, AgentOptions.parse(o.format()), off);
+            assertEquals(o.hashCode(), AgentOptions.parse(o.format()).hashCode(), off);
+        }
+        AgentOptions quiet = AgentOptions.parse("interval=10ms,quiet=false,alloc=1m,live=false");
+        assertEquals(AgentOptions.parse("interval=10ms,alloc=1m"), quiet);
+        AgentOptions noRecompile = AgentOptions.parse("interval=10ms,recompile=false");
+        assertEquals("interval=10ms,recompile=false", noRecompile.format().replaceFirst("^file=[^,]*,", ""), "on by default: off is kept");
+    }
+
+    /** A new output is read and checked as the option is, with the session as a whole. */
+    @Test
+    void aNewFileIsCheckedAsTheOptionIs() {
+        AgentOptions loop = AgentOptions.parse("interval=10ms,loop=60s,file=/p/x-%t.tpr");
+        assertEquals("a loop writes a file per period: put %t (the time) in the file's name, e.g. profiles/cpu-%t.pb.gz",
+                assertThrows(IllegalArgumentException.class, () -> loop.withFile("/p/x.tpr")).getMessage());
+        assertEquals("/p/y-%t.tpr", loop.withFile("/p/y-%t.tpr").file());
+    }
+
+    /** Tracing made in code reads its filter as the option does: a ',' outside a parameter list is refused, not read as another option. */
+    @Test
+    void tracingMadeInCodeReadsItsFilterAsTheOptionDoes() {
+        assertEquals(0, AgentOptions.Tracing.of("a.B::c(int, long)", TraceMode.COUNT).overheadBudget(), "no budget");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentOptions.Tracing.of("a.*,interval=1ms", TraceMode.COUNT))
+                .getMessage().startsWith("','"));
+    }
+
     /** An option read by its table entry, the way a new option is read where it is used. */
     @Test
     void everyOptionIsReadByItsEntry() {

@@ -198,7 +198,8 @@ public final class Call {
 
     /**
      * Nanoseconds spent in each call site of the method's body during this call, by site index
-     * (empty where the sites were not timed or none was reached); read once the call ended.
+     * (empty where the sites were not timed or none was reached), tiprobe's own work meanwhile
+     * left out as {@link #durationNanos()} leaves it out; read once the call ended.
      */
     public long[] siteNanos() {
         byte o = outcome;  // volatile read before the plain fields

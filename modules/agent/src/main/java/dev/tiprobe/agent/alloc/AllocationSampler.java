@@ -81,12 +81,12 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
     }
 
     /** The sampling interval now, in bytes. */
-    public long interval() {
+    private long interval() {
         return interval;
     }
 
     /** Whether the overhead budget has widened the interval past the one asked for. */
-    public boolean widened() {
+    private boolean widened() {
         return interval != options.intervalBytes();
     }
 

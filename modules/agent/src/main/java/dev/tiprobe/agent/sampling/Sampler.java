@@ -169,9 +169,6 @@ public final class Sampler implements Engine {
     @SuppressWarnings("exports")  // JfrStream is the agent's own wiring, not for the exported package's users
     public static Sampler start(Jvmti jvmti, Registry registry, Sampling options, Supplier<JfrStream> jfr,
                                 Recorder recorder) throws IOException {
-        if (options.depth() >= RecordingFormat.MAX_DEPTH) {
-            throw new IllegalArgumentException("depth must be 1.." + (RecordingFormat.MAX_DEPTH - 1) + ": " + options.depth());
-        }
         recorder.info(RecordingFormat.INFO_SAMPLE_MODE, options.mode().name().toLowerCase());
         recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
         Sampler s = new Sampler(jvmti, registry, options, recorder);
@@ -269,7 +266,7 @@ public final class Sampler implements Engine {
     }
 
     /** Stack samples written so far. */
-    public long samples() {
+    private long samples() {
         return samples.get();
     }
 
