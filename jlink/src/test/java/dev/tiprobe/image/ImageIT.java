@@ -637,16 +637,7 @@ class ImageIT {
     @Test
     void aClassTheJvmWillNotRestoreKeepsItsCallsOutOfTheNextSession() throws Exception {
         Path marker = dir.resolve("refuse-restore");
-        Path refuser = dir.resolve("refuser.jar");
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Premain-Class", "example.known.RefusedRestore");
-        manifest.getMainAttributes().putValue("Can-Retransform-Classes", "true");
-        new java.util.jar.JarOutputStream(Files.newOutputStream(refuser), manifest).close();  // the manifest alone: the agent's class is on the class path
-        List<String> command = new ArrayList<>(List.of(JAVA));
-        command.addAll(QUIET);
-        command.addAll(List.of("-javaagent:" + refuser + "=" + marker, "-cp", CLASSES, "example.known.RefusedRestore", "300"));
-        String pid = Long.toString(targets.start(command, "refused.out", "ready").pid());
+        String pid = refusingTarget(marker, "refused.out");
 
         Run first = tiprobe("start", "--trace", "example.known.RefusedRestore$Worker::work", "--overhead", "0",
                 "-f", dir.resolve("first.json").toString(), pid);  // no budget: the probe stays until stop
@@ -663,6 +654,47 @@ class ImageIT {
         Thread.sleep(1_000);
         assertEquals(0, tiprobe("stop", pid).exit());
         assertEquals(0, calls(dir.resolve("second.json"), "never"), "Idle.never is never called; Worker.work's calls are not its");
+    }
+
+    /**
+     * The overhead budget takes out the probe of a method whose class the JVM then refuses to
+     * change (another agent's transformer breaks it): the probe is turned off where it is and
+     * named once among those removed, and the budget leaves it alone from then on, rather than
+     * choosing it again at each look and failing each time.
+     */
+    @Test
+    void aProbeTheJvmWillNotTakeOutIsTurnedOffWhereItIsOnce() throws Exception {
+        Path marker = dir.resolve("refuse-removal");
+        String pid = refusingTarget(marker, "refused-removal.out");
+        Path json = dir.resolve("refused-removal.json");
+        Run start = tiprobe("start", "--trace", "example.known.RefusedRestore$Worker::work", "--mode", "time", "-f", json.toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        Files.createFile(marker);  // from now on every change of Worker fails: the budget's removal too
+        Thread.sleep(4_000);  // eight looks of the budget
+        Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+        String results = Files.readString(json);
+        int list = results.indexOf("\"removedForOverhead\": [");
+        String removed = results.substring(list, results.indexOf(']', list));
+        assertEquals(1, removed.split(Pattern.quote("RefusedRestore$Worker.work"), -1).length - 1,
+                "removed once, turned off where it is: " + removed);
+    }
+
+    /**
+     * A target running {@link example.known.RefusedRestore} for 300 s with its second agent, which
+     * breaks every change of its Worker class once {@code marker} exists; its pid.
+     */
+    private String refusingTarget(Path marker, String out) throws Exception {
+        Path refuser = dir.resolve("refuser.jar");
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Premain-Class", "example.known.RefusedRestore");
+        manifest.getMainAttributes().putValue("Can-Retransform-Classes", "true");
+        new java.util.jar.JarOutputStream(Files.newOutputStream(refuser), manifest).close();  // the manifest alone: the agent's class is on the class path
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(QUIET);
+        command.addAll(List.of("-javaagent:" + refuser + "=" + marker, "-cp", CLASSES, "example.known.RefusedRestore", "300"));
+        return Long.toString(targets.start(command, out, "ready").pid());
     }
 
     /**

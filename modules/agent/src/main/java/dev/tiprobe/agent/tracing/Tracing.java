@@ -449,18 +449,22 @@ public final class Tracing {
                         ? "left unchanged, the probes the overhead budget chose in it turned off where they are"
                         : "left unchanged, the probes the overhead budget chose in it still counting (it no longer counts them)");
                 for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
-                    boolean changes = again.contains(e.getKey());
-                    if (!changes && turnsOff) ProbeControl.turnOff(e.getValue().stream().mapToInt(OverheadBudget.Removal::slot).toArray());
                     for (OverheadBudget.Removal r : e.getValue()) {
                         ProbeSlots.Method m = methods.get(r.slot());
                         // Out of any later change of the class: once its loop has ended, the probe goes with it.
                         instrumenter.remove(e.getKey().getClassLoader(), e.getKey().getName(), m.token().name(), m.token().descriptor());
-                        // Left in the class, the probe is no longer counted: calls under way when it turned off still end in it.
-                        if (!changes) budget.ignore(r.slot());
-                        if (changes || turnsOff) removed.add(new Results.Removed(m.humanName(), r.callsPerSecond()));
                     }
                 }
-                retransform(again);
+                List<Class<?>> refused = retransform(again);  // a class the JVM refused keeps its probes, as one running a loop does
+                for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
+                    boolean changed = again.contains(e.getKey()) && !refused.contains(e.getKey());
+                    if (!changed && turnsOff) ProbeControl.turnOff(e.getValue().stream().mapToInt(OverheadBudget.Removal::slot).toArray());
+                    for (OverheadBudget.Removal r : e.getValue()) {
+                        // Left in the class, the probe is no longer counted: calls under way when it turned off still end in it.
+                        if (!changed) budget.ignore(r.slot());
+                        if (changed || turnsOff) removed.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+                    }
+                }
             }
         }
 
@@ -641,14 +645,12 @@ public final class Tracing {
 
         /**
          * Retransforms through JVMTI, or through java.lang.instrument before JVMTI is reached;
-         * false when the JVM refused a class, which keeps the class file it had.
+         * the classes the JVM refused, each of which keeps the class file it had.
          */
-        private boolean retransform(List<Class<?>> classes) {
-            boolean all = true;
-            for (int i = 0; i < classes.size(); i += BATCH) {
-                if (!retransformOrSplit(classes.subList(i, Math.min(classes.size(), i + BATCH)))) all = false;
-            }
-            return all;
+        private List<Class<?>> retransform(List<Class<?>> classes) {
+            List<Class<?>> refused = new ArrayList<>();
+            for (int i = 0; i < classes.size(); i += BATCH) retransformOrSplit(classes.subList(i, Math.min(classes.size(), i + BATCH)), refused);
+            return refused;
         }
 
         /**
@@ -656,7 +658,7 @@ public final class Tracing {
          * done again in halves, until the class that fails is alone. Done class by class instead,
          * each call would throw compiled code away again.
          */
-        private boolean retransformOrSplit(List<Class<?>> batch) {
+        private void retransformOrSplit(List<Class<?>> batch, List<Class<?>> refusedClasses) {
             CallTally tally = new CallTally();
             Throwable refused = null;
             callTally.set(tally);
@@ -670,13 +672,17 @@ public final class Tracing {
             if (refused == null || batch.size() == 1) {
                 skipped.addAll(tally.skipped);
                 tally.failures.forEach(classFailures::add);
-                if (refused == null) classesInstrumented.addAndGet(tally.classes);
-                else classFailures.add(batch.getFirst().getName() + ": retransform failed: " + refused.getMessage());
-                return refused == null;
+                if (refused == null) {
+                    classesInstrumented.addAndGet(tally.classes);
+                } else {
+                    classFailures.add(batch.getFirst().getName() + ": retransform failed: " + refused.getMessage());
+                    refusedClasses.add(batch.getFirst());
+                }
+                return;
             }
             int half = batch.size() / 2;
-            boolean first = retransformOrSplit(batch.subList(0, half));
-            return retransformOrSplit(batch.subList(half, batch.size())) && first;
+            retransformOrSplit(batch.subList(0, half), refusedClasses);
+            retransformOrSplit(batch.subList(half, batch.size()), refusedClasses);
         }
 
         private void retransform(Class<?>... classes) throws UnmodifiableClassException {
@@ -803,7 +809,7 @@ public final class Tracing {
                     ? "left instrumented, its probes turned off where they are and in no report from now on"
                     : "left instrumented, its probes still counting but in no report from now on");
             if (restore.size() < changedNow.size()) retireSlots(turnsOff);
-            if (!retransform(restore)) retireSlots(turnsOff);  // a class the JVM would not give its class file back keeps its probes too
+            if (!retransform(restore).isEmpty()) retireSlots(turnsOff);  // a class the JVM would not give its class file back keeps its probes too
         }
 
         /**
