@@ -5,7 +5,9 @@ package example.known;
  * steps of one dependent chain of multiply, add and shift, no loop inside any of them): a sampler
  * free of safepoint bias gives them about 14, 29 and 57 % of the CPU; one that walks stacks at
  * safepoint polls gives the loop's method ({@link #main}) everything, as the only poll is at its
- * back edge. Prints {@code ready}, then runs for the seconds given (default: until killed).
+ * back edge. Prints {@code ready}, then runs until its thread has used the seconds of CPU given
+ * (default: until killed): a profile of it then holds as many samples however busy the machine
+ * (on a runtime without java.management, the seconds of the clock).
  */
 public class Inlined {
     static long one(long x) {
@@ -72,11 +74,24 @@ public class Inlined {
         System.out.println("done " + (x & 1));
     }
 
+    /** The thread's CPU clock, through java.management; the wall clock on a runtime without it (a jlinked one). */
+    private static final class CpuClock {
+        static java.util.function.LongSupplier ofThisThread() {
+            try {
+                return java.lang.management.ManagementFactory.getThreadMXBean()::getCurrentThreadCpuTime;
+            } catch (LinkageError noManagement) {
+                long start = System.nanoTime();
+                return () -> System.nanoTime() - start;
+            }
+        }
+    }
+
     public static void main(String[] args) {
-        long end = args.length > 0 ? System.nanoTime() + (long) (Double.parseDouble(args[0]) * 1e9) : Long.MAX_VALUE;
+        long limit = args.length > 0 ? (long) (Double.parseDouble(args[0]) * 1e9) : Long.MAX_VALUE;
+        java.util.function.LongSupplier clock = args.length > 0 ? CpuClock.ofThisThread() : () -> 0;
         System.out.println("ready");
         long x = 1;
-        while (System.nanoTime() < end) {
+        while (clock.getAsLong() < limit) {
             for (int i = 0; i < 1_000_000; i++) {
                 x = one(x);
                 x = two(x);
