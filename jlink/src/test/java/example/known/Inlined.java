@@ -52,13 +52,16 @@ public class Inlined {
 
     /**
      * {@link InlinedBursts}'s loop: it runs throughout in this class, the kernels', and only calls
-     * {@link InlinedBursts#burst}, printing how many bursts each second took.
+     * {@link InlinedBursts#burst}, printing each second how many bursts it ran a second of the
+     * clock, then a second of its thread's CPU (what a busy machine's time slicing leaves alone).
      */
     static void callBursts(double seconds) {
         long end = Double.isInfinite(seconds) ? Long.MAX_VALUE : System.nanoTime() + (long) (seconds * 1e9);
+        java.util.function.LongSupplier cpu = CpuClock.ofThisThread();
         System.out.println("ready");
         long x = 1;
         long mark = System.nanoTime();
+        long cpuMark = cpu.getAsLong();
         int bursts = 0;
         int second = 0;
         while (mark < end) {
@@ -66,9 +69,11 @@ public class Inlined {
             bursts++;
             long now = System.nanoTime();
             if (now - mark >= 1_000_000_000L) {
-                System.out.println("second " + ++second + " " + bursts * 1e9 / (now - mark));
+                long cpuNow = cpu.getAsLong();
+                System.out.println("second " + ++second + " " + bursts * 1e9 / (now - mark) + " " + bursts * 1e9 / Math.max(1, cpuNow - cpuMark));
                 bursts = 0;
                 mark = now;
+                cpuMark = cpuNow;
             }
         }
         System.out.println("done " + (x & 1));

@@ -189,10 +189,10 @@ class SamplingAccuracyIT {
         assertKernelShares(shares, figures);
         List<Double> all = burstsPerSecond(dir.resolve("bursts.out"));
         double after = median(all.subList(all.size() - 5, all.size()));
-        System.out.println("InlinedBursts: " + before + " bursts a second before, " + after + " after");
-        // A stranded kernel loop runs ten times slower; beside two busy JVMs the program's own speed
-        // moved to 0.62 of before with nothing stranded (1.00 and 1.02 on a quiet machine).
-        assertTrue(after > 0.4 * before, "the program's speed after the recompilation: " + after + " bursts a second against " + before);
+        System.out.println("InlinedBursts: " + before + " bursts a CPU second before, " + after + " after");
+        // A stranded kernel loop runs ten times slower. By the thread's CPU, as the clock's seconds
+        // beside two busy JVMs moved the program's speed to 0.55 to 0.64 of before with nothing stranded.
+        assertTrue(after > 0.5 * before, "the program's speed after the recompilation: " + after + " bursts a CPU second against " + before);
     }
 
     /**
@@ -242,7 +242,7 @@ class SamplingAccuracyIT {
         assertTrue(Math.abs(shares.getOrDefault(steps + "four", 0.0) - 4 / 7.0) < 0.05, figures);
     }
 
-    /** The {@code second <n> <bursts>} lines of InlinedBursts's output, in order. */
+    /** The bursts a CPU second of the {@code second <n> <by the clock> <by the CPU>} lines of InlinedBursts's output, in order. */
     private static List<Double> burstsPerSecond(Path out) throws Exception {
         List<Double> rates = new java.util.ArrayList<>();
         for (String line : Files.readAllLines(out)) {
