@@ -17,7 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * a few seconds and the work per operation stays the same: throughput early and late compare. Prints "ready" once the load runs, then keeps going until the
  * file {@code <dir>/quit} appears or {@code seconds} pass (0: until quit), and prints
  * {@code ops <n> in <ms> ms}: the throughput a test compares with and without tiprobe. Every half
- * second it also prints {@code at <ms> ops <n> wall <epoch ms> cpu <ms>} (since the start, the wall clock to line two processes up, and the process's CPU time), for throughput and CPU per operation over time.
+ * second it also prints {@code at <ms> ops <n> wall <epoch ms> cpu <ms> clients <ms>} (since the
+ * start, the wall clock to line two processes up, the process's CPU time, and its clients'
+ * threads' CPU time: the program's own work, without the JIT's or a profiler's threads), for
+ * throughput and CPU per operation over time.
  *
  * <p>Usage: {@code H2Load <dir> <threads> <seconds>}.
  */
@@ -66,12 +69,16 @@ public class H2Load {
         }
         System.out.println("ready");
         var process = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        var threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] clientCpu = new long[clients.size()];  // each client's last reading: an ended thread has none
         Thread.ofPlatform().daemon().name("h2-progress").start(() -> {
             try {
                 while (true) {
                     Thread.sleep(500);
+                    for (int i = 0; i < clientCpu.length; i++) clientCpu[i] = Math.max(clientCpu[i], threadCpu.getThreadCpuTime(clients.get(i).threadId()));
+                    long clientsCpu = java.util.Arrays.stream(clientCpu).sum();
                     System.out.println("at " + (System.nanoTime() - began) / 1_000_000 + " ops " + ops.get() + " wall " + System.currentTimeMillis()
-                            + " cpu " + process.getProcessCpuTime() / 1_000_000);
+                            + " cpu " + process.getProcessCpuTime() / 1_000_000 + " clients " + clientsCpu / 1_000_000);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

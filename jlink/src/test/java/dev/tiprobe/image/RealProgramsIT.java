@@ -425,9 +425,14 @@ class RealProgramsIT {
      * at millions of calls a second: without a budget it made H2 16 times slower. With the default
      * budget, once the hottest methods' probes are out and the JIT has settled, H2 keeps most of its
      * throughput. Both runs go side by side and are compared by operations per second of their
-     * process's CPU time (the budget bounds a share of the program's CPU; a loaded machine's time
-     * slicing changes both runs' throughput but not that), over the traced run's last 10 s of
-     * wall-clock time (its seconds 20 to 30), so the machine's noise hits both; the untraced run
+     * clients' threads' CPU time (the budget bounds a share of the program's CPU; a loaded
+     * machine's time slicing changes both runs' throughput but not that). Not of the process's: on a
+     * busy machine HotSpot's compiler threads were still compiling again what the budget's rounds
+     * changed, as much CPU as the client itself in seconds 18 to 28 (0.37 of the untraced run's
+     * operations per process CPU second in one CI run, against 0.6 to 0.9 in others; the
+     * throughput with the JIT's work in it is BENCHMARKS.md's, "the overhead budget on H2"). Over
+     * the traced run's last 10 s of wall-clock time (its seconds 20 to 30), so the machine's noise
+     * hits both; the untraced run
      * starts first and goes on until then, so it is never compared while younger than the traced
      * one (on a loaded machine tiprobe's start takes longer, and a common window ending with the
      * untraced run's own 30 s compared a warm H2 with one still settling: 0.67 in one CI run).
@@ -458,23 +463,25 @@ class RealProgramsIT {
         String json = Files.readString(results);
         Matcher removed = Pattern.compile("\"removedForOverhead\": \\[\\s*\\{\"method\": \"([^\"]+)\"").matcher(json);
         assertTrue(removed.find(), "the hottest methods' probes came out: " + json.substring(json.lastIndexOf("\"overheadBudget")));
-        String figures = String.format("last 10 s: %.0f ops/s and %.0f ops per CPU second traced, %.0f and %.0f without; first removed: %s",
-                withTiprobe.opsPerSecond(), withTiprobe.opsPerCpuSecond(), without.opsPerSecond(), without.opsPerCpuSecond(), removed.group(1));
+        String figures = String.format("last 10 s: %.0f ops/s, %.0f ops per CPU second and %.0f per client CPU second traced,"
+                        + " %.0f, %.0f and %.0f without; first removed: %s", withTiprobe.opsPerSecond(), withTiprobe.opsPerCpuSecond(),
+                withTiprobe.opsPerClientCpuSecond(), without.opsPerSecond(), without.opsPerCpuSecond(), without.opsPerClientCpuSecond(),
+                removed.group(1));
         System.out.println("overhead budget on H2, " + figures);
-        assertTrue(withTiprobe.opsPerCpuSecond() >= 0.3 * without.opsPerCpuSecond(), figures);
+        assertTrue(withTiprobe.opsPerClientCpuSecond() >= 0.3 * without.opsPerClientCpuSecond(), figures);
         Files.writeString(dir.resolve("budget-figures.txt"), figures + "\n");
         Path recording = dir.resolve("budget.tpr");
         Command.Run report = tiprobe("report", recording.toString(), "-f", "-");
         assertTrue(report.out().contains("probes removed to keep overhead under 5 %"), "the report says so: " + report.out().lines().limit(5).toList());
     }
 
-    /** What an H2Load run did over a window: operations per second of wall-clock time and of its process's CPU time. */
-    record Throughput(double opsPerSecond, double opsPerCpuSecond) {}
+    /** What an H2Load run did over a window: operations per second of wall-clock time, of its process's CPU time, and of its clients' threads' CPU time. */
+    record Throughput(double opsPerSecond, double opsPerCpuSecond, double opsPerClientCpuSecond) {}
 
     /**
      * Each H2Load output's throughput over the same {@code seconds} of wall-clock time, the last
      * ones in which all of them ran (their progress lines: {@code at <ms> ops <n> wall <epoch ms>
-     * cpu <ms>}). A run's progress ends with its last operation: the lines it prints after its
+     * cpu <ms> clients <ms>}). A run's progress ends with its last operation: the lines it prints after its
      * clients have finished, while its JVM exits (and a traced one's agent writes its results), are
      * not throughput.
      */
@@ -482,7 +489,7 @@ class RealProgramsIT {
         List<List<long[]>> all = new ArrayList<>();
         for (String output : outputs) {
             List<long[]> points = new ArrayList<>(output.lines().filter(l -> l.startsWith("at ")).map(l -> l.split(" "))
-                    .map(a -> new long[] {Long.parseLong(a[5]), Long.parseLong(a[3]), Long.parseLong(a[7])}).toList());
+                    .map(a -> new long[] {Long.parseLong(a[5]), Long.parseLong(a[3]), Long.parseLong(a[7]), Long.parseLong(a[9])}).toList());
             while (points.size() > 1 && points.get(points.size() - 2)[1] == points.getLast()[1]) points.removeLast();
             assertTrue(points.size() > 2 * seconds, "progress lines: " + output);
             all.add(points);
@@ -495,7 +502,8 @@ class RealProgramsIT {
             assertTrue(window.size() > seconds, "progress lines in the common window: " + outputs[i]);
             long[] first = window.getFirst(), last = window.getLast();
             double ops = last[1] - first[1];
-            out.add(new Throughput(ops * 1000.0 / (last[0] - first[0]), ops * 1000.0 / Math.max(1, last[2] - first[2])));
+            out.add(new Throughput(ops * 1000.0 / (last[0] - first[0]), ops * 1000.0 / Math.max(1, last[2] - first[2]),
+                    ops * 1000.0 / Math.max(1, last[3] - first[3])));
         }
         return out;
     }
