@@ -427,8 +427,10 @@ class ImageIT {
                 + " locks: open it in a browser) and the recording " + results.resolve("tiprobe-demo-profile.html.tpr")), out);
         assertFalse(out.contains("WARNING:"), "the JDK warns of nothing, though the workload runs on the image's own runtime: " + out);
         assertFalse(out.contains("did not start"), "every engine starts on the image's runtime, which has no java.management: " + out);
+        // The clerks' CPU in their 8 s of the clock, sampled every millisecond: about 600 samples on a quiet machine, 471
+        // beside a CI build and two busy JVMs; a workload that stopped keeping the CPU busy would leave a few dozen.
         Matcher samples = Pattern.compile("tiprobe recording: (\\d+) samples").matcher(out);
-        assertTrue(samples.find() && Integer.parseInt(samples.group(1)) >= 500, "a profile worth drawing: " + out);
+        assertTrue(samples.find() && Integer.parseInt(samples.group(1)) >= 300, "a profile worth drawing: " + out);
         assertTrue(Pattern.compile("tiprobe's own work on the program's threads \\(its JVMTI callbacks and tracing probes\\) took"
                 + " [0-9.]+ ms of CPU, [0-9.]+% of the CPU sampled; those samples are in no view").matcher(out).find(), out);
         String page = Files.readString(results.resolve("tiprobe-demo-profile.html"));
