@@ -83,7 +83,9 @@ public class Inlined {
     private static final class CpuClock {
         static java.util.function.LongSupplier ofThisThread() {
             try {
-                return java.lang.management.ManagementFactory.getThreadMXBean()::getCurrentThreadCpuTime;
+                java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+                long start = threads.getCurrentThreadCpuTime();  // the JVM's start and an agent's premain ran on this thread too
+                return () -> threads.getCurrentThreadCpuTime() - start;
             } catch (LinkageError noManagement) {
                 long start = System.nanoTime();
                 return () -> System.nanoTime() - start;

@@ -11,8 +11,10 @@ import java.security.ProtectionDomain;
  * of its own: this class, loaded with {@code -javaagent:<jar>=<marker file>}. Once the marker file
  * exists, the agent hands the JVM bytes no JVM accepts for {@code Worker}, so every
  * retransformation of it fails, as another agent's broken transformer would make tiprobe's restore
- * at stop fail. {@link Idle} is loaded and never called. Prints "ready" once the loop runs, then
- * runs for the seconds its argument gives.
+ * at stop fail. Loaded with {@code -javaagent:<jar>=after-first}, it lets the first
+ * retransformation of {@code Worker} (tiprobe's probes going in) through and breaks every later
+ * one. {@link Idle} is loaded and never called. Prints "ready" once the loop runs, then runs for
+ * the seconds its argument gives.
  */
 public final class RefusedRestore {
     public static final class Worker {
@@ -30,12 +32,16 @@ public final class RefusedRestore {
         }
     }
 
-    public static void premain(String marker, Instrumentation inst) {
-        Path file = Path.of(marker);
+    public static void premain(String refuse, Instrumentation inst) {
+        boolean afterFirst = refuse.equals("after-first");
+        Path marker = afterFirst ? null : Path.of(refuse);
+        java.util.concurrent.atomic.AtomicInteger retransformed = new java.util.concurrent.atomic.AtomicInteger();
         inst.addTransformer(new ClassFileTransformer() {
             @Override
             public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
-                return "example/known/RefusedRestore$Worker".equals(name) && Files.exists(file) ? new byte[] {0} : null;
+                if (!"example/known/RefusedRestore$Worker".equals(name) || redefined == null) return null;
+                boolean breaks = afterFirst ? retransformed.incrementAndGet() > 1 : Files.exists(marker);
+                return breaks ? new byte[] {0} : null;
             }
         }, true);
     }

@@ -425,21 +425,20 @@ class RealProgramsIT {
      * at millions of calls a second: without a budget it made H2 16 times slower. With the default
      * budget, once the hottest methods' probes are out and the JIT has settled, H2 keeps most of its
      * throughput. Both runs go side by side and are compared by operations per second of their
-     * clients' threads' CPU time (the budget bounds a share of the program's CPU; a loaded
-     * machine's time slicing changes both runs' throughput but not that). Not of the process's: on a
-     * busy machine HotSpot's compiler threads were still compiling again what the budget's rounds
+     * clients' threads' CPU time (the threads the probes run on; a loaded machine's time slicing
+     * changes both runs' throughput but not that), and loosely by their process's: on a busy
+     * machine HotSpot's compiler threads were still compiling again what the budget's rounds
      * changed, as much CPU as the client itself in seconds 18 to 28 (0.37 of the untraced run's
      * operations per process CPU second in one CI run, against 0.6 to 0.9 in others; the
      * throughput with the JIT's work in it is BENCHMARKS.md's, "the overhead budget on H2"). Over
      * the traced run's last 10 s of wall-clock time (its seconds 20 to 30), so the machine's noise
-     * hits both; the untraced run
-     * starts first and goes on until then, so it is never compared while younger than the traced
+     * hits both; the untraced run starts first and goes on until then, so it is never compared while younger than the traced
      * one (on a loaded machine tiprobe's start takes longer, and a common window ending with the
      * untraced run's own 30 s compared a warm H2 with one still settling: 0.67 in one CI run).
      * The figure itself is a benchmark's (BENCHMARKS.md, "the overhead budget on H2": 0.87 to 0.97
      * run alone); within the whole suite, after the other programs' runs, one clean-clone run
      * measured 0.53, so the bound here is what a budget that did nothing would miss by far: H2
-     * traced without one keeps 0.06 of its throughput.
+     * traced without one kept 0.06 of its operations.
      */
     @Test
     void broadTimingOfADatabaseStaysWithinTheOverheadBudget() throws Exception {
@@ -469,6 +468,8 @@ class RealProgramsIT {
                 removed.group(1));
         System.out.println("overhead budget on H2, " + figures);
         assertTrue(withTiprobe.opsPerClientCpuSecond() >= 0.3 * without.opsPerClientCpuSecond(), figures);
+        // The process as a whole, the JIT's recompiling and tiprobe's own threads in it: 0.37 at the lowest in CI.
+        assertTrue(withTiprobe.opsPerCpuSecond() >= 0.15 * without.opsPerCpuSecond(), figures);
         Files.writeString(dir.resolve("budget-figures.txt"), figures + "\n");
         Path recording = dir.resolve("budget.tpr");
         Command.Run report = tiprobe("report", recording.toString(), "-f", "-");

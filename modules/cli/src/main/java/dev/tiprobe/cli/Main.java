@@ -104,9 +104,9 @@ public final class Main implements Runnable {
     }
 
     /**
-     * The command line for {@code args}: with the subcommand they name, or with every subcommand
-     * where they name none (help, the usage, a top-level option, a misspelt name); each with its
-     * flags, those of the options table included.
+     * The command line for {@code args} (the default command already put in front): with the
+     * subcommand they name, or with every subcommand where they name none (help, the usage, a
+     * top-level option); each with its flags, those of the options table included.
      */
     static CommandLine commandLine(String... args) {
         CommandLine cli = new CommandLine(new Main());

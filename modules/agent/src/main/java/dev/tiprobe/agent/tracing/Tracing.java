@@ -419,9 +419,10 @@ public final class Tracing {
          * method's callers from inlining what they did before: on H2 under load, 600 probes
          * turned off left the program at half its speed, against 0.9 with them taken out.
          * {@code looked}: the slots when the rates were read; a slot given to another method since
-         * is left alone. A class running a loop is not changed ({@link #unstranded}): its time
-         * and trace probes are turned off where they are; count probes, which cost no more than
-         * that check, go on counting, no longer counted by the budget.
+         * is left alone. A class running a loop is not changed ({@link #unstranded}), and one the
+         * JVM refuses to change keeps the class file it had: their time and trace probes are
+         * turned off where they are; count probes, which cost no more than that check, go on
+         * counting, no longer counted by the budget.
          */
         private void removeProbes(List<OverheadBudget.Removal> chosen, List<ProbeSlots.Method> looked) {
             synchronized (LOCK) {
@@ -448,23 +449,37 @@ public final class Tracing {
                 List<Class<?>> again = unstranded(new ArrayList<>(owners.keySet()), turnsOff
                         ? "left unchanged, the probes the overhead budget chose in it turned off where they are"
                         : "left unchanged, the probes the overhead budget chose in it still counting (it no longer counts them)");
+                Set<Class<?>> changing = new HashSet<>(again);
                 for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
+                    if (!changing.contains(e.getKey())) keepProbesIn(e.getValue(), methods, turnsOff);  // before the others' retransform, which takes a while
                     for (OverheadBudget.Removal r : e.getValue()) {
                         ProbeSlots.Method m = methods.get(r.slot());
                         // Out of any later change of the class: once its loop has ended, the probe goes with it.
                         instrumenter.remove(e.getKey().getClassLoader(), e.getKey().getName(), m.token().name(), m.token().descriptor());
                     }
                 }
-                List<Class<?>> refused = retransform(again);  // a class the JVM refused keeps its probes, as one running a loop does
+                Set<Class<?>> refused = new HashSet<>(retransform(again));
                 for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
-                    boolean changed = again.contains(e.getKey()) && !refused.contains(e.getKey());
-                    if (!changed && turnsOff) ProbeControl.turnOff(e.getValue().stream().mapToInt(OverheadBudget.Removal::slot).toArray());
-                    for (OverheadBudget.Removal r : e.getValue()) {
-                        // Left in the class, the probe is no longer counted: calls under way when it turned off still end in it.
-                        if (!changed) budget.ignore(r.slot());
-                        if (changed || turnsOff) removed.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+                    if (!changing.contains(e.getKey())) continue;
+                    if (refused.contains(e.getKey())) {
+                        keepProbesIn(e.getValue(), methods, turnsOff);  // the class file it had, probes and all: as in a class running a loop
+                    } else {
+                        for (OverheadBudget.Removal r : e.getValue()) removed.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
                     }
                 }
+            }
+        }
+
+        /**
+         * The chosen probes of a class that keeps them (it runs a loop, or the JVM refused to
+         * change it): turned off where they are if {@code turnsOff}, and no longer counted by the
+         * budget, since calls under way when they turned off still end in them.
+         */
+        private void keepProbesIn(List<OverheadBudget.Removal> chosen, List<ProbeSlots.Method> methods, boolean turnsOff) {
+            if (turnsOff) ProbeControl.turnOff(chosen.stream().mapToInt(OverheadBudget.Removal::slot).toArray());
+            for (OverheadBudget.Removal r : chosen) {
+                budget.ignore(r.slot());
+                if (turnsOff) removed.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
             }
         }
 
