@@ -103,8 +103,8 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
 
     @Override
     public Progress progress() {
-        return new Progress(Reply.ALLOCATIONS, written(), written() + " allocation samples"
-                + (widened() ? " (interval now " + size(interval()) + ")" : ""));
+        long n = written();  // read once: the count and its text agree
+        return new Progress(Reply.ALLOCATIONS, n, n + " allocation samples" + (widened() ? " (interval now " + size(interval()) + ")" : ""));
     }
 
     /** {@code 512 KiB}, {@code 16 MiB}, {@code 1000 bytes}. */

@@ -144,7 +144,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
 
     @Override
     public Progress progress() {
-        return new Progress(Reply.WAITS, written(), written() + " waits");
+        long n = written();  // read once: the count and its text agree
+        return new Progress(Reply.WAITS, n, n + " waits");
     }
 
     /**

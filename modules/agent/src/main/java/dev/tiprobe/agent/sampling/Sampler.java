@@ -278,7 +278,8 @@ public final class Sampler implements Engine {
 
     @Override
     public Progress progress() {
-        return new Progress(Reply.SAMPLES, samples(), samples() + " samples");
+        long n = samples();  // read once: the count and its text agree
+        return new Progress(Reply.SAMPLES, n, n + " samples");
     }
 
     private void run() {
