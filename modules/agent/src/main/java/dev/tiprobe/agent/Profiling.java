@@ -21,6 +21,8 @@ import dev.tiprobe.recording.Stack;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A session's profiling engines (stack sampling, allocations, locks) over one registry: a class
@@ -35,7 +37,7 @@ final class Profiling implements AutoCloseable {
     private final Registry registry;
     /** Whether the probe takes kept calls' stacks through this registry ({@link #keepsCallerStacks}). */
     private boolean callerStacks;
-    /** The engines that run: sampling, allocations, locks, as the session's lines name them. */
+    /** The engines that run, in the order of {@link #KINDS}. */
     private final List<Engine> engines = new ArrayList<>();
     /** Looks for deadlocks while an engine runs; null without engines or java.management (the keeper sets it, status reads it). */
     private volatile Deadlocks deadlocks;
@@ -46,23 +48,50 @@ final class Profiling implements AutoCloseable {
         this.registry = registry;
     }
 
-    /** Starts every engine {@code options} asks for; none is left running when one fails to start. */
+    /** What an engine is given as it starts: the session's JVMTI, registry, callbacks' stacks, JFR stream and recorder. */
+    private record Start(Jvmti jvmti, Registry registry, CallbackStacks stacks, int depth, AgentOptions options,
+                         Supplier<JfrStream> jfr, Recorder recorder) {}
+
+    /** How an engine of a kind starts. */
+    private interface Starter {
+        Engine start(Start s) throws IOException;
+    }
+
+    /** A kind of engine: whether the options ask for it, whether it reads JFR's events, and how it starts. */
+    private record Kind(Predicate<AgentOptions> asked, boolean readsJfr, Starter starter) {}
+
+    /** The engines there are, in the order the session's lines name them: samples, allocations, waits. */
+    private static final List<Kind> KINDS = List.of(
+            new Kind(o -> o.sampling() != null, true,
+                    s -> Sampler.start(s.jvmti(), s.registry(), s.options().sampling(), s.jfr(), s.recorder())),
+            new Kind(o -> o.allocations() != null, false,
+                    s -> AllocationSampler.start(s.jvmti(), s.stacks(), s.options().allocations(), s.recorder())),
+            new Kind(o -> o.locks() != null, true,
+                    s -> LockProfiler.start(s.jvmti(), s.registry(), s.stacks(), s.depth(), s.options().locks(), s.jfr(), s.recorder())));
+
+    /**
+     * Starts every engine {@code options} asks for; none is left running when one fails to start.
+     * Those that read JFR start first, then JFR, then the rest: JFR's set-up takes from a tenth of
+     * a second to seconds, and what happens before it records is not seen (begun after the
+     * allocation sampler's start, one CI run's in-process session recorded none of the waits of
+     * its first second).
+     */
     static Profiling start(Jvmti jvmti, AgentOptions options, Recorder recorder) throws IOException {
         Profiling p = new Profiling(Registry.startBackfilling(jvmti, recorder.names()));
+        Engine[] started = new Engine[KINDS.size()];
         try {
             int depth = options.sampling() != null ? Math.min(options.sampling().depth(), AgentOptions.Sampling.EVENT_DEPTH)
                     : AgentOptions.Sampling.EVENT_DEPTH;
             CallbackStacks stacks = new CallbackStacks(jvmti, p.registry, depth);
-            if (options.sampling() != null) p.engines.add(Sampler.start(jvmti, p.registry, options.sampling(), p::jfr, recorder));
-            if (options.locks() != null) p.engines.add(LockProfiler.start(jvmti, p.registry, stacks, depth, options.locks(), p::jfr, recorder));
-            // JFR as soon as the engines that read it are in: its set-up takes from a tenth of a
-            // second to seconds, and what happens before it records is not seen (begun after the
-            // allocation sampler's start, one CI run's in-process session recorded none of the
-            // waits of its first second).
-            if (p.jfr != null) p.jfr.begin();
-            if (options.allocations() != null) {  // listed after the samples, before the waits: as the lines name them
-                p.engines.add(options.sampling() != null ? 1 : 0, AllocationSampler.start(jvmti, stacks, options.allocations(), recorder));
+            Start start = new Start(jvmti, p.registry, stacks, depth, options, p::jfr, recorder);
+            for (boolean readingJfr : new boolean[] {true, false}) {
+                for (int i = 0; i < KINDS.size(); i++) {
+                    Kind kind = KINDS.get(i);
+                    if (kind.readsJfr() == readingJfr && kind.asked().test(options)) started[i] = kind.starter().start(start);
+                }
+                if (readingJfr && p.jfr != null) p.jfr.begin();
             }
+            p.took(started);
             if (p.engines()) p.deadlocks = deadlocks(stacks, recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
@@ -71,9 +100,15 @@ final class Profiling implements AutoCloseable {
             }
             return p;
         } catch (IOException | RuntimeException e) {
+            if (p.engines.isEmpty()) p.took(started);  // those that started are closed with the rest
             p.close();
             throw e;
         }
+    }
+
+    /** Holds the engines that started, in the kinds' order. */
+    private void took(Engine[] started) {
+        for (Engine e : started) if (e != null) engines.add(e);
     }
 
     /**
