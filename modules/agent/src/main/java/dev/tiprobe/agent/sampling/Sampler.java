@@ -5,7 +5,7 @@ import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.agent.sink.Engine;
 import dev.tiprobe.agent.sink.EventEngine;
-import dev.tiprobe.agent.sink.FlushRequest;
+import dev.tiprobe.agent.sink.EngineThread;
 import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
@@ -92,7 +92,9 @@ public final class Sampler implements Engine {
     private final Sampling options;
     private final Predicate<String> threads;  // null: every thread
     private final Recorder recorder;
-    private final Thread thread;
+    private final EngineThread thread;
+    /** The walks' buffers for a stack's frames. Sampler thread only. */
+    private final Frames frames;
     private final ConcurrentLinkedQueue<Object[]> classEvents = new ConcurrentLinkedQueue<>();
     private final Map<Long, CpuClock> clocks = new HashMap<>();
     private long pendingOfEndedThreads;  // sampler thread only
@@ -100,10 +102,6 @@ public final class Sampler implements Engine {
     /** The CPU time samples of the program's threads stood for while they ran tiprobe's code: tiprobe's share, in no view. */
     private final LongAdder ownWorkNanos = new LongAdder();
     private long ownWorkWritten;
-    private volatile boolean running = true;
-    private volatile Throwable failure;
-    /** Set by {@link #flush()}; the sampler thread answers it once the class events it queued are written. */
-    private final FlushRequest flushRequest = new FlushRequest();
     /** JFR's samples of running threads; null where JVMTI walks every thread. */
     private volatile JfrSamples jfr;
     /**
@@ -148,7 +146,27 @@ public final class Sampler implements Engine {
         this.threads = options.threads() == null ? null : Arrays.stream(options.threads().split(";"))
                 .map(String::strip).filter(g -> !g.isEmpty()).map(Globs::glob).reduce(Predicate::or).orElse(n -> false);
         this.recorder = recorder;
-        this.thread = AgentThreads.daemon("tiprobe-sampler").unstarted(this::run);
+        this.frames = new Frames(options.depth());
+        this.thread = new EngineThread(EventEngine.THREAD_PREFIX + "sampler", new EngineThread.Rounds() {
+            @Override
+            public long round(boolean chunk, boolean asked) throws IOException, InterruptedException {
+                return Sampler.this.round(chunk, asked);
+            }
+
+            // Once the session stops, no more walks: the other engines wind down first (JFR's last
+            // events take up to a second), and the recorder leaves out what is taken meanwhile.
+            @Override
+            public boolean done() {
+                return recorder.isStopping();
+            }
+
+            @Override
+            public void ended() throws IOException {
+                writeAllOwed(frames);
+                lastLook.clear();  // the stopped session stays referenced until the next: no threads kept with it
+                known = List.of();
+            }
+        });
     }
 
     /**
@@ -262,7 +280,7 @@ public final class Sampler implements Engine {
     }
 
     public boolean running() {
-        return running;
+        return thread.running();
     }
 
     /** Stack samples written so far. */
@@ -282,54 +300,38 @@ public final class Sampler implements Engine {
         return new Progress(Reply.SAMPLES, n, n + " samples");
     }
 
-    private void run() {
-        long intervalNanos = options.interval().toNanos();
-        // The first chunk 250 ms in, then one a second: a target killed soon after the start still leaves some.
-        long lastFlush = System.nanoTime() - 750_000_000L;
-        Frames frames = new Frames(options.depth());
-        try {
-            // Once the session stops, no more walks: the other engines wind down first (JFR's last
-            // events take up to a second), and the recorder leaves out what is taken meanwhile.
-            while (running && !recorder.isStopping()) {
-                long began = System.nanoTime();
-                busySince = began;
-                drainClassEvents();
-                JfrSamples j = jfr;
-                if (j != null && j.failure() != null) {
-                    useJvmti(j.failure());
-                    j = null;
-                    writeAllOwed(frames);  // from now on the walks count every thread's time
-                    lastLook.clear();
-                    lastWalkNanos = System.nanoTime();
-                }
-                if (j == null || !j.sampling()) {
-                    sampleOnce(frames);
-                    if (j != null) walkedUntil = recorder.now();
-                } else if (options.mode() == SampleMode.WALL) {
-                    sampleNotRunning(frames);
-                }
-                if (virtualThreads != null) sampleWaitingVirtualThreads(frames);
-                recompileWhenReady();
-                if (flushRequest.asked() || began - lastFlush >= 1_000_000_000L) {
-                    if (flushRequest.asked() && j != null && j.sampling()) writeAllOwed(frames);  // a dump, a loop's new period: waits up to now
-                    writeOwnWork();
-                    recorder.flush();  // a chunk a second: a dying target loses at most that
-                    lastFlush = began;
-                    flushRequest.answer();
-                }
-                busySince = EventEngine.IDLE;
-                long sleep = (jfrSamplesAll(j) ? JFR_TICK_NANOS : intervalNanos) - (System.nanoTime() - began);
-                if (sleep > 0) flushRequest.nap(sleep);
-            }
-            writeAllOwed(frames);
-            lastLook.clear();  // the stopped session stays referenced until the next: no threads kept with it
-            known = List.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Throwable t) {
-            failure = t;  // reported by close(); status shows the sampler as stopped
-            running = false;
+    /**
+     * One round of the sampler's thread: class events, the walks JFR does not take, the
+     * recompiling when due, and with {@code chunk} what JFR still owes ({@code asked}: a dump, a
+     * loop's new period, which wait up to now) and a chunk. Returns the nap to the next round.
+     */
+    private long round(boolean chunk, boolean asked) throws IOException, InterruptedException {
+        long began = System.nanoTime();
+        busySince = began;
+        drainClassEvents();
+        JfrSamples j = jfr;
+        if (j != null && j.failure() != null) {
+            useJvmti(j.failure());
+            j = null;
+            writeAllOwed(frames);  // from now on the walks count every thread's time
+            lastLook.clear();
+            lastWalkNanos = System.nanoTime();
         }
+        if (j == null || !j.sampling()) {
+            sampleOnce(frames);
+            if (j != null) walkedUntil = recorder.now();
+        } else if (options.mode() == SampleMode.WALL) {
+            sampleNotRunning(frames);
+        }
+        if (virtualThreads != null) sampleWaitingVirtualThreads(frames);
+        recompileWhenReady();
+        if (chunk) {
+            if (asked && j != null && j.sampling()) writeAllOwed(frames);
+            writeOwnWork();
+            recorder.flush();
+        }
+        busySince = EventEngine.IDLE;
+        return (jfrSamplesAll(j) ? JFR_TICK_NANOS : options.interval().toNanos()) - (System.nanoTime() - began);
     }
 
     /**
@@ -882,7 +884,7 @@ public final class Sampler implements Engine {
     @Override
     public void catchUp() {
         awaitJfr();
-        if (options.mode() == SampleMode.WALL && thread.isAlive()) flushRequest.askAndWait();
+        if (options.mode() == SampleMode.WALL && thread.alive()) thread.flush();
     }
 
     private void awaitJfr() {
@@ -894,28 +896,22 @@ public final class Sampler implements Engine {
     @Override
     public void flush() {
         awaitJfr();
-        flushRequest.askAndWait();
+        thread.flush();
     }
 
     /** Stops sampling and writes the last samples; the recording stays open for the session's owner to close. */
     @Override
     public void close() throws IOException {
-        running = false;
-        flushRequest.wake();
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        boolean ended = thread.stop();
         JfrSamples j = jfr;
         if (j != null) j.close();  // hands over its last samples
         if (inlinedFrames != null) inlinedFrames.close();
         registry.listen(null);
         virtualInTurn = List.of();  // the stopped session stays referenced until the next: no threads kept with it
         drainClassEvents();
-        if (!thread.isAlive() && j == null) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
-        if (!thread.isAlive()) writeOwnWork();
+        if (ended && j == null) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
+        if (ended) writeOwnWork();
         recorder.flush();
-        if (failure != null) throw new IOException("sampling stopped early: " + failure, failure);
+        thread.throwFailure("sampling");
     }
 }

@@ -1,6 +1,5 @@
 package dev.tiprobe.agent.sink;
 
-import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.recording.RecordingFormat;
 
 import java.io.IOException;
@@ -29,21 +28,34 @@ public abstract class EventEngine<E> implements Engine {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private final String threadName;
-    private Thread thread;
-    private volatile boolean running = true;
-    private final FlushRequest flushRequest = new FlushRequest();
-    private volatile Throwable failure;
+    private final EngineThread thread;
     /** Every event queued before this moment ({@link System#nanoTime()}) has been written; {@link #IDLE} once closed. */
     private volatile long writtenBefore = System.nanoTime();
 
     protected EventEngine(String threadName, Recorder recorder) {
         this.recorder = recorder;
         this.threadName = threadName;
+        this.thread = new EngineThread(threadName, new EngineThread.Rounds() {
+            @Override
+            public long round(boolean chunk, boolean asked) throws IOException {
+                long round = System.nanoTime();
+                tick();
+                drain();
+                writtenBefore = round;
+                if (chunk) recorder.flush();
+                return TICK_MILLIS * 1_000_000L;
+            }
+
+            @Override
+            public boolean gathered(long askedNanos) {
+                return EventEngine.this.gathered(askedNanos);
+            }
+        });
     }
 
     /** Starts the engine's thread; call once, before the events are enabled. */
-    protected final synchronized void startWriting() {
-        thread = AgentThreads.daemon(threadName).start(this::run);
+    protected final void startWriting() {
+        thread.start();
     }
 
     /** Queues an event from a callback; counts it as dropped when the queue is full. */
@@ -109,33 +121,6 @@ public abstract class EventEngine<E> implements Engine {
         return IDLE;
     }
 
-    private void run() {
-        // The first chunk 250 ms in, then one a second: a target killed soon after the start still leaves some.
-        long lastFlush = System.nanoTime() - 750_000_000L;
-        try {
-            while (running) {
-                // Asked before draining: once gathered, what the request covers is queued, and this drain writes it.
-                boolean asked = flushRequest.asked() && gathered(flushRequest.askedNanos());
-                long round = System.nanoTime();
-                tick();
-                drain();
-                writtenBefore = round;
-                long now = System.nanoTime();
-                if (asked || now - lastFlush >= 1_000_000_000L) {
-                    recorder.flush();  // a chunk a second, as the sampler: a dying target loses at most that
-                    lastFlush = now;
-                    if (asked) flushRequest.answer();
-                }
-                flushRequest.nap(TICK_MILLIS * 1_000_000L);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Throwable t) {
-            failure = t;
-            running = false;
-        }
-    }
-
     private void drain() throws IOException {
         E e;
         while ((e = queue.poll()) != null) {
@@ -146,38 +131,28 @@ public abstract class EventEngine<E> implements Engine {
 
     /** Writes what is queued so far (the engine keeps going); waits up to two seconds for it. */
     public final void flush() {
-        flushRequest.askAndWait();
+        thread.flush();
     }
 
     /** Stops the events, writes what is queued and says how many did not fit; the recording stays open. */
     @Override
     public final void close() throws IOException {
+        boolean ended;
         try {
             stopEvents();
         } finally {
-            running = false;
-            flushRequest.wake();
+            ended = thread.stop();
         }
-        Thread thread;
-        synchronized (this) {
-            thread = this.thread;
-        }
-        if (thread == null) return;
-        // Joined, not interrupted: an interrupt while it writes would close the recording's channel.
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!thread.isAlive()) {
+        if (!thread.started()) return;
+        if (ended) {
             tick();
             drain();
+            writtenBefore = IDLE;  // all written
         }
-        if (!thread.isAlive()) writtenBefore = IDLE;  // all written
         long lost = dropped.get();
         if (lost > 0) recorder.info(RecordingFormat.INFO_EVENTS_DROPPED, Long.toString(lost));
         recorder.flush();
-        if (failure != null) throw new IOException(thread.getName() + " stopped early: " + failure, failure);
+        thread.throwFailure(threadName);
     }
 
     /** Whether {@code t} is one of tiprobe's own threads or JFR's, whose events are never the application's. */

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@code dump} asking an engine's own thread to write what it has gathered: the session's thread
  * asks and waits (two seconds at most), the engine's thread answers once it has written.
  */
-public final class FlushRequest {
+final class FlushRequest {
     private volatile CountDownLatch pending;
     private volatile long askedNanos;
     /** The engine's thread while it {@link #nap naps}, else null. */
@@ -16,10 +16,10 @@ public final class FlushRequest {
     /** The request a nap already returned early for; engine's thread only. */
     private CountDownLatch seen;
 
-    public FlushRequest() {}
+    FlushRequest() {}
 
     /** Asks, and waits up to two seconds for the answer. */
-    public void askAndWait() {
+    void askAndWait() {
         CountDownLatch done = new CountDownLatch(1);
         askedNanos = System.nanoTime();
         pending = done;
@@ -38,7 +38,7 @@ public final class FlushRequest {
      * It returns early once a request: an engine that cannot answer it yet (JFR has not handed
      * over its events) naps in full after that, rather than spinning until it can.
      */
-    public void nap(long nanos) throws InterruptedException {
+    void nap(long nanos) throws InterruptedException {
         napping = Thread.currentThread();
         try {
             CountDownLatch asked = pending;  // a request set before this line is seen here; one after unparks
@@ -51,23 +51,23 @@ public final class FlushRequest {
     }
 
     /** Ends the engine thread's nap now (e.g. to stop it). */
-    public void wake() {
+    void wake() {
         Thread t = napping;
         if (t != null) LockSupport.unpark(t);
     }
 
     /** On the engine's thread: whether a request waits for {@link #answer()}. */
-    public boolean asked() {
+    boolean asked() {
         return pending != null;
     }
 
     /** When the request waiting was made ({@link System#nanoTime()}); read after {@link #asked()}. */
-    public long askedNanos() {
+    long askedNanos() {
         return askedNanos;
     }
 
     /** On the engine's thread, after writing: tells the one waiting. */
-    public void answer() {
+    void answer() {
         CountDownLatch done = pending;
         if (done != null) {
             pending = null;
