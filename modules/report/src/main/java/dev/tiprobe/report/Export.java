@@ -44,7 +44,7 @@ public enum Export {
 
         @Override
         void writeTextDiff(Recording base, Recording now, View view, Options o, Writer out) throws IOException {
-            FlameGraphHtml.writeDiff(base, now, view, o.frames(), out, o.title());
+            Diff.flameGraph(base, now, view, o.frames(), out, o.title());
         }
     },
     /** Folded stacks of one view, as async-profiler's collapsed output. */
@@ -56,7 +56,7 @@ public enum Export {
 
         @Override
         void writeTextDiff(Recording base, Recording now, View view, Options o, Writer out) throws IOException {
-            FoldedStacks.writeDiff(view.of(base), view.of(now), out, o.frames());
+            Diff.folded(view.of(base), view.of(now), out, o.frames());
         }
     },
     /** A pprof profile of one view. */

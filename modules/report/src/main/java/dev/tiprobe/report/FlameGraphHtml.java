@@ -60,22 +60,7 @@ public final class FlameGraphHtml {
         page(data, out, title);
     }
 
-    /**
-     * A differential flame graph of one view: frames as wide as in {@code now}, coloured by how
-     * much their share of the view's total grew (red) or shrank (blue) since {@code base}, as
-     * flamegraph.pl's differential graphs are; the tooltip gives both shares.
-     */
-    public static void writeDiff(Recording base, Recording now, View view, HumanNames.FrameStyle style, Writer out, String title)
-            throws IOException {
-        Data data = new Data(style);
-        data.view(view.of(now), view.of(base));
-        data.rest(null, "A differential flame graph: frames are as wide as in the new recording; red ones grew their"
-                + " share of the " + view.weighs() + " since the base recording, blue ones shrank, the deeper the colour the"
-                + " more (ten points and over: the deepest).");
-        page(data, out, title);
-    }
-
-    private static void page(Data data, Writer out, String title) throws IOException {
+    static void page(Data data, Writer out, String title) throws IOException {
         StringBuilder b = data.json.append(",\"title\":");
         JsonText.quote(b, title);
         b.append('}');
@@ -84,7 +69,7 @@ public final class FlameGraphHtml {
     }
 
     /** The page's data, as JSON, built view by view. */
-    private static final class Data {
+    static final class Data {
         final HumanNames.FrameStyle style;
         final List<String> names = new ArrayList<>();
         final Map<String, Integer> index = new HashMap<>();

@@ -61,23 +61,6 @@ public final class FoldedStacks {
         out.flush();
     }
 
-    /**
-     * Two profiles of one view side by side, as Brendan Gregg's difffolded.pl writes them (the
-     * input of {@code flamegraph.pl} for a differential graph): one line per stack in either,
-     * then a space, its weight in {@code base} and, after another, its weight in {@code now}
-     * (0 where it is missing).
-     */
-    public static void writeDiff(Profile base, Profile now, Writer out, FrameStyle style) throws IOException {
-        Map<String, Long> before = fold(base, false, style);
-        Map<String, Long> after = fold(now, false, style);
-        Map<String, Long> all = new TreeMap<>(before);
-        after.forEach(all::putIfAbsent);
-        for (String stack : all.keySet()) {
-            out.write(stack + ' ' + before.getOrDefault(stack, 0L) + ' ' + after.getOrDefault(stack, 0L) + '\n');
-        }
-        out.flush();
-    }
-
     /** The separators of the format may not appear in a frame. */
     private static String frame(String name) {
         return name.replace(';', ':').replace('\n', ' ');

@@ -564,10 +564,10 @@ class RecordingTest {
         Recording base = RecordingReader.read(before);
         Recording now = RecordingReader.read(after);
         StringWriter folded = new StringWriter();
-        FoldedStacks.writeDiff(View.WALL.of(base), View.WALL.of(now), folded, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH);
+        Diff.folded(View.WALL.of(base), View.WALL.of(now), folded, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH);
         assertEquals("app/Main.m1;app/Main.m2 1 3\napp/Main.m1;app/Main.m3 3 1\n", folded.toString());
         StringWriter page = new StringWriter();
-        FlameGraphHtml.writeDiff(base, now, View.WALL, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH, page, "diff");
+        Diff.flameGraph(base, now, View.WALL, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH, page, "diff");
         String data = page.toString().substring(page.toString().indexOf("const data"));
         assertTrue(data.contains("\"baseTotal\":4,\"root\":[0,4,4,[[1,4,4,[[2,3,3,[],1],[3,1,1,[],3]],4]],4]"), data);
     }
