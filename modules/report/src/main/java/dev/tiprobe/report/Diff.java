@@ -30,14 +30,14 @@ final class Diff {
     }
 
     /**
-     * Two profiles of one view side by side, as Brendan Gregg's difffolded.pl writes them (the
+     * One view of two recordings side by side, as Brendan Gregg's difffolded.pl writes them (the
      * input of {@code flamegraph.pl} for a differential graph): one line per stack in either,
      * then a space, its weight in {@code base} and, after another, its weight in {@code now}
      * (0 where it is missing).
      */
-    static void folded(Profile base, Profile now, Writer out, FrameStyle style) throws IOException {
-        Map<String, Long> before = FoldedStacks.fold(base, false, style);
-        Map<String, Long> after = FoldedStacks.fold(now, false, style);
+    static void folded(Recording base, Recording now, View view, FrameStyle style, Writer out) throws IOException {
+        Map<String, Long> before = FoldedStacks.fold(view.of(base), false, style);
+        Map<String, Long> after = FoldedStacks.fold(view.of(now), false, style);
         Map<String, Long> all = new TreeMap<>(before);
         after.forEach(all::putIfAbsent);
         for (String stack : all.keySet()) {

@@ -56,7 +56,7 @@ public enum Export {
 
         @Override
         void writeTextDiff(Recording base, Recording now, View view, Options o, Writer out) throws IOException {
-            Diff.folded(view.of(base), view.of(now), out, o.frames());
+            Diff.folded(base, now, view, o.frames(), out);
         }
     },
     /** A pprof profile of one view. */

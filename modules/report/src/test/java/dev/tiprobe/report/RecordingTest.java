@@ -564,7 +564,7 @@ class RecordingTest {
         Recording base = RecordingReader.read(before);
         Recording now = RecordingReader.read(after);
         StringWriter folded = new StringWriter();
-        Diff.folded(View.WALL.of(base), View.WALL.of(now), folded, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH);
+        Diff.folded(base, now, View.WALL, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH, folded);
         assertEquals("app/Main.m1;app/Main.m2 1 3\napp/Main.m1;app/Main.m3 3 1\n", folded.toString());
         StringWriter page = new StringWriter();
         Diff.flameGraph(base, now, View.WALL, dev.tiprobe.ids.HumanNames.FrameStyle.SLASH, page, "diff");
