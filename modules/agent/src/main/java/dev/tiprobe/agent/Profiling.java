@@ -41,16 +41,26 @@ final class Profiling implements AutoCloseable {
     private final List<Engine> engines = new ArrayList<>();
     /** Looks for deadlocks while an engine runs; null without engines or java.management (the keeper sets it, status reads it). */
     private volatile Deadlocks deadlocks;
-    /** The engines' one JFR stream, made when the first asks ({@link #jfr()}), begun once all have started; or null. */
+    /** The engines' one JFR stream, made when the first asks ({@link #jfr()}), begun once those that read it have started; or null. */
     private JfrStream jfr;
 
     private Profiling(Registry registry) {
         this.registry = registry;
     }
 
-    /** What an engine is given as it starts: the session's JVMTI, registry, callbacks' stacks, JFR stream and recorder. */
+    /**
+     * What an engine is given as it starts: the session's JVMTI, registry, stacks taken in
+     * callbacks and their depth, options, JFR stream and recorder.
+     */
     private record Start(Jvmti jvmti, Registry registry, CallbackStacks stacks, int depth, AgentOptions options,
-                         Supplier<JfrStream> jfr, Recorder recorder) {}
+                         Supplier<JfrStream> jfr, Recorder recorder) {
+        /** The same, for an engine that starts once JFR's stream has begun: one that asks for the stream then is a mistake. */
+        Start jfrBegun() {
+            return new Start(jvmti, registry, stacks, depth, options, () -> {
+                throw new IllegalStateException("JFR's stream has begun: an engine that reads it says so in Profiling.KINDS");
+            }, recorder);
+        }
+    }
 
     /** How an engine of a kind starts. */
     private interface Starter {
@@ -71,27 +81,25 @@ final class Profiling implements AutoCloseable {
 
     /**
      * Starts every engine {@code options} asks for; none is left running when one fails to start.
-     * Those that read JFR start first, then JFR, then the rest: JFR's set-up takes from a tenth of
-     * a second to seconds, and what happens before it records is not seen (begun after the
-     * allocation sampler's start, one CI run's in-process session recorded none of the waits of
-     * its first second).
+     * Those that read JFR's events start first, then JFR, then the rest: JFR's set-up takes from a
+     * tenth of a second to seconds, what happens before it records is not seen, and each start
+     * before it delays it more (one CI run's in-process session recorded none of the waits of its
+     * first second).
      */
     static Profiling start(Jvmti jvmti, AgentOptions options, Recorder recorder) throws IOException {
         Profiling p = new Profiling(Registry.startBackfilling(jvmti, recorder.names()));
         Engine[] started = new Engine[KINDS.size()];
+        boolean held = false;
         try {
             int depth = options.sampling() != null ? Math.min(options.sampling().depth(), AgentOptions.Sampling.EVENT_DEPTH)
                     : AgentOptions.Sampling.EVENT_DEPTH;
             CallbackStacks stacks = new CallbackStacks(jvmti, p.registry, depth);
             Start start = new Start(jvmti, p.registry, stacks, depth, options, p::jfr, recorder);
-            for (boolean readingJfr : new boolean[] {true, false}) {
-                for (int i = 0; i < KINDS.size(); i++) {
-                    Kind kind = KINDS.get(i);
-                    if (kind.readsJfr() == readingJfr && kind.asked().test(options)) started[i] = kind.starter().start(start);
-                }
-                if (readingJfr && p.jfr != null) p.jfr.begin();
-            }
+            startKinds(true, start, options, started);
+            if (p.jfr != null) p.jfr.begin();
+            startKinds(false, start.jfrBegun(), options, started);
             p.took(started);
+            held = true;
             if (p.engines()) p.deadlocks = deadlocks(stacks, recorder);
             if (keepsCallerStacks(options)) {
                 CallbackStacks.Site site = stacks.site();
@@ -100,9 +108,17 @@ final class Profiling implements AutoCloseable {
             }
             return p;
         } catch (IOException | RuntimeException e) {
-            if (p.engines.isEmpty()) p.took(started);  // those that started are closed with the rest
+            if (!held) p.took(started);  // those that started are closed with the rest
             p.close();
             throw e;
+        }
+    }
+
+    /** Starts the engines the options ask for that read JFR's events, or those that do not, each in its kind's place. */
+    private static void startKinds(boolean readingJfr, Start start, AgentOptions options, Engine[] started) throws IOException {
+        for (int i = 0; i < KINDS.size(); i++) {
+            Kind kind = KINDS.get(i);
+            if (kind.readsJfr() == readingJfr && kind.asked().test(options)) started[i] = kind.starter().start(start);
         }
     }
 

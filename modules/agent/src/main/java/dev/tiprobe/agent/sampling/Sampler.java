@@ -4,8 +4,8 @@ import dev.tiprobe.agent.jfr.JfrStream;
 import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.agent.sink.Engine;
-import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.agent.sink.EngineThread;
+import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
@@ -17,7 +17,6 @@ import dev.tiprobe.recording.Reply;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -279,10 +278,6 @@ public final class Sampler implements Engine {
         recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE_WHY, EventEngine.whyNoJfr(why));
     }
 
-    public boolean running() {
-        return thread.running();
-    }
-
     /** Stack samples written so far. */
     private long samples() {
         return samples.get();
@@ -302,8 +297,8 @@ public final class Sampler implements Engine {
 
     /**
      * One round of the sampler's thread: class events, the walks JFR does not take, the
-     * recompiling when due, and with {@code chunk} what JFR still owes ({@code asked}: a dump, a
-     * loop's new period, which wait up to now) and a chunk. Returns the nap to the next round.
+     * recompiling when due, and with {@code chunk} a chunk, before it (when {@code asked}: a
+     * dump, a loop's new period) the waiting threads' time up to now. Returns the nap to the next round.
      */
     private long round(boolean chunk, boolean asked) throws IOException, InterruptedException {
         long began = System.nanoTime();

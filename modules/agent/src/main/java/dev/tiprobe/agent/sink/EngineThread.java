@@ -64,39 +64,38 @@ public final class EngineThread {
         return started;
     }
 
-    /** Whether it goes on with its rounds: started or about to be, not stopped, not failed. */
-    public boolean running() {
-        return running;
-    }
-
     /** Whether the thread runs now (it may still, after a {@link #stop} that timed out). */
     public boolean alive() {
         return thread.isAlive();
     }
 
-    /** Has what is gathered so far written (the engine keeps going); waits up to two seconds for it. */
+    /**
+     * Has what is gathered so far written (the engine keeps going); waits up to two seconds for
+     * it, and not at all once the thread has ended.
+     */
     public void flush() {
-        flushRequest.askAndWait();
+        if (alive()) flushRequest.askAndWait();
     }
 
     private void run() {
         long lastChunk = System.nanoTime() - CHUNK_NANOS + 250_000_000L;
         try {
             while (running && !rounds.done()) {
-                // Asked before the round: once gathered, what the request covers is there, and this round writes it.
+                // Asked before the round: once gathered, what the request covers is there, and this
+                // round writes it. A request made during a round ends the nap after it: the next answers.
                 boolean asked = flushRequest.asked() && rounds.gathered(flushRequest.askedNanos());
                 long began = System.nanoTime();
                 boolean chunk = asked || began - lastChunk >= CHUNK_NANOS;
                 long nap = rounds.round(chunk, asked);
                 if (chunk) lastChunk = began;
                 if (asked) flushRequest.answer();
-                if (nap > 0) flushRequest.nap(nap);
+                if (nap > 0) flushRequest.nap(nap, () -> running);
             }
             rounds.ended();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
-            failure = t;  // thrown by the engine's close; status shows the engine as stopped
+            failure = t;  // thrown by the engine's close
             running = false;
         }
     }

@@ -82,11 +82,7 @@ public abstract class EventEngine<E> implements Engine {
     /** Work the engine's thread does each tick before writing (e.g. looking at long waits). */
     protected void tick() {}
 
-    /**
-     * Whether what happened up to {@code nanoTime} is queued: a {@code dump} asked then is
-     * answered once it is. Events from callbacks are queued as they happen; an engine fed later
-     * (by JFR's stream) says when it has caught up. The one asking waits two seconds at most.
-     */
+    /** Whether what happened up to {@code nanoTime} is queued, as {@link EngineThread.Rounds#gathered}. */
     protected boolean gathered(long nanoTime) {
         return true;
     }
@@ -129,7 +125,8 @@ public abstract class EventEngine<E> implements Engine {
         }
     }
 
-    /** Writes what is queued so far (the engine keeps going); waits up to two seconds for it. */
+    /** As {@link EngineThread#flush}: what is queued so far is written. */
+    @Override
     public final void flush() {
         thread.flush();
     }

@@ -3,6 +3,7 @@ package dev.tiprobe.agent.sink;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code dump} asking an engine's own thread to write what it has gathered: the session's thread
@@ -33,16 +34,18 @@ final class FlushRequest {
 
     /**
      * On the engine's thread, between ticks: sleeps up to {@code nanos}, less when a request
-     * comes or {@link #wake()} is called. An engine with little to do each tick can then tick
+     * comes or {@link #wake()} is called, not at all once {@code going} says the engine stops
+     * (its stopper sets that, then wakes). An engine with little to do each tick can then tick
      * seldom (each wake-up takes a core from a busy program) and still answer a {@code dump} at once.
      * It returns early once a request: an engine that cannot answer it yet (JFR has not handed
      * over its events) naps in full after that, rather than spinning until it can.
      */
-    void nap(long nanos) throws InterruptedException {
+    void nap(long nanos, BooleanSupplier going) throws InterruptedException {
         napping = Thread.currentThread();
         try {
             CountDownLatch asked = pending;  // a request set before this line is seen here; one after unparks
-            if (asked == null || asked == seen) LockSupport.parkNanos(this, nanos);
+            // A stop made before napping was set is seen here; one after unparks.
+            if ((asked == null || asked == seen) && going.getAsBoolean()) LockSupport.parkNanos(this, nanos);
             seen = asked;
         } finally {
             napping = null;
