@@ -1,6 +1,7 @@
 package dev.tiprobe.agent.tracing;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -13,16 +14,32 @@ public final class Reported<T> {
     /** Entries kept for the summaries ("the first: …", "e.g. a, b, c"). */
     static final int FIRST = 3;
 
-    private final List<T> first = new ArrayList<>(FIRST);
+    private final List<T> first = new ArrayList<>(FIRST + 1);
+    /** Which entries the summaries keep: the greatest by it, the greatest first; null: the first ones. */
+    private final Comparator<T> kept;
     private List<T> unwritten = new ArrayList<>();
     private long total;
 
+    /** Keeping the session's first entries for the summaries. */
     Reported() {
+        this(null);
+    }
+
+    /** Keeping the session's greatest entries by {@code kept} for the summaries, the greatest first. */
+    Reported(Comparator<T> kept) {
+        this.kept = kept;
     }
 
     synchronized void add(T entry) {
         total++;
-        if (first.size() < FIRST) first.add(entry);
+        if (kept == null) {
+            if (first.size() < FIRST) first.add(entry);
+        } else {
+            int at = 0;
+            while (at < first.size() && kept.compare(first.get(at), entry) >= 0) at++;
+            first.add(at, entry);
+            if (first.size() > FIRST) first.removeLast();
+        }
         unwritten.add(entry);
     }
 
@@ -44,7 +61,7 @@ public final class Reported<T> {
 
     /**
      * @param total every entry of the session
-     * @param first the session's first few entries
+     * @param first the session's first few entries, or its greatest by the order it was made with
      * @param fresh the last {@code fresh.size()} entries of the session, those not handed out before
      */
     public record View<T>(long total, List<T> first, List<T> fresh) {

@@ -35,6 +35,7 @@ import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -260,7 +261,7 @@ public final class Tracing {
         private final AtomicLong classesInstrumented = new AtomicLong();
         /** Time in {@link #transformed} past its first test: what instrumenting costs class loading (the budget counts only probe calls). */
         private final java.util.concurrent.atomic.LongAdder instrumentingNanos = new java.util.concurrent.atomic.LongAdder();
-        private final Reported<Results.Removed> removed = new Reported<>();
+        private final Reported<Results.Removed> removed = new Reported<>(Comparator.comparingLong(Results.Removed::callsPerSecond));
         private volatile boolean active;
         private Events.Registration hook;
         private Results finalResults;
@@ -450,8 +451,9 @@ public final class Tracing {
                         ? "left unchanged, the probes the overhead budget chose in it turned off where they are"
                         : "left unchanged, the probes the overhead budget chose in it still counting (it no longer counts them)");
                 Set<Class<?>> changing = new HashSet<>(again);
+                List<Results.Removed> out = new ArrayList<>();
                 for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
-                    if (!changing.contains(e.getKey())) keepProbesIn(e.getValue(), methods, turnsOff);  // before the others' retransform, which takes a while
+                    if (!changing.contains(e.getKey())) keepProbesIn(e.getValue(), methods, turnsOff, out);  // before the others' retransform, which takes a while
                     for (OverheadBudget.Removal r : e.getValue()) {
                         ProbeSlots.Method m = methods.get(r.slot());
                         // Out of any later change of the class: once its loop has ended, the probe goes with it.
@@ -462,24 +464,28 @@ public final class Tracing {
                 for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
                     if (!changing.contains(e.getKey())) continue;
                     if (refused.contains(e.getKey())) {
-                        keepProbesIn(e.getValue(), methods, turnsOff);  // the class file it had, probes and all: as in a class running a loop
+                        keepProbesIn(e.getValue(), methods, turnsOff, out);  // the class file it had, probes and all: as in a class running a loop
                     } else {
-                        for (OverheadBudget.Removal r : e.getValue()) removed.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+                        for (OverheadBudget.Removal r : e.getValue()) out.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
                     }
                 }
+                out.sort(Comparator.comparingLong(Results.Removed::callsPerSecond).reversed());  // the recording lists a round's hottest first
+                removed.addAll(out);
             }
         }
 
         /**
          * The chosen probes of a class that keeps them (it runs a loop, or the JVM refused to
          * change it): turned off where they are if {@code turnsOff}, and no longer counted by the
-         * budget, since calls under way when they turned off still end in them.
+         * budget, since calls under way when they turned off still end in them. Those turned off
+         * are added to {@code out}.
          */
-        private void keepProbesIn(List<OverheadBudget.Removal> chosen, List<ProbeSlots.Method> methods, boolean turnsOff) {
+        private void keepProbesIn(List<OverheadBudget.Removal> chosen, List<ProbeSlots.Method> methods, boolean turnsOff,
+                                  List<Results.Removed> out) {
             if (turnsOff) ProbeControl.turnOff(chosen.stream().mapToInt(OverheadBudget.Removal::slot).toArray());
             for (OverheadBudget.Removal r : chosen) {
                 budget.ignore(r.slot());
-                if (turnsOff) removed.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+                if (turnsOff) out.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
             }
         }
 

@@ -20,4 +20,21 @@ class ReportedTest {
         assertEquals(2, second.freshFrom());
         assertEquals(new Reported.View<>(5, List.of("a", "b", "c"), List.of()), reported.take());
     }
+
+    /**
+     * The budget's summary names the hottest probes it took out ("e.g. a (64k calls/s), …"), not
+     * the first ones a round happened to list: a broad filter's rounds remove hundreds.
+     */
+    @Test
+    void anOrderedReportKeepsItsGreatestEntriesForTheSummaryAndEveryEntryInTurn() {
+        Reported<Results.Removed> removed = new Reported<>(java.util.Comparator.comparingLong(Results.Removed::callsPerSecond));
+        List<Results.Removed> round = List.of(new Results.Removed("a", 1_800), new Results.Removed("b", 63_990),
+                new Results.Removed("c", 900), new Results.Removed("d", 12_000), new Results.Removed("e", 12_000));
+        removed.addAll(round);
+        Reported.View<Results.Removed> v = removed.take();
+        assertEquals(List.of("b", "d", "e"), v.first().stream().map(Results.Removed::method).toList());
+        assertEquals(round, v.fresh());
+        removed.add(new Results.Removed("f", 20_000));
+        assertEquals(List.of("b", "f", "d"), removed.look().first().stream().map(Results.Removed::method).toList());
+    }
 }
