@@ -321,6 +321,25 @@ class TracingIT {
         assertEquals("Objects$Holder{thing=Gone{id=7}}", shown.get("hold"), "a class collected since is still named");
     }
 
+    /**
+     * tiprobe's own work on the program's threads stays out of the program's views: the objects
+     * trace mode's probes allocate for the calls they keep are no allocation of the traced
+     * methods (before, {@code dev.tiprobe.probe.Call} showed as allocated by them), and the classes
+     * tiprobe and JFR load for the session are no class loads of the program's.
+     */
+    @Test
+    void tiprobesOwnAllocationsAndClassesStayOutOfTheProgramsViews() throws Exception {
+        Recording r = traced("trace", ",rate=0,alloc=1k,allocoverhead=0,interval=10ms");
+        assertTrue(r.events().allocations().size() > 100, "allocation samples: " + r.events().allocations().size());
+        for (Recording.Allocation a : r.events().allocations()) {
+            assertFalse(r.typeName(a.typeId()).startsWith("dev.tiprobe."), "tiprobe's object in the alloc view: " + r.typeName(a.typeId()));
+        }
+        for (Recording.ClassEvent e : r.classEvents()) {
+            assertFalse(e.className().startsWith("dev.tiprobe.") || e.className().startsWith("jdk.jfr."),
+                    "a class of tiprobe's work among the program's: " + e.className());
+        }
+    }
+
     @Test
     void traceLimitsDropCallsButCountsStayExact() throws Exception {
         Recording r = traced("trace", ",rate=200,onein=2");

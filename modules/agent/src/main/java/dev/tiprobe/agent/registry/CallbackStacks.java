@@ -100,11 +100,18 @@ public final class CallbackStacks {
         int n = jvmti.stackTrace(null, 0, methods, locations);
         int first = 0;
         boolean ffm = false;  // whether FFM code other than a call's stub ran below tiprobe's classes' frames on top
+        boolean belowCallback = false;  // past the upcall's stub: what follows raised the event
         IdMap.MethodEntry m = n > 0 ? registry.resolve(methods[0]) : null;
         while (first < n && tiprobesOwn(m)) {
             String owner = m.token().owner().binaryName();
-            if (Registry.tiprobes(owner)) ffm = false;
-            else if (owner.startsWith(FOREIGN) && !owner.startsWith(UPCALL_STUB) && !owner.startsWith(DOWNCALL_STUB)) ffm = true;
+            if (Registry.tiprobes(owner)) {
+                if (belowCallback) return null;  // tiprobe's code on the application's thread (a probe) raised it
+                ffm = false;
+            } else if (owner.startsWith(UPCALL_STUB)) {
+                belowCallback = true;
+            } else if (owner.startsWith(FOREIGN) && !owner.startsWith(DOWNCALL_STUB)) {
+                ffm = true;
+            }
             first++;
             m = first < n ? registry.resolve(methods[first]) : null;
         }
@@ -114,11 +121,24 @@ public final class CallbackStacks {
         return resolved;
     }
 
-    /** {@code thread}'s frames now (it must be alive: a thread that owns a monitor, say). */
+    /**
+     * {@code thread}'s frames now (it must be alive: a thread that owns a monitor, say), from
+     * the application's: when the thread is inside one of tiprobe's callbacks (an allocation
+     * sampled while it held the monitor), that callback's frames on top are left off, as
+     * {@link #inCallback} leaves them off.
+     */
     public Stack of(Thread thread) {
         long[][] b = buffers.get();
         int n = jvmti.stackTrace(thread, 0, b[0], b[1]);
-        return resolve(b[0], b[1], n, 0, false);
+        int first = 0;
+        boolean tiprobes = false;
+        while (first < n) {
+            IdMap.MethodEntry m = registry.resolve(b[0][first]);
+            if (!tiprobesOwn(m)) break;
+            tiprobes |= Registry.tiprobes(m.token().owner().binaryName());
+            first++;
+        }
+        return resolve(b[0], b[1], n, tiprobes ? first : 0, false);
     }
 
     /**

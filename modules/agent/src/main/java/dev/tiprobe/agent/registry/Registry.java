@@ -1,6 +1,7 @@
 package dev.tiprobe.agent.registry;
 
 import dev.tiprobe.agent.jvm.AgentThreads;
+import dev.tiprobe.agent.sink.EventEngine;
 import dev.tiprobe.ids.ClassToken;
 import dev.tiprobe.ids.Descriptors;
 import dev.tiprobe.ids.IdMap;
@@ -152,12 +153,25 @@ public final class Registry implements AutoCloseable {
         return r;
     }
 
-    /** Told of classes registered and unloaded after it is set (not of the start-up backfill). */
+    /**
+     * Told of the program's classes registered and unloaded after it is set (not of the start-up
+     * backfill): not of tiprobe's, nor of those its threads and JFR's load ({@link #programs}).
+     */
     public interface ClassListener {
         void changed(boolean loaded, ClassToken token);
     }
 
     private volatile ClassListener listener;
+
+    /**
+     * Whether a class that loads now is the program's: not one of tiprobe's, nor one loaded on a
+     * thread of tiprobe's or JFR's (the JDK's classes and lambda forms that tiprobe's work and the
+     * recording it reads need). A session attached to a server in steady state listed hundreds of
+     * those as the program's class loads.
+     */
+    private static boolean programs(ClassToken token) {
+        return !tiprobes(token.binaryName()) && !EventEngine.machinery(Thread.currentThread().getName());
+    }
 
     /** Sets the one listener (null: none). It runs on the thread that learns the change: keep it short. */
     public void listen(ClassListener l) {
@@ -215,7 +229,7 @@ public final class Registry implements AutoCloseable {
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
             ClassListener l = listener;
-            if (l != null && announce) l.changed(true, token);
+            if (l != null && announce && programs(token)) l.changed(true, token);
             return map.classByTag(tag);
         }
     }
@@ -575,7 +589,7 @@ public final class Registry implements AutoCloseable {
         if (mine(tag)) {
             IdMap.ClassEntry gone = map.classByTag(tag);
             ClassListener l = listener;
-            if (gone != null && l != null) l.changed(false, gone.token());
+            if (gone != null && l != null && !tiprobes(gone.token().binaryName())) l.changed(false, gone.token());
             map.unloadClass(tag);
             classesByTag.remove(tag);
             synchronized (this) {
