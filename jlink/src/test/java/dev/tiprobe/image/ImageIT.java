@@ -454,7 +454,7 @@ class ImageIT {
         Files.write(noise, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, (byte) 0xc3});
         Run notARecording = tiprobe("report", noise.toString(), "-f", "-");
         assertEquals(1, notARecording.exit());
-        assertEquals("tiprobe report: " + noise + " is not a tiprobe recording: not a tiprobe recording (no TPRB header)",
+        assertEquals("tiprobe report: " + noise + " is neither a tiprobe recording (.tpr) nor a JFR recording (.jfr)",
                 notARecording.err().strip());
         Run anExport = tiprobe("report", work.resolve("tiprobe-demo.json").toString(), "-f", "-");
         assertEquals(1, anExport.exit());

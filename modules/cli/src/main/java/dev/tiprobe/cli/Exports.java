@@ -33,9 +33,10 @@ final class Exports {
             }
             return r;
         } catch (RecordingReader.NotARecordingException e) {
+            if (!e.headerMissing()) throw new CliException(file + ": " + e.getMessage(), e);
             boolean json = Export.JSON.names(file.getFileName().toString());
             throw new CliException(file + " is " + (json ? "a JSON export, not a recording; report reads the recording"
-                    + " (.tpr) the agent wrote" : "not a tiprobe recording: " + e.getMessage()), e);
+                    + " (.tpr) the agent wrote" : "neither a tiprobe recording (.tpr) nor a JFR recording (.jfr)"), e);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new CliException("no such file: " + file, e);
         } catch (IOException e) {

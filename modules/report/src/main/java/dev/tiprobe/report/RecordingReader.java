@@ -39,29 +39,36 @@ public final class RecordingReader {
     /** Records a file may inflate to, per byte of the file: past it, chunks are skipped as damaged. */
     static final int INFLATED_PER_FILE_BYTE = 16;
 
-    /** Thrown for a file that is not a tiprobe recording at all. */
+    /** Thrown for a file this tiprobe cannot read as a recording: its message says why. */
     public static final class NotARecordingException extends IOException {
         private static final long serialVersionUID = 1L;
+        private final boolean headerMissing;
 
-        NotARecordingException(String message) {
+        NotARecordingException(String message, boolean headerMissing) {
             super(message);
+            this.headerMissing = headerMissing;
+        }
+
+        /** Whether the file lacks a recording's header: it is no tiprobe recording at all, not one too new or too large. */
+        public boolean headerMissing() {
+            return headerMissing;
         }
     }
 
     public static Recording read(Path file) throws IOException {
         long size = Files.size(file);
-        if (size > MAX_FILE_BYTES) throw new NotARecordingException(file + " is larger than 1 GiB");
+        if (size > MAX_FILE_BYTES) throw new NotARecordingException("larger than 1 GiB, the most the reader holds", false);
         return read(Files.readAllBytes(file));
     }
 
     public static Recording read(byte[] bytes) throws NotARecordingException {
         if (bytes.length < RecordingFormat.HEADER_BYTES
                 || !Arrays.equals(Arrays.copyOf(bytes, 4), RecordingFormat.MAGIC)) {
-            throw new NotARecordingException("not a tiprobe recording (no TPRB header)");
+            throw new NotARecordingException("not a tiprobe recording (no TPRB header)", true);
         }
         if (bytes[4] < RecordingFormat.OLDEST_READ || bytes[4] > RecordingFormat.VERSION) {
             throw new NotARecordingException("recording format version " + bytes[4] + "; this tiprobe reads versions "
-                    + RecordingFormat.OLDEST_READ + " to " + RecordingFormat.VERSION);
+                    + RecordingFormat.OLDEST_READ + " to " + RecordingFormat.VERSION, false);
         }
         int version = bytes[4];
         Whole whole = new Whole();
