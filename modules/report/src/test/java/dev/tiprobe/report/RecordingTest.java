@@ -730,7 +730,7 @@ class RecordingTest {
             else assertEquals(values.get(i), call.argValues().get(i), "value " + i);
         }
         assertEquals(CapturedValue.NONE, call.result());
-        assertEquals("[main] com.foo.M.run(p0=null, p1=true, p2=-42, p3=-9223372036854775808, p4=1.5, p5=NaN, p6='x', p7=\"a\"b\","
+        assertEquals("[main] com.foo.M.run(p0=null, p1=true, p2=-42, p3=-9223372036854775808, p4=1.5, p5=NaN, p6='x', p7=\"a\\\"b\","
                 + " p8=\"abcdefghij\"... (5000 chars), p9=Color.RED, p10=int[1000] {1, 2, ...}, p11=Order@cafe, p12=Order@ffffffff \"Order#5\","
                 + " p13=(not captured: probe code was running on this thread), p14=Shop$Order{id=5, total=12.50, lines=ArrayList(3),"
                 + " next=Shop$Order@1 (seen above), secret=?(InaccessibleObjectException), … 2 more})  (0.000 ms)", TracedText.call(r, call));
