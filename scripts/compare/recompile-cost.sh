@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What recompiling the hottest code costs a program under load, attached late: example.real.H2Load
-# (two JDBC clients) runs 40 s; at second 15 `tiprobe collect -d 12s --sample 10ms --sample-mode cpu`
+# (two JDBC clients), or with PROGRAM=jetty example.real.JettyLoad (a Jetty server and four HTTP
+# clients over loopback), runs 40 s; at second 15 `tiprobe collect -d 12s --sample 10ms --sample-mode cpu`
 # attaches, with the flags given after the output directory (none: recompiling, the default;
 # --no-recompile: not). Prints the program's operations per second before the attach (seconds
 # 7-13), over the session's first seconds (16-27) and after it (31-38), the JVM's safepoint time
@@ -16,9 +17,18 @@ out=$1
 shift
 mkdir -p "$out"
 rm -rf "$out/db"
-h2=$(ls "$HOME"/.m2/repository/com/h2database/h2/*/h2-*.jar | tail -1)
+# The test classes and the versions of H2 and Jetty the tests use.
+"$root/mvnw25" -q -B -ntp -o -f "$root/pom.xml" -pl jlink dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$out/classpath.txt" > /dev/null
+cp="$root/jlink/target/test-classes:$(cat "$out/classpath.txt")"
+if [ "${PROGRAM:-h2}" = jetty ]; then
+    program=(example.real.JettyLoad "$out/db" 4 40)
+else
+    program=(example.real.H2Load "$out/db" 2 40)
+fi
+mkdir -p "$out/db"
 "$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading -Xlog:safepoint:file="$out/safepoints.log":uptimemillis \
-    -cp "$root/jlink/target/test-classes:$h2" example.real.H2Load "$out/db" 2 40 > "$out/program.out" 2>&1 &
+    -cp "$cp" "${program[@]}" > "$out/program.out" 2>&1 &
 pid=$!
 jit_cpu() {  # clock ticks of the JVM's compiler threads so far
     local sum=0 t

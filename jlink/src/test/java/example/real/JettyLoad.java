@@ -80,6 +80,17 @@ public class JettyLoad {
         }
         while (done.get() == 0) Thread.sleep(5);
         System.out.println("ready");
+        long began = System.nanoTime();
+        Thread.ofPlatform().daemon().name("jetty-progress").start(() -> {  // as H2Load's: what scripts/compare reads
+            try {
+                while (true) {
+                    Thread.sleep(500);
+                    System.out.println("at " + (System.nanoTime() - began) / 1_000_000 + " ops " + done.get());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         for (Thread t : threads) t.join();
         System.out.println("requests " + done.get());
         server.stop();

@@ -311,7 +311,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " again: in code compiled before then, the work of inlined methods is credited to the method they were inlined into.", at)
                     : String.format("%.1f s in, tiprobe had HotSpot compile the hottest code again by retransforming %s: code"
                     + " depending on them names its inlined methods from then on; before, and in code compiled before the session"
-                    + " otherwise, their work is credited to the method they were inlined into.", at, classes);
+                    + " otherwise, their work is credited to the method they were inlined into. Compiling it again slows the"
+                    + " program for some seconds (a busy server's framework classes may take it to a third of its speed)%s;"
+                    + " --no-recompile leaves the code as it was.", at, classes,
+                    events.hasWaits(true) ? ", and waits that end then may be longer for it" : "");
             return String.format("The JVM had run %.0f s before sampling began; %s%s", compiledBefore / 1e9, done,
                     left.isEmpty() ? "" : " Left as compiled: " + left + ".");
         }
