@@ -8,7 +8,8 @@
 # in the session (-Xlog:safepoint), and the CPU of its JIT compiler threads in the session (/proc).
 # Run it once with each flag, one after the other, and compare.
 #
-# Needs the image and the test classes with H2 (./mvnw25 -pl jlink -am package -DskipTests).
+# Needs the image, the test classes and tiprobe's modules in the local repository
+# (./mvnw25 -q -o install -DskipTests), and H2's and Jetty's jars as the tests use them.
 # Usage: scripts/compare/recompile-cost.sh <out dir> [tiprobe flags...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,18 +18,22 @@ out=$1
 shift
 mkdir -p "$out"
 rm -rf "$out/db"
-# The test classes and the versions of H2 and Jetty the tests use.
-"$root/mvnw25" -q -B -ntp -o -f "$root/pom.xml" -pl jlink dependency:build-classpath -Dmdep.includeScope=test \
-    -Dmdep.outputFile="$out/classpath.txt" > /dev/null
-cp="$root/jlink/target/test-classes:$(cat "$out/classpath.txt")"
-if [ "${PROGRAM:-h2}" = jetty ]; then
-    program=(example.real.JettyLoad "$out/db" 4 40)
-else
-    program=(example.real.H2Load "$out/db" 2 40)
+case "${PROGRAM:-h2}" in
+    h2) program=(example.real.H2Load "$out/db" 2 40) ;;
+    jetty) program=(example.real.JettyLoad "$out/db" 4 40) ;;
+    *) echo "PROGRAM is h2 or jetty, not '$PROGRAM'" >&2; exit 2 ;;
+esac
+# The test classes and the H2 and Jetty the tests use; none of tiprobe's jars, which would put an
+# older agent on the program's class path, where an attached agent is looked for first.
+if ! "$root/mvnw25" -q -B -ntp -o -f "$root/pom.xml" -pl jlink dependency:build-classpath -Dmdep.includeScope=test \
+        -DexcludeGroupIds=dev.tiprobe -Dmdep.outputFile="$out/classpath.txt" > "$out/classpath.log" 2>&1; then
+    echo "could not list the test class path (see $out/classpath.log)" >&2
+    exit 1
 fi
+classpath="$root/jlink/target/test-classes:$(cat "$out/classpath.txt")"
 mkdir -p "$out/db"
 "$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading -Xlog:safepoint:file="$out/safepoints.log":uptimemillis \
-    -cp "$cp" "${program[@]}" > "$out/program.out" 2>&1 &
+    -cp "$classpath" "${program[@]}" > "$out/program.out" 2>&1 &
 pid=$!
 jit_cpu() {  # clock ticks of the JVM's compiler threads so far
     local sum=0 t

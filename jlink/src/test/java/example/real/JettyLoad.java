@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * A real HTTP server under load: Jetty 12 on a loopback port, whose handler spends its CPU in
  * {@link PriceHandler#price} (SHA-256 rounds), and a bounded client on 127.0.0.1 only: {@code clients}
  * threads, each sending one request at a time, until {@code <dir>/quit} appears or {@code seconds}
- * pass (at most 120 in any case). Prints "ready" once requests flow and {@code requests <n>} at the end.
+ * pass (at most 120 in any case). Prints "ready" once requests flow, then every half second
+ * {@code at <ms since ready> ops <requests so far>} (as {@link H2Load} does, for the scripts in
+ * scripts/compare), and {@code requests <n>} at the end.
  *
  * <p>Usage: {@code JettyLoad <dir> <clients> <seconds>}.
  */

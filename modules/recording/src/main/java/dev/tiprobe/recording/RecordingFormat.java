@@ -42,7 +42,7 @@ package dev.tiprobe.recording;
  *                   a method the filter chose but tracing left unchanged, and why
  *  12 CLASS_FAILURE string:reason          a class tracing could not change, and why
  *  13 REMOVED       string:method varlong:callsPerSecond
- *                   a method whose probe the overhead budget took out, hottest first
+ *                   a method whose probe the overhead budget took out, each round's hottest first
  *   9 SOURCE        varint:methodId string:path           the source file of a method's class as a path from its
  *                   package root (org/foo/Bar.java), written with the method's METHOD record when known
  *   8 CALL          varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome

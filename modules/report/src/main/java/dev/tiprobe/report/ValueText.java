@@ -43,7 +43,7 @@ public final class ValueText {
             case CapturedValue.Sized sized -> simple(sized.type()) + "(" + sized.size() + ")";
             case CapturedValue.JdkValue jdk -> jdk.text();
             case CapturedValue.Unreadable u -> "?(" + u.why() + ")";
-            case CapturedValue.Thrown t -> simple(t.type()) + (t.message() == null ? "" : ": " + t.message());
+            case CapturedValue.Thrown t -> simple(t.type()) + (t.message() == null ? "" : ": " + escaped(t.message(), '\n'));  // unquoted: no quote to escape
             case CapturedValue.NotCaptured n -> "(not captured: probe code was running on this thread)";
             case CapturedValue.Shown s -> s.text();
         };
@@ -52,7 +52,8 @@ public final class ValueText {
     /**
      * Text as a Java literal writes it between {@code quote}s: a quote, a backslash, a line break
      * or another control character in a captured string would otherwise end the value early to
-     * the eye, or the line of a one-call-per-line report.
+     * the eye, or the line of a one-call-per-line report. Half a surrogate pair (a captured
+     * prefix may cut one) is written as its code, as UTF-8 cannot hold it.
      */
     static String escaped(String text, char quote) {
         StringBuilder b = null;
@@ -63,7 +64,9 @@ public final class ValueText {
                 case '\n' -> "\\n";
                 case '\r' -> "\\r";
                 case '\t' -> "\\t";
-                default -> c == quote ? "\\" + c : Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : null;
+                default -> c == quote ? "\\" + c
+                        : Character.isISOControl(c) || Character.isSurrogate(c) && !paired(text, i) ? String.format("\\u%04x", (int) c)
+                        : null;
             };
             if (e != null && b == null) b = new StringBuilder(text.length() + 8).append(text, 0, i);
             if (b != null) {
@@ -72,6 +75,13 @@ public final class ValueText {
             }
         }
         return b == null ? text : b.toString();
+    }
+
+    /** Whether the surrogate at {@code i} is half of a pair. */
+    private static boolean paired(String text, int i) {
+        char c = text.charAt(i);
+        return Character.isHighSurrogate(c) ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))
+                : i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
     }
 
     private static String simple(String className) {

@@ -21,6 +21,9 @@ class ValueTextTest {
         assertEquals("'\"'", ValueText.of(new CapturedValue.Char('"')), "a double quote needs no escape between single ones");
         assertEquals("\"line\\n\"... (900 chars)", ValueText.of(new CapturedValue.Text("line\n", 900)));
         assertEquals("\"plain, as it was\"", ValueText.of(new CapturedValue.Str("plain, as it was")));
+        assertEquals("\"a\ud83d\ude00b, cut \\ud83d\"", ValueText.of(new CapturedValue.Str("a\ud83d\ude00b, cut \ud83d")),
+                "a whole pair is kept, half of one written as its code");
+        assertEquals("IllegalStateException: two\\nlines", ValueText.of(new CapturedValue.Thrown("java.lang.IllegalStateException", "two\nlines")));
         assertEquals("String[2] {\"a\\\"\", null}", ValueText.of(new CapturedValue.Array("java.lang.String", 2,
                 List.of(new CapturedValue.Str("a\""), CapturedValue.NULL))));
     }

@@ -72,6 +72,10 @@ public final class Registry implements AutoCloseable {
      * own node classes, on the registry thread waiting on the queue and on a thread offering to it.
      */
     private final ConcurrentLinkedQueue<Class<?>> prepared = new ConcurrentLinkedQueue<>();
+    /** Classes queued in {@link #prepared} that a thread of tiprobe's or JFR's loaded: the listener is not told of them. */
+    private final java.util.Set<Class<?>> loadedByMachinery = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Tags of registered classes the listener was not told of, so that it is not told of their unloads either. */
+    private final java.util.Set<Long> untold = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /**
      * Polls of {@link #prepared} the registry thread has begun, and those it has finished
      * (registering what it took), so that {@link #sync} can wait for a class the thread has taken
@@ -100,6 +104,8 @@ public final class Registry implements AutoCloseable {
         // The handler's paths run once here, before any handler can: nothing is linked inside a callback.
         prepared.offer(Registry.class);
         prepared.poll();
+        if (!loadsForMachinery(Thread.currentThread())) loadedByMachinery.add(Registry.class);
+        loadedByMachinery.remove(Registry.class);
         LockSupport.unpark(registrar);  // a thread not started yet: nothing to wake
     }
 
@@ -146,6 +152,8 @@ public final class Registry implements AutoCloseable {
         // check makes the second meeting a no-op.
         r.registrations.add(jvmti.events().on(Event.OBJECT_FREE, r::unloaded));
         r.registrations.add(jvmti.events().on(Event.CLASS_PREPARE, (thread, type) -> {
+            // Told here, where the loading thread is known: the class is registered on another.
+            if (loadsForMachinery(thread)) r.loadedByMachinery.add(type);
             r.prepared.offer(type);
             LockSupport.unpark(r.registrar);
         }));
@@ -155,7 +163,8 @@ public final class Registry implements AutoCloseable {
 
     /**
      * Told of the program's classes registered and unloaded after it is set (not of the start-up
-     * backfill): not of tiprobe's, nor of those its threads and JFR's load ({@link #programs}).
+     * backfill): not of tiprobe's, nor of those tiprobe's threads and JFR's load (the JDK's classes
+     * and lambda forms that tiprobe's work and the recording it reads need).
      */
     public interface ClassListener {
         void changed(boolean loaded, ClassToken token);
@@ -164,13 +173,14 @@ public final class Registry implements AutoCloseable {
     private volatile ClassListener listener;
 
     /**
-     * Whether a class that loads now is the program's: not one of tiprobe's, nor one loaded on a
-     * thread of tiprobe's or JFR's (the JDK's classes and lambda forms that tiprobe's work and the
-     * recording it reads need). A session attached to a server in steady state listed hundreds of
-     * those as the program's class loads.
+     * Whether a class {@code thread} loads is for profiling machinery, not the program: on a
+     * thread of tiprobe's or JFR's ({@link EventEngine#machinery}), or on the JVM's Attach
+     * Listener, which runs attached agents (tiprobe's start: its CPU clock, its lambda forms) and
+     * jcmd's commands, never the program's code.
      */
-    private static boolean programs(ClassToken token) {
-        return !tiprobes(token.binaryName()) && !EventEngine.machinery(Thread.currentThread().getName());
+    private static boolean loadsForMachinery(Thread thread) {
+        String name = thread == null ? null : thread.getName();
+        return name != null && (EventEngine.machinery(name) || name.equals("Attach Listener"));
     }
 
     /** Sets the one listener (null: none). It runs on the thread that learns the change: keep it short. */
@@ -212,6 +222,7 @@ public final class Registry implements AutoCloseable {
      */
     private IdMap.ClassEntry register(Class<?> type, boolean announce) {
         if (type.isPrimitive() || type.isArray()) return null;
+        boolean byMachinery = loadedByMachinery.remove(type);  // whoever registers it first takes the mark: none is left behind
         long known = jvmti.getTag(type);
         if (mine(known)) return map.classByTag(known);
         if (!jvmti.classStatus(type).prepared()) return null;
@@ -229,7 +240,9 @@ public final class Registry implements AutoCloseable {
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
             ClassListener l = listener;
-            if (l != null && announce && programs(token)) l.changed(true, token);
+            boolean programs = !byMachinery && !tiprobes(token.binaryName());
+            if (!programs) untold.add(tag);
+            else if (l != null && announce) l.changed(true, token);
             return map.classByTag(tag);
         }
     }
@@ -583,13 +596,14 @@ public final class Registry implements AutoCloseable {
         registrations.clear();
         AgentThreads.end(registrar, 2_000);
         prepared.clear();
+        loadedByMachinery.clear();
     }
 
     private void unloaded(long tag) {
         if (mine(tag)) {
             IdMap.ClassEntry gone = map.classByTag(tag);
             ClassListener l = listener;
-            if (gone != null && l != null && !tiprobes(gone.token().binaryName())) l.changed(false, gone.token());
+            if (!untold.remove(tag) && gone != null && l != null) l.changed(false, gone.token());
             map.unloadClass(tag);
             classesByTag.remove(tag);
             synchronized (this) {

@@ -452,25 +452,28 @@ public final class Tracing {
                         : "left unchanged, the probes the overhead budget chose in it still counting (it no longer counts them)");
                 Set<Class<?>> changing = new HashSet<>(again);
                 List<Results.Removed> out = new ArrayList<>();
-                for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
-                    if (!changing.contains(e.getKey())) keepProbesIn(e.getValue(), methods, turnsOff, out);  // before the others' retransform, which takes a while
-                    for (OverheadBudget.Removal r : e.getValue()) {
-                        ProbeSlots.Method m = methods.get(r.slot());
-                        // Out of any later change of the class: once its loop has ended, the probe goes with it.
-                        instrumenter.remove(e.getKey().getClassLoader(), e.getKey().getName(), m.token().name(), m.token().descriptor());
+                try {
+                    for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
+                        if (!changing.contains(e.getKey())) keepProbesIn(e.getValue(), methods, turnsOff, out);  // before the others' retransform, which takes a while
+                        for (OverheadBudget.Removal r : e.getValue()) {
+                            ProbeSlots.Method m = methods.get(r.slot());
+                            // Out of any later change of the class: once its loop has ended, the probe goes with it.
+                            instrumenter.remove(e.getKey().getClassLoader(), e.getKey().getName(), m.token().name(), m.token().descriptor());
+                        }
                     }
-                }
-                Set<Class<?>> refused = new HashSet<>(retransform(again));
-                for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
-                    if (!changing.contains(e.getKey())) continue;
-                    if (refused.contains(e.getKey())) {
-                        keepProbesIn(e.getValue(), methods, turnsOff, out);  // the class file it had, probes and all: as in a class running a loop
-                    } else {
-                        for (OverheadBudget.Removal r : e.getValue()) out.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+                    Set<Class<?>> refused = new HashSet<>(retransform(again));
+                    for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
+                        if (!changing.contains(e.getKey())) continue;
+                        if (refused.contains(e.getKey())) {
+                            keepProbesIn(e.getValue(), methods, turnsOff, out);  // the class file it had, probes and all: as in a class running a loop
+                        } else {
+                            for (OverheadBudget.Removal r : e.getValue()) out.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+                        }
                     }
+                } finally {  // probes turned off before a retransform that failed are reported all the same
+                    out.sort(Comparator.comparingLong(Results.Removed::callsPerSecond).reversed());  // the recording lists a round's hottest first
+                    removed.addAll(out);
                 }
-                out.sort(Comparator.comparingLong(Results.Removed::callsPerSecond).reversed());  // the recording lists a round's hottest first
-                removed.addAll(out);
             }
         }
 
