@@ -45,6 +45,8 @@ public final class EngineThread {
     private final Rounds rounds;
     private final FlushRequest flushRequest = new FlushRequest();
     private volatile boolean running = true;
+    /** {@link #running} as a nap asks it, made once: a round every 20 ms makes none of its own. */
+    private final java.util.function.BooleanSupplier going = () -> running;
     private boolean started;
     private volatile Throwable failure;
 
@@ -89,7 +91,7 @@ public final class EngineThread {
                 long nap = rounds.round(chunk, asked);
                 if (chunk) lastChunk = began;
                 if (asked) flushRequest.answer();
-                if (nap > 0) flushRequest.nap(nap, () -> running);
+                if (nap > 0) flushRequest.nap(nap, going);
             }
             rounds.ended();
         } catch (InterruptedException e) {
