@@ -104,7 +104,9 @@ public final class Registry implements AutoCloseable {
         // The handler's paths run once here, before any handler can: nothing is linked inside a callback.
         prepared.offer(Registry.class);
         prepared.poll();
-        if (!loadsForMachinery(Thread.currentThread())) loadedByMachinery.add(Registry.class);
+        loadsForMachinery(Thread.currentThread());
+        loadsForMachinery(null);
+        loadedByMachinery.add(Registry.class);
         loadedByMachinery.remove(Registry.class);
         LockSupport.unpark(registrar);  // a thread not started yet: nothing to wake
     }
@@ -152,6 +154,7 @@ public final class Registry implements AutoCloseable {
         // check makes the second meeting a no-op.
         r.registrations.add(jvmti.events().on(Event.OBJECT_FREE, r::unloaded));
         r.registrations.add(jvmti.events().on(Event.CLASS_PREPARE, (thread, type) -> {
+            if (r.closed) return;  // a callback under way as the registry closes keeps nothing of the class
             // Told here, where the loading thread is known: the class is registered on another.
             if (loadsForMachinery(thread)) r.loadedByMachinery.add(type);
             r.prepared.offer(type);
@@ -222,9 +225,8 @@ public final class Registry implements AutoCloseable {
      */
     private IdMap.ClassEntry register(Class<?> type, boolean announce) {
         if (type.isPrimitive() || type.isArray()) return null;
-        boolean byMachinery = loadedByMachinery.remove(type);  // whoever registers it first takes the mark: none is left behind
         long known = jvmti.getTag(type);
-        if (mine(known)) return map.classByTag(known);
+        if (mine(known)) return registered(type, known);
         if (!jvmti.classStatus(type).prepared()) return null;
         // Named before the lock, never under it: naming calls JVMTI and may load one of tiprobe's
         // classes, which waits for its jar; an allocation callback waits for this lock on a thread
@@ -233,18 +235,29 @@ public final class Registry implements AutoCloseable {
         String sourceFile = sourceFileName(type);
         synchronized (this) {
             long tag = jvmti.getTag(type);
-            if (mine(tag)) return map.classByTag(tag);  // by another thread meanwhile
+            if (mine(tag)) return registered(type, tag);  // by another thread meanwhile
             tag = nextTag.getAndIncrement();
+            // The mark is taken under the lock, by the one registration that decides.
+            boolean programs = !loadedByMachinery.remove(type) && !tiprobes(token.binaryName());
+            if (!programs) untold.add(tag);  // before the tag is set: the class cannot unload untold meanwhile
             map.addClass(tag, token);
             map.sourceFile(token, sourceFile);
             classesByTag.put(tag, new WeakReference<>(type));
             jvmti.setTag(type, tag);  // last: a tagged class is a fully registered class
             ClassListener l = listener;
-            boolean programs = !byMachinery && !tiprobes(token.binaryName());
-            if (!programs) untold.add(tag);
-            else if (l != null && announce) l.changed(true, token);
+            if (programs && l != null && announce) l.changed(true, token);
             return map.classByTag(tag);
         }
+    }
+
+    /**
+     * The entry of a class registered already (by the backfill, or a frame met before its
+     * ClassPrepare was handled); one a machinery thread loaded is not told of when it unloads
+     * either, and leaves no mark behind.
+     */
+    private IdMap.ClassEntry registered(Class<?> type, long tag) {
+        if (loadedByMachinery.remove(type)) untold.add(tag);
+        return map.classByTag(tag);
     }
 
     /**
@@ -597,6 +610,7 @@ public final class Registry implements AutoCloseable {
         AgentThreads.end(registrar, 2_000);
         prepared.clear();
         loadedByMachinery.clear();
+        untold.clear();
     }
 
     private void unloaded(long tag) {
