@@ -47,6 +47,8 @@ class SamplingIT {
             }
         }
         assertTrue(checked > 500, "frames in generated classes: " + checked);
+        long loads = r.classEvents().stream().filter(e -> e.load() && e.className().startsWith("gen.Churn")).count();
+        assertTrue(loads > 100, "the program's class loads recorded (none of tiprobe's, TracingIT): " + loads);
         long unloads = r.classEvents().stream().filter(e -> !e.load() && e.className().startsWith("gen.Churn")).count();
         assertTrue(unloads > 100, "unloads recorded: " + unloads);
         long named = r.classEvents().stream().filter(e -> !e.load() && e.className().startsWith("gen.Churn"))
