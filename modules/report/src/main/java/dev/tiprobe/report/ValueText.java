@@ -18,9 +18,9 @@ public final class ValueText {
             case CapturedValue.Int i -> Long.toString(i.value());
             case CapturedValue.Float32 f -> Float.toString(f.value());
             case CapturedValue.Float64 d -> Double.toString(d.value());
-            case CapturedValue.Char c -> "'" + escaped(String.valueOf(c.value()), '\'') + "'";
-            case CapturedValue.Str s -> '"' + escaped(s.value(), '"') + '"';
-            case CapturedValue.Text t -> '"' + escaped(t.prefix(), '"') + "\"... (" + t.length() + " chars)";
+            case CapturedValue.Char c -> "'" + JsonText.escaped(String.valueOf(c.value()), '\'') + "'";
+            case CapturedValue.Str s -> '"' + JsonText.escaped(s.value(), '"') + '"';
+            case CapturedValue.Text t -> '"' + JsonText.escaped(t.prefix(), '"') + "\"... (" + t.length() + " chars)";
             case CapturedValue.EnumConstant e -> simple(e.type()) + "." + e.name();
             case CapturedValue.Array a -> {
                 StringBuilder b = new StringBuilder(simple(a.componentType())).append('[').append(a.length()).append("] {");
@@ -38,50 +38,15 @@ public final class ValueText {
                 yield b.append('}').toString();
             }
             case CapturedValue.Obj o -> simple(o.type()) + "@" + Integer.toHexString(o.identityHash())
-                    + (o.text() == null ? "" : " \"" + escaped(o.text(), '"') + '"');
+                    + (o.text() == null ? "" : " \"" + JsonText.escaped(o.text(), '"') + '"');
             case CapturedValue.Seen seen -> simple(seen.type()) + "@" + Integer.toHexString(seen.identityHash()) + " (seen above)";
             case CapturedValue.Sized sized -> simple(sized.type()) + "(" + sized.size() + ")";
             case CapturedValue.JdkValue jdk -> jdk.text();
             case CapturedValue.Unreadable u -> "?(" + u.why() + ")";
-            case CapturedValue.Thrown t -> simple(t.type()) + (t.message() == null ? "" : ": " + escaped(t.message(), '\n'));  // unquoted: no quote to escape
+            case CapturedValue.Thrown t -> simple(t.type()) + (t.message() == null ? "" : ": " + JsonText.escaped(t.message(), '\n'));  // unquoted: no quote to escape
             case CapturedValue.NotCaptured n -> "(not captured: probe code was running on this thread)";
             case CapturedValue.Shown s -> s.text();
         };
-    }
-
-    /**
-     * Text as a Java literal writes it between {@code quote}s: a quote, a backslash, a line break
-     * or another control character in a captured string would otherwise end the value early to
-     * the eye, or the line of a one-call-per-line report. Half a surrogate pair (a captured
-     * prefix may cut one) is written as its code, as UTF-8 cannot hold it.
-     */
-    static String escaped(String text, char quote) {
-        StringBuilder b = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            String e = switch (c) {
-                case '\\' -> "\\\\";
-                case '\n' -> "\\n";
-                case '\r' -> "\\r";
-                case '\t' -> "\\t";
-                default -> c == quote ? "\\" + c
-                        : Character.isISOControl(c) || Character.isSurrogate(c) && !paired(text, i) ? String.format("\\u%04x", (int) c)
-                        : null;
-            };
-            if (e != null && b == null) b = new StringBuilder(text.length() + 8).append(text, 0, i);
-            if (b != null) {
-                if (e != null) b.append(e);
-                else b.append(c);
-            }
-        }
-        return b == null ? text : b.toString();
-    }
-
-    /** Whether the surrogate at {@code i} is half of a pair. */
-    private static boolean paired(String text, int i) {
-        char c = text.charAt(i);
-        return Character.isHighSurrogate(c) ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))
-                : i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
     }
 
     private static String simple(String className) {
