@@ -879,7 +879,7 @@ public final class Sampler implements Engine {
     @Override
     public void catchUp() {
         awaitJfr();
-        if (options.mode() == SampleMode.WALL && thread.alive()) thread.flush();
+        if (options.mode() == SampleMode.WALL) thread.flush();  // at once when the thread has ended
     }
 
     private void awaitJfr() {

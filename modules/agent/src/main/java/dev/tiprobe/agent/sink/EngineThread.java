@@ -66,17 +66,12 @@ public final class EngineThread {
         return started;
     }
 
-    /** Whether the thread runs now (it may still, after a {@link #stop} that timed out). */
-    public boolean alive() {
-        return thread.isAlive();
-    }
-
     /**
      * Has what is gathered so far written (the engine keeps going); waits up to two seconds for
      * it, and not at all once the thread has ended.
      */
     public void flush() {
-        if (alive()) flushRequest.askAndWait();
+        if (thread.isAlive()) flushRequest.askAndWait();
     }
 
     private void run() {

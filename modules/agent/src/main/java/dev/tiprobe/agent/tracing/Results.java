@@ -45,7 +45,10 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
     }
 
     /** A method whose probe was taken out to keep the overhead budget; its calls were counted until then. */
-    public record Removed(String method, long callsPerSecond) {}
+    public record Removed(String method, long callsPerSecond) {
+        /** The order of their call rates, the coolest first. */
+        static final java.util.Comparator<Removed> BY_RATE = java.util.Comparator.comparingLong(Removed::callsPerSecond);
+    }
 
     /**
      * {@code 212 methods' probes removed to keep overhead under 5 %, e.g. a (4.1M calls/s), b (...)},

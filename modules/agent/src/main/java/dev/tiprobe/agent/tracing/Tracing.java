@@ -35,7 +35,6 @@ import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -261,7 +260,7 @@ public final class Tracing {
         private final AtomicLong classesInstrumented = new AtomicLong();
         /** Time in {@link #transformed} past its first test: what instrumenting costs class loading (the budget counts only probe calls). */
         private final java.util.concurrent.atomic.LongAdder instrumentingNanos = new java.util.concurrent.atomic.LongAdder();
-        private final Reported<Results.Removed> removed = new Reported<>(Comparator.comparingLong(Results.Removed::callsPerSecond));
+        private final Reported<Results.Removed> removed = new Reported<>(Results.Removed.BY_RATE);
         private volatile boolean active;
         private Events.Registration hook;
         private Results finalResults;
@@ -467,11 +466,11 @@ public final class Tracing {
                         if (refused.contains(e.getKey())) {
                             keepProbesIn(e.getValue(), methods, turnsOff, out);  // the class file it had, probes and all: as in a class running a loop
                         } else {
-                            for (OverheadBudget.Removal r : e.getValue()) out.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+                            for (OverheadBudget.Removal r : e.getValue()) out.add(removed(r, methods));
                         }
                     }
                 } finally {  // probes turned off before a retransform that failed are reported all the same
-                    out.sort(Comparator.comparingLong(Results.Removed::callsPerSecond).reversed());  // the recording lists a round's hottest first
+                    out.sort(Results.Removed.BY_RATE.reversed());  // the recording lists a round's hottest first
                     removed.addAll(out);
                 }
             }
@@ -488,8 +487,13 @@ public final class Tracing {
             if (turnsOff) ProbeControl.turnOff(chosen.stream().mapToInt(OverheadBudget.Removal::slot).toArray());
             for (OverheadBudget.Removal r : chosen) {
                 budget.ignore(r.slot());
-                if (turnsOff) out.add(new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond()));
+                if (turnsOff) out.add(removed(r, methods));
             }
+        }
+
+        /** A removal as the results name it: the method's name and its call rate when chosen. */
+        private static Results.Removed removed(OverheadBudget.Removal r, List<ProbeSlots.Method> methods) {
+            return new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond());
         }
 
         /**

@@ -27,7 +27,7 @@ class ReportedTest {
      */
     @Test
     void anOrderedReportKeepsItsGreatestEntriesForTheSummaryAndEveryEntryInTurn() {
-        Reported<Results.Removed> removed = new Reported<>(java.util.Comparator.comparingLong(Results.Removed::callsPerSecond));
+        Reported<Results.Removed> removed = new Reported<>(Results.Removed.BY_RATE);
         List<Results.Removed> round = List.of(new Results.Removed("a", 1_800), new Results.Removed("b", 63_990),
                 new Results.Removed("c", 900), new Results.Removed("d", 12_000), new Results.Removed("e", 12_000));
         removed.addAll(round);
