@@ -1,5 +1,8 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
@@ -79,7 +82,7 @@ class TracingIT {
     /** The figures of the traced method {@code Class::name descriptor} ({@code descriptor} null: the only one of that name). */
     static Recording.MethodStats stats(Recording r, String className, String name, String descriptor) {
         List<Recording.MethodStats> found = r.stats().values().stream().filter(m -> {
-            Recording.Signature sig = r.tracing().signatures().get(m.methodId());
+            Signature sig = r.tracing().signatures().get(m.methodId());
             return sig != null && sig.className().equals(className) && sig.methodName().equals(name)
                     && (descriptor == null || sig.descriptor().equals(descriptor));
         }).toList();
@@ -135,7 +138,7 @@ class TracingIT {
         assertEquals(8 * 10_000 + 1000 * 100, calls(r, WORKLOAD, "tick", null), "platform and virtual threads");
         assertEquals(1, calls(r, WORKLOAD, "main", null));
         Map<String, String> skipped = r.tracing().skipped().stream().collect(Collectors.toMap(
-                s -> s.className() + "::" + s.methodName() + s.descriptor(), Recording.Skipped::reason, (a, b) -> a));
+                s -> s.className() + "::" + s.methodName() + s.descriptor(), Skipped::reason, (a, b) -> a));
         assertTrue(skipped.get(WORKLOAD + "::nativeMethod()V").startsWith("native"), skipped.toString());
         assertTrue(skipped.get(WORKLOAD + "$Shape::area()D").startsWith("abstract"), skipped.toString());
         assertTrue(skipped.get(box + "::compareTo(Ljava/lang/Object;)I").startsWith("bridge"), skipped.toString());
@@ -334,7 +337,7 @@ class TracingIT {
         for (Recording.Allocation a : r.events().allocations()) {
             assertFalse(r.typeName(a.typeId()).startsWith("dev.tiprobe."), "tiprobe's object in the alloc view: " + r.typeName(a.typeId()));
         }
-        for (Recording.ClassEvent e : r.classEvents()) {
+        for (ClassEvent e : r.classEvents()) {
             assertFalse(e.className().startsWith("dev.tiprobe.") || e.className().startsWith("jdk.jfr."),
                     "a class of tiprobe's work among the program's: " + e.className());
         }

@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.report.Recording;
@@ -64,7 +65,7 @@ final class Report {
     /** {@code a deadlock was found: 'left' and 'right' wait on each other (…)}, once for each. */
     static List<String> deadlocksFound(Recording r) {
         List<String> lines = new ArrayList<>();
-        for (Recording.Deadlock d : r.events().deadlocks()) {
+        for (Deadlock d : r.events().deadlocks()) {
             List<String> names = d.threads().stream().map(t -> "'" + r.threads().getOrDefault(t.threadId(), "thread " + t.threadId()) + "'")
                     .toList();
             lines.add("a deadlock was found: " + String.join(" and ", names)

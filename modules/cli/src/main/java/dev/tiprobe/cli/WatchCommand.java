@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.recording.Removed;
 import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.filter.CallCondition;
 import dev.tiprobe.options.AgentOptions;
@@ -182,7 +183,7 @@ final class WatchCommand extends SessionCommand implements TableFlags.Holder {
         } catch (IOException e) {
             throw new CliException("cannot read the session's recording: " + e.getMessage(), e);
         }
-        for (Recording.Removed removed : r.tracing().removed()) {
+        for (Removed removed : r.tracing().removed()) {
             tellOnce(printed, "the probe of " + removed.method() + " came out at " + removed.callsPerSecond()
                     + " calls/s: its cost went over the overhead budget; its later calls are not watched");
         }

@@ -18,14 +18,12 @@ package dev.tiprobe.recording;
  * body    := u64:startEpochNanos u64:endEpochNanos deflated(record*)
  *            (raw DEFLATE, RFC 1951, of the chunk's records, at most {@link #MAX_RECORDS_BYTES} inflated; before
  *            version 12 the records as they are: names repeat much, and under class churn they were most of a file)
- * record  := u8:kind ...
+ * record  := u8:kind ...    a definition below, or an event: every kind of event is a {@link RecordKind}
+ *                           listed in {@link RecordKinds#ALL}, which documents its number and fields
  *   1 METHOD        varint:id string:name              a method token and its human name
  *   2 THREAD        varlong:id string:name
  *   3 SAMPLE        varlong:nanosAfterStart varlong:threadId u8:state varlong:cpuNanos
  *                   [varlong:ticks, when state has STATE_WEIGHTED] stack
- *   4 CLASS_LOAD    varlong:nanosAfterStart string:className
- *   5 CLASS_UNLOAD  varlong:nanosAfterStart string:className
- *   6 INFO          string:key string:value               a fact about the session (mode, interval, ...)
  *   7 STATS         varint:methodId varlong:calls u8:flags [varlong:totalNanos varlong:minNanos varlong:maxNanos
  *                   varint:buckets (u8:bucket varlong:count) * buckets]
  *                   a traced method's statistics so far (flag 1, timed: its inclusive wall-clock times and
@@ -35,14 +33,6 @@ package dev.tiprobe.recording;
  *                   added to the figures of an equal class that comes back under the same id. The agent
  *                   writes an id's settled STATS before the live figures that follow them. A settled STATS
  *                   is written once: a chunk skipped as damaged loses those figures for good
- *  10 TRACED        varint:methodId string:className string:methodName string:descriptor string:displayName
- *                   a traced method as the filter chose it, written before its first STATS; its display
- *                   name has the parameters' names where the class file keeps them
- *  11 SKIPPED       string:className string:methodName string:descriptor string:reason
- *                   a method the filter chose but tracing left unchanged, and why
- *  12 CLASS_FAILURE string:reason          a class tracing could not change, and why
- *  13 REMOVED       string:method varlong:callsPerSecond
- *                   a method whose probe the overhead budget took out, each round's hottest first
  *   9 SOURCE        varint:methodId string:path           the source file of a method's class as a path from its
  *                   package root (org/foo/Bar.java), written with the method's METHOD record when known
  *   8 CALL          varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome
@@ -59,15 +49,11 @@ package dev.tiprobe.recording;
  *  15 ALLOC         varlong:nanosAfterStart varlong:threadId varint:typeId varlong:size varlong:tag stack
  *                   a sampled allocation of one object of {@code size} bytes; tag is 0 unless the object
  *                   is tracked for the live view (then a FREED record with the same tag means it was collected)
- *  16 FREED         varlong:tag                     a tracked object was collected
  *  17 LOCK          varlong:nanosAfterStart varlong:threadId u8:kind varint:typeId varlong:waitNanos stack
  *                   varlong:ownerThreadId [stack, when ownerThreadId is not 0]
  *                   a wait on a monitor of class typeId that ended at nanosAfterStart: kind CONTENDED (to
  *                   enter it, another thread holding it) or WAIT (Object.wait); for a long contention the
  *                   owner's thread and its stack when the wait had lasted the threshold
- *  18 ALLOC_INTERVAL varlong:nanosAfterStart varlong:intervalBytes
- *                   allocation sampling's interval from then on (the overhead budget raised or lowered it);
- *                   until the first one, the interval is the INFO {@code allocIntervalBytes}
  *  19 STACK         varint:id u8:truncated varint:depth (varint:methodId varint:line) * depth
  *                   a stack, leaf first (line 0: unknown), that later records of its chunk name by id;
  *                   ids count from 1 in each chunk; written before the first record that names it
@@ -140,9 +126,6 @@ public final class RecordingFormat {
     public static final int METHOD = 1;
     public static final int THREAD = 2;
     public static final int SAMPLE = 3;
-    public static final int CLASS_LOAD = 4;
-    public static final int CLASS_UNLOAD = 5;
-    public static final int INFO = 6;
     public static final int STATS = 7;
     /** A STATS flag: times and a histogram follow. */
     public static final int STATS_TIMED = 1;
@@ -153,17 +136,10 @@ public final class RecordingFormat {
     public static final int STATS_SETTLED = 2;
     public static final int CALL = 8;
     public static final int SOURCE = 9;
-    public static final int TRACED = 10;
-    public static final int SKIPPED = 11;
-    public static final int CLASS_FAILURE = 12;
-    public static final int REMOVED = 13;
     public static final int TYPE = 14;
     public static final int ALLOC = 15;
-    public static final int FREED = 16;
     public static final int LOCK = 17;
-    public static final int ALLOC_INTERVAL = 18;
     public static final int STACK = 19;
-    public static final int DEADLOCK = 20;
 
     /** A LOCK's kind: a thread waited to enter a monitor another thread held. */
     public static final byte LOCK_CONTENDED = 0;

@@ -65,6 +65,71 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     /**
+     * An event of {@code kind}, stamped {@code epochNanos} (the moment that decides its chunk: the
+     * event's own, or the moment it was learnt for one without a time).
+     */
+    public <E> void write(long epochNanos, RecordKind<E> kind, E event) throws IOException {
+        begin(epochNanos);
+        fields.reset();
+        kind.write(event, recordOut);
+        chunk.write(kind.number());
+        fields.writeTo(chunk);
+        end(epochNanos);
+    }
+
+    /** The fields of the record being written, which follow the definitions they name. */
+    private final ByteArrayOutputStream fields = new ByteArrayOutputStream();
+
+    private final RecordOut recordOut = new RecordOut() {
+        @Override
+        public void time(long epochNanos) {
+            Wire.varlong(fields, offset(epochNanos));
+        }
+
+        @Override
+        public void varlong(long v) {
+            Wire.varlong(fields, Math.max(0, v));
+        }
+
+        @Override
+        public void u8(int v) {
+            fields.write(v);
+        }
+
+        @Override
+        public void string(String s) {
+            Wire.string(fields, s);
+        }
+
+        @Override
+        public void value(CapturedValue v) {
+            CapturedValueCodec.write(fields, v);
+        }
+
+        @Override
+        public void thread(long id, String name) {
+            RecordingWriter.this.thread(id, name);
+            Wire.varlong(fields, id);
+        }
+
+        @Override
+        public void method(int id) {
+            RecordingWriter.this.method(id);
+            Wire.varlong(fields, id);
+        }
+
+        @Override
+        public void type(String name) {
+            Wire.varlong(fields, RecordingWriter.this.type(name));
+        }
+
+        @Override
+        public void stack(Stack stack) {
+            Wire.varlong(fields, RecordingWriter.this.stack(stack));
+        }
+    };
+
+    /**
      * A stack sample; {@code frames} are method token ids, leaf first, 0 for an unresolved frame;
      * {@code lines} their source lines, 0 where unknown; {@code cpuNanos} the CPU the thread used
      * since the sampler last looked at it (0 if unknown); {@code truncated}: the thread had more
@@ -112,23 +177,6 @@ public final class RecordingWriter implements AutoCloseable {
         end(epochNanos);
     }
 
-    /** Allocation sampling takes one sample per {@code intervalBytes} on average from {@code epochNanos} on. */
-    public void allocInterval(long epochNanos, long intervalBytes) throws IOException {
-        begin(epochNanos);
-        chunk.write(RecordingFormat.ALLOC_INTERVAL);
-        varlong(offset(epochNanos));
-        varlong(intervalBytes);
-        end(epochNanos);
-    }
-
-    /** A tracked object (an {@link #alloc} with this tag) was collected. */
-    public void freed(long epochNanos, long tag) throws IOException {
-        begin(epochNanos);
-        chunk.write(RecordingFormat.FREED);
-        varlong(tag);
-        end(epochNanos);
-    }
-
     /**
      * A wait on a monitor of {@code typeName} that ended at {@code epochNanos} after
      * {@code waitNanos}: {@code kind} {@link RecordingFormat#LOCK_CONTENDED}, {@link RecordingFormat#LOCK_WAIT},
@@ -152,30 +200,6 @@ public final class RecordingWriter implements AutoCloseable {
         varlong(stackId);
         varlong(ownerId);
         if (ownerId != 0) varlong(ownerStackId);
-        end(epochNanos);
-    }
-
-    /** A {@link Deadlock} found at {@code epochNanos}; each thread named, its stack pooled. */
-    public void deadlock(long epochNanos, Deadlock d) throws IOException {
-        begin(epochNanos);
-        int[] stackIds = new int[d.threads().size()];
-        for (int i = 0; i < stackIds.length; i++) {
-            Deadlock.Waiter w = d.threads().get(i);
-            thread(w.threadId(), w.threadName());
-            stackIds[i] = stack(w.stack());
-        }
-        chunk.write(RecordingFormat.DEADLOCK);
-        varlong(offset(epochNanos));
-        varlong(stackIds.length);
-        for (int i = 0; i < stackIds.length; i++) {
-            Deadlock.Waiter w = d.threads().get(i);
-            varlong(w.threadId());
-            string(w.waitsFor());
-            varlong(w.ownerId());
-            varlong(w.held().size());
-            for (String held : w.held()) string(held);
-            varlong(stackIds[i]);
-        }
         end(epochNanos);
     }
 
@@ -241,15 +265,6 @@ public final class RecordingWriter implements AutoCloseable {
         return next;
     }
 
-    /** A fact about the session, e.g. {@link RecordingFormat#INFO_SAMPLE_MODE}; stamped with the time it was learnt. */
-    public void info(long epochNanos, String key, String value) throws IOException {
-        begin(epochNanos);
-        chunk.write(RecordingFormat.INFO);
-        string(key);
-        string(value);
-        end(epochNanos);
-    }
-
     /**
      * A traced method's statistics as of {@code epochNanos}; times only when {@code timed}, with
      * their histogram ({@code histogram[b]} calls of [2^b, 2^(b+1)) ns; may be empty). {@code settled}:
@@ -276,51 +291,6 @@ public final class RecordingWriter implements AutoCloseable {
                 varlong(histogram[b]);
             }
         }
-        end(epochNanos);
-    }
-
-    /**
-     * A traced method as the filter chose it: its class's binary name, name and descriptor, and the
-     * name the reports show (with parameter names where known).
-     */
-    public void traced(long epochNanos, int methodId, String className, String methodName, String descriptor,
-                       String displayName) throws IOException {
-        begin(epochNanos);
-        method(methodId);
-        chunk.write(RecordingFormat.TRACED);
-        varlong(methodId);
-        string(className);
-        string(methodName);
-        string(descriptor);
-        string(displayName);
-        end(epochNanos);
-    }
-
-    /** A method the filter chose that tracing left unchanged, and why. */
-    public void skipped(long epochNanos, String className, String methodName, String descriptor, String reason) throws IOException {
-        begin(epochNanos);
-        chunk.write(RecordingFormat.SKIPPED);
-        string(className);
-        string(methodName);
-        string(descriptor);
-        string(reason);
-        end(epochNanos);
-    }
-
-    /** A class tracing could not change, and why. */
-    public void classFailure(long epochNanos, String reason) throws IOException {
-        begin(epochNanos);
-        chunk.write(RecordingFormat.CLASS_FAILURE);
-        string(reason);
-        end(epochNanos);
-    }
-
-    /** A method whose probe the overhead budget took out, at this call rate. */
-    public void removed(long epochNanos, String method, long callsPerSecond) throws IOException {
-        begin(epochNanos);
-        chunk.write(RecordingFormat.REMOVED);
-        string(method);
-        varlong(Math.max(0, callsPerSecond));
         end(epochNanos);
     }
 
@@ -382,15 +352,6 @@ public final class RecordingWriter implements AutoCloseable {
                 string(source);
             }
         }
-    }
-
-    /** A class load or unload, with the class's name (kept here, as the class may be gone later). */
-    public void classEvent(long epochNanos, boolean load, String className) throws IOException {
-        begin(epochNanos);
-        chunk.write(load ? RecordingFormat.CLASS_LOAD : RecordingFormat.CLASS_UNLOAD);
-        varlong(offset(epochNanos));
-        string(className);
-        end(epochNanos);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.ids.HumanNames;
 
 import java.io.IOException;
@@ -209,7 +210,7 @@ public final class FlameGraphHtml {
     /** Class loads and unloads per second since the start: [[second, loads, unloads], ...]. */
     private static void timeline(StringBuilder b, Recording r) {
         Map<Long, long[]> perSecond = new java.util.TreeMap<>();
-        for (Recording.ClassEvent e : r.classEvents()) {
+        for (ClassEvent e : r.classEvents()) {
             long second = Math.max(0, (e.epochNanos() - r.startEpochNanos()) / 1_000_000_000L);
             perSecond.computeIfAbsent(second, k -> new long[2])[e.load() ? 0 : 1]++;
         }

@@ -1,5 +1,7 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.recording.RecordingFormat;
@@ -161,16 +163,16 @@ public final class JfrExport {
     /** Each deadlock as one {@code tiprobe.Deadlock} event per thread of it, numbered alike. */
     private static void deadlocks(Bytes events, Recording r, Pools pools) {
         int n = 0;
-        for (Recording.Deadlock d : r.events().deadlocks()) {
+        for (Deadlock d : r.events().deadlocks()) {
             n++;
-            for (Recording.Deadlocked t : d.threads()) {
+            for (Deadlock.Waiter t : d.threads()) {
                 Bytes e = new Bytes();
                 e.varlong(d.epochNanos() - r.startEpochNanos());
                 e.varlong(pools.thread(t.threadId()));
-                e.varlong(t.frames().length == 0 ? 0 : pools.stack(t.frames(), t.lines()));
+                e.varlong(t.stack().frames().length == 0 ? 0 : pools.stack(t.stack().frames(), t.stack().lines()));
                 e.varlong(n);
                 e.string(t.waitsFor());
-                e.varlong(pools.thread(t.ownerThreadId()));
+                e.varlong(pools.thread(t.ownerId()));
                 e.string(String.join(", ", t.held()));
                 events.event(DEADLOCK, e);
             }
@@ -194,7 +196,7 @@ public final class JfrExport {
     }
 
     private static void classEvents(Bytes events, Recording r, Pools pools) {
-        for (Recording.ClassEvent c : r.classEvents()) {
+        for (ClassEvent c : r.classEvents()) {
             Bytes e = new Bytes();
             e.varlong(c.epochNanos() - r.startEpochNanos());
             e.varlong(pools.type(c.className()));

@@ -289,7 +289,7 @@ public final class JfrRecordings {
                     Map.copyOf(threads), List.copyOf(samples), List.of(), Map.of(), List.of(),
                     new Recording.Tracing(Map.of(), List.of(), List.of(), List.of()),
                     new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.of(), List.copyOf(locks), List.of()),
-                    null);
+                    Map.of(), null);
         }
     }
 }

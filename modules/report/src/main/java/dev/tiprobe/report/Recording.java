@@ -2,7 +2,13 @@ package dev.tiprobe.report;
 
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
+import dev.tiprobe.recording.Stack;
 
 import java.util.List;
 import java.util.Map;
@@ -19,12 +25,20 @@ import java.util.Map;
  * @param tracing what else a tracing session said: its methods as chosen, those it skipped, the
  *                classes it could not change, the probes the overhead budget removed
  * @param events  allocation samples, collected objects and monitor waits (none before version 5)
+ * @param records every event of a {@link dev.tiprobe.recording.RecordKind} read, by its type, as read:
+ *                the components above are views of some of them ({@link #records(Class)})
  */
 public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Map<String, String> info,
                         Map<Integer, String> methods, Map<Integer, String> sources, Map<Long, String> threads,
                         List<Sample> samples,
                         List<ClassEvent> classEvents, Map<Integer, MethodStats> stats, List<Call> calls,
-                        Tracing tracing, Events events, String damage) {
+                        Tracing tracing, Events events, Map<Class<?>, List<?>> records, String damage) {
+
+    /** The events of a {@link dev.tiprobe.recording.RecordKind} of {@code type} as read, in the order they were written. */
+    public <E> List<E> records(Class<E> type) {
+        List<?> events = records.getOrDefault(type, List.of());
+        return events.stream().map(type::cast).toList();
+    }
 
     /**
      * A sampled allocation of one object of class {@code typeId} and {@code size} bytes; frames as
@@ -59,18 +73,6 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                            long ownerThreadId, int[] ownerFrames, int[] ownerLines) {}
 
     /**
-     * A deadlock found at {@code epochNanos} (version 13 on): threads waiting on each other in a
-     * cycle, each once.
-     */
-    public record Deadlock(long epochNanos, List<Deadlocked> threads) {}
-
-    /**
-     * A thread of a {@link Deadlock}: the lock it waits for ({@code class@identityHash}), the
-     * thread holding that, the locks it holds, and its frames when the cycle was found.
-     */
-    public record Deadlocked(long threadId, String waitsFor, long ownerThreadId, List<String> held, int[] frames, int[] lines) {}
-
-    /**
      * What allocation and lock profiling recorded: the classes they name, samples, collected tags,
      * waits, and the deadlocks found while the session ran.
      */
@@ -90,8 +92,6 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      * thread's wall time it stands for.
      */
     public record Sample(long epochNanos, long threadId, byte state, long cpuNanos, long ticks, int[] frames, int[] lines) {}
-
-    public record ClassEvent(long epochNanos, boolean load, String className) {}
 
     /**
      * A traced method's calls; the times are inclusive wall clock, present when {@code timed}, with
@@ -122,15 +122,6 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                        List<String> argNames, List<CapturedValue> argValues, CapturedValue result, int[] stackFrames,
                        int[] stackLines, List<Callee> callees) {}
 
-    /** A traced method as its filter chose it, and the name reports show (with parameter names where known). */
-    public record Signature(String className, String methodName, String descriptor, String displayName) {}
-
-    /** A method the filter chose that tracing left unchanged, and why. */
-    public record Skipped(String className, String methodName, String descriptor, String reason) {}
-
-    /** A method whose probe the overhead budget took out, and its call rate then. */
-    public record Removed(String method, long callsPerSecond) {}
-
     /**
      * A tracing session's account beside its figures: each traced method's signature by method
      * id, the methods skipped, the classes left unchanged (with why) and the probes removed.
@@ -144,7 +135,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      * The method id of the root frame the reader adds to a stack the sampler cut at its depth
      * ({@link RecordingFormat#STATE_TRUNCATED}); it names no method.
      */
-    public static final int TRUNCATED = -1;
+    public static final int TRUNCATED = Stack.TRUNCATED;
 
     /**
      * Frame ids at or below this stand for a class, not a method: the leaf frame the allocation and
@@ -426,19 +417,19 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         }
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, Map.copyOf(names), Map.copyOf(files), threads,
                 List.copyOf(renamed),
-                classEvents, stats, calls, tracing, events, damage);
+                classEvents, stats, calls, tracing, events, records, damage);
     }
 
     /** The same recording with other samples (what filters make). */
     public Recording withSamples(List<Sample> kept) {
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, methods, sources, threads, List.copyOf(kept), classEvents,
-                stats, calls, tracing, events, damage);
+                stats, calls, tracing, events, records, damage);
     }
 
     /** The same recording with other allocation samples and waits (what filters make). */
     public Recording withEvents(Events kept) {
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, methods, sources, threads, samples, classEvents,
-                stats, calls, tracing, kept, damage);
+                stats, calls, tracing, kept, records, damage);
     }
 
     /** This recording without the fact {@code key}: one that a part of the recording no longer bears out. */
@@ -446,6 +437,6 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         Map<String, String> kept = new java.util.LinkedHashMap<>(info);
         kept.remove(key);
         return new Recording(chunks, startEpochNanos, endEpochNanos, java.util.Collections.unmodifiableMap(kept), methods, sources,
-                threads, samples, classEvents, stats, calls, tracing, events, damage);
+                threads, samples, classEvents, stats, calls, tracing, events, records, damage);
     }
 }

@@ -1,5 +1,10 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
+import dev.tiprobe.recording.Removed;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingFormat;
@@ -58,7 +63,7 @@ public final class RecordingJson {
         events(r, b, out);
         b.append(",\n  \"classEvents\": [");
         sep = "\n    ";
-        for (Recording.ClassEvent e : r.classEvents()) {
+        for (ClassEvent e : r.classEvents()) {
             b.append(sep).append("{\"epochNanos\": ").append(e.epochNanos()).append(", \"event\": \"")
                     .append(e.load() ? "load" : "unload").append("\", \"class\": ");
             JsonText.quote(b, e.className());
@@ -115,19 +120,19 @@ public final class RecordingJson {
         }
         b.append("\n  ],\n  \"deadlocks\": [");
         sep = "\n    ";
-        for (Recording.Deadlock d : e.deadlocks()) {
+        for (Deadlock d : e.deadlocks()) {
             b.append(sep).append("{\"epochNanos\": ").append(d.epochNanos()).append(", \"threads\": [");
             String threadSep = "";
-            for (Recording.Deadlocked t : d.threads()) {
+            for (Deadlock.Waiter t : d.threads()) {
                 b.append(threadSep).append("{\"thread\": ").append(t.threadId()).append(", \"waitsFor\": ");
                 JsonText.quote(b, t.waitsFor());
-                b.append(", \"heldBy\": ").append(t.ownerThreadId()).append(", \"holds\": [");
+                b.append(", \"heldBy\": ").append(t.ownerId()).append(", \"holds\": [");
                 for (int i = 0; i < t.held().size(); i++) {
                     if (i > 0) b.append(", ");
                     JsonText.quote(b, t.held().get(i));
                 }
                 b.append("], \"frames\": [");
-                numbers(b, t.frames());
+                numbers(b, t.stack().frames());
                 b.append("]}");
                 threadSep = ", ";
             }
@@ -152,7 +157,7 @@ public final class RecordingJson {
         b.append(",\n  \"methods\": [");
         String sep = "\n    ";
         for (Recording.MethodStats m : new TreeMap<>(r.stats()).values()) {
-            Recording.Signature sig = r.tracing().signatures().get(m.methodId());
+            Signature sig = r.tracing().signatures().get(m.methodId());
             b.append(sep).append("{\"name\": ");
             JsonText.quote(b, r.tracedName(m.methodId()));
             if (sig != null) method(b.append(", "), sig.className(), sig.methodName(), sig.descriptor());
@@ -238,7 +243,7 @@ public final class RecordingJson {
     private static void tracingAccount(Recording r, StringBuilder b) {
         b.append(",\n  \"skipped\": [");
         String sep = "\n    ";
-        for (Recording.Skipped s : r.tracing().skipped()) {
+        for (Skipped s : r.tracing().skipped()) {
             method(b.append(sep).append('{'), s.className(), s.methodName(), s.descriptor());
             b.append(", \"reason\": ");
             JsonText.quote(b, s.reason());
@@ -255,7 +260,7 @@ public final class RecordingJson {
         b.append("\n  ],\n  \"overheadBudget\": ").append(r.info().getOrDefault(RecordingFormat.INFO_OVERHEAD_BUDGET, "0"))
                 .append(",\n  \"removedForOverhead\": [");
         sep = "\n    ";
-        for (Recording.Removed m : r.tracing().removed()) {
+        for (Removed m : r.tracing().removed()) {
             b.append(sep).append("{\"method\": ");
             JsonText.quote(b, m.method());
             b.append(", \"callsPerSecond\": ").append(m.callsPerSecond()).append('}');

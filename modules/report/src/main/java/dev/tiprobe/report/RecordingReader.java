@@ -1,9 +1,23 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.AllocInterval;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.CapturedValueCodec;
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.ClassFailure;
+import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.Freed;
+import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.RecordIn;
+import dev.tiprobe.recording.RecordKind;
+import dev.tiprobe.recording.RecordKinds;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
+import dev.tiprobe.recording.Stack;
+import dev.tiprobe.recording.Wire;
 import dev.tiprobe.recording.Wire.Malformed;
 
 import java.io.IOException;
@@ -18,9 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32;
 
-import static dev.tiprobe.recording.Wire.flag;
-import static dev.tiprobe.recording.Wire.string;
-import static dev.tiprobe.recording.Wire.varlong;
 
 /**
  * Reads a recording, validating everything: the header, every chunk's length against the file
@@ -111,24 +122,16 @@ public final class RecordingReader {
          * Records ({@link Whole#add}); the method figures, which a chunk may settle, are added apart.
          */
         private final List<Object> gathered = new ArrayList<>();
-        final Map<String, String> info = gathered(new HashMap<>());
         final Map<Integer, String> methods = gathered(new HashMap<>());
         final Map<Integer, String> sources = gathered(new HashMap<>());
         final Map<Long, String> threads = gathered(new HashMap<>());
         final List<Recording.Sample> samples = gathered(new ArrayList<>());
-        final List<Recording.ClassEvent> events = gathered(new ArrayList<>());
         final List<Recording.Call> calls = gathered(new ArrayList<>());
-        final Map<Integer, Recording.Signature> signatures = gathered(new HashMap<>());
-        final List<Recording.Skipped> skipped = gathered(new ArrayList<>());
-        final List<String> classFailures = gathered(new ArrayList<>());
-        final List<Recording.Removed> removed = gathered(new ArrayList<>());
         final Map<Integer, String> types = gathered(new HashMap<>());
         final List<Recording.Allocation> allocations = gathered(new ArrayList<>());
-        final java.util.Set<Long> freed = gathered(new java.util.HashSet<>());
-        /** Allocation sampling's interval from each moment on. */
-        final java.util.NavigableMap<Long, Long> intervals = gathered(new java.util.TreeMap<>());
         final List<Recording.LockWait> locks = gathered(new ArrayList<>());
-        final List<Recording.Deadlock> deadlocks = gathered(new ArrayList<>());
+        /** The events of each {@link RecordKind}'s type, in the order they were written. */
+        final Map<Class<?>, List<Object>> byType = new HashMap<>();
         final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
         /** The last figures of methods whose classes unloaded, summed by id (equal classes loaded again share it). */
         final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
@@ -148,6 +151,7 @@ public final class RecordingReader {
                 if (mine instanceof Map<?, ?> map) ((Map<Object, Object>) map).putAll((Map<?, ?>) later.gathered.get(i));
                 else ((java.util.Collection<Object>) mine).addAll((java.util.Collection<?>) later.gathered.get(i));
             }
+            later.byType.forEach((type, events) -> byType.computeIfAbsent(type, t -> new ArrayList<>()).addAll(events));
         }
     }
 
@@ -168,15 +172,31 @@ public final class RecordingReader {
         }
 
         Recording recording(String damage) {
+            Map<String, String> info = new HashMap<>();
+            for (Info fact : all(Info.class)) info.put(fact.key(), fact.value());
+            java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
+            for (AllocInterval change : all(AllocInterval.class)) intervals.put(change.epochNanos(), change.intervalBytes());
             withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
             settled.forEach((id, last) -> stats.merge(id, last, Recording.MethodStats::plus));
+            Map<Integer, Signature> signatures = new HashMap<>();
+            for (Signature s : all(Signature.class)) signatures.put(s.methodId(), s);
+            Map<Class<?>, List<?>> records = new HashMap<>();
+            byType.forEach((type, events) -> records.put(type, List.copyOf(events)));
             return new Recording(chunks, chunks == 0 ? 0 : start, chunks == 0 ? 0 : end, Map.copyOf(info), Map.copyOf(methods),
-                    Map.copyOf(sources), Map.copyOf(threads), List.copyOf(samples), List.copyOf(events), Map.copyOf(stats),
+                    Map.copyOf(sources), Map.copyOf(threads), List.copyOf(samples), all(ClassEvent.class), Map.copyOf(stats),
                     List.copyOf(calls),
-                    new Recording.Tracing(Map.copyOf(signatures), List.copyOf(skipped), List.copyOf(classFailures), List.copyOf(removed)),
-                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.copyOf(freed), List.copyOf(locks),
-                            List.copyOf(deadlocks)),
-                    damage);
+                    new Recording.Tracing(Map.copyOf(signatures), all(Skipped.class),
+                            all(ClassFailure.class).stream().map(ClassFailure::reason).toList(), all(Removed.class)),
+                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations),
+                            all(Freed.class).stream().map(Freed::tag).collect(java.util.stream.Collectors.toUnmodifiableSet()),
+                            List.copyOf(locks), all(Deadlock.class)),
+                    Map.copyOf(records), damage);
+        }
+
+        /** The events of {@code type} the whole chunks hold, in the order they were written. */
+        private <E> List<E> all(Class<E> type) {
+            List<Object> events = byType.getOrDefault(type, List.of());
+            return events.stream().map(type::cast).toList();
         }
     }
 
@@ -260,12 +280,15 @@ public final class RecordingReader {
         });
     }
 
-    private static final class Chunk extends Records {
+    private static final class Chunk extends Records implements RecordIn {
+        final int version;
+        /** The chunk's records, read from where the record being read is. */
+        private ByteBuffer in;
         /** Version 4 on: values (not text) in calls, histograms in statistics. */
         final boolean values;
         /** Version 8 on: statistics may be settled. */
         final boolean settles;
-        /** Whether LOCK records may be parks and DEADLOCK records may come (version 13 on). */
+        /** Whether LOCK records may be parks (version 13 on). */
         final boolean parks;
         /** Version 9 on: events name their stacks in the chunk's pool; null before. */
         final List<Frames> stacks;
@@ -274,6 +297,7 @@ public final class RecordingReader {
         final boolean callees;
 
         Chunk(int version) {
+            this.version = version;
             this.values = version >= RecordingFormat.VALUES_SINCE;
             this.settles = version >= RecordingFormat.SETTLED_SINCE;
             this.parks = version >= RecordingFormat.PARKS_SINCE;
@@ -283,115 +307,157 @@ public final class RecordingReader {
         }
 
         void decode(ByteBuffer b) throws Malformed {
+            in = b;
             start = b.getLong();
             end = b.getLong();
             while (b.hasRemaining()) {
                 int kind = b.get();
                 switch (kind) {
-                    case RecordingFormat.METHOD -> methods.put(methodId(b), string(b));
-                    case RecordingFormat.SOURCE -> sources.put(methodId(b), string(b));
-                    case RecordingFormat.THREAD -> threads.put(varlong(b), string(b));
+                    case RecordingFormat.METHOD -> methods.put(methodId(b), Wire.string(b));
+                    case RecordingFormat.SOURCE -> sources.put(methodId(b), Wire.string(b));
+                    case RecordingFormat.THREAD -> threads.put(Wire.varlong(b), Wire.string(b));
                     case RecordingFormat.SAMPLE -> samples.add(sample(b));
-                    case RecordingFormat.TYPE -> types.put(methodId(b), string(b));
+                    case RecordingFormat.TYPE -> types.put(methodId(b), Wire.string(b));
                     case RecordingFormat.STACK -> pool(b);
                     case RecordingFormat.ALLOC -> allocations.add(allocation(b));
-                    case RecordingFormat.ALLOC_INTERVAL -> intervals.put(start + varlong(b), varlong(b));
-                    case RecordingFormat.FREED -> freed.add(varlong(b));
                     case RecordingFormat.LOCK -> locks.add(lock(b));
-                    case RecordingFormat.DEADLOCK -> deadlocks.add(deadlock(b));
-                    case RecordingFormat.CLASS_LOAD, RecordingFormat.CLASS_UNLOAD ->
-                            events.add(new Recording.ClassEvent(start + varlong(b), kind == RecordingFormat.CLASS_LOAD, string(b)));
-                    case RecordingFormat.INFO -> info.put(string(b), string(b));
                     case RecordingFormat.STATS -> stats(b);
                     case RecordingFormat.CALL -> calls.add(call(b));
-                    case RecordingFormat.TRACED -> signatures.put(methodId(b), new Recording.Signature(string(b), string(b), string(b), string(b)));
-                    case RecordingFormat.SKIPPED -> skipped.add(new Recording.Skipped(string(b), string(b), string(b), string(b)));
-                    case RecordingFormat.CLASS_FAILURE -> classFailures.add(string(b));
-                    case RecordingFormat.REMOVED -> removed.add(new Recording.Removed(string(b), varlong(b)));
-                    default -> throw new Malformed("unknown record kind " + kind);
+                    default -> event(kind, b);
                 }
             }
         }
 
+        /** A record of a {@link RecordKind}, read by its codec. */
+        private void event(int number, ByteBuffer b) throws Malformed {
+            RecordKind<?> kind = RecordKinds.of(number);
+            if (kind == null) throw new Malformed("unknown record kind " + number);
+            if (version < kind.since()) throw new Malformed("a record of kind " + number + " in a recording older than version " + kind.since());
+            byType.computeIfAbsent(kind.type(), t -> new ArrayList<>()).add(kind.read(this));
+        }
+
+        @Override
+        public int version() {
+            return version;
+        }
+
+        @Override
+        public long time() throws Malformed {
+            return start + Wire.varlong(in);
+        }
+
+        @Override
+        public long varlong() throws Malformed {
+            return Wire.varlong(in);
+        }
+
+        @Override
+        public int u8() {
+            return in.get();
+        }
+
+        @Override
+        public String string() throws Malformed {
+            return Wire.string(in);
+        }
+
+        @Override
+        public CapturedValue value() throws Malformed {
+            return value(in);
+        }
+
+        @Override
+        public int count(String what, int minBytes) throws Malformed {
+            long n = Wire.varlong(in);
+            if (n > in.remaining() / minBytes) throw new Malformed("bad " + what + " " + n);
+            return (int) n;
+        }
+
+        @Override
+        public long thread() throws Malformed {
+            return Wire.varlong(in);
+        }
+
+        @Override
+        public String threadName(long id) {
+            return threads.get(id);
+        }
+
+        @Override
+        public int method() throws Malformed {
+            return methodId(in);
+        }
+
+        @Override
+        public int type() throws Malformed {
+            return methodId(in);
+        }
+
+        @Override
+        public Stack stack() throws Malformed {
+            Frames f = stack(in);
+            return Stack.read(f.ids, f.lines);
+        }
+
+
         private Recording.Sample sample(ByteBuffer b) throws Malformed {
-            long time = start + varlong(b);
-            long thread = varlong(b);
+            long time = start + Wire.varlong(b);
+            long thread = Wire.varlong(b);
             byte flags = b.get();
             byte state = (byte) (flags & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
-            long weight = varlong(b);
-            long ticks = (flags & RecordingFormat.STATE_WEIGHTED) != 0 ? varlong(b) : 1;
-            Frames f = stacks != null ? pooled(varlong(b)) : frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
+            long weight = Wire.varlong(b);
+            long ticks = (flags & RecordingFormat.STATE_WEIGHTED) != 0 ? Wire.varlong(b) : 1;
+            Frames f = stacks != null ? pooled(Wire.varlong(b)) : frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
             return new Recording.Sample(time, thread, state, weight, ticks, f.ids, f.lines);
         }
 
         /** A STACK record: the chunk's next pooled stack. */
         private void pool(ByteBuffer b) throws Malformed {
             if (stacks == null) throw new Malformed("a STACK record in a recording older than version " + RecordingFormat.STACKS_SINCE);
-            long id = varlong(b);
+            long id = Wire.varlong(b);
             if (id != stacks.size() + 1) throw new Malformed("stack " + id + " out of order");
-            stacks.add(frames(b, flag(b)));
+            stacks.add(frames(b, Wire.flag(b)));
         }
 
         private Recording.Allocation allocation(ByteBuffer b) throws Malformed {
-            long time = start + varlong(b);
-            long thread = varlong(b);
+            long time = start + Wire.varlong(b);
+            long thread = Wire.varlong(b);
             int type = methodId(b);
-            long size = varlong(b);
-            long tag = varlong(b);
+            long size = Wire.varlong(b);
+            long tag = Wire.varlong(b);
             Frames f = stack(b);
             return new Recording.Allocation(time, thread, type, size, tag, f.ids, f.lines, 0);
         }
 
         private Recording.LockWait lock(ByteBuffer b) throws Malformed {
-            long time = start + varlong(b);
-            long thread = varlong(b);
+            long time = start + Wire.varlong(b);
+            long thread = Wire.varlong(b);
             byte lockKind = b.get();
             byte lastKind = parks ? RecordingFormat.WAIT_PARKED : RecordingFormat.LOCK_WAIT;
             if (lockKind < RecordingFormat.LOCK_CONTENDED || lockKind > lastKind) {
                 throw new Malformed("bad lock kind " + lockKind);
             }
             int type = methodId(b);
-            long wait = varlong(b);
+            long wait = Wire.varlong(b);
             Frames f = stack(b);
-            long owner = varlong(b);
+            long owner = Wire.varlong(b);
             Frames o = owner == 0 ? NO_FRAMES : stack(b);
             return new Recording.LockWait(time, thread, lockKind, type, wait, f.ids, f.lines, owner, o.ids, o.lines);
-        }
-
-        /** A DEADLOCK record: each thread of the cycle with its locks and stack. */
-        private Recording.Deadlock deadlock(ByteBuffer b) throws Malformed {
-            if (!parks) throw new Malformed("a DEADLOCK record in a recording older than version " + RecordingFormat.PARKS_SINCE);
-            long time = start + varlong(b);
-            long n = varlong(b);
-            if (n > b.remaining()) throw new Malformed("bad deadlock size " + n);
-            List<Recording.Deadlocked> threads = new ArrayList<>();
-            for (long i = 0; i < n; i++) {
-                long thread = varlong(b);
-                String waitsFor = string(b);
-                long owner = varlong(b);
-                long heldCount = varlong(b);
-                if (heldCount > b.remaining()) throw new Malformed("bad count of locks held " + heldCount);
-                List<String> held = new ArrayList<>();
-                for (long h = 0; h < heldCount; h++) held.add(string(b));
-                Frames f = stack(b);
-                threads.add(new Recording.Deadlocked(thread, waitsFor, owner, List.copyOf(held), f.ids, f.lines));
-            }
-            return new Recording.Deadlock(time, List.copyOf(threads));
         }
 
         /** A STATS record: a method's figures so far, or (settled) the last of a class that went. */
         private void stats(ByteBuffer b) throws Malformed {
             int method = methodId(b);
-            long count = varlong(b);
+            long count = Wire.varlong(b);
             int flags = b.get();
             int known = RecordingFormat.STATS_TIMED | (settles ? RecordingFormat.STATS_SETTLED : 0);
             if ((flags & ~known) != 0) {
                 throw new Malformed("bad statistics flags " + flags);
             }
             boolean timed = (flags & RecordingFormat.STATS_TIMED) != 0;
-            long total = timed ? varlong(b) : -1;
-            long min = timed ? varlong(b) : -1;
-            long max = timed ? varlong(b) : -1;
+            long total = timed ? Wire.varlong(b) : -1;
+            long min = timed ? Wire.varlong(b) : -1;
+            long max = timed ? Wire.varlong(b) : -1;
             long[] histogram = timed && values ? histogram(b) : new long[0];
             Recording.MethodStats figures = new Recording.MethodStats(method, count, timed, total, min, max, histogram);
             if ((flags & RecordingFormat.STATS_SETTLED) == 0) {
@@ -409,7 +475,7 @@ public final class RecordingReader {
 
         /** An ALLOC's or LOCK's stack: by id from version 9, else {@code u8:truncated} and its frames. */
         private Frames stack(ByteBuffer b) throws Malformed {
-            return stacks != null ? pooled(varlong(b)) : frames(b, flag(b));
+            return stacks != null ? pooled(Wire.varlong(b)) : frames(b, Wire.flag(b));
         }
 
         /** A stack by its id in the chunk's pool; events naming one share its arrays. */
@@ -420,16 +486,16 @@ public final class RecordingReader {
 
         /** {@code varint:depth (varint:methodId varint:line) * depth}; a cut stack gets a [truncated] root, so every view shows where frames are missing. */
         private static Frames frames(ByteBuffer b, boolean truncated) throws Malformed {
-            long depth = varlong(b);
+            long depth = Wire.varlong(b);
             if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining() / 2) throw new Malformed("bad depth " + depth);
             int[] frames = new int[(int) depth + (truncated ? 1 : 0)];
             int[] lines = new int[frames.length];
             if (truncated) frames[frames.length - 1] = Recording.TRUNCATED;
             for (int i = 0; i < depth; i++) {
-                long id = varlong(b);
+                long id = Wire.varlong(b);
                 if (id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
                 frames[i] = (int) id;
-                long line = varlong(b);
+                long line = Wire.varlong(b);
                 if (line > Integer.MAX_VALUE) throw new Malformed("bad line " + line);
                 lines[i] = (int) line;
             }
@@ -437,26 +503,26 @@ public final class RecordingReader {
         }
 
         private Recording.Call call(ByteBuffer b) throws Malformed {
-            long time = start + varlong(b);
-            long thread = varlong(b);
+            long time = start + Wire.varlong(b);
+            long thread = Wire.varlong(b);
             int method = methodId(b);
-            long depth = varlong(b);
+            long depth = Wire.varlong(b);
             if (depth > Integer.MAX_VALUE) throw new Malformed("bad call depth " + depth);
             byte outcome = b.get();
             if (outcome != RecordingFormat.RETURNED && outcome != RecordingFormat.THREW && outcome != RecordingFormat.RUNNING) {
                 throw new Malformed("bad call outcome " + outcome);
             }
-            long duration = varlong(b);
-            long count = varlong(b);
+            long duration = Wire.varlong(b);
+            long count = Wire.varlong(b);
             if (count > b.remaining() / 2) throw new Malformed("bad argument count " + count);
             List<String> names = new ArrayList<>();
             List<CapturedValue> args = new ArrayList<>();
             for (long i = 0; i < count; i++) {
-                names.add(string(b));
+                names.add(Wire.string(b));
                 args.add(value(b));
             }
             CapturedValue result = value(b);
-            long stackId = callerStacks ? varlong(b) : 0;
+            long stackId = callerStacks ? Wire.varlong(b) : 0;
             Frames stack = stackId == 0 ? NO_FRAMES : pooled(stackId);  // 0: no stack taken
             List<Callee> sites = callees ? callees(b) : List.of();
             return new Recording.Call(time, thread, method, (int) depth, outcome == RecordingFormat.RUNNING ? -1 : duration,
@@ -465,22 +531,22 @@ public final class RecordingReader {
 
         /** A CALL's timed call sites. */
         private static List<Callee> callees(ByteBuffer b) throws Malformed {
-            long count = varlong(b);
+            long count = Wire.varlong(b);
             if (count > b.remaining() / 3) throw new Malformed("bad callee count " + count);
             List<Callee> out = new ArrayList<>();
-            for (long i = 0; i < count; i++) out.add(new Callee(string(b), varlong(b), varlong(b)));
+            for (long i = 0; i < count; i++) out.add(new Callee(Wire.string(b), Wire.varlong(b), Wire.varlong(b)));
             return List.copyOf(out);
         }
 
         /** Bucket b: calls of [2^b, 2^(b+1)) ns. */
         private static long[] histogram(ByteBuffer b) throws Malformed {
-            long buckets = varlong(b);
+            long buckets = Wire.varlong(b);
             if (buckets > 64) throw new Malformed("bad histogram of " + buckets + " buckets");
             long[] h = new long[64];
             for (long i = 0; i < buckets; i++) {
                 int bucket = b.get();
                 if (bucket < 0 || bucket >= 64) throw new Malformed("bad histogram bucket " + bucket);
-                h[bucket] = varlong(b);
+                h[bucket] = Wire.varlong(b);
             }
             return h;
         }
@@ -488,14 +554,14 @@ public final class RecordingReader {
         /** A value; in a recording before version 4 a value was text, and void's result empty text. */
         private CapturedValue value(ByteBuffer b) throws Malformed {
             if (!values) {
-                String text = string(b);
+                String text = Wire.string(b);
                 return text.isEmpty() ? CapturedValue.NONE : new CapturedValue.Shown(text);
             }
             return CapturedValueCodec.read(b);
         }
 
         private static int methodId(ByteBuffer b) throws Malformed {
-            long id = varlong(b);
+            long id = Wire.varlong(b);
             if (id <= 0 || id > Integer.MAX_VALUE) throw new Malformed("bad method id " + id);
             return (int) id;
         }

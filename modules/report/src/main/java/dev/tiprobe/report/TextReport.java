@@ -1,5 +1,8 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.recording.RecordingFormat;
 
 import java.io.PrintWriter;
@@ -42,7 +45,7 @@ public final class TextReport {
         }
         out.printf("tiprobe recording: %d samples, %d allocation samples, %d waits in %d chunks, %d threads, %d class loads, %d unloads%n",
                 r.samples().size(), r.events().allocations().size(), r.events().locks().size(), r.chunks(), r.threads().size(),
-                r.classEvents().stream().filter(Recording.ClassEvent::load).count(),
+                r.classEvents().stream().filter(ClassEvent::load).count(),
                 r.classEvents().stream().filter(e -> !e.load()).count());
         r.caveats().forEach(out::println);
         deadlocks(r, out);
@@ -161,13 +164,13 @@ public final class TextReport {
      * waits for and who holds it, the locks it holds, and its top frames.
      */
     private static void deadlocks(Recording r, PrintWriter out) {
-        for (Recording.Deadlock d : r.events().deadlocks()) {
+        for (Deadlock d : r.events().deadlocks()) {
             out.printf("%nDEADLOCK found %.1f s into the recording: %d threads wait on each other%n",
                     (d.epochNanos() - r.startEpochNanos()) / 1e9, d.threads().size());
-            for (Recording.Deadlocked t : d.threads()) {
-                out.printf("  %s%n", dev.tiprobe.recording.Deadlock.waits(threadName(r, t.threadId()), t.waitsFor(), threadName(r, t.ownerThreadId())));
+            for (Deadlock.Waiter t : d.threads()) {
+                out.printf("  %s%n", Deadlock.waits(threadName(r, t.threadId()), t.waitsFor(), threadName(r, t.ownerId())));
                 if (!t.held().isEmpty()) out.printf("      holds %s%n", String.join(", ", t.held()));
-                for (int i = 0; i < Math.min(DEADLOCK_FRAMES, t.frames().length); i++) out.printf("        at %s%n", r.methodName(t.frames()[i]));
+                for (int i = 0; i < Math.min(DEADLOCK_FRAMES, t.stack().frames().length); i++) out.printf("        at %s%n", r.methodName(t.stack().frames()[i]));
             }
         }
     }
@@ -243,8 +246,8 @@ public final class TextReport {
         Recording.Tracing t = r.tracing();
         if (!t.skipped().isEmpty()) {
             out.printf("%nNot instrumented%n");
-            Map<String, List<Recording.Skipped>> byReason = t.skipped().stream()
-                    .collect(Collectors.groupingBy(Recording.Skipped::reason, LinkedHashMap::new, Collectors.toList()));
+            Map<String, List<Skipped>> byReason = t.skipped().stream()
+                    .collect(Collectors.groupingBy(Skipped::reason, LinkedHashMap::new, Collectors.toList()));
             byReason.forEach((reason, methods) -> {
                 methods.stream().limit(SKIPPED_SHOWN)
                         .forEach(s -> out.println("  " + s.className() + "." + s.methodName() + s.descriptor() + ": " + reason));

@@ -1,5 +1,6 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Info;
 import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
@@ -47,8 +48,8 @@ class JfrExportReadersTest {
     private Path exported(String mode) throws Exception {
         Path tpr = dir.resolve(mode + ".tpr");
         try (RecordingWriter w = RecordingWriter.create(tpr, METHODS::get)) {
-            w.info(1_000_000_000L, RecordingFormat.INFO_SAMPLE_MODE, mode);
-            w.info(1_000_000_000L, RecordingFormat.INFO_INTERVAL, "10000000");
+            w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, mode));
+            w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_INTERVAL, "10000000"));
             for (int i = 0; i < 30; i++) {
                 w.sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1", RecordingFormat.STATE_RUNNABLE, 10_000_000,
                         new Stack(new int[] {4, 1, 3}, new int[] {0, 42, 840}, 3, false));
@@ -66,7 +67,7 @@ class JfrExportReadersTest {
             w.lock(1_500_000_000L, 8, "waiter", RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 3_000_000,
                     new Stack(new int[] {1, 3}, new int[] {10, 840}, 2, false), 7, "worker-1",
                     new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false));
-            w.deadlock(1_600_000_000L, new Deadlock(List.of(
+            w.write(1_600_000_000L, Deadlock.KIND, new Deadlock(1_600_000_000L, List.of(
                     new Deadlock.Waiter(7, "worker-1", "java.lang.Object@1a", 8, List.of("java.lang.Object@2b"),
                             new Stack(new int[] {1, 3}, new int[] {11, 840}, 2, false)),
                     new Deadlock.Waiter(8, "waiter", "java.lang.Object@2b", 7, List.of("java.lang.Object@1a"),

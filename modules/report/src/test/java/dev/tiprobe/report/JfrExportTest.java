@@ -1,5 +1,7 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.ids.HumanNames.FrameStyle;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
@@ -36,8 +38,8 @@ class JfrExportTest {
     private Path exported(String mode) throws IOException {
         Path tpr = dir.resolve(mode + ".tpr");
         try (RecordingWriter w = RecordingWriter.create(tpr, METHODS::get)) {
-            w.info(1_000_000_000L, RecordingFormat.INFO_SAMPLE_MODE, mode);
-            w.info(1_000_000_000L, RecordingFormat.INFO_INTERVAL, "10000000");
+            w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, mode));
+            w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_INTERVAL, "10000000"));
             for (int i = 0; i < 30; i++) {
                 w.sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1", RecordingFormat.STATE_RUNNABLE, 10_000_000,
                         new Stack(new int[] {1, 4, 3}, new int[] {42, 0, 840}, 3, false));
@@ -132,12 +134,12 @@ class JfrExportTest {
     void tracedCallsAndClassEventsAreTiprobesOwnJfrEvents() throws Exception {
         Path tpr = dir.resolve("traced.tpr");
         try (RecordingWriter w = RecordingWriter.create(tpr, METHODS::get)) {
-            w.classEvent(1_000_000_000L, true, "com.foo.Orders");
+            w.write(1_000_000_000L, ClassEvent.LOADED, new ClassEvent(1_000_000_000L, true, "com.foo.Orders"));
             w.call(1_050_000_000L, 7, "worker-1", 1, 0, 3_000_000, false, List.of("orders", "discounts"),
                     List.of(new dev.tiprobe.recording.CapturedValue.Str("three orders"), new dev.tiprobe.recording.CapturedValue.Int(5)),
                     new dev.tiprobe.recording.CapturedValue.Int(1250), new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false),
                     List.of());
-            w.classEvent(1_200_000_000L, false, "com.foo.Orders");
+            w.write(1_200_000_000L, ClassEvent.UNLOADED, new ClassEvent(1_200_000_000L, false, "com.foo.Orders"));
             w.flush();
         }
         Path jfr = dir.resolve("traced.jfr");

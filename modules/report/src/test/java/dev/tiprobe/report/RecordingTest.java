@@ -1,5 +1,14 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.ClassFailure;
+import dev.tiprobe.recording.Freed;
+import dev.tiprobe.recording.AllocInterval;
+import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
+import dev.tiprobe.recording.Removed;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.RecordingWriter;
@@ -39,23 +48,23 @@ class RecordingTest {
         Path file = dir.resolve("r.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "app.jar!com.foo.M" + id + ".run(int x) : void")) {
             long t = 1_000_000_000L;
-            w.info(t, RecordingFormat.INFO_SAMPLE_MODE, "wall");
+            w.write(t, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "wall"));
             for (int chunk = 0; chunk < 3; chunk++) {
-                w.classEvent(t, true, "com.foo.Plugin" + chunk);
+                w.write(t, ClassEvent.LOADED, new ClassEvent(t, true, "com.foo.Plugin" + chunk));
                 for (int i = 0; i < 100; i++) {
                     int[] frames = {1 + i % 3, 4, 5};  // leaf first: M1..M3 called by M4 called by M5
                     int[] lines = {10 + i % 2, 20, 0};  // M5's line unknown (a native frame, say)
                     w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000,
                             new Stack(frames, lines, 3, false));
                 }
-                w.classEvent(t, false, "com.foo.Plugin" + chunk);
+                w.write(t, ClassEvent.UNLOADED, new ClassEvent(t, false, "com.foo.Plugin" + chunk));
                 w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
                         List.of("x"), List.of(new CapturedValue.Int(chunk)),
                         chunk == 1 ? new CapturedValue.Thrown("java.lang.IllegalStateException", "no") : new CapturedValue.Str("ok"),
                         chunk == 1 ? new Stack(new int[] {6, 4, 5}, new int[] {7, 20, 0}, 3, false) : null,
                         chunk == 0 ? List.of(new Callee("com.foo.Db.query(java.lang.String) : int", 2, 1_500), new Callee("java.util.List.add(java.lang.Object) : boolean", 1, 100))
                                 : List.of());
-                if (chunk == 0) w.traced(t, 6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void");
+                if (chunk == 0) w.write(t, Signature.KIND, new Signature(6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void"));
                 long[] histogram = new long[64];
                 histogram[10] = chunk + 1;  // [1024, 2048) ns
                 w.stats(t, 6, chunk + 1, false, true, 2_000L * (chunk + 1), 2_000, 2_000, histogram);
@@ -75,7 +84,7 @@ class RecordingTest {
     void aSampleStandingForSeveralTicksWeighsThatManyInTheWallView() throws IOException {
         Path file = dir.resolve("ticks.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
-            w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "wall");
+            w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "wall"));
             w.sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 10_000_000,
                     new Stack(new int[] {1}, new int[] {0}, 1, false));
             w.sample(3_000, 2, "parked", RecordingFormat.STATE_WAITING, 0, 5,
@@ -97,7 +106,7 @@ class RecordingTest {
     void anEmptyLockViewSaysNoThreadWaitedTheThreshold() throws IOException {
         Path quiet = dir.resolve("quiet.tpr");
         try (RecordingWriter w = RecordingWriter.create(quiet, id -> "M" + id)) {
-            w.info(1_000, RecordingFormat.INFO_LOCK_THRESHOLD, "10000000");
+            w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_LOCK_THRESHOLD, "10000000"));
             w.lock(2_000, 1, "worker", RecordingFormat.LOCK_WAIT, "java.lang.Object", 20_000_000,
                     new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null, null);
         }
@@ -108,24 +117,24 @@ class RecordingTest {
 
         Path contended = dir.resolve("contended.tpr");
         try (RecordingWriter w = RecordingWriter.create(contended, id -> "M" + id)) {
-            w.info(1_000, RecordingFormat.INFO_LOCK_THRESHOLD, "0");
+            w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_LOCK_THRESHOLD, "0"));
             w.lock(2_000, 1, "worker", RecordingFormat.LOCK_CONTENDED, "java.lang.Object", 20_000,
                     new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null, null);
         }
         assertNull(RecordingReader.read(contended).noContention());
         Path noLocks = dir.resolve("cpu.tpr");
         try (RecordingWriter w = RecordingWriter.create(noLocks, id -> "M" + id)) {
-            w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
+            w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "cpu"));
         }
         assertNull(RecordingReader.read(noLocks).noContention(), "nothing to say where locks were not profiled");
 
         Path deadlocked = dir.resolve("deadlocked.tpr");
         try (RecordingWriter w = RecordingWriter.create(deadlocked, id -> "M" + id)) {
-            w.info(1_000, RecordingFormat.INFO_LOCK_THRESHOLD, "1000000");
-            w.deadlock(2_000, new dev.tiprobe.recording.Deadlock(List.of(
-                    new dev.tiprobe.recording.Deadlock.Waiter(1, "left", "java.lang.Object@1a", 2, List.of("java.lang.Object@2b"),
+            w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_LOCK_THRESHOLD, "1000000"));
+            w.write(2_000, Deadlock.KIND, new Deadlock(2_000, List.of(
+                    new Deadlock.Waiter(1, "left", "java.lang.Object@1a", 2, List.of("java.lang.Object@2b"),
                             new Stack(new int[] {1}, new int[] {0}, 1, false)),
-                    new dev.tiprobe.recording.Deadlock.Waiter(2, "right", "java.lang.Object@2b", 1, List.of("java.lang.Object@1a"),
+                    new Deadlock.Waiter(2, "right", "java.lang.Object@2b", 1, List.of("java.lang.Object@1a"),
                             new Stack(new int[] {1}, new int[] {0}, 1, false)))));
         }
         Recording stuck = RecordingReader.read(deadlocked);
@@ -143,15 +152,15 @@ class RecordingTest {
     void parksAndDeadlocksReadBackIntoTheirViewsAndTheText() throws IOException {
         Path file = dir.resolve("parks.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
-            w.info(1_000, RecordingFormat.INFO_LOCK_THRESHOLD, "1000000");
+            w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_LOCK_THRESHOLD, "1000000"));
             w.lock(2_000, 1, "left", RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 30_000_000,
                     new Stack(new int[] {1, 2}, new int[] {0, 7}, 2, false), 2, "right", new Stack(new int[] {3}, new int[] {9}, 1, false));
             w.lock(3_000, 2, "right", RecordingFormat.WAIT_PARKED, "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
                     50_000_000, new Stack(new int[] {4}, new int[] {0}, 1, false), 0, null, null);
-            w.deadlock(4_000, new dev.tiprobe.recording.Deadlock(List.of(
-                    new dev.tiprobe.recording.Deadlock.Waiter(1, "left", "java.lang.Object@1a", 2, List.of("java.lang.Object@2b"),
+            w.write(4_000, Deadlock.KIND, new Deadlock(4_000, List.of(
+                    new Deadlock.Waiter(1, "left", "java.lang.Object@1a", 2, List.of("java.lang.Object@2b"),
                             new Stack(new int[] {2}, new int[] {7}, 1, false)),
-                    new dev.tiprobe.recording.Deadlock.Waiter(2, "right", "java.lang.Object@2b", 1, List.of("java.lang.Object@1a"),
+                    new Deadlock.Waiter(2, "right", "java.lang.Object@2b", 1, List.of("java.lang.Object@1a"),
                             new Stack(new int[] {3}, new int[] {9}, 1, false)))));
         }
         Recording r = RecordingReader.read(file);
@@ -160,12 +169,13 @@ class RecordingTest {
         assertNull(r.noContention(), "a parked lock is contention");
         assertEquals(30_000_000, View.LOCK.of(r).stacks().stream().mapToLong(Profile.Stack::weight).sum());
         assertEquals(50_000_000, View.WAIT.of(r).stacks().stream().mapToLong(Profile.Stack::weight).sum());
-        Recording.Deadlock d = r.events().deadlocks().getFirst();
-        assertEquals(List.of(1L, 2L), d.threads().stream().map(Recording.Deadlocked::threadId).toList());
+        Deadlock d = r.events().deadlocks().getFirst();
+        assertEquals(List.of(1L, 2L), d.threads().stream().map(Deadlock.Waiter::threadId).toList());
         assertEquals("java.lang.Object@1a", d.threads().getFirst().waitsFor());
-        assertEquals(2, d.threads().getFirst().ownerThreadId());
+        assertEquals(2, d.threads().getFirst().ownerId());
         assertEquals(List.of("java.lang.Object@2b"), d.threads().getFirst().held());
-        assertArrayEquals(new int[] {3}, d.threads().get(1).frames());
+        assertEquals("right", d.threads().get(1).threadName(), "the thread's name is read with it");
+        assertArrayEquals(new int[] {3}, d.threads().get(1).stack().frames());
         java.io.StringWriter text = new java.io.StringWriter();
         TextReport.write(r, new java.io.PrintWriter(text), 10, 0);
         assertTrue(text.toString().contains("""
@@ -186,9 +196,9 @@ class RecordingTest {
     void tiprobesOwnShareIsStated() throws IOException {
         Path file = dir.resolve("own.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
-            w.info(1_000, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
+            w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "cpu"));
             w.sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 30_000_000, new Stack(new int[] {1}, new int[] {0}, 1, false));
-            w.info(3_000, RecordingFormat.INFO_OWN_WORK_NANOS, "10000000");
+            w.write(3_000, Info.KIND, new Info(RecordingFormat.INFO_OWN_WORK_NANOS, "10000000"));
         }
         assertTrue(RecordingReader.read(file).caveats().contains("tiprobe's own work on the program's threads (its JVMTI callbacks"
                 + " and tracing probes) took 10.0 ms of CPU, 25.0% of the CPU sampled; those samples are in no view."));
@@ -304,7 +314,7 @@ class RecordingTest {
         assertEquals(3, stats.calls(), "the latest statistics win");
         assertEquals(6_000, stats.totalNanos());
         assertEquals(3, stats.histogram()[10]);
-        assertEquals(new Recording.Signature("com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void"),
+        assertEquals(new Signature(6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void"),
                 r.tracing().signatures().get(6));
         assertEquals(3, r.calls().size());
         Recording.Call first = r.calls().getFirst();
@@ -339,7 +349,7 @@ class RecordingTest {
         Path file = dir.resolve("settled.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "Script.run()")) {
             long t = 1_000_000_000L;
-            w.traced(t, 7, "Script", "run", "()V", "Script.run() : void");
+            w.write(t, Signature.KIND, new Signature(7, "Script", "run", "()V", "Script.run() : void"));
             w.stats(t, 7, 4, false, true, 4_000, 500, 2_000, bucket(10, 4));  // first instance, so far
             w.flush();
             w.stats(t += 1_000, 7, 5, true, true, 5_000, 500, 2_000, bucket(10, 5));  // it unloaded: its last figures
@@ -600,7 +610,7 @@ class RecordingTest {
     void aCpuModeRecordingFoldsByCpuTime() throws IOException {
         Path file = dir.resolve("cpu.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
-            w.info(0, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "cpu"));
             w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
             w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
         }
@@ -626,10 +636,10 @@ class RecordingTest {
     void classesLeftUnchangedAndCpuInNoStackAreSaidOnThePage() throws IOException {
         Path file = dir.resolve("caveats.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
-            w.info(0, RecordingFormat.INFO_SAMPLE_MODE, "cpu");
-            w.info(0, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, "2");
-            w.info(0, RecordingFormat.INFO_FIRST_CLASS_FAILURE, "gen.Foo: left unchanged: no hierarchy for gen.Bar");
-            w.info(0, RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, "12500000");
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "cpu"));
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, "2"));
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_FIRST_CLASS_FAILURE, "gen.Foo: left unchanged: no hierarchy for gen.Bar"));
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, "12500000"));
             w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
         }
         Recording r = RecordingReader.read(file);
@@ -646,8 +656,8 @@ class RecordingTest {
     void instrumentingThatTookOverAHundredthOfTheRecordingIsSaid() throws IOException {
         Path file = dir.resolve("instrumenting.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
-            w.info(0, RecordingFormat.INFO_CLASSES_INSTRUMENTED, "3000");
-            w.info(0, RecordingFormat.INFO_INSTRUMENTING_NANOS, "2500000000");
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_CLASSES_INSTRUMENTED, "3000"));
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_INSTRUMENTING_NANOS, "2500000000"));
             w.sample(100_000_000_000L, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1}, new int[] {7}, 1, false));
         }
         Recording r = RecordingReader.read(file);
@@ -659,7 +669,7 @@ class RecordingTest {
 
         Path brief = dir.resolve("brief.tpr");
         try (RecordingWriter w = RecordingWriter.create(brief, id -> "M" + id + "()")) {
-            w.info(0, RecordingFormat.INFO_INSTRUMENTING_NANOS, "900000000");
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_INSTRUMENTING_NANOS, "900000000"));
             w.sample(100_000_000_000L, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1}, new int[] {7}, 1, false));
         }
         assertEquals(List.of(), RecordingReader.read(brief).caveats(), "0.9 s in 100 s goes unsaid");
@@ -716,11 +726,11 @@ class RecordingTest {
         Path file = dir.resolve("values.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M.run(...) : void")) {
             w.call(10, 1, "main", 1, 0, 5, false, names, values, CapturedValue.NONE, null, List.of());
-            w.skipped(10, "com.foo.M", "abstractOne", "()V", "abstract");
-            w.classFailure(10, "com.foo.Broken: instrumented code does not verify");
+            w.write(10, Skipped.KIND, new Skipped("com.foo.M", "abstractOne", "()V", "abstract"));
+            w.write(10, ClassFailure.KIND, new ClassFailure("com.foo.Broken: instrumented code does not verify"));
             w.flush();
-            w.removed(20, "com.foo.M.hot() : int", 4_100_000);
-            w.classFailure(20, "com.foo.Other: too large");
+            w.write(20, Removed.KIND, new Removed("com.foo.M.hot() : int", 4_100_000));
+            w.write(20, ClassFailure.KIND, new ClassFailure("com.foo.Other: too large"));
         }
         Recording r = RecordingReader.read(file);
         Recording.Call call = r.calls().getFirst();
@@ -734,9 +744,9 @@ class RecordingTest {
                 + " p8=\"abcdefghij\"... (5000 chars), p9=Color.RED, p10=int[1000] {1, 2, ...}, p11=Order@cafe, p12=Order@ffffffff \"Order#5\","
                 + " p13=(not captured: probe code was running on this thread), p14=Shop$Order{id=5, total=12.50, lines=ArrayList(3),"
                 + " next=Shop$Order@1 (seen above), secret=?(InaccessibleObjectException), … 2 more})  (0.000 ms)", TracedText.call(r, call));
-        assertEquals(List.of(new Recording.Skipped("com.foo.M", "abstractOne", "()V", "abstract")), r.tracing().skipped());
+        assertEquals(List.of(new Skipped("com.foo.M", "abstractOne", "()V", "abstract")), r.tracing().skipped());
         assertEquals(List.of("com.foo.Broken: instrumented code does not verify", "com.foo.Other: too large"), r.tracing().classFailures());
-        assertEquals(List.of(new Recording.Removed("com.foo.M.hot() : int", 4_100_000)), r.tracing().removed());
+        assertEquals(List.of(new Removed("com.foo.M.hot() : int", 4_100_000)), r.tracing().removed());
         StringWriter json = new StringWriter();
         RecordingJson.write(r, json);
         assertTrue(json.toString().contains("{\"name\": \"p5\", \"value\": \"NaN\"}, {\"name\": \"p6\", \"value\": \"x\"}, {\"name\": \"p7\","
@@ -902,11 +912,11 @@ class RecordingTest {
         Map<Integer, String> names = Map.of(1, "app.Store.put(int) : void", 2, "app.Main.main(java.lang.String[]) : void",
                 3, "app.Ledger.post() : void", 4, "app.Ledger.hold(long) : void");
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
-            w.info(0, RecordingFormat.INFO_ALLOC_INTERVAL, "1024");
-            w.info(0, RecordingFormat.INFO_ALLOC_LIVE, "yes");
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_ALLOC_INTERVAL, "1024"));
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_ALLOC_LIVE, "yes"));
             w.alloc(10, 1, "main", "byte[]", 1 << 20, 7, new Stack(new int[] {1, 2}, new int[] {12, 3}, 2, false));
             w.alloc(20, 1, "main", "app.Item", 32, 8, new Stack(new int[] {1, 2}, new int[] {13, 3}, 2, false));
-            w.freed(30, 8);
+            w.write(30, Freed.KIND, new Freed(8));
             w.lock(40, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000,
                     new Stack(new int[] {3}, new int[] {0}, 1, false),
                     3, "holder", new Stack(new int[] {4}, new int[] {0}, 1, false));
@@ -944,7 +954,7 @@ class RecordingTest {
         Map<Integer, String> names = Map.of(1, "app.Ledger.post() : void");
         long second = 1_000_000_000L;
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
-            w.info(10 * second, RecordingFormat.INFO_LOCK_SOURCE, "jfr");
+            w.write(10 * second, Info.KIND, new Info(RecordingFormat.INFO_LOCK_SOURCE, "jfr"));
             w.lock(10 * second - 1_000_000, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 6_000_000,
                     new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null,
                     new Stack(null, null, 0, false));
@@ -969,12 +979,12 @@ class RecordingTest {
         Path file = dir.resolve("intervals.tpr");
         Map<Integer, String> names = Map.of(1, "app.Store.put(int) : void");
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
-            w.info(0, RecordingFormat.INFO_ALLOC_INTERVAL, "1024");
+            w.write(0, Info.KIND, new Info(RecordingFormat.INFO_ALLOC_INTERVAL, "1024"));
             w.alloc(10, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
-            w.allocInterval(25, 8192);
+            w.write(25, AllocInterval.KIND, new AllocInterval(25, 8192));
             w.alloc(20, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
             w.alloc(30, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
-            w.allocInterval(40, 2048);
+            w.write(40, AllocInterval.KIND, new AllocInterval(40, 2048));
             w.alloc(50, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
         }
         Recording r = RecordingReader.read(file);

@@ -11,6 +11,8 @@ import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.AgentOptions.Allocations;
+import dev.tiprobe.recording.AllocInterval;
+import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Reply;
 import dev.tiprobe.recording.Stack;
@@ -170,11 +172,11 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
                 if (next != interval) {
                     jvmti.setHeapSamplingInterval((int) next);
                     interval = next;
-                    recorder.allocInterval(recorder.now(), next);
+                    recorder.allocInterval(new AllocInterval(recorder.now(), next));
                 }
             }
             long[] f;
-            while ((f = freed.poll()) != null) recorder.freed(f[0], f[1]);
+            while ((f = freed.poll()) != null) recorder.write(f[0], Freed.KIND, new Freed(f[1]));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

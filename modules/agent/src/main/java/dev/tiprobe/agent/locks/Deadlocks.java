@@ -144,7 +144,7 @@ public final class Deadlocks {
             waiters.add(new Deadlock.Waiter(ids[i], info.getThreadName(), name(info.getLockInfo()), info.getLockOwnerId(),
                     held, stack == null ? Stack.NONE : stack));
         }
-        return new Deadlock(waiters);
+        return new Deadlock(recorder.now(), waiters);
     }
 
     /** {@code java.lang.Object@1b6d3586}, as thread dumps name a lock. */

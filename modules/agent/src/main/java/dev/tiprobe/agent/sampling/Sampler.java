@@ -12,6 +12,7 @@ import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
 import dev.tiprobe.recording.Globs;
+import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Reply;
 import dev.tiprobe.recording.Stack;
@@ -94,7 +95,7 @@ public final class Sampler implements Engine {
     private final EngineThread thread;
     /** The walks' buffers for a stack's frames. Sampler thread only. */
     private final Frames frames;
-    private final ConcurrentLinkedQueue<Object[]> classEvents = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ClassEvent> classEvents = new ConcurrentLinkedQueue<>();
     private final Map<Long, CpuClock> clocks = new HashMap<>();
     private long pendingOfEndedThreads;  // sampler thread only
     private final AtomicLong samples = new AtomicLong();
@@ -189,7 +190,7 @@ public final class Sampler implements Engine {
         recorder.info(RecordingFormat.INFO_SAMPLE_MODE, options.mode().name().toLowerCase());
         recorder.info(RecordingFormat.INFO_INTERVAL, Long.toString(options.interval().toNanos()));
         Sampler s = new Sampler(jvmti, registry, options, recorder);
-        registry.listen((loaded, token) -> s.classEvents.add(new Object[] {recorder.now(), loaded, token.binaryName()}));
+        registry.listen((loaded, token) -> s.classEvents.add(new ClassEvent(recorder.now(), loaded, token.binaryName())));
         try {
             s.startJfr(jfr);
             if (options.mode() == SampleMode.WALL) s.findVirtualThreads();
@@ -858,8 +859,8 @@ public final class Sampler implements Engine {
     }
 
     private void drainClassEvents() throws IOException {
-        Object[] e;
-        while ((e = classEvents.poll()) != null) recorder.classEvent((Long) e[0], (Boolean) e[1], (String) e[2]);
+        ClassEvent e;
+        while ((e = classEvents.poll()) != null) recorder.write(e.epochNanos(), e.kind(), e);
     }
 
     /**

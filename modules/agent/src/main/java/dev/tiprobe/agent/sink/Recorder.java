@@ -1,7 +1,10 @@
 package dev.tiprobe.agent.sink;
 
 import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.recording.AllocInterval;
 import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.RecordKind;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
 import dev.tiprobe.recording.Stack;
@@ -108,7 +111,7 @@ public final class Recorder implements AutoCloseable {
     public synchronized void info(String key, String value) throws IOException {
         if (closed) return;
         facts.put(key, value);
-        writer.info(now(), key, value);
+        writer.write(now(), Info.KIND, new Info(key, value));
     }
 
     /**
@@ -127,14 +130,14 @@ public final class Recorder implements AutoCloseable {
             file = next;
         }
         long now = now();
-        for (Map.Entry<String, String> f : facts.entrySet()) writer.info(now, f.getKey(), f.getValue());
-        if (allocInterval > 0) writer.allocInterval(now, allocInterval);
+        for (Map.Entry<String, String> f : facts.entrySet()) writer.write(now, Info.KIND, new Info(f.getKey(), f.getValue()));
+        if (allocInterval > 0) writer.write(now, AllocInterval.KIND, new AllocInterval(now, allocInterval));
         return finished;
     }
 
     private void finish() throws IOException {
         try {
-            writer.info(now(), RecordingFormat.INFO_ENDED, "yes");
+            writer.write(now(), Info.KIND, new Info(RecordingFormat.INFO_ENDED, "yes"));
         } finally {
             writer.close();
         }
@@ -163,16 +166,22 @@ public final class Recorder implements AutoCloseable {
         return true;
     }
 
-    /** Allocation sampling's interval from {@code epochNanos} on ({@link RecordingWriter#allocInterval}). */
-    public synchronized void allocInterval(long epochNanos, long intervalBytes) throws IOException {
-        if (closed) return;
-        allocInterval = intervalBytes;
-        writer.allocInterval(epochNanos, intervalBytes);
+    /**
+     * An event of {@code kind} that happened at {@code epochNanos}. Left out when it came after the
+     * session began to stop: it belongs to the wind-down (an object collected then was live at the
+     * stop). Returns whether it was written.
+     */
+    public synchronized <E> boolean write(long epochNanos, RecordKind<E> kind, E event) throws IOException {
+        if (closed || afterStop(epochNanos)) return false;
+        writer.write(epochNanos, kind, event);
+        return true;
     }
 
-    /** A tracked object was collected ({@link RecordingWriter#freed}); after the stop, it was still live at it. */
-    public synchronized void freed(long epochNanos, long tag) throws IOException {
-        if (!closed && !afterStop(epochNanos)) writer.freed(epochNanos, tag);
+    /** Allocation sampling's interval from then on ({@link AllocInterval}), also in the next recording of a loop. */
+    public synchronized void allocInterval(AllocInterval change) throws IOException {
+        if (closed) return;
+        allocInterval = change.intervalBytes();
+        writer.write(change.epochNanos(), AllocInterval.KIND, change);
     }
 
     /**
@@ -191,18 +200,14 @@ public final class Recorder implements AutoCloseable {
     }
 
     /**
-     * A deadlock found now ({@link RecordingWriter#deadlock}), written as a chunk at once: a JVM
-     * that stays deadlocked until it is killed keeps it in its recording.
+     * A deadlock just found, written as a chunk at once: a JVM that stays deadlocked until it is
+     * killed keeps it in its recording.
      */
     public synchronized boolean deadlock(Deadlock d) throws IOException {
         if (closed || isStopping()) return false;
-        writer.deadlock(now(), d);
+        writer.write(d.epochNanos(), Deadlock.KIND, d);
         writer.flush();
         return true;
-    }
-
-    public synchronized void classEvent(long epochNanos, boolean load, String className) throws IOException {
-        if (!closed) writer.classEvent(epochNanos, load, className);
     }
 
     /** Records an engine writes itself, in one go ({@link #writeChunk}). */

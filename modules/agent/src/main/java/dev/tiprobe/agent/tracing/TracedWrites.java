@@ -3,7 +3,12 @@ package dev.tiprobe.agent.tracing;
 import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.ClassFailure;
+import dev.tiprobe.recording.Info;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.recording.RecordingWriter;
 
 import java.io.IOException;
@@ -82,25 +87,31 @@ public final class TracedWrites {
 
     /** The session's facts (mode, filter, counts, clock) and what it skipped, failed on or removed since the last write. */
     private void writeAccount(RecordingWriter writer, Results r, long now) throws IOException {
-        writer.info(now, RecordingFormat.INFO_TRACE_MODE, r.mode().name().toLowerCase());
-        writer.info(now, RecordingFormat.INFO_FILTER, r.filter());
-        writer.info(now, RecordingFormat.INFO_DROPPED_CALLS, Long.toString(r.droppedCalls()));
-        writer.info(now, RecordingFormat.INFO_CLASSES_INSTRUMENTED, Long.toString(r.classesInstrumented()));
-        writer.info(now, RecordingFormat.INFO_INSTRUMENTING_NANOS, Long.toString(r.instrumentingNanos()));
-        writer.info(now, RecordingFormat.INFO_PROBE_FAILURES, Long.toString(r.probeFailures()));
-        writer.info(now, RecordingFormat.INFO_OVERHEAD_BUDGET, Double.toString(r.overheadBudget()));
-        if (r.clock() != null) writer.info(now, RecordingFormat.INFO_CLOCK, r.clock());
+        info(writer, now, RecordingFormat.INFO_TRACE_MODE, r.mode().name().toLowerCase());
+        info(writer, now, RecordingFormat.INFO_FILTER, r.filter());
+        info(writer, now, RecordingFormat.INFO_DROPPED_CALLS, Long.toString(r.droppedCalls()));
+        info(writer, now, RecordingFormat.INFO_CLASSES_INSTRUMENTED, Long.toString(r.classesInstrumented()));
+        info(writer, now, RecordingFormat.INFO_INSTRUMENTING_NANOS, Long.toString(r.instrumentingNanos()));
+        info(writer, now, RecordingFormat.INFO_PROBE_FAILURES, Long.toString(r.probeFailures()));
+        info(writer, now, RecordingFormat.INFO_OVERHEAD_BUDGET, Double.toString(r.overheadBudget()));
+        if (r.clock() != null) info(writer, now, RecordingFormat.INFO_CLOCK, r.clock());
         String removed = r.removedSummary();
-        if (removed != null) writer.info(now, RecordingFormat.INFO_REMOVED_FOR_OVERHEAD, removed);
+        if (removed != null) info(writer, now, RecordingFormat.INFO_REMOVED_FOR_OVERHEAD, removed);
         if (!r.classFailures().isEmpty()) {
-            writer.info(now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Long.toString(r.classFailures().total()));
-            writer.info(now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().first().getFirst());
+            info(writer, now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Long.toString(r.classFailures().total()));
+            info(writer, now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().first().getFirst());
         }
         for (Results.Skipped m : newSince(r.skipped(), Account.SKIPPED)) {
-            writer.skipped(now, m.binaryName(), m.method(), m.descriptor(), m.reason());
+            writer.write(now, Skipped.KIND, new Skipped(m.binaryName(), m.method(), m.descriptor(), m.reason()));
         }
-        for (String f : newSince(r.classFailures(), Account.CLASS_FAILURES)) writer.classFailure(now, f);
-        for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) writer.removed(now, m.method(), m.callsPerSecond());
+        for (String f : newSince(r.classFailures(), Account.CLASS_FAILURES)) writer.write(now, ClassFailure.KIND, new ClassFailure(f));
+        for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) {
+            writer.write(now, Removed.KIND, new Removed(m.method(), m.callsPerSecond()));
+        }
+    }
+
+    private static void info(RecordingWriter writer, long now, String key, String value) throws IOException {
+        writer.write(now, Info.KIND, new Info(key, value));
     }
 
     /** Each traced method's figures that changed since the last write; those of unloaded classes settled and let go. */
@@ -133,7 +144,7 @@ public final class TracedWrites {
     }
 
     private static void traced(RecordingWriter writer, long now, int id, Results.MethodResult m) throws IOException {
-        writer.traced(now, id, m.className(), m.method(), m.descriptor(), m.name());
+        writer.write(now, Signature.KIND, new Signature(id, m.className(), m.method(), m.descriptor(), m.name()));
     }
 
     private static void stats(RecordingWriter writer, long now, int id, Results.MethodResult m, boolean settled) throws IOException {

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent.sink;
 
+import dev.tiprobe.recording.Freed;
 import dev.tiprobe.agent.tracing.Reported;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.agent.tracing.TracedWrites;
@@ -67,7 +68,7 @@ class RecorderTest {
             recorder.stopping();
             long stop = recorder.now();
             recorder.alloc(stop, Thread.currentThread(), "byte[]", 2048, 8, Stack.NONE);
-            recorder.freed(stop, 7);
+            recorder.write(stop, Freed.KIND, new Freed(7));
             recorder.sample(stop, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE);
             recorder.sample(stop + 1_000_000, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, Stack.NONE);  // JFR's stamp
         }
