@@ -1,5 +1,8 @@
 package dev.tiprobe.agent;
 
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.LockWait;
+import dev.tiprobe.recording.Sample;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
 import dev.tiprobe.testing.Command;
@@ -38,7 +41,7 @@ class SamplingIT {
         assertTrue(r.chunks() >= 20, "a chunk a second: " + r.chunks());
         Pattern generated = Pattern.compile("(?:gen\\.Churn|HiddenChurn)(\\d+)(?:/hidden)?\\.spin(\\d+)\\(");
         int checked = 0;
-        for (Recording.Sample s : r.samples()) {
+        for (Sample s : r.samples()) {
             for (int id : s.frames()) {
                 Matcher m = generated.matcher(r.methodName(id));
                 if (!m.find()) continue;
@@ -72,7 +75,7 @@ class SamplingIT {
         assertNull(r.damage());
         assertTrue(r.events().allocations().size() > 1000, "allocation samples: " + r.events().allocations().size());
         Pattern generated = Pattern.compile("(?:gen\\.Churn|HiddenChurn)(\\d+)(?:/hidden)?\\.spin(\\d+)\\(");
-        for (Recording.Allocation a : r.events().allocations()) {
+        for (Allocation a : r.events().allocations()) {
             assertTrue(a.frames().length > 0, "an allocation without a stack");
             for (int id : a.frames()) {
                 String name = r.methodName(id);
@@ -102,14 +105,14 @@ class SamplingIT {
         Recording r = RecordingReader.read(dir.resolve("in.tpr"));
         assertTrue(r.ended() && r.samples().stream().anyMatch(x -> java.util.Arrays.stream(x.frames())
                 .anyMatch(id -> r.methodName(id).startsWith("example.workload.InProcessProfile.spin("))), "a finished recording with the spin's samples");
-        List<Recording.Allocation> inAllocate = r.events().allocations().stream()
+        List<Allocation> inAllocate = r.events().allocations().stream()
                 .filter(a -> a.frames().length > 0 && r.methodName(a.frames()[0]).startsWith("example.workload.InProcessProfile.allocate("))
                 .toList();
         assertTrue(inAllocate.size() > 10, "about 8 MiB of int[1024] at 64 KiB: " + inAllocate.size());
         assertTrue(inAllocate.stream().allMatch(a -> r.typeName(a.typeId()).equals("int[]")), "the class is named");
         assertTrue(inAllocate.stream().anyMatch(a -> a.tag() != 0 && !r.events().freed().contains(a.tag())), "the retained arrays are live");
         assertEquals("jfr", r.info().get(dev.tiprobe.recording.RecordingFormat.INFO_LOCK_SOURCE), "waits from JFR's monitor events");
-        List<Recording.LockWait> waits = r.events().locks();
+        List<LockWait> waits = r.events().locks();
         assertTrue(waits.stream().anyMatch(w -> w.kind() == dev.tiprobe.recording.RecordingFormat.LOCK_CONTENDED
                 && r.typeName(w.typeId()).equals("java.lang.Object")
                 && r.methodName(w.frames()[0]).startsWith("example.workload.InProcessProfile.holdLock(")), "the contended monitor's waits");

@@ -1,12 +1,15 @@
 package dev.tiprobe.agent;
 
-import dev.tiprobe.recording.ClassEvent;
-import dev.tiprobe.recording.Signature;
-import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.options.AgentOptions;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
 import dev.tiprobe.report.ValueText;
@@ -80,8 +83,8 @@ class TracingIT {
     }
 
     /** The figures of the traced method {@code Class::name descriptor} ({@code descriptor} null: the only one of that name). */
-    static Recording.MethodStats stats(Recording r, String className, String name, String descriptor) {
-        List<Recording.MethodStats> found = r.stats().values().stream().filter(m -> {
+    static MethodStats stats(Recording r, String className, String name, String descriptor) {
+        List<MethodStats> found = r.stats().values().stream().filter(m -> {
             Signature sig = r.tracing().signatures().get(m.methodId());
             return sig != null && sig.className().equals(className) && sig.methodName().equals(name)
                     && (descriptor == null || sig.descriptor().equals(descriptor));
@@ -153,7 +156,7 @@ class TracingIT {
     void timeModeCountsAndTimesEveryExitIncludingExceptions() throws Exception {
         Recording r = traced("time", "");
         assertKnownCounts(r);
-        for (Recording.MethodStats m : r.stats().values()) {
+        for (MethodStats m : r.stats().values()) {
             if (m.calls() == 0) continue;
             String name = r.tracedName(m.methodId());
             assertTrue(m.timed(), name);
@@ -168,7 +171,7 @@ class TracingIT {
         String cpuinfo = Files.readString(Path.of("/proc/cpuinfo"));
         boolean invariant = cpuinfo.contains(" constant_tsc") && cpuinfo.contains(" nonstop_tsc");
         assertTrue(invariant ? clock.startsWith("time-stamp counter (") : clock.equals("System.nanoTime()"), clock);
-        Recording.MethodStats nap = stats(r, WORKLOAD, "nap", null);
+        MethodStats nap = stats(r, WORKLOAD, "nap", null);
         assertTrue(nap.totalNanos() >= 50_000_000 && nap.totalNanos() < 500_000_000, "a 50 ms sleep, in nanoseconds: " + nap.totalNanos());
         int bucket = java.util.stream.IntStream.range(0, nap.histogram().length).filter(i -> nap.histogram()[i] > 0).findFirst().orElseThrow();
         assertTrue(bucket == 25 || bucket == 26, "its histogram bucket, within one of [2^25, 2^26) ns: 2^" + bucket);
@@ -193,16 +196,16 @@ class TracingIT {
         Recording r = traced("trace", ",tostring,rate=0,maxcalls=400000");
         assertKnownCounts(r);
         assertEquals(0, r.infoNumber(RecordingFormat.INFO_DROPPED_CALLS));
-        List<Recording.Call> calls = r.calls();
-        Map<Integer, Long> kept = calls.stream().collect(Collectors.groupingBy(Recording.Call::methodId, Collectors.counting()));
+        List<Call> calls = r.calls();
+        Map<Integer, Long> kept = calls.stream().collect(Collectors.groupingBy(Call::methodId, Collectors.counting()));
         Map<String, String> missing = new java.util.TreeMap<>();
-        for (Recording.MethodStats m : r.stats().values()) {
+        for (MethodStats m : r.stats().values()) {
             long inRecording = kept.getOrDefault(m.methodId(), 0L);
             if (inRecording != m.calls()) missing.put(r.tracedName(m.methodId()), inRecording + " of " + m.calls());
         }
         assertEquals(Map.of(), missing, "nothing dropped: every call counted is in the recording");
 
-        Recording.Call mixed = only(r, "mixed");
+        Call mixed = only(r, "mixed");
         assertEquals(List.of("a", "b", "s", "values", "o", "c"), mixed.argNames(), "parameter names from the class file");
         assertEquals(List.of(new CapturedValue.Int(1L << 40), new CapturedValue.Float64(2.5), new CapturedValue.Text("x".repeat(100), 300),
                 new CapturedValue.Array("int", 3, List.of(new CapturedValue.Int(1), new CapturedValue.Int(2), new CapturedValue.Int(3))),
@@ -219,16 +222,16 @@ class TracingIT {
         long escaped = calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".thrower(") && c.threw()).count();
         assertEquals(10 * 3 + 5 * 5, escaped, "calls that ended by throwing");
         assertEquals(new CapturedValue.Thrown("java.lang.IllegalStateException", "bottom"),
-                calls.stream().filter(Recording.Call::threw).findFirst().orElseThrow().result());
+                calls.stream().filter(Call::threw).findFirst().orElseThrow().result());
 
-        Recording.Call main = only(r, "main");
+        Call main = only(r, "main");
         assertEquals(0, main.depth());
         assertEquals("main", r.threads().get(main.threadId()));
-        int deepest = calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".fib(")).mapToInt(Recording.Call::depth).max().orElseThrow();
+        int deepest = calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".fib(")).mapToInt(Call::depth).max().orElseThrow();
         assertEquals(15, deepest, "fib(15) nests 14 levels below the call from main, which is at depth 1");
 
-        long first = calls.stream().mapToLong(Recording.Call::startEpochNanos).min().orElseThrow();
-        long last = calls.stream().mapToLong(Recording.Call::startEpochNanos).max().orElseThrow();
+        long first = calls.stream().mapToLong(Call::startEpochNanos).min().orElseThrow();
+        long last = calls.stream().mapToLong(Call::startEpochNanos).max().orElseThrow();
         assertTrue(last - first > 1_000_000, "calls keep the times they started at, not the time they were written: " + (last - first));
         assertEquals("trace", r.info().get(RecordingFormat.INFO_TRACE_MODE));
     }
@@ -247,9 +250,9 @@ class TracingIT {
         assertEquals(0, run.exit(), run.err());
         assertEquals("slept twice", run.out().strip());
         Recording recording = recording(file);
-        List<Recording.Call> kept = recording.calls();
+        List<Call> kept = recording.calls();
         assertEquals(2, kept.size(), kept.toString());
-        for (Recording.Call c : kept) {
+        for (Call c : kept) {
             assertEquals(List.of("example.workload.SlowFirst.slow() : void", "example.workload.SlowFirst.main(java.lang.String[]) : void"),
                     Arrays.stream(c.stackFrames()).mapToObj(recording::methodName).toList(), "each slow call with its stack");
         }
@@ -269,7 +272,7 @@ class TracingIT {
     void traceModeWithATreeTimesEachCallsCallSites() throws Exception {
         Recording recording = traced("trace", ",tree,rate=0,maxcalls=400000");
         assertKnownCounts(recording);
-        Recording.Call main = recording.calls().stream().filter(c -> recording.tracedName(c.methodId()).contains("Workload.main("))
+        Call main = recording.calls().stream().filter(c -> recording.tracedName(c.methodId()).contains("Workload.main("))
                 .findFirst().orElseThrow();
         Map<String, List<Callee>> byMethod = main.callees().stream().collect(Collectors.groupingBy(Callee::method));
         Callee nap = byMethod.get(WORKLOAD + ".nap() : void").getFirst();
@@ -281,7 +284,7 @@ class TracingIT {
         assertTrue(byMethod.containsKey("java.io.PrintStream.println(java.lang.String) : void"), "JDK callees by the type the code names: " + byMethod.keySet());
         assertTrue(main.callees().stream().mapToLong(Callee::nanos).sum() <= main.durationNanos(), "callees within the call");
         assertEquals(main.callees().stream().sorted(Comparator.comparingLong(Callee::nanos).reversed()).toList(), main.callees(), "slowest first");
-        Recording.Call fib = recording.calls().stream().filter(c -> recording.tracedName(c.methodId()).contains(".fib(")
+        Call fib = recording.calls().stream().filter(c -> recording.tracedName(c.methodId()).contains(".fib(")
                 && c.depth() == 1).findFirst().orElseThrow();
         assertEquals(List.of(WORKLOAD + ".fib(int) : int", WORKLOAD + ".fib(int) : int"), fib.callees().stream().map(Callee::method).toList(),
                 "fib(15) calls fib(14) and fib(13), each once: " + fib.callees());
@@ -308,7 +311,7 @@ class TracingIT {
         assertTrue(run.err().contains("loader collected true"), "nothing captured keeps the throwaway loader alive: " + run.err());
         Recording r = RecordingReader.read(file);
         Map<String, String> shown = new java.util.HashMap<>();
-        for (Recording.Call c : r.calls()) {
+        for (Call c : r.calls()) {
             String head = r.methodName(c.methodId()).substring(0, r.methodName(c.methodId()).indexOf('('));
             String method = head.substring(head.lastIndexOf('.') + 1);
             if (!c.argValues().isEmpty()) shown.put(method, ValueText.of(c.argValues().getFirst()));
@@ -334,7 +337,7 @@ class TracingIT {
     void tiprobesOwnAllocationsAndClassesStayOutOfTheProgramsViews() throws Exception {
         Recording r = traced("trace", ",rate=0,alloc=1k,allocoverhead=0,interval=10ms");
         assertTrue(r.events().allocations().size() > 100, "allocation samples: " + r.events().allocations().size());
-        for (Recording.Allocation a : r.events().allocations()) {
+        for (Allocation a : r.events().allocations()) {
             assertFalse(r.typeName(a.typeId()).startsWith("dev.tiprobe."), "tiprobe's object in the alloc view: " + r.typeName(a.typeId()));
         }
         for (ClassEvent e : r.classEvents()) {
@@ -356,8 +359,8 @@ class TracingIT {
     }
 
     /** The one traced call of the workload's method {@code method}. */
-    static Recording.Call only(Recording r, String method) {
-        List<Recording.Call> found = r.calls().stream().filter(c -> r.tracedName(c.methodId()).contains("." + method + "(")).toList();
+    static Call only(Recording r, String method) {
+        List<Call> found = r.calls().stream().filter(c -> r.tracedName(c.methodId()).contains("." + method + "(")).toList();
         assertEquals(1, found.size(), method + ": " + found);
         return found.getFirst();
     }

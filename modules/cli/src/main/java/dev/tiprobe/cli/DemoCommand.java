@@ -1,13 +1,14 @@
 package dev.tiprobe.cli;
 
-import dev.tiprobe.report.TextReport;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.report.Recording;
+import dev.tiprobe.report.TextReport;
 import dev.tiprobe.report.TracedText;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -68,9 +69,9 @@ final class DemoCommand implements Callable<Integer> {
         Exports.write(r, recording, txt);
         PrintWriter out = spec.commandLine().getOut();
         TextReport.methodTables(out, TracedText.methods(r), 6, "Top methods by calls", "Top methods by time (inclusive, wall clock)");
-        List<Recording.Call> calls = TracedText.callsByStart(r);
+        List<Call> calls = TracedText.callsByStart(r);
         out.printf("%nA few of the %d calls recorded (one in four)%n", calls.size());
-        for (Recording.Call c : interesting(r, calls)) out.println("  " + TracedText.call(r, c));
+        for (Call c : interesting(r, calls)) out.println("  " + TracedText.call(r, c));
         Path page = Path.of(named + "-profile.html").toAbsolutePath();
         err.println();
         err.println("tiprobe demo: running it again, the clerks busy for " + PROFILED_SECONDS + " s, profiled: " + PROFILE_FLAGS);
@@ -111,8 +112,8 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** A few calls worth reading: an order shown by its fields, prices with their tier, a discount, reservations that ran out. */
-    private static List<Recording.Call> interesting(Recording r, List<Recording.Call> calls) {
-        List<Recording.Call> out = new java.util.ArrayList<>();
+    private static List<Call> interesting(Recording r, List<Call> calls) {
+        List<Call> out = new java.util.ArrayList<>();
         calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".checkout(")).limit(1).forEach(out::add);
         calls.stream().filter(c -> r.tracedName(c.methodId()).contains(".total(")).limit(2).forEach(out::add);
         calls.stream().filter(c -> r.tracedName(c.methodId()).contains("Rule.apply(")).limit(1).forEach(out::add);

@@ -1,10 +1,11 @@
 package dev.tiprobe.cli;
 
-import dev.tiprobe.recording.Removed;
-import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.filter.CallCondition;
+import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.Setting;
+import dev.tiprobe.recording.Call;
+import dev.tiprobe.recording.Removed;
 import dev.tiprobe.recording.Reply;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingJson;
@@ -191,13 +192,13 @@ final class WatchCommand extends SessionCommand implements TableFlags.Holder {
             tellOnce(printed, AgentOptions.TraceLimits.DEFAULT_MAX_CALLS + " calls kept: from here on the session keeps a random sample of the"
                     + " calls that end (trace mode's limit), so not every call is printed; narrow the filter or the condition");
         }
-        List<Recording.Call> ended = new ArrayList<>();
-        for (Recording.Call c : r.calls()) {
+        List<Call> ended = new ArrayList<>();
+        for (Call c : r.calls()) {
             if (c.durationNanos() >= 0 && printed.seen.add(new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), c.methodId()))) ended.add(c);
         }
         ended.sort(Comparator.comparingLong(c -> c.startEpochNanos() + c.durationNanos()));
         PrintWriter out = spec.commandLine().getOut();
-        for (Recording.Call c : ended) {
+        for (Call c : ended) {
             if (count != null && printed.calls >= count) break;
             if (json) {
                 StringBuilder b = new StringBuilder();

@@ -40,6 +40,18 @@ public interface RecordIn {
     /** A class's id ({@link RecordOut#type}). */
     int type() throws Malformed;
 
+    /** The name a class was defined with, or null. */
+    String typeName(int id);
+
     /** A stack ({@link RecordOut#stack}), as read: {@link Stack#frames()} ends with {@link Stack#TRUNCATED} when it was cut. */
     Stack stack() throws Malformed;
+
+    /**
+     * A stack whose record says itself whether it was cut: as {@link #stack()} from version
+     * {@link RecordingFormat#STACKS_SINCE} on; before, its frames followed without a byte of their own.
+     */
+    Stack stack(boolean truncated) throws Malformed;
+
+    /** A stack id that is 0 for none ({@link Stack#NONE}). */
+    Stack optionalStack() throws Malformed;
 }

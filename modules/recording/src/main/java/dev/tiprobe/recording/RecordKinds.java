@@ -7,8 +7,9 @@ public final class RecordKinds {
     private RecordKinds() {}
 
     public static final List<RecordKind<?>> ALL = List.of(
-            ClassEvent.LOADED, ClassEvent.UNLOADED, Info.KIND, Signature.KIND, Skipped.KIND, ClassFailure.KIND,
-            Removed.KIND, Freed.KIND, AllocInterval.KIND, Deadlock.KIND);
+            Sample.KIND, ClassEvent.LOADED, ClassEvent.UNLOADED, Info.KIND, MethodStats.KIND, Call.KIND, Signature.KIND,
+            Skipped.KIND, ClassFailure.KIND, Removed.KIND, Allocation.KIND, Freed.KIND, LockWait.KIND, AllocInterval.KIND,
+            Deadlock.KIND);
 
     private static final RecordKind<?>[] BY_NUMBER = new RecordKind<?>[128];
 

@@ -22,38 +22,10 @@ package dev.tiprobe.recording;
  *                           listed in {@link RecordKinds#ALL}, which documents its number and fields
  *   1 METHOD        varint:id string:name              a method token and its human name
  *   2 THREAD        varlong:id string:name
- *   3 SAMPLE        varlong:nanosAfterStart varlong:threadId u8:state varlong:cpuNanos
- *                   [varlong:ticks, when state has STATE_WEIGHTED] stack
- *   7 STATS         varint:methodId varlong:calls u8:flags [varlong:totalNanos varlong:minNanos varlong:maxNanos
- *                   varint:buckets (u8:bucket varlong:count) * buckets]
- *                   a traced method's statistics so far (flag 1, timed: its inclusive wall-clock times and
- *                   their histogram: bucket b counts calls of [2^b, 2^(b+1)) ns); a later STATS of the same
- *                   method replaces an earlier one. Flag 2 (version 8 on), settled: the method's class has
- *                   unloaded and these are its last figures; they replace what was written before and are
- *                   added to the figures of an equal class that comes back under the same id. The agent
- *                   writes an id's settled STATS before the live figures that follow them. A settled STATS
- *                   is written once: a chunk skipped as damaged loses those figures for good
  *   9 SOURCE        varint:methodId string:path           the source file of a method's class as a path from its
  *                   package root (org/foo/Bar.java), written with the method's METHOD record when known
- *   8 CALL          varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome
- *                   varlong:durationNanos varint:argCount (string:name value) * argCount value:result
- *                   [varint:stackId, version 10 on] [varint:calleeCount (string:method varlong:calls
- *                   varlong:nanos) * calleeCount, version 11 on]
- *                   one traced call; outcome RETURNED, THREW (result is the exception) or RUNNING
- *                   (duration 0, result NONE); for a call kept by its duration, its stack as it ended,
- *                   the method itself on top (stack id 0: none taken); where the session timed the call sites of
- *                   the method's body (a watch's call tree), each site that ran: the method it names, how often
- *                   it ran in this call and the nanoseconds spent in it
  *  14 TYPE          varint:id string:name      a class the allocation and lock views name as their leaf frame
  *                   ({@code byte[]}, {@code com.foo.Blob}), written before the first record that uses it
- *  15 ALLOC         varlong:nanosAfterStart varlong:threadId varint:typeId varlong:size varlong:tag stack
- *                   a sampled allocation of one object of {@code size} bytes; tag is 0 unless the object
- *                   is tracked for the live view (then a FREED record with the same tag means it was collected)
- *  17 LOCK          varlong:nanosAfterStart varlong:threadId u8:kind varint:typeId varlong:waitNanos stack
- *                   varlong:ownerThreadId [stack, when ownerThreadId is not 0]
- *                   a wait on a monitor of class typeId that ended at nanosAfterStart: kind CONTENDED (to
- *                   enter it, another thread holding it) or WAIT (Object.wait); for a long contention the
- *                   owner's thread and its stack when the wait had lasted the threshold
  *  19 STACK         varint:id u8:truncated varint:depth (varint:methodId varint:line) * depth
  *                   a stack, leaf first (line 0: unknown), that later records of its chunk name by id;
  *                   ids count from 1 in each chunk; written before the first record that names it
@@ -70,12 +42,8 @@ package dev.tiprobe.recording;
  * </pre>
  *
  * Method ids are the ID map's method token ints, the same for sampled frames and traced methods;
- * 0 stands for a frame that could not be resolved. A SAMPLE's state is {@link #STATE_RUNNABLE},
- * {@link #STATE_WAITING} or {@link #STATE_OTHER}, with {@link #STATE_TRUNCATED} added when the
- * thread had more frames than the sampler kept (readers then show a {@code [truncated]} root, so a
- * cut stack is never drawn as if its oldest kept frame were a root); cpuNanos is the CPU time the thread used since
- * the sampler last looked at it (0 when unknown or not running), so one recording gives both a
- * wall view (samples counted) and a cpu view (samples weighted by cpuNanos).
+ * 0 stands for a frame that could not be resolved. A stack cut at the sampling depth is read back
+ * with a {@link Stack#TRUNCATED} root.
  */
 public final class RecordingFormat {
     /** How a recording's file name ends. */
@@ -91,7 +59,7 @@ public final class RecordingFormat {
     public static final byte[] MAGIC = {'T', 'P', 'R', 'B'};
     /**
      * 7: a SAMPLE may carry how many sampling intervals of wall time it stands for ({@link #STATE_WEIGHTED}).
-     * 8: a STATS may be settled ({@link #STATS_SETTLED}).
+     * 8: a STATS may be settled ({@link MethodStats#settled()}).
      * 9: events name their stacks in the chunk's pool ({@link #STACK}).
      * 10: a CALL may name its stack ({@link #CALLER_STACKS_SINCE}).
      * 11: a CALL ends with its timed call sites ({@link #CALLEES_SINCE}).
@@ -109,7 +77,7 @@ public final class RecordingFormat {
     public static final int CALLER_STACKS_SINCE = 10;
     /** The first version whose events name their stacks by id ({@link #STACK}). */
     public static final int STACKS_SINCE = 9;
-    /** The first version whose STATS may be settled ({@link #STATS_SETTLED}). */
+    /** The first version whose STATS may be settled ({@link MethodStats#settled()}). */
     public static final int SETTLED_SINCE = 8;
     /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
     public static final int VALUES_SINCE = 4;
@@ -125,20 +93,8 @@ public final class RecordingFormat {
 
     public static final int METHOD = 1;
     public static final int THREAD = 2;
-    public static final int SAMPLE = 3;
-    public static final int STATS = 7;
-    /** A STATS flag: times and a histogram follow. */
-    public static final int STATS_TIMED = 1;
-    /**
-     * A STATS flag: the last figures of a method whose class unloaded, to be added to those of an
-     * equal class loaded later; the agent then forgets them, so its memory follows the classes alive.
-     */
-    public static final int STATS_SETTLED = 2;
-    public static final int CALL = 8;
     public static final int SOURCE = 9;
     public static final int TYPE = 14;
-    public static final int ALLOC = 15;
-    public static final int LOCK = 17;
     public static final int STACK = 19;
 
     /** A LOCK's kind: a thread waited to enter a monitor another thread held. */
@@ -191,10 +147,6 @@ public final class RecordingFormat {
      * so a thread is looked at every few ticks); without it a sample stands for one.
      */
     public static final byte STATE_WEIGHTED = 0x20;
-
-    public static final byte RETURNED = 0;
-    public static final byte THREW = 1;
-    public static final byte RUNNING = 2;
 
     // INFO keys the agent writes.
     /** The program recorded: its main class, or its jar's file name. */

@@ -1,7 +1,8 @@
 package dev.tiprobe.report;
 
-import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.ids.HumanNames;
+import dev.tiprobe.recording.Call;
+import dev.tiprobe.recording.ClassEvent;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -150,7 +151,7 @@ public final class FlameGraphHtml {
                 json.append(',').append(m.calls()).append(',').append(m.timed() ? m.totalNanos() : -1).append(']');
             }
             json.append("],\"calls\":[");
-            List<Recording.Call> calls = r == null ? List.of() : TracedText.callsByStart(r);
+            List<Call> calls = r == null ? List.of() : TracedText.callsByStart(r);
             for (int i = 0; i < Math.min(calls.size(), MAX_CALLS_SHOWN); i++) {
                 if (i > 0) json.append(',');
                 JsonText.quote(json, TracedText.call(r, calls.get(i)));

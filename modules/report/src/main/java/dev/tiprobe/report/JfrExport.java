@@ -1,10 +1,14 @@
 package dev.tiprobe.report;
 
-import dev.tiprobe.recording.ClassEvent;
-import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.HumanNames.FrameStyle;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Call;
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Sample;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -96,7 +100,7 @@ public final class JfrExport {
     }
 
     private static void samples(Bytes events, Recording r, Pools pools, boolean wall) {
-        for (Recording.Sample s : r.samples()) {
+        for (Sample s : r.samples()) {
             // JFR's execution samples are of threads running Java: a cpu-mode sample of a thread seen not running holds no CPU
             if (!wall && baseState(s.state()) != RecordingFormat.STATE_RUNNABLE) continue;
             Bytes e = new Bytes();
@@ -111,7 +115,7 @@ public final class JfrExport {
     }
 
     /** The sample again as JDK 25's CPU-time sample, which {@code jfr view cpu-time-hot-methods} and {@code jfrconv --cpu-time} read. */
-    private static void cpuTimeSample(Bytes events, Recording r, Pools pools, Recording.Sample s) {
+    private static void cpuTimeSample(Bytes events, Recording r, Pools pools, Sample s) {
         Bytes e = new Bytes();
         e.varlong(s.epochNanos() - r.startEpochNanos());
         e.varlong(pools.stack(s.frames(), s.lines()));
@@ -123,7 +127,7 @@ public final class JfrExport {
     }
 
     private static void allocations(Bytes events, Recording r, Pools pools) {
-        for (Recording.Allocation a : r.events().allocations()) {
+        for (Allocation a : r.events().allocations()) {
             Bytes e = new Bytes();
             e.varlong(a.epochNanos() - r.startEpochNanos());
             e.varlong(pools.thread(a.threadId()));
@@ -135,7 +139,7 @@ public final class JfrExport {
     }
 
     private static void waits(Bytes events, Recording r, Pools pools) {
-        for (Recording.LockWait w : r.events().locks()) {
+        for (LockWait w : r.events().locks()) {
             Bytes e = new Bytes();
             e.varlong(w.epochNanos() - w.waitNanos() - r.startEpochNanos());  // JFR times a wait from its start; tiprobe keeps its end
             e.varlong(w.waitNanos());
@@ -180,7 +184,7 @@ public final class JfrExport {
     }
 
     private static void calls(Bytes events, Recording r, Pools pools) {
-        for (Recording.Call c : r.calls()) {
+        for (Call c : r.calls()) {
             Bytes e = new Bytes();
             e.varlong(c.startEpochNanos() - r.startEpochNanos());
             e.varlong(c.durationNanos() >= 0 ? c.durationNanos() : Math.max(0, r.endEpochNanos() - c.startEpochNanos()));  // still running at the end

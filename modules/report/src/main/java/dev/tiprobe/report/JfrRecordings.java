@@ -5,7 +5,10 @@ import dev.tiprobe.ids.HumanNames;
 import dev.tiprobe.ids.JfrNames;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Sample;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
@@ -82,10 +85,10 @@ public final class JfrRecordings {
         final Map<Integer, String> types = new HashMap<>();
         final Map<Long, String> threads = new HashMap<>();
         final List<RecordedEvent> executionSamples = new ArrayList<>();
-        final List<Recording.Sample> samples = new ArrayList<>();
-        final List<Recording.Allocation> sampledAllocations = new ArrayList<>();
-        final List<Recording.Allocation> tlabAllocations = new ArrayList<>();
-        final List<Recording.LockWait> locks = new ArrayList<>();
+        final List<Sample> samples = new ArrayList<>();
+        final List<Allocation> sampledAllocations = new ArrayList<>();
+        final List<Allocation> tlabAllocations = new ArrayList<>();
+        final List<LockWait> locks = new ArrayList<>();
         long periodNanos = DEFAULT_PERIOD_NANOS;
         /** The id of the execution sample's event type in this recording, whose period setting is wanted; -1: none. */
         long executionSampleType = -1;
@@ -153,14 +156,16 @@ public final class JfrRecordings {
             Stack s = stack(e.getStackTrace());
             if (s == null) return;
             long thread = thread(threadOf(e));
-            samples.add(new Recording.Sample(time(e), thread, state, cpuNanos, ticks, s.frames, s.lines));
+            samples.add(new Sample(time(e), thread, threads.get(thread), state, cpuNanos, ticks, dev.tiprobe.recording.Stack.read(s.frames, s.lines)));
         }
 
-        private void allocation(RecordedEvent e, List<Recording.Allocation> into, long bytes) {
+        private void allocation(RecordedEvent e, List<Allocation> into, long bytes) {
             Stack s = stack(e.getStackTrace());
             if (s == null) return;
-            into.add(new Recording.Allocation(time(e), thread(e.getThread()), type(e.getClass("objectClass")), Math.max(1, bytes), 0,
-                    s.frames, s.lines, 0));
+            long thread = thread(e.getThread());
+            int type = type(e.getClass("objectClass"));
+            into.add(new Allocation(time(e), thread, threads.get(thread), type, types.get(type), Math.max(1, bytes), 0,
+                    dev.tiprobe.recording.Stack.read(s.frames, s.lines), 0));
         }
 
         private void lock(RecordedEvent e, byte kind, RecordedClass monitor) {
@@ -168,8 +173,10 @@ public final class JfrRecordings {
             if (s == null) return;
             JfrLocks.Monitor m = JfrLocks.monitor(e, kind, typeName(monitor));
             long owner = m.previous() == null ? 0 : thread(m.previous());
-            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), m.kind(), typeNamed(m.type()),
-                    e.getDuration().toNanos(), s.frames, s.lines, owner, new int[0], new int[0]));
+            long thread = thread(e.getThread());
+            locks.add(new LockWait(time(e) + e.getDuration().toNanos(), thread, threads.get(thread), m.kind(), typeNamed(m.type()),
+                    m.type(), e.getDuration().toNanos(), dev.tiprobe.recording.Stack.read(s.frames, s.lines), owner, owner == 0 ? null : threads.get(owner),
+                    dev.tiprobe.recording.Stack.NONE));
         }
 
         /** A park ({@link JfrLocks#park}), credited from where the program called in. */
@@ -178,8 +185,9 @@ public final class JfrRecordings {
             if (park == null) return;
             Stack s = stack(e.getStackTrace(), park.cutFrames());
             if (s == null) return;
-            locks.add(new Recording.LockWait(time(e) + e.getDuration().toNanos(), thread(e.getThread()), park.kind(), typeNamed(park.type()),
-                    e.getDuration().toNanos(), s.frames, s.lines, 0, new int[0], new int[0]));
+            long thread = thread(e.getThread());
+            locks.add(new LockWait(time(e) + e.getDuration().toNanos(), thread, threads.get(thread), park.kind(), typeNamed(park.type()),
+                    park.type(), e.getDuration().toNanos(), dev.tiprobe.recording.Stack.read(s.frames, s.lines), 0, null, dev.tiprobe.recording.Stack.NONE));
         }
 
         private static RecordedThread threadOf(RecordedEvent e) {
@@ -282,14 +290,15 @@ public final class JfrRecordings {
             info.put(RecordingFormat.INFO_SAMPLE_MODE, wall ? "wall" : "cpu");
             info.put(RecordingFormat.INFO_INTERVAL, Long.toString(periodNanos));
             info.put(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JFR_FILE);
-            List<Recording.Allocation> allocations = sampledAllocations.isEmpty() ? tlabAllocations : sampledAllocations;
-            samples.sort(java.util.Comparator.comparingLong(Recording.Sample::epochNanos));
+            List<Allocation> allocations = sampledAllocations.isEmpty() ? tlabAllocations : sampledAllocations;
+            samples.sort(java.util.Comparator.comparingLong(Sample::epochNanos));
             boolean empty = start == Long.MAX_VALUE;
             return new Recording(1, empty ? 0 : start, empty ? 0 : end, Map.copyOf(info), Map.copyOf(methods), Map.of(),
                     Map.copyOf(threads), List.copyOf(samples), List.of(), Map.of(), List.of(),
                     new Recording.Tracing(Map.of(), List.of(), List.of(), List.of()),
                     new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.of(), List.copyOf(locks), List.of()),
-                    Map.of(), null);
+                    Map.of(Sample.class, List.copyOf(samples), Allocation.class, List.copyOf(allocations), LockWait.class, List.copyOf(locks)),
+                    null);
         }
     }
 }

@@ -1,7 +1,9 @@
 package dev.tiprobe.report;
 
 import dev.tiprobe.ids.HumanNames;
+import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Sample;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -149,7 +151,7 @@ public final class Pprof {
         /** A comment per traced method with its figures, as string ids. */
         private List<Long> comments() {
             List<Long> comments = new ArrayList<>();
-            for (Recording.MethodStats st : r.stats().values()) {
+            for (MethodStats st : r.stats().values()) {
                 comments.add(string("traced " + r.methodName(st.methodId()) + ": " + st.calls() + " calls"
                         + (st.timed() ? ", " + st.totalNanos() + " ns in all, " + st.minNanos() + " to " + st.maxNanos() + " ns each" : "")));
             }
@@ -206,7 +208,7 @@ public final class Pprof {
          */
         private List<Profile.Stack> wholeSamples(Map<Profile.Stack, Long> ticksOf) {
             List<Profile.Stack> all = new ArrayList<>();
-            for (Recording.Sample s : r.samples()) {
+            for (Sample s : r.samples()) {
                 Profile.Stack stack = new Profile.Stack(s.epochNanos(), s.threadId(), s.frames(), s.lines(), s.cpuNanos());
                 all.add(stack);
                 if (s.ticks() != 1) ticksOf.put(stack, s.ticks());

@@ -1,11 +1,15 @@
 package dev.tiprobe.report;
 
-import dev.tiprobe.recording.Callee;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.LockWait;
+import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Sample;
 import dev.tiprobe.recording.Signature;
 import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.recording.Stack;
@@ -41,38 +45,6 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
     }
 
     /**
-     * A sampled allocation of one object of class {@code typeId} and {@code size} bytes; frames as
-     * a {@link Sample}'s; {@code tag} not 0 when the object was tracked for the live view;
-     * {@code intervalBytes} the sampling interval in force then (0: not known).
-     */
-    public record Allocation(long epochNanos, long threadId, int typeId, long size, long tag, int[] frames, int[] lines,
-                             long intervalBytes) {
-        /**
-         * The bytes this sample stands for: {@code size / (1 - e^(-size/interval))}, the chance of a
-         * {@code size}-byte object being sampled inverted (large objects are nearly always sampled and
-         * stand for themselves; small ones for about the interval). async-profiler scales the same way.
-         */
-        public long estimatedBytes() {
-            if (intervalBytes <= 0 || size <= 0) return Math.max(1, size);
-            double p = -Math.expm1(-(double) size / intervalBytes);
-            return Math.max(size, Math.round(size / p));
-        }
-
-        Allocation withInterval(long bytes) {
-            return new Allocation(epochNanos, threadId, typeId, size, tag, frames, lines, bytes);
-        }
-    }
-
-    /**
-     * A wait on a monitor or synchronizer of class {@code typeId} that ended at {@code epochNanos}: kind
-     * {@link RecordingFormat#LOCK_CONTENDED}, {@link RecordingFormat#LOCK_WAIT}, {@link RecordingFormat#LOCK_PARKED}
-     * or {@link RecordingFormat#WAIT_PARKED}; the waiter's
-     * frames as a {@link Sample}'s; the owner's thread (0: not known) and frames at the threshold.
-     */
-    public record LockWait(long epochNanos, long threadId, byte kind, int typeId, long waitNanos, int[] frames, int[] lines,
-                           long ownerThreadId, int[] ownerFrames, int[] ownerLines) {}
-
-    /**
      * What allocation and lock profiling recorded: the classes they name, samples, collected tags,
      * waits, and the deadlocks found while the session ran.
      */
@@ -85,42 +57,6 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             return locks.stream().anyMatch(w -> RecordingFormat.inLockView(w.kind()) == lockView);
         }
     }
-
-    /**
-     * A stack sample; frames are method ids, leaf first, with their source lines (0: unknown);
-     * cpuNanos the CPU the thread used since its last look; ticks the sampling intervals of the
-     * thread's wall time it stands for.
-     */
-    public record Sample(long epochNanos, long threadId, byte state, long cpuNanos, long ticks, int[] frames, int[] lines) {}
-
-    /**
-     * A traced method's calls; the times are inclusive wall clock, present when {@code timed}, with
-     * their histogram: {@code histogram[b]} calls took [2^b, 2^(b+1)) ns (empty before version 4).
-     */
-    public record MethodStats(int methodId, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos,
-                              long[] histogram) {
-        /** These figures and {@code other}'s (of an equal method of another class instance) together. */
-        public MethodStats plus(MethodStats other) {
-            long[] h = java.util.Arrays.copyOf(histogram, Math.max(histogram.length, other.histogram.length));
-            for (int i = 0; i < other.histogram.length; i++) h[i] += other.histogram[i];
-            long min = calls == 0 ? other.minNanos : other.calls == 0 ? minNanos : Math.min(minNanos, other.minNanos);
-            boolean bothTimed = timed && other.timed;
-            return new MethodStats(methodId, calls + other.calls, timed || other.timed,
-                    bothTimed ? totalNanos + other.totalNanos : timed ? totalNanos : other.totalNanos,
-                    min, Math.max(maxNanos, other.maxNanos), h);
-        }
-    }
-
-    /**
-     * A traced call. {@code durationNanos} is -1 for a call still running when it was written;
-     * {@code result} is the returned value ({@link CapturedValue.None} for void), or the exception
-     * when {@code threw}. A call kept by its duration has its stack as it ended, leaf (the method
-     * itself) first; others none (empty arrays). A call whose call sites were timed (a watch's
-     * call tree) has its callees, slowest first; others none.
-     */
-    public record Call(long startEpochNanos, long threadId, int methodId, int depth, long durationNanos, boolean threw,
-                       List<String> argNames, List<CapturedValue> argValues, CapturedValue result, int[] stackFrames,
-                       int[] stackLines, List<Callee> callees) {}
 
     /**
      * A tracing session's account beside its figures: each traced method's signature by method
@@ -413,7 +349,7 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                 }
                 frames[i] = id;
             }
-            renamed.add(new Sample(s.epochNanos(), s.threadId(), s.state(), s.cpuNanos(), s.ticks(), frames, s.lines()));
+            renamed.add(new Sample(s.epochNanos(), s.threadId(), s.threadName(), s.state(), s.cpuNanos(), s.ticks(), Stack.read(frames, s.lines())));
         }
         return new Recording(chunks, startEpochNanos, endEpochNanos, info, Map.copyOf(names), Map.copyOf(files), threads,
                 List.copyOf(renamed),

@@ -1,7 +1,10 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Allocation;
 import dev.tiprobe.recording.Globs;
+import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Sample;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,12 +40,12 @@ public record RecordingFilter(List<String> includes, List<String> excludes, List
     public Recording apply(Recording r) {
         if (this.equals(ALL)) return r;
         Keep keep = new Keep(r, globs(includes), globs(excludes), globs(threads));
-        List<Recording.Sample> samples = new ArrayList<>();
-        for (Recording.Sample s : r.samples()) if (keep.test(s.epochNanos(), s.threadId(), s.frames())) samples.add(s);
-        List<Recording.Allocation> allocations = new ArrayList<>();
-        for (Recording.Allocation a : r.events().allocations()) if (keep.test(a.epochNanos(), a.threadId(), a.frames())) allocations.add(a);
-        List<Recording.LockWait> locks = new ArrayList<>();
-        for (Recording.LockWait w : r.events().locks()) if (keep.test(w.epochNanos(), w.threadId(), w.frames())) locks.add(w);
+        List<Sample> samples = new ArrayList<>();
+        for (Sample s : r.samples()) if (keep.test(s.epochNanos(), s.threadId(), s.frames())) samples.add(s);
+        List<Allocation> allocations = new ArrayList<>();
+        for (Allocation a : r.events().allocations()) if (keep.test(a.epochNanos(), a.threadId(), a.frames())) allocations.add(a);
+        List<LockWait> locks = new ArrayList<>();
+        for (LockWait w : r.events().locks()) if (keep.test(w.epochNanos(), w.threadId(), w.frames())) locks.add(w);
         Recording.Events e = r.events();
         // tiprobe's own share is the whole session's: against the samples kept it would say another figure
         return r.withSamples(samples).withEvents(new Recording.Events(e.types(), List.copyOf(allocations), e.freed(), List.copyOf(locks),

@@ -1,13 +1,18 @@
 package dev.tiprobe.report;
 
-import dev.tiprobe.recording.ClassEvent;
-import dev.tiprobe.recording.Deadlock;
-import dev.tiprobe.recording.Signature;
-import dev.tiprobe.recording.Skipped;
-import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.LockWait;
+import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Sample;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -49,7 +54,7 @@ public final class RecordingJson {
         names(b, r.threads());
         b.append(",\n  \"samples\": [");
         String sep = "\n    ";
-        for (Recording.Sample s : r.samples()) {
+        for (Sample s : r.samples()) {
             b.append(sep).append("{\"epochNanos\": ").append(s.epochNanos()).append(", \"thread\": ").append(s.threadId())
                     .append(", \"state\": ").append(s.state()).append(", \"cpuNanos\": ").append(s.cpuNanos()).append(", \"ticks\": ").append(s.ticks()).append(", \"frames\": [");
             numbers(b, s.frames());
@@ -87,7 +92,7 @@ public final class RecordingJson {
         names(b, e.types());
         b.append(",\n  \"allocations\": [");
         String sep = "\n    ";
-        for (Recording.Allocation a : e.allocations()) {
+        for (Allocation a : e.allocations()) {
             b.append(sep).append("{\"epochNanos\": ").append(a.epochNanos()).append(", \"thread\": ").append(a.threadId())
                     .append(", \"type\": ").append(a.typeId()).append(", \"size\": ").append(a.size())
                     .append(", \"intervalBytes\": ").append(a.intervalBytes()).append(", \"estimatedBytes\": ").append(a.estimatedBytes());
@@ -102,7 +107,7 @@ public final class RecordingJson {
         }
         b.append("\n  ],\n  \"locks\": [");
         sep = "\n    ";
-        for (Recording.LockWait w : e.locks()) {
+        for (LockWait w : e.locks()) {
             b.append(sep).append("{\"epochNanos\": ").append(w.epochNanos()).append(", \"thread\": ").append(w.threadId())
                     .append(", \"kind\": \"").append(kindName(w.kind()))
                     .append("\", \"type\": ").append(w.typeId()).append(", \"waitNanos\": ").append(w.waitNanos())
@@ -156,7 +161,7 @@ public final class RecordingJson {
     private static void methods(Recording r, StringBuilder b) {
         b.append(",\n  \"methods\": [");
         String sep = "\n    ";
-        for (Recording.MethodStats m : new TreeMap<>(r.stats()).values()) {
+        for (MethodStats m : new TreeMap<>(r.stats()).values()) {
             Signature sig = r.tracing().signatures().get(m.methodId());
             b.append(sep).append("{\"name\": ");
             JsonText.quote(b, r.tracedName(m.methodId()));
@@ -185,7 +190,7 @@ public final class RecordingJson {
     private static void calls(Recording r, StringBuilder b, Writer out) throws IOException {
         b.append(",\n  \"calls\": [");
         String sep = "\n    ";
-        for (Recording.Call c : TracedText.callsByStart(r)) {
+        for (Call c : TracedText.callsByStart(r)) {
             b.append(sep);
             call(r, c, b);
             sep = ",\n    ";
@@ -195,7 +200,7 @@ public final class RecordingJson {
     }
 
     /** One traced call as a JSON object: its method, thread, times, arguments, and what it returned or threw. */
-    public static void call(Recording r, Recording.Call c, StringBuilder b) {
+    public static void call(Recording r, Call c, StringBuilder b) {
         b.append("{\"method\": ");
         JsonText.quote(b, r.tracedName(c.methodId()));
         b.append(", \"thread\": ");

@@ -1,7 +1,8 @@
 package dev.tiprobe.report;
 
 import dev.tiprobe.recording.AllocInterval;
-import dev.tiprobe.recording.Callee;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.CapturedValueCodec;
 import dev.tiprobe.recording.ClassEvent;
@@ -9,11 +10,14 @@ import dev.tiprobe.recording.ClassFailure;
 import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.LockWait;
+import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordIn;
 import dev.tiprobe.recording.RecordKind;
 import dev.tiprobe.recording.RecordKinds;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Sample;
 import dev.tiprobe.recording.Signature;
 import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.recording.Stack;
@@ -117,41 +121,27 @@ public final class RecordingReader {
 
     /** What records hold, gathered: a chunk's, or the recording's so far. */
     private abstract static class Records {
-        /**
-         * The collections below that each chunk's are added to, in the same order in every
-         * Records ({@link Whole#add}); the method figures, which a chunk may settle, are added apart.
-         */
-        private final List<Object> gathered = new ArrayList<>();
-        final Map<Integer, String> methods = gathered(new HashMap<>());
-        final Map<Integer, String> sources = gathered(new HashMap<>());
-        final Map<Long, String> threads = gathered(new HashMap<>());
-        final List<Recording.Sample> samples = gathered(new ArrayList<>());
-        final List<Recording.Call> calls = gathered(new ArrayList<>());
-        final Map<Integer, String> types = gathered(new HashMap<>());
-        final List<Recording.Allocation> allocations = gathered(new ArrayList<>());
-        final List<Recording.LockWait> locks = gathered(new ArrayList<>());
-        /** The events of each {@link RecordKind}'s type, in the order they were written. */
+        final Map<Integer, String> methods = new HashMap<>();
+        final Map<Integer, String> sources = new HashMap<>();
+        final Map<Long, String> threads = new HashMap<>();
+        final Map<Integer, String> types = new HashMap<>();
+        /** The events of each {@link RecordKind}'s type, in the order they were written; but the figures, kept below. */
         final Map<Class<?>, List<Object>> byType = new HashMap<>();
-        final Map<Integer, Recording.MethodStats> stats = new HashMap<>();
+        /** Traced methods' latest figures by method id: each replaces those before it, so only the last is kept. */
+        final Map<Integer, MethodStats> stats = new HashMap<>();
         /** The last figures of methods whose classes unloaded, summed by id (equal classes loaded again share it). */
-        final Map<Integer, Recording.MethodStats> settled = new HashMap<>();
+        final Map<Integer, MethodStats> settled = new HashMap<>();
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
 
-        private <T> T gathered(T collection) {
-            gathered.add(collection);
-            return collection;
-        }
-
-        /** Adds what {@code later} gathered to this: maps by key, a later entry winning; lists and sets joined. */
-        @SuppressWarnings("unchecked")
-        void addGathered(Records later) {
-            for (int i = 0; i < gathered.size(); i++) {
-                Object mine = gathered.get(i);
-                if (mine instanceof Map<?, ?> map) ((Map<Object, Object>) map).putAll((Map<?, ?>) later.gathered.get(i));
-                else ((java.util.Collection<Object>) mine).addAll((java.util.Collection<?>) later.gathered.get(i));
+        /** A settled figure takes the place of what came before it for its id, and is added to the id's settled ones. */
+        void figures(MethodStats figures) {
+            if (!figures.settled()) {
+                stats.put(figures.methodId(), figures);
+            } else {
+                stats.remove(figures.methodId());
+                settled.merge(figures.methodId(), figures, MethodStats::plus);
             }
-            later.byType.forEach((type, events) -> byType.computeIfAbsent(type, t -> new ArrayList<>()).addAll(events));
         }
     }
 
@@ -159,11 +149,16 @@ public final class RecordingReader {
     private static final class Whole extends Records {
         int chunks;
 
+        /** Adds a chunk that decoded whole: names by key (a later one winning), events after those before. */
         void add(Chunk chunk) {
-            addGathered(chunk);
+            methods.putAll(chunk.methods);
+            sources.putAll(chunk.sources);
+            threads.putAll(chunk.threads);
+            types.putAll(chunk.types);
+            chunk.byType.forEach((type, events) -> byType.computeIfAbsent(type, t -> new ArrayList<>()).addAll(events));
             chunk.settled.forEach((id, last) -> {
                 stats.remove(id);  // what an earlier chunk had of that class instance
-                settled.merge(id, last, Recording.MethodStats::plus);
+                settled.merge(id, last, MethodStats::plus);
             });
             stats.putAll(chunk.stats);
             start = Math.min(start, chunk.start);
@@ -176,20 +171,21 @@ public final class RecordingReader {
             for (Info fact : all(Info.class)) info.put(fact.key(), fact.value());
             java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
             for (AllocInterval change : all(AllocInterval.class)) intervals.put(change.epochNanos(), change.intervalBytes());
-            withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
-            settled.forEach((id, last) -> stats.merge(id, last, Recording.MethodStats::plus));
+            List<Allocation> allocations = withIntervals(all(Allocation.class), intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
+            settled.forEach((id, last) -> stats.merge(id, last, MethodStats::plus));
             Map<Integer, Signature> signatures = new HashMap<>();
             for (Signature s : all(Signature.class)) signatures.put(s.methodId(), s);
             Map<Class<?>, List<?>> records = new HashMap<>();
             byType.forEach((type, events) -> records.put(type, List.copyOf(events)));
+            records.put(Allocation.class, allocations);
             return new Recording(chunks, chunks == 0 ? 0 : start, chunks == 0 ? 0 : end, Map.copyOf(info), Map.copyOf(methods),
-                    Map.copyOf(sources), Map.copyOf(threads), List.copyOf(samples), all(ClassEvent.class), Map.copyOf(stats),
-                    List.copyOf(calls),
+                    Map.copyOf(sources), Map.copyOf(threads), all(Sample.class), all(ClassEvent.class), Map.copyOf(stats),
+                    all(Call.class),
                     new Recording.Tracing(Map.copyOf(signatures), all(Skipped.class),
                             all(ClassFailure.class).stream().map(ClassFailure::reason).toList(), all(Removed.class)),
-                    new Recording.Events(Map.copyOf(types), List.copyOf(allocations),
+                    new Recording.Events(Map.copyOf(types), allocations,
                             all(Freed.class).stream().map(Freed::tag).collect(java.util.stream.Collectors.toUnmodifiableSet()),
-                            List.copyOf(locks), all(Deadlock.class)),
+                            all(LockWait.class), all(Deadlock.class)),
                     Map.copyOf(records), damage);
         }
 
@@ -266,7 +262,7 @@ public final class RecordingReader {
      * before it, or the session's interval. By time, not by place in the file: a sample taken just
      * before a change may be written after it.
      */
-    private static void withIntervals(List<Recording.Allocation> allocations, java.util.NavigableMap<Long, Long> changes, String asked) {
+    private static List<Allocation> withIntervals(List<Allocation> allocations, java.util.NavigableMap<Long, Long> changes, String asked) {
         long first;
         try {
             first = asked == null ? 0 : Long.parseLong(asked);
@@ -274,36 +270,23 @@ public final class RecordingReader {
             first = 0;
         }
         long initial = first;
-        allocations.replaceAll(a -> {
+        return allocations.stream().map(a -> {
             Map.Entry<Long, Long> change = changes.floorEntry(a.epochNanos());
             return a.withInterval(change == null ? initial : change.getValue());
-        });
+        }).toList();
     }
 
+    /** A chunk being decoded: the names it defines, its stacks, its events; the reader asks for its records through {@link RecordIn}. */
     private static final class Chunk extends Records implements RecordIn {
         final int version;
+        /** Version 9 on: events name their stacks in the chunk's pool; null before. */
+        final List<Stack> stacks;
         /** The chunk's records, read from where the record being read is. */
         private ByteBuffer in;
-        /** Version 4 on: values (not text) in calls, histograms in statistics. */
-        final boolean values;
-        /** Version 8 on: statistics may be settled. */
-        final boolean settles;
-        /** Whether LOCK records may be parks (version 13 on). */
-        final boolean parks;
-        /** Version 9 on: events name their stacks in the chunk's pool; null before. */
-        final List<Frames> stacks;
-        /** Version 10 on: calls end with a stack id. */
-        final boolean callerStacks;
-        final boolean callees;
 
         Chunk(int version) {
             this.version = version;
-            this.values = version >= RecordingFormat.VALUES_SINCE;
-            this.settles = version >= RecordingFormat.SETTLED_SINCE;
-            this.parks = version >= RecordingFormat.PARKS_SINCE;
             this.stacks = version >= RecordingFormat.STACKS_SINCE ? new ArrayList<>() : null;
-            this.callerStacks = version >= RecordingFormat.CALLER_STACKS_SINCE;
-            this.callees = version >= RecordingFormat.CALLEES_SINCE;
         }
 
         void decode(ByteBuffer b) throws Malformed {
@@ -311,29 +294,64 @@ public final class RecordingReader {
             start = b.getLong();
             end = b.getLong();
             while (b.hasRemaining()) {
-                int kind = b.get();
-                switch (kind) {
+                int number = b.get();
+                switch (number) {
                     case RecordingFormat.METHOD -> methods.put(methodId(b), Wire.string(b));
                     case RecordingFormat.SOURCE -> sources.put(methodId(b), Wire.string(b));
                     case RecordingFormat.THREAD -> threads.put(Wire.varlong(b), Wire.string(b));
-                    case RecordingFormat.SAMPLE -> samples.add(sample(b));
                     case RecordingFormat.TYPE -> types.put(methodId(b), Wire.string(b));
                     case RecordingFormat.STACK -> pool(b);
-                    case RecordingFormat.ALLOC -> allocations.add(allocation(b));
-                    case RecordingFormat.LOCK -> locks.add(lock(b));
-                    case RecordingFormat.STATS -> stats(b);
-                    case RecordingFormat.CALL -> calls.add(call(b));
-                    default -> event(kind, b);
+                    default -> event(number);
                 }
             }
         }
 
         /** A record of a {@link RecordKind}, read by its codec. */
-        private void event(int number, ByteBuffer b) throws Malformed {
+        private void event(int number) throws Malformed {
             RecordKind<?> kind = RecordKinds.of(number);
             if (kind == null) throw new Malformed("unknown record kind " + number);
             if (version < kind.since()) throw new Malformed("a record of kind " + number + " in a recording older than version " + kind.since());
-            byType.computeIfAbsent(kind.type(), t -> new ArrayList<>()).add(kind.read(this));
+            Object event = kind.read(this);
+            if (event instanceof MethodStats figures) figures(figures);
+            else byType.computeIfAbsent(kind.type(), t -> new ArrayList<>()).add(event);
+        }
+
+        /** A STACK record: the chunk's next pooled stack. */
+        private void pool(ByteBuffer b) throws Malformed {
+            if (stacks == null) throw new Malformed("a STACK record in a recording older than version " + RecordingFormat.STACKS_SINCE);
+            long id = Wire.varlong(b);
+            if (id != stacks.size() + 1) throw new Malformed("stack " + id + " out of order");
+            stacks.add(frames(b, Wire.flag(b)));
+        }
+
+        /** A stack by its id in the chunk's pool; events naming one share it. */
+        private Stack pooled(long id) throws Malformed {
+            if (id < 1 || id > stacks.size()) throw new Malformed("no stack " + id + " in this chunk");
+            return stacks.get((int) id - 1);
+        }
+
+        /** {@code varint:depth (varint:methodId varint:line) * depth}; a cut stack gets a [truncated] root, so every view shows where frames are missing. */
+        private static Stack frames(ByteBuffer b, boolean truncated) throws Malformed {
+            long depth = Wire.varlong(b);
+            if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining() / 2) throw new Malformed("bad depth " + depth);
+            int[] frames = new int[(int) depth + (truncated ? 1 : 0)];
+            int[] lines = new int[frames.length];
+            if (truncated) frames[frames.length - 1] = Stack.TRUNCATED;
+            for (int i = 0; i < depth; i++) {
+                long id = Wire.varlong(b);
+                if (id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
+                frames[i] = (int) id;
+                long line = Wire.varlong(b);
+                if (line > Integer.MAX_VALUE) throw new Malformed("bad line " + line);
+                lines[i] = (int) line;
+            }
+            return new Stack(frames, lines, (int) depth, truncated);
+        }
+
+        private static int methodId(ByteBuffer b) throws Malformed {
+            long id = Wire.varlong(b);
+            if (id <= 0 || id > Integer.MAX_VALUE) throw new Malformed("bad method id " + id);
+            return (int) id;
         }
 
         @Override
@@ -353,7 +371,7 @@ public final class RecordingReader {
 
         @Override
         public int u8() {
-            return in.get();
+            return in.get() & 0xFF;
         }
 
         @Override
@@ -361,9 +379,14 @@ public final class RecordingReader {
             return Wire.string(in);
         }
 
+        /** A value; in a recording before version 4 a value was text, and void's result empty text. */
         @Override
         public CapturedValue value() throws Malformed {
-            return value(in);
+            if (version < RecordingFormat.VALUES_SINCE) {
+                String text = Wire.string(in);
+                return text.isEmpty() ? CapturedValue.NONE : new CapturedValue.Shown(text);
+            }
+            return CapturedValueCodec.read(in);
         }
 
         @Override
@@ -394,176 +417,25 @@ public final class RecordingReader {
         }
 
         @Override
+        public String typeName(int id) {
+            return types.get(id);
+        }
+
+        /** By id from version 9, else {@code u8:truncated} and its frames. */
+        @Override
         public Stack stack() throws Malformed {
-            Frames f = stack(in);
-            return Stack.read(f.ids, f.lines);
+            return stacks != null ? pooled(Wire.varlong(in)) : frames(in, Wire.flag(in));
         }
 
-
-        private Recording.Sample sample(ByteBuffer b) throws Malformed {
-            long time = start + Wire.varlong(b);
-            long thread = Wire.varlong(b);
-            byte flags = b.get();
-            byte state = (byte) (flags & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
-            long weight = Wire.varlong(b);
-            long ticks = (flags & RecordingFormat.STATE_WEIGHTED) != 0 ? Wire.varlong(b) : 1;
-            Frames f = stacks != null ? pooled(Wire.varlong(b)) : frames(b, (flags & RecordingFormat.STATE_TRUNCATED) != 0);
-            return new Recording.Sample(time, thread, state, weight, ticks, f.ids, f.lines);
+        @Override
+        public Stack stack(boolean truncated) throws Malformed {
+            return stacks != null ? pooled(Wire.varlong(in)) : frames(in, truncated);
         }
 
-        /** A STACK record: the chunk's next pooled stack. */
-        private void pool(ByteBuffer b) throws Malformed {
-            if (stacks == null) throw new Malformed("a STACK record in a recording older than version " + RecordingFormat.STACKS_SINCE);
-            long id = Wire.varlong(b);
-            if (id != stacks.size() + 1) throw new Malformed("stack " + id + " out of order");
-            stacks.add(frames(b, Wire.flag(b)));
-        }
-
-        private Recording.Allocation allocation(ByteBuffer b) throws Malformed {
-            long time = start + Wire.varlong(b);
-            long thread = Wire.varlong(b);
-            int type = methodId(b);
-            long size = Wire.varlong(b);
-            long tag = Wire.varlong(b);
-            Frames f = stack(b);
-            return new Recording.Allocation(time, thread, type, size, tag, f.ids, f.lines, 0);
-        }
-
-        private Recording.LockWait lock(ByteBuffer b) throws Malformed {
-            long time = start + Wire.varlong(b);
-            long thread = Wire.varlong(b);
-            byte lockKind = b.get();
-            byte lastKind = parks ? RecordingFormat.WAIT_PARKED : RecordingFormat.LOCK_WAIT;
-            if (lockKind < RecordingFormat.LOCK_CONTENDED || lockKind > lastKind) {
-                throw new Malformed("bad lock kind " + lockKind);
-            }
-            int type = methodId(b);
-            long wait = Wire.varlong(b);
-            Frames f = stack(b);
-            long owner = Wire.varlong(b);
-            Frames o = owner == 0 ? NO_FRAMES : stack(b);
-            return new Recording.LockWait(time, thread, lockKind, type, wait, f.ids, f.lines, owner, o.ids, o.lines);
-        }
-
-        /** A STATS record: a method's figures so far, or (settled) the last of a class that went. */
-        private void stats(ByteBuffer b) throws Malformed {
-            int method = methodId(b);
-            long count = Wire.varlong(b);
-            int flags = b.get();
-            int known = RecordingFormat.STATS_TIMED | (settles ? RecordingFormat.STATS_SETTLED : 0);
-            if ((flags & ~known) != 0) {
-                throw new Malformed("bad statistics flags " + flags);
-            }
-            boolean timed = (flags & RecordingFormat.STATS_TIMED) != 0;
-            long total = timed ? Wire.varlong(b) : -1;
-            long min = timed ? Wire.varlong(b) : -1;
-            long max = timed ? Wire.varlong(b) : -1;
-            long[] histogram = timed && values ? histogram(b) : new long[0];
-            Recording.MethodStats figures = new Recording.MethodStats(method, count, timed, total, min, max, histogram);
-            if ((flags & RecordingFormat.STATS_SETTLED) == 0) {
-                stats.put(method, figures);
-            } else {
-                stats.remove(method);
-                settled.merge(method, figures, Recording.MethodStats::plus);
-            }
-        }
-
-        /** A stack's method ids and lines, leaf first. */
-        private record Frames(int[] ids, int[] lines) {}
-
-        private static final Frames NO_FRAMES = new Frames(new int[0], new int[0]);
-
-        /** An ALLOC's or LOCK's stack: by id from version 9, else {@code u8:truncated} and its frames. */
-        private Frames stack(ByteBuffer b) throws Malformed {
-            return stacks != null ? pooled(Wire.varlong(b)) : frames(b, Wire.flag(b));
-        }
-
-        /** A stack by its id in the chunk's pool; events naming one share its arrays. */
-        private Frames pooled(long id) throws Malformed {
-            if (id < 1 || id > stacks.size()) throw new Malformed("no stack " + id + " in this chunk");
-            return stacks.get((int) id - 1);
-        }
-
-        /** {@code varint:depth (varint:methodId varint:line) * depth}; a cut stack gets a [truncated] root, so every view shows where frames are missing. */
-        private static Frames frames(ByteBuffer b, boolean truncated) throws Malformed {
-            long depth = Wire.varlong(b);
-            if (depth > RecordingFormat.MAX_DEPTH || depth > b.remaining() / 2) throw new Malformed("bad depth " + depth);
-            int[] frames = new int[(int) depth + (truncated ? 1 : 0)];
-            int[] lines = new int[frames.length];
-            if (truncated) frames[frames.length - 1] = Recording.TRUNCATED;
-            for (int i = 0; i < depth; i++) {
-                long id = Wire.varlong(b);
-                if (id > Integer.MAX_VALUE) throw new Malformed("bad frame id " + id);
-                frames[i] = (int) id;
-                long line = Wire.varlong(b);
-                if (line > Integer.MAX_VALUE) throw new Malformed("bad line " + line);
-                lines[i] = (int) line;
-            }
-            return new Frames(frames, lines);
-        }
-
-        private Recording.Call call(ByteBuffer b) throws Malformed {
-            long time = start + Wire.varlong(b);
-            long thread = Wire.varlong(b);
-            int method = methodId(b);
-            long depth = Wire.varlong(b);
-            if (depth > Integer.MAX_VALUE) throw new Malformed("bad call depth " + depth);
-            byte outcome = b.get();
-            if (outcome != RecordingFormat.RETURNED && outcome != RecordingFormat.THREW && outcome != RecordingFormat.RUNNING) {
-                throw new Malformed("bad call outcome " + outcome);
-            }
-            long duration = Wire.varlong(b);
-            long count = Wire.varlong(b);
-            if (count > b.remaining() / 2) throw new Malformed("bad argument count " + count);
-            List<String> names = new ArrayList<>();
-            List<CapturedValue> args = new ArrayList<>();
-            for (long i = 0; i < count; i++) {
-                names.add(Wire.string(b));
-                args.add(value(b));
-            }
-            CapturedValue result = value(b);
-            long stackId = callerStacks ? Wire.varlong(b) : 0;
-            Frames stack = stackId == 0 ? NO_FRAMES : pooled(stackId);  // 0: no stack taken
-            List<Callee> sites = callees ? callees(b) : List.of();
-            return new Recording.Call(time, thread, method, (int) depth, outcome == RecordingFormat.RUNNING ? -1 : duration,
-                    outcome == RecordingFormat.THREW, List.copyOf(names), List.copyOf(args), result, stack.ids, stack.lines, sites);
-        }
-
-        /** A CALL's timed call sites. */
-        private static List<Callee> callees(ByteBuffer b) throws Malformed {
-            long count = Wire.varlong(b);
-            if (count > b.remaining() / 3) throw new Malformed("bad callee count " + count);
-            List<Callee> out = new ArrayList<>();
-            for (long i = 0; i < count; i++) out.add(new Callee(Wire.string(b), Wire.varlong(b), Wire.varlong(b)));
-            return List.copyOf(out);
-        }
-
-        /** Bucket b: calls of [2^b, 2^(b+1)) ns. */
-        private static long[] histogram(ByteBuffer b) throws Malformed {
-            long buckets = Wire.varlong(b);
-            if (buckets > 64) throw new Malformed("bad histogram of " + buckets + " buckets");
-            long[] h = new long[64];
-            for (long i = 0; i < buckets; i++) {
-                int bucket = b.get();
-                if (bucket < 0 || bucket >= 64) throw new Malformed("bad histogram bucket " + bucket);
-                h[bucket] = Wire.varlong(b);
-            }
-            return h;
-        }
-
-        /** A value; in a recording before version 4 a value was text, and void's result empty text. */
-        private CapturedValue value(ByteBuffer b) throws Malformed {
-            if (!values) {
-                String text = Wire.string(b);
-                return text.isEmpty() ? CapturedValue.NONE : new CapturedValue.Shown(text);
-            }
-            return CapturedValueCodec.read(b);
-        }
-
-        private static int methodId(ByteBuffer b) throws Malformed {
-            long id = Wire.varlong(b);
-            if (id <= 0 || id > Integer.MAX_VALUE) throw new Malformed("bad method id " + id);
-            return (int) id;
+        @Override
+        public Stack optionalStack() throws Malformed {
+            long id = Wire.varlong(in);
+            return id == 0 ? Stack.NONE : pooled(id);
         }
     }
 }

@@ -1,9 +1,12 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.recording.Deadlock;
-import dev.tiprobe.recording.Skipped;
+import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Skipped;
 
 import java.io.PrintWriter;
 import java.util.Comparator;
@@ -115,7 +118,7 @@ public final class TextReport {
         long[] bytes = new long[AGE_BOUNDS.length];
         long[] objects = new long[AGE_BOUNDS.length];
         long all = 0;
-        for (Recording.Allocation a : r.events().allocations()) {
+        for (Allocation a : r.events().allocations()) {
             if (a.tag() == 0 || r.events().freed().contains(a.tag())) continue;
             long ageSeconds = Math.max(0, r.endEpochNanos() - a.epochNanos()) / 1_000_000_000L;
             int group = 0;
@@ -139,11 +142,11 @@ public final class TextReport {
      * owner watch took its stack), or else the thread that released the monitor to the waiter.
      */
     private static void longestWaits(Recording r, PrintWriter out, int n) {
-        List<Recording.LockWait> waits = r.events().locks().stream().filter(w -> RecordingFormat.inLockView(w.kind()))
-                .sorted(Comparator.comparingLong(Recording.LockWait::waitNanos).reversed()).limit(n).toList();
+        List<LockWait> waits = r.events().locks().stream().filter(w -> RecordingFormat.inLockView(w.kind()))
+                .sorted(Comparator.comparingLong(LockWait::waitNanos).reversed()).limit(n).toList();
         if (waits.isEmpty()) return;
         out.printf("%nLongest waits to enter a monitor or take a lock%n");
-        for (Recording.LockWait w : waits) {
+        for (LockWait w : waits) {
             // a park's first frame is where the program called into java.util.concurrent (ReentrantLock.lock): the waiter is below it
             int waiter = w.kind() == RecordingFormat.LOCK_PARKED && w.frames().length > 1 ? 1 : 0;
             out.printf("  %.1f ms  %s in %s on %s%n", w.waitNanos() / 1e6, thread(r, w.threadId()),
@@ -220,11 +223,11 @@ public final class TextReport {
         List<TracedText.Method> methods = TracedText.methods(r);
         if (methods.isEmpty()) return;
         methodTables(out, methods, top, "Top methods by calls", "Top methods by time (inclusive, wall clock)");
-        List<Recording.Call> traced = TracedText.callsByStart(r);
+        List<Call> traced = TracedText.callsByStart(r);
         if (traced.isEmpty() || calls <= 0) return;
         out.printf("%nTraced calls (%d of %d recorded; %s not recorded because of the limits)%n", Math.min(calls, traced.size()),
                 traced.size(), r.info().getOrDefault(RecordingFormat.INFO_DROPPED_CALLS, "0"));
-        for (Recording.Call c : traced.subList(0, Math.min(calls, traced.size()))) {
+        for (Call c : traced.subList(0, Math.min(calls, traced.size()))) {
             out.println("  " + TracedText.call(r, c));
             // A call kept by its duration has its stack, the method itself first: its callers, nearest first.
             for (String caller : TracedText.callers(r, c, CALLER_FRAMES)) out.printf("        from %s%n", caller);

@@ -1,7 +1,9 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.MethodStats;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,7 +28,7 @@ public final class TracedText {
     /** The traced methods, merged by name, most calls first. */
     public static List<Method> methods(Recording r) {
         List<Method> stats = new ArrayList<>();
-        for (Recording.MethodStats s : r.stats().values()) {
+        for (MethodStats s : r.stats().values()) {
             stats.add(new Method(r.tracedName(s.methodId()), s.calls(), s.timed(), s.totalNanos(), s.minNanos(), s.maxNanos()));
         }
         List<Method> out = merged(stats);
@@ -47,14 +49,14 @@ public final class TracedText {
     }
 
     /** The traced calls in the order they started. */
-    public static List<Recording.Call> callsByStart(Recording r) {
-        List<Recording.Call> calls = new ArrayList<>(r.calls());
-        calls.sort(Comparator.comparingLong(Recording.Call::startEpochNanos));
+    public static List<Call> callsByStart(Recording r) {
+        List<Call> calls = new ArrayList<>(r.calls());
+        calls.sort(Comparator.comparingLong(Call::startEpochNanos));
         return calls;
     }
 
     /** The callers of a call kept with its stack, nearest first, at most {@code max}; none for a call without one. */
-    public static List<String> callers(Recording r, Recording.Call c, int max) {
+    public static List<String> callers(Recording r, Call c, int max) {
         int[] stack = c.stackFrames();  // the method itself first
         List<String> callers = new ArrayList<>();
         for (int i = 1; i < stack.length && callers.size() < max; i++) callers.add(r.methodName(stack[i]));
@@ -66,7 +68,7 @@ public final class TracedText {
      * share of the call and how often it ran; the time in the method's own code last
      * ({@code [own code]}). None where its sites were not timed.
      */
-    public static List<String> callTree(Recording.Call c) {
+    public static List<String> callTree(Call c) {
         if (c.callees().isEmpty() || c.durationNanos() < 0) return List.of();
         List<String> lines = new ArrayList<>();
         long inCallees = 0;
@@ -80,13 +82,13 @@ public final class TracedText {
     }
 
     /** {@code 12.001 ms  95.2%  1x  demo.shop.Pricing.total(...)}. */
-    private static String branch(Recording.Call c, long nanos, long calls, String what) {
+    private static String branch(Call c, long nanos, long calls, String what) {
         double share = c.durationNanos() == 0 ? 0 : 100.0 * nanos / c.durationNanos();
         return String.format("%10.3f ms %5.1f%% %6s  %s", nanos / 1e6, share, calls == 0 ? "" : calls + "x", what);
     }
 
     /** A traced call's arguments as the reports show them: {@code order=Shop$Order{id=5, …}, qty=2}. */
-    static String arguments(Recording.Call c) {
+    static String arguments(Call c) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < c.argValues().size(); i++) {
             if (i > 0) b.append(", ");
@@ -97,12 +99,12 @@ public final class TracedText {
     }
 
     /** {@code [main]   fib(n=10) -> 55  (1.200 ms)}, indented by depth. */
-    public static String call(Recording r, Recording.Call c) {
+    public static String call(Recording r, Call c) {
         return call(r, c, true);
     }
 
     /** {@code [main] fib(n=10) -> 55  (1.200 ms)}; {@code byDepth}: indented by the traced frames below it. */
-    public static String call(Recording r, Recording.Call c, boolean byDepth) {
+    public static String call(Recording r, Call c, boolean byDepth) {
         String method = r.tracedName(c.methodId());
         int paren = method.indexOf('(');
         String head = paren < 0 ? method : method.substring(0, paren);

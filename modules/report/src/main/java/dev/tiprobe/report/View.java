@@ -1,6 +1,9 @@
 package dev.tiprobe.report;
 
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Sample;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -95,20 +98,20 @@ public enum View {
         List<Profile.Stack> stacks = new ArrayList<>();
         switch (this) {
             case CPU, WALL -> {
-                for (Recording.Sample s : r.samples()) {
+                for (Sample s : r.samples()) {
                     long weight = this == CPU ? s.cpuNanos() : s.ticks();
                     if (weight > 0) stacks.add(new Profile.Stack(s.epochNanos(), s.threadId(), s.frames(), s.lines(), weight));
                 }
             }
             case ALLOC, LIVE -> {
-                for (Recording.Allocation a : r.events().allocations()) {
+                for (Allocation a : r.events().allocations()) {
                     if (this == LIVE && (a.tag() == 0 || r.events().freed().contains(a.tag()))) continue;
                     stacks.add(new Profile.Stack(a.epochNanos(), a.threadId(), withLeaf(a.frames(), a.typeId()), withFirst(a.lines(), 0),
                             a.estimatedBytes()));
                 }
             }
             case LOCK, WAIT -> {
-                for (Recording.LockWait w : r.events().locks()) {
+                for (LockWait w : r.events().locks()) {
                     if (RecordingFormat.inLockView(w.kind()) == (this == LOCK)) stacks.add(new Profile.Stack(w.epochNanos(), w.threadId(), withLeaf(w.frames(), w.typeId()),
                             withFirst(w.lines(), 0), Math.max(1, w.waitNanos())));
                 }

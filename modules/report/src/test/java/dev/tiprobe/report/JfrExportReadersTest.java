@@ -1,9 +1,12 @@
 package dev.tiprobe.report;
 
-import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.Allocation;
 import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
+import dev.tiprobe.recording.Sample;
 import dev.tiprobe.recording.Stack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,22 +54,23 @@ class JfrExportReadersTest {
             w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, mode));
             w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_INTERVAL, "10000000"));
             for (int i = 0; i < 30; i++) {
-                w.sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1", RecordingFormat.STATE_RUNNABLE, 10_000_000,
-                        new Stack(new int[] {4, 1, 3}, new int[] {0, 42, 840}, 3, false));
+                w.write(1_000_000_000L + i * 10_000_000L, Sample.KIND, new Sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1",
+                        RecordingFormat.STATE_RUNNABLE, 10_000_000, 1, new Stack(new int[] {4, 1, 3}, new int[] {0, 42, 840}, 3, false)));
             }
             for (int i = 0; i < 10; i++) {
-                w.sample(1_000_000_000L + i * 10_000_000L, 8, "waiter", RecordingFormat.STATE_WAITING, 0,
-                        new Stack(new int[] {2, 3}, new int[] {0, 840}, 2, false));
+                w.write(1_000_000_000L + i * 10_000_000L, Sample.KIND, new Sample(1_000_000_000L + i * 10_000_000L, 8, "waiter",
+                        RecordingFormat.STATE_WAITING, 0, 1, new Stack(new int[] {2, 3}, new int[] {0, 840}, 2, false)));
             }
-            w.alloc(1_100_000_000L, 7, "worker-1", "byte[]", 4096, 0, new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false));
-            w.lock(1_300_000_000L, 8, "waiter", RecordingFormat.LOCK_CONTENDED, "com.foo.Orders", 5_000_000,
-                    new Stack(new int[] {1, 3}, new int[] {9, 840}, 2, false), 7, "worker-1",
-                    new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false));
-            w.lock(1_400_000_000L, 8, "waiter", RecordingFormat.LOCK_WAIT, "com.foo.Orders", 7_000_000,
-                    new Stack(new int[] {2, 3}, new int[] {0, 840}, 2, false), 0, null, null);
-            w.lock(1_500_000_000L, 8, "waiter", RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 3_000_000,
-                    new Stack(new int[] {1, 3}, new int[] {10, 840}, 2, false), 7, "worker-1",
-                    new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false));
+            w.write(1_100_000_000L, Allocation.KIND, new Allocation(1_100_000_000L, 7, "worker-1", "byte[]", 4096, 0,
+                    new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false)));
+            w.write(1_300_000_000L, LockWait.KIND, new LockWait(1_300_000_000L, 8, "waiter", RecordingFormat.LOCK_CONTENDED,
+                    "com.foo.Orders", 5_000_000, new Stack(new int[] {1, 3}, new int[] {9, 840}, 2, false), 7, "worker-1",
+                    new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false)));
+            w.write(1_400_000_000L, LockWait.KIND, new LockWait(1_400_000_000L, 8, "waiter", RecordingFormat.LOCK_WAIT, "com.foo.Orders",
+                    7_000_000, new Stack(new int[] {2, 3}, new int[] {0, 840}, 2, false), 0, null, null));
+            w.write(1_500_000_000L, LockWait.KIND, new LockWait(1_500_000_000L, 8, "waiter", RecordingFormat.LOCK_PARKED,
+                    "java.util.concurrent.locks.ReentrantLock", 3_000_000, new Stack(new int[] {1, 3}, new int[] {10, 840}, 2, false), 7,
+                    "worker-1", new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false)));
             w.write(1_600_000_000L, Deadlock.KIND, new Deadlock(1_600_000_000L, List.of(
                     new Deadlock.Waiter(7, "worker-1", "java.lang.Object@1a", 8, List.of("java.lang.Object@2b"),
                             new Stack(new int[] {1, 3}, new int[] {11, 840}, 2, false)),

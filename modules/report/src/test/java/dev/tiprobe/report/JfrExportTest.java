@@ -1,10 +1,14 @@
 package dev.tiprobe.report;
 
-import dev.tiprobe.recording.Info;
-import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.ids.HumanNames.FrameStyle;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Call;
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
+import dev.tiprobe.recording.Sample;
 import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -41,19 +45,20 @@ class JfrExportTest {
             w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, mode));
             w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_INTERVAL, "10000000"));
             for (int i = 0; i < 30; i++) {
-                w.sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1", RecordingFormat.STATE_RUNNABLE, 10_000_000,
-                        new Stack(new int[] {1, 4, 3}, new int[] {42, 0, 840}, 3, false));
+                w.write(1_000_000_000L + i * 10_000_000L, Sample.KIND, new Sample(1_000_000_000L + i * 10_000_000L, 7, "worker-1",
+                        RecordingFormat.STATE_RUNNABLE, 10_000_000, 1, new Stack(new int[] {1, 4, 3}, new int[] {42, 0, 840}, 3, false)));
             }
             for (int i = 0; i < 10; i++) {
-                w.sample(1_000_000_000L + i * 10_000_000L, 8, "waiter", RecordingFormat.STATE_WAITING, 0,
-                        new Stack(new int[] {2, 3}, new int[] {7, 840}, 2, false));
+                w.write(1_000_000_000L + i * 10_000_000L, Sample.KIND, new Sample(1_000_000_000L + i * 10_000_000L, 8, "waiter",
+                        RecordingFormat.STATE_WAITING, 0, 1, new Stack(new int[] {2, 3}, new int[] {7, 840}, 2, false)));
             }
-            w.alloc(1_100_000_000L, 7, "worker-1", "byte[]", 4096, 0, new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false));
-            w.alloc(1_200_000_000L, 7, "worker-1", "com.foo.Order[][]", 64, 0,
-                    new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false));
-            w.lock(1_300_000_000L, 8, "waiter", RecordingFormat.LOCK_CONTENDED, "com.foo.Orders", 5_000_000,
-                    new Stack(new int[] {2, 3}, new int[] {9, 840}, 2, false), 7, "worker-1",
-                    new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false));
+            w.write(1_100_000_000L, Allocation.KIND, new Allocation(1_100_000_000L, 7, "worker-1", "byte[]", 4096, 0,
+                    new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false)));
+            w.write(1_200_000_000L, Allocation.KIND, new Allocation(1_200_000_000L, 7, "worker-1", "com.foo.Order[][]", 64, 0,
+                    new Stack(new int[] {1, 3}, new int[] {43, 840}, 2, false)));
+            w.write(1_300_000_000L, LockWait.KIND, new LockWait(1_300_000_000L, 8, "waiter", RecordingFormat.LOCK_CONTENDED,
+                    "com.foo.Orders", 5_000_000, new Stack(new int[] {2, 3}, new int[] {9, 840}, 2, false), 7, "worker-1",
+                    new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false)));
             w.flush();
         }
         Recording r = RecordingReader.read(tpr);
@@ -135,10 +140,11 @@ class JfrExportTest {
         Path tpr = dir.resolve("traced.tpr");
         try (RecordingWriter w = RecordingWriter.create(tpr, METHODS::get)) {
             w.write(1_000_000_000L, ClassEvent.LOADED, new ClassEvent(1_000_000_000L, true, "com.foo.Orders"));
-            w.call(1_050_000_000L, 7, "worker-1", 1, 0, 3_000_000, false, List.of("orders", "discounts"),
+            w.write(1_050_000_000L, Call.KIND, new Call(1_050_000_000L, 7, "worker-1", 1, 0, 3_000_000, false,
+                    List.of("orders", "discounts"),
                     List.of(new dev.tiprobe.recording.CapturedValue.Str("three orders"), new dev.tiprobe.recording.CapturedValue.Int(5)),
                     new dev.tiprobe.recording.CapturedValue.Int(1250), new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false),
-                    List.of());
+                    List.of()));
             w.write(1_200_000_000L, ClassEvent.UNLOADED, new ClassEvent(1_200_000_000L, false, "com.foo.Orders"));
             w.flush();
         }

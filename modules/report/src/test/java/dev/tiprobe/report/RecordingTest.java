@@ -1,17 +1,22 @@
 package dev.tiprobe.report;
 
-import dev.tiprobe.recording.Info;
-import dev.tiprobe.recording.ClassEvent;
-import dev.tiprobe.recording.ClassFailure;
-import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.AllocInterval;
-import dev.tiprobe.recording.Deadlock;
-import dev.tiprobe.recording.Signature;
-import dev.tiprobe.recording.Skipped;
-import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
+import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.ClassFailure;
+import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.Freed;
+import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.LockWait;
+import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordingWriter;
+import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Sample;
+import dev.tiprobe.recording.Signature;
+import dev.tiprobe.recording.Skipped;
 
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Stack;
@@ -54,20 +59,22 @@ class RecordingTest {
                 for (int i = 0; i < 100; i++) {
                     int[] frames = {1 + i % 3, 4, 5};  // leaf first: M1..M3 called by M4 called by M5
                     int[] lines = {10 + i % 2, 20, 0};  // M5's line unknown (a native frame, say)
-                    w.sample(t += 10_000_000, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000,
-                            new Stack(frames, lines, 3, false));
+                    t += 10_000_000;
+                    w.write(t, Sample.KIND, new Sample(t, chunk + 1, "worker-" + chunk, RecordingFormat.STATE_RUNNABLE, 1_000_000, 1,
+                            new Stack(frames, lines, 3, false)));
                 }
                 w.write(t, ClassEvent.UNLOADED, new ClassEvent(t, false, "com.foo.Plugin" + chunk));
-                w.call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1,
-                        List.of("x"), List.of(new CapturedValue.Int(chunk)),
+                w.write(t, Call.KIND, new Call(t, chunk + 1, "worker-" + chunk, 6, chunk, chunk == 2 ? -1 : 2_000, chunk == 1, List.of("x"),
+                        List.of(new CapturedValue.Int(chunk)),
                         chunk == 1 ? new CapturedValue.Thrown("java.lang.IllegalStateException", "no") : new CapturedValue.Str("ok"),
                         chunk == 1 ? new Stack(new int[] {6, 4, 5}, new int[] {7, 20, 0}, 3, false) : null,
-                        chunk == 0 ? List.of(new Callee("com.foo.Db.query(java.lang.String) : int", 2, 1_500), new Callee("java.util.List.add(java.lang.Object) : boolean", 1, 100))
-                                : List.of());
-                if (chunk == 0) w.write(t, Signature.KIND, new Signature(6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void"));
+                        chunk == 0 ? List.of(new Callee("com.foo.Db.query(java.lang.String) : int", 2, 1_500),
+                                new Callee("java.util.List.add(java.lang.Object) : boolean", 1, 100)) : List.of()));
+                if (chunk == 0) w.write(t, Signature.KIND, new Signature(6, "com.foo.M6", "run", "(I)V",
+                        "app.jar!com.foo.M6.run(int x) : void"));
                 long[] histogram = new long[64];
                 histogram[10] = chunk + 1;  // [1024, 2048) ns
-                w.stats(t, 6, chunk + 1, false, true, 2_000L * (chunk + 1), 2_000, 2_000, histogram);
+                w.write(t, MethodStats.KIND, new MethodStats(6, chunk + 1, false, true, 2_000L * (chunk + 1), 2_000, 2_000, histogram));
                 w.flush();
             }
             assertEquals(3, w.chunks());
@@ -85,10 +92,10 @@ class RecordingTest {
         Path file = dir.resolve("ticks.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
             w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "wall"));
-            w.sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 10_000_000,
-                    new Stack(new int[] {1}, new int[] {0}, 1, false));
-            w.sample(3_000, 2, "parked", RecordingFormat.STATE_WAITING, 0, 5,
-                    new Stack(new int[] {2, 3}, new int[] {0, 0}, 2, true));
+            w.write(2_000, Sample.KIND, new Sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 10_000_000, 1,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false)));
+            w.write(3_000, Sample.KIND, new Sample(3_000, 2, "parked", RecordingFormat.STATE_WAITING, 0, 5,
+                    new Stack(new int[] {2, 3}, new int[] {0, 0}, 2, true)));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
@@ -107,8 +114,8 @@ class RecordingTest {
         Path quiet = dir.resolve("quiet.tpr");
         try (RecordingWriter w = RecordingWriter.create(quiet, id -> "M" + id)) {
             w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_LOCK_THRESHOLD, "10000000"));
-            w.lock(2_000, 1, "worker", RecordingFormat.LOCK_WAIT, "java.lang.Object", 20_000_000,
-                    new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null, null);
+            w.write(2_000, LockWait.KIND, new LockWait(2_000, 1, "worker", RecordingFormat.LOCK_WAIT, "java.lang.Object", 20_000_000,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null, null));
         }
         Recording r = RecordingReader.read(quiet);
         assertFalse(View.in(r).contains(View.LOCK));
@@ -118,8 +125,8 @@ class RecordingTest {
         Path contended = dir.resolve("contended.tpr");
         try (RecordingWriter w = RecordingWriter.create(contended, id -> "M" + id)) {
             w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_LOCK_THRESHOLD, "0"));
-            w.lock(2_000, 1, "worker", RecordingFormat.LOCK_CONTENDED, "java.lang.Object", 20_000,
-                    new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null, null);
+            w.write(2_000, LockWait.KIND, new LockWait(2_000, 1, "worker", RecordingFormat.LOCK_CONTENDED, "java.lang.Object", 20_000,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null, null));
         }
         assertNull(RecordingReader.read(contended).noContention());
         Path noLocks = dir.resolve("cpu.tpr");
@@ -153,10 +160,12 @@ class RecordingTest {
         Path file = dir.resolve("parks.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
             w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_LOCK_THRESHOLD, "1000000"));
-            w.lock(2_000, 1, "left", RecordingFormat.LOCK_PARKED, "java.util.concurrent.locks.ReentrantLock", 30_000_000,
-                    new Stack(new int[] {1, 2}, new int[] {0, 7}, 2, false), 2, "right", new Stack(new int[] {3}, new int[] {9}, 1, false));
-            w.lock(3_000, 2, "right", RecordingFormat.WAIT_PARKED, "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
-                    50_000_000, new Stack(new int[] {4}, new int[] {0}, 1, false), 0, null, null);
+            w.write(2_000, LockWait.KIND, new LockWait(2_000, 1, "left", RecordingFormat.LOCK_PARKED,
+                    "java.util.concurrent.locks.ReentrantLock", 30_000_000, new Stack(new int[] {1, 2}, new int[] {0, 7}, 2, false), 2,
+                    "right", new Stack(new int[] {3}, new int[] {9}, 1, false)));
+            w.write(3_000, LockWait.KIND, new LockWait(3_000, 2, "right", RecordingFormat.WAIT_PARKED,
+                    "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", 50_000_000,
+                    new Stack(new int[] {4}, new int[] {0}, 1, false), 0, null, null));
             w.write(4_000, Deadlock.KIND, new Deadlock(4_000, List.of(
                     new Deadlock.Waiter(1, "left", "java.lang.Object@1a", 2, List.of("java.lang.Object@2b"),
                             new Stack(new int[] {2}, new int[] {7}, 1, false)),
@@ -197,7 +206,8 @@ class RecordingTest {
         Path file = dir.resolve("own.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
             w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "cpu"));
-            w.sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 30_000_000, new Stack(new int[] {1}, new int[] {0}, 1, false));
+            w.write(2_000, Sample.KIND, new Sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 30_000_000, 1,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false)));
             w.write(3_000, Info.KIND, new Info(RecordingFormat.INFO_OWN_WORK_NANOS, "10000000"));
         }
         assertTrue(RecordingReader.read(file).caveats().contains("tiprobe's own work on the program's threads (its JVMTI callbacks"
@@ -220,17 +230,21 @@ class RecordingTest {
             }
             return "M" + id;
         })) {
-            w.sample(1_000, 1, "a", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, false));
-            w.alloc(2_000, 1, "a", "byte[]", 64, 0, new Stack(new int[] {2}, new int[] {0}, 1, false));
+            w.write(1_000, Sample.KIND, new Sample(1_000, 1, "a", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, false)));
+            w.write(2_000, Allocation.KIND, new Allocation(2_000, 1, "a", "byte[]", 64, 0,
+                    new Stack(new int[] {2}, new int[] {0}, 1, false)));
             assertThrows(OutOfMemoryError.class,
-                    () -> w.sample(3_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0,
-                            new Stack(new int[] {3, 1}, new int[] {0, 0}, 2, false)));
-            w.sample(4_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {3, 1}, new int[] {0, 0}, 2, false));
-            w.alloc(5_000, 1, "a", "byte[]", 64, 0, new Stack(new int[] {1}, new int[] {0}, 1, false));
+                    () -> w.write(3_000, Sample.KIND, new Sample(3_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                            new Stack(new int[] {3, 1}, new int[] {0, 0}, 2, false))));
+            w.write(4_000, Sample.KIND, new Sample(4_000, 2, "b", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(new int[] {3, 1}, new int[] {0, 0}, 2, false)));
+            w.write(5_000, Allocation.KIND, new Allocation(5_000, 1, "a", "byte[]", 64, 0,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false)));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage(), () -> r.damage().toString());
-        assertEquals(List.of(1_000L, 4_000L), r.samples().stream().map(Recording.Sample::epochNanos).toList());
+        assertEquals(List.of(1_000L, 4_000L), r.samples().stream().map(Sample::epochNanos).toList());
         Map<String, Long> folded = FoldedStacks.fold(View.WALL.of(r), false);
         assertEquals(Map.of("M2;M1", 1L, "M1;M3", 1L), folded);
         Map<String, Long> allocated = FoldedStacks.fold(View.ALLOC.of(r), false);
@@ -248,13 +262,15 @@ class RecordingTest {
         int big = 0;
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
             while (w.chunks() == 0) {  // cut by size alone
-                w.sample(1_000 + big, 1, "busy", RecordingFormat.STATE_RUNNABLE, 0,
-                        new Stack(frames, lines, frames.length, false));
+                w.write(1_000 + big, Sample.KIND, new Sample(1_000 + big, 1, "busy", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                        new Stack(frames, lines, frames.length, false)));
                 big++;
             }
-            w.sample(5_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {7}, new int[] {3}, 1, false));
+            w.write(5_000_000, Sample.KIND, new Sample(5_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(new int[] {7}, new int[] {3}, 1, false)));
             w.flush();
-            w.sample(6_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {8}, new int[] {4}, 1, false));
+            w.write(6_000_000, Sample.KIND, new Sample(6_000_000, 2, "after", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(new int[] {8}, new int[] {4}, 1, false)));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
@@ -279,16 +295,16 @@ class RecordingTest {
                 for (int t = 1; t <= n; t++) {
                     long at = 1_000L * (round * n + t);
                     Stack one = new Stack(new int[] {1}, new int[] {0}, 1, false);
-                    w.sample(at, t, "task-" + t, RecordingFormat.STATE_RUNNABLE, 0, one);
-                    w.alloc(at, t, "task-" + t, "com.gen.Made" + t, 64, 0, one);
+                    w.write(at, Sample.KIND, new Sample(at, t, "task-" + t, RecordingFormat.STATE_RUNNABLE, 0, 1, one));
+                    w.write(at, Allocation.KIND, new Allocation(at, t, "task-" + t, "com.gen.Made" + t, 64, 0, one));
                 }
             }
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
         assertEquals(2 * n, r.samples().size());
-        for (Recording.Sample sample : r.samples()) assertEquals("task-" + sample.threadId(), r.threads().get(sample.threadId()));
-        for (Recording.Allocation a : r.events().allocations()) {
+        for (Sample sample : r.samples()) assertEquals("task-" + sample.threadId(), r.threads().get(sample.threadId()));
+        for (Allocation a : r.events().allocations()) {
             assertEquals("com.gen.Made" + a.threadId(), r.events().types().get(a.typeId()));
         }
     }
@@ -310,14 +326,14 @@ class RecordingTest {
         assertEquals(1_010_000_000L, r.samples().getFirst().epochNanos());
         assertEquals(1_000_000, r.samples().getFirst().cpuNanos());
         assertEquals("wall", r.info().get(RecordingFormat.INFO_SAMPLE_MODE));
-        Recording.MethodStats stats = r.stats().get(6);
+        MethodStats stats = r.stats().get(6);
         assertEquals(3, stats.calls(), "the latest statistics win");
         assertEquals(6_000, stats.totalNanos());
         assertEquals(3, stats.histogram()[10]);
         assertEquals(new Signature(6, "com.foo.M6", "run", "(I)V", "app.jar!com.foo.M6.run(int x) : void"),
                 r.tracing().signatures().get(6));
         assertEquals(3, r.calls().size());
-        Recording.Call first = r.calls().getFirst();
+        Call first = r.calls().getFirst();
         assertEquals(List.of("x"), first.argNames());
         assertEquals(List.of(new CapturedValue.Int(0)), first.argValues());
         assertEquals(new CapturedValue.Str("ok"), first.result());
@@ -350,23 +366,29 @@ class RecordingTest {
         try (RecordingWriter w = RecordingWriter.create(file, id -> "Script.run()")) {
             long t = 1_000_000_000L;
             w.write(t, Signature.KIND, new Signature(7, "Script", "run", "()V", "Script.run() : void"));
-            w.stats(t, 7, 4, false, true, 4_000, 500, 2_000, bucket(10, 4));  // first instance, so far
+            w.write(t, MethodStats.KIND, new MethodStats(7, 4, false, true, 4_000, 500, 2_000, bucket(10, 4)));  // first instance, so far
             w.flush();
-            w.stats(t += 1_000, 7, 5, true, true, 5_000, 500, 2_000, bucket(10, 5));  // it unloaded: its last figures
-            w.stats(t, 7, 2, false, true, 600, 300, 300, bucket(8, 2));  // the second instance, so far
+            w.write(t += 1_000, MethodStats.KIND, new MethodStats(7, 5, true, true, 5_000, 500, 2_000,
+                    bucket(10, 5)));  // it unloaded: its last figures
+            w.write(t, MethodStats.KIND, new MethodStats(7, 2, false, true, 600, 300, 300, bucket(8, 2)));  // the second instance, so far
             w.flush();
-            w.stats(t += 1_000, 7, 3, false, true, 900, 300, 300, bucket(8, 3));  // replaces its own earlier figures
-            w.stats(t, 8, 9, true, false, 0, 0, 0, new long[0]);  // an untimed method that only ever settled
-            w.stats(t, 9, 4, false, true, 400, 100, 100, bucket(6, 4));  // so far, then in this very chunk
-            w.stats(t, 9, 6, true, true, 600, 100, 100, bucket(6, 6));  // its class unloaded: these replace them
+            w.write(t += 1_000, MethodStats.KIND, new MethodStats(7, 3, false, true, 900, 300, 300,
+                    bucket(8, 3)));  // replaces its own earlier figures
+            w.write(t, MethodStats.KIND, new MethodStats(8, 9, true, false, 0, 0, 0,
+                    new long[0]));  // an untimed method that only ever settled
+            w.write(t, MethodStats.KIND, new MethodStats(9, 4, false, true, 400, 100, 100,
+                    bucket(6, 4)));  // so far, then in this very chunk
+            w.write(t, MethodStats.KIND, new MethodStats(9, 6, true, true, 600, 100, 100,
+                    bucket(6, 6)));  // its class unloaded: these replace them
             w.flush();
-            w.stats(t, 10, 2, false, true, 200, 100, 100, bucket(6, 2));  // so far, in one chunk
+            w.write(t, MethodStats.KIND, new MethodStats(10, 2, false, true, 200, 100, 100, bucket(6, 2)));  // so far, in one chunk
             w.flush();
-            w.stats(t, 10, 5, true, true, 500, 100, 100, bucket(6, 5));  // settled in the next: these alone count
+            w.write(t, MethodStats.KIND, new MethodStats(10, 5, true, true, 500, 100, 100,
+                    bucket(6, 5)));  // settled in the next: these alone count
             w.flush();
         }
         Recording r = RecordingReader.read(file);
-        Recording.MethodStats run = r.stats().get(7);
+        MethodStats run = r.stats().get(7);
         assertEquals(8, run.calls(), "5 settled + 3 alive, the first instance's 4 so far replaced by its 5");
         assertEquals(5_900, run.totalNanos());
         assertEquals(300, run.minNanos());
@@ -493,7 +515,8 @@ class RecordingTest {
         try (RecordingWriter w = RecordingWriter.create(file, id -> "groovy-scripts!Script" + id + ".run() : java.lang.Object")) {
             for (int id = 1; id <= methods; id++) {
                 nameBytes += ("groovy-scripts!Script" + id + ".run() : java.lang.Object").length();
-                w.sample(1_000L * id, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {id}, new int[] {1}, 1, false));
+                w.write(1_000L * id, Sample.KIND, new Sample(1_000L * id, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                        new Stack(new int[] {id}, new int[] {1}, 1, false)));
             }
         }
         long size = Files.size(file);
@@ -567,7 +590,8 @@ class RecordingTest {
                 int grown = file == before ? 1 : 3;  // m2's samples: 1 of 4 before, 3 of 4 after
                 for (int i = 0; i < 4; i++) {
                     int[] frames = {i < grown ? 2 : 3, 1};  // m2 or m3, called by m1
-                    w.sample(1_000 + i, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, new Stack(frames, new int[2], 2, false));
+                    w.write(1_000 + i, Sample.KIND, new Sample(1_000 + i, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                            new Stack(frames, new int[2], 2, false)));
                 }
             }
         }
@@ -587,7 +611,8 @@ class RecordingTest {
     void aMethodOrTitleThatLooksLikeAPlaceholderIsShownAsItIs() throws IOException {
         Path file = dir.resolve("marks.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.TITLE.Page.render(java.lang.String TITLE) : void")) {
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1}, new int[] {0}, 1, false));
+            w.write(10, Sample.KIND, new Sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false)));
         }
         StringWriter out = new StringWriter();
         FlameGraphHtml.write(RecordingReader.read(file), out, "a /*DATA*/null TITLE");
@@ -611,8 +636,10 @@ class RecordingTest {
         Path file = dir.resolve("cpu.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "cpu"));
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
-            w.sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
+            w.write(10, Sample.KIND, new Sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, 1,
+                    new Stack(new int[] {1}, new int[] {7}, 1, false)));
+            w.write(20, Sample.KIND, new Sample(20, 1, "t", RecordingFormat.STATE_RUNNABLE, 5_000, 1,
+                    new Stack(new int[] {1}, new int[] {7}, 1, false)));
         }
         Recording r = RecordingReader.read(file);
         assertTrue(r.cpuMode());
@@ -623,8 +650,10 @@ class RecordingTest {
     void aStackCutAtTheSamplingDepthGetsATruncatedRootInEveryView() throws IOException {
         Path file = dir.resolve("deep.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
-            w.sample(10, 1, "t", RecordingFormat.STATE_WAITING, 0, new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, true));
-            w.sample(20, 1, "t", RecordingFormat.STATE_WAITING, 0, new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, false));
+            w.write(10, Sample.KIND, new Sample(10, 1, "t", RecordingFormat.STATE_WAITING, 0, 1,
+                    new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, true)));
+            w.write(20, Sample.KIND, new Sample(20, 1, "t", RecordingFormat.STATE_WAITING, 0, 1,
+                    new Stack(new int[] {1, 2}, new int[] {0, 0}, 2, false)));
         }
         Recording r = RecordingReader.read(file);
         assertEquals(RecordingFormat.STATE_WAITING, r.samples().getFirst().state(), "the flag is not part of the state");
@@ -640,7 +669,8 @@ class RecordingTest {
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, "2"));
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_FIRST_CLASS_FAILURE, "gen.Foo: left unchanged: no hierarchy for gen.Bar"));
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, "12500000"));
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, new Stack(new int[] {1}, new int[] {7}, 1, false));
+            w.write(10, Sample.KIND, new Sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 3_000, 1,
+                    new Stack(new int[] {1}, new int[] {7}, 1, false)));
         }
         Recording r = RecordingReader.read(file);
         assertEquals(List.of("2 classes were left unchanged (each says what that means for its calls); the first:"
@@ -658,7 +688,8 @@ class RecordingTest {
         try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id + "()")) {
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_CLASSES_INSTRUMENTED, "3000"));
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_INSTRUMENTING_NANOS, "2500000000"));
-            w.sample(100_000_000_000L, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1}, new int[] {7}, 1, false));
+            w.write(100_000_000_000L, Sample.KIND, new Sample(100_000_000_000L, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(new int[] {1}, new int[] {7}, 1, false)));
         }
         Recording r = RecordingReader.read(file);
         assertEquals(List.of("Instrumenting class files (3000 changed) took 2.5 s on the threads that loaded or retransformed"
@@ -670,7 +701,8 @@ class RecordingTest {
         Path brief = dir.resolve("brief.tpr");
         try (RecordingWriter w = RecordingWriter.create(brief, id -> "M" + id + "()")) {
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_INSTRUMENTING_NANOS, "900000000"));
-            w.sample(100_000_000_000L, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1}, new int[] {7}, 1, false));
+            w.write(100_000_000_000L, Sample.KIND, new Sample(100_000_000_000L, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(new int[] {1}, new int[] {7}, 1, false)));
         }
         assertEquals(List.of(), RecordingReader.read(brief).caveats(), "0.9 s in 100 s goes unsaid");
     }
@@ -693,7 +725,8 @@ class RecordingTest {
     void aMethodsSourceFileTravelsWithItsNameAndKeepsToItsLines() throws IOException {
         Path file = dir.resolve("sources.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M" + id + ".run()", id -> id == 1 ? "com/foo/M1.java" : null)) {
-            w.sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(new int[] {1, 2}, new int[] {42, 7}, 2, false));
+            w.write(10, Sample.KIND, new Sample(10, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(new int[] {1, 2}, new int[] {42, 7}, 2, false)));
         }
         Recording r = RecordingReader.read(file);
         assertEquals(Map.of(1, "com/foo/M1.java"), r.sources(), "only methods whose class names a file");
@@ -725,7 +758,7 @@ class RecordingTest {
         List<String> names = values.stream().map(v -> "p" + values.indexOf(v)).toList();
         Path file = dir.resolve("values.tpr");
         try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M.run(...) : void")) {
-            w.call(10, 1, "main", 1, 0, 5, false, names, values, CapturedValue.NONE, null, List.of());
+            w.write(10, Call.KIND, new Call(10, 1, "main", 1, 0, 5, false, names, values, CapturedValue.NONE, null, List.of()));
             w.write(10, Skipped.KIND, new Skipped("com.foo.M", "abstractOne", "()V", "abstract"));
             w.write(10, ClassFailure.KIND, new ClassFailure("com.foo.Broken: instrumented code does not verify"));
             w.flush();
@@ -733,7 +766,7 @@ class RecordingTest {
             w.write(20, ClassFailure.KIND, new ClassFailure("com.foo.Other: too large"));
         }
         Recording r = RecordingReader.read(file);
-        Recording.Call call = r.calls().getFirst();
+        Call call = r.calls().getFirst();
         assertEquals(values.size(), call.argValues().size());
         for (int i = 0; i < values.size(); i++) {
             if (values.get(i) instanceof CapturedValue.Float64 d) assertTrue(Double.isNaN(((CapturedValue.Float64) call.argValues().get(i)).value()));
@@ -772,10 +805,10 @@ class RecordingTest {
         d.write(RecordingFormat.METHOD);
         d.write(6);
         text(d, "com.foo.M6.run(int) : java.lang.String");
-        d.write(RecordingFormat.STATS);
+        d.write(MethodStats.KIND.number());
         d.write(new byte[] {6, 2, 1, 100, 40, 60});  // method 6: 2 calls, timed: total 100, min 40, max 60
-        d.write(RecordingFormat.CALL);
-        d.write(new byte[] {5, 1, 6, 0, RecordingFormat.RETURNED, 40, 1});  // at +5 on thread 1, depth 0, 40 ns, one argument
+        d.write(Call.KIND.number());
+        d.write(new byte[] {5, 1, 6, 0, Call.RETURNED, 40, 1});  // at +5 on thread 1, depth 0, 40 ns, one argument
         text(d, "x");
         text(d, "42");
         text(d, "\"ok\"");
@@ -783,7 +816,7 @@ class RecordingTest {
         assertNull(r.damage());
         assertEquals(2, r.stats().get(6).calls());
         assertEquals(0, r.stats().get(6).histogram().length, "no histogram before version 4");
-        Recording.Call call = r.calls().getFirst();
+        Call call = r.calls().getFirst();
         assertEquals(List.of(new CapturedValue.Shown("42")), call.argValues());
         assertEquals("[thread 1] com.foo.M6.run(x=42) -> \"ok\"  (0.000 ms)", TracedText.call(r, call));
     }
@@ -798,17 +831,18 @@ class RecordingTest {
         Path once = dir.resolve("once.tpr");
         Path many = dir.resolve("many.tpr");
         try (RecordingWriter w = RecordingWriter.create(once, id -> "M" + id)) {
-            w.sample(1_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(deep, lines, deep.length, false));
+            w.write(1_000, Sample.KIND, new Sample(1_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(deep, lines, deep.length, false)));
         }
         try (RecordingWriter w = RecordingWriter.create(many, id -> "M" + id)) {
-            for (int i = 0; i < 100; i++) w.sample(1_000 + i, 1, "t", RecordingFormat.STATE_RUNNABLE, 0,
-                    new Stack(deep, lines, deep.length, false));
-            w.alloc(2_000, 1, "t", "byte[]", 64, 0, new Stack(deep, lines, deep.length, false));
-            w.sample(3_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, new Stack(deep, lines, 50, true));  // cut: another stack
+            for (int i = 0; i < 100; i++) w.write(1_000 + i, Sample.KIND, new Sample(1_000 + i, 1, "t", RecordingFormat.STATE_RUNNABLE, 0,
+                    1, new Stack(deep, lines, deep.length, false)));
+            w.write(2_000, Allocation.KIND, new Allocation(2_000, 1, "t", "byte[]", 64, 0, new Stack(deep, lines, deep.length, false)));
+            w.write(3_000, Sample.KIND, new Sample(3_000, 1, "t", RecordingFormat.STATE_RUNNABLE, 0, 1,
+                    new Stack(deep, lines, 50, true)));  // cut: another stack
             w.flush();
-            w.lock(4_000, 1, "t", RecordingFormat.LOCK_WAIT, "java.lang.Object", 5_000_000,
-                    new Stack(deep, lines, deep.length, false),
-                    2, "owner", new Stack(new int[] {7}, new int[] {70}, 1, false));
+            w.write(4_000, LockWait.KIND, new LockWait(4_000, 1, "t", RecordingFormat.LOCK_WAIT, "java.lang.Object", 5_000_000,
+                    new Stack(deep, lines, deep.length, false), 2, "owner", new Stack(new int[] {7}, new int[] {70}, 1, false)));
         }
         long perStack = Files.size(once);
         assertTrue(Files.size(many) < 2 * perStack + 101 * 12 + 1_000, "the stack is written about once per chunk: "
@@ -818,11 +852,11 @@ class RecordingTest {
         assertEquals(101, r.samples().size());
         assertArrayEquals(deep, r.samples().get(99).frames());
         assertArrayEquals(lines, r.samples().get(99).lines());
-        Recording.Sample cut = r.samples().get(100);
+        Sample cut = r.samples().get(100);
         assertEquals(51, cut.frames().length, "50 frames and a [truncated] root");
         assertEquals(Recording.TRUNCATED, cut.frames()[50]);
         assertArrayEquals(deep, r.events().allocations().getFirst().frames());
-        Recording.LockWait wait = r.events().locks().getFirst();
+        LockWait wait = r.events().locks().getFirst();
         assertArrayEquals(deep, wait.frames(), "a stack pooled in an earlier chunk is written again in the next");
         assertArrayEquals(new int[] {7}, wait.ownerFrames());
         assertEquals("M100", r.methodName(100));
@@ -833,12 +867,12 @@ class RecordingTest {
     void aVersion8RecordingWithAStackInEachEventStillReads() throws IOException {
         java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
         java.io.DataOutputStream d = bodyWithMethod6(body);
-        d.write(RecordingFormat.SAMPLE);
+        d.write(Sample.KIND.number());
         d.write(new byte[] {5, 1, RecordingFormat.STATE_RUNNABLE | RecordingFormat.STATE_TRUNCATED, 0, 1, 6, 12});  // one frame, line 12, cut
         d.write(RecordingFormat.TYPE);
         d.write(3);
         text(d, "byte[]");
-        d.write(RecordingFormat.ALLOC);
+        d.write(Allocation.KIND.number());
         d.write(new byte[] {6, 1, 3, 64, 0, 0, 1, 6, 13});  // 64 bytes of type 3, untracked, whole stack: one frame, line 13
         Recording r = RecordingReader.read(oneChunkFile(8, body.toByteArray()));
         assertNull(r.damage());
@@ -853,10 +887,10 @@ class RecordingTest {
     void aVersion9RecordingsCallsReadWithoutStacks() throws IOException {
         java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
         java.io.DataOutputStream d = bodyWithMethod6(body);
-        d.write(RecordingFormat.CALL);
-        d.write(new byte[] {5, 1, 6, 0, RecordingFormat.RETURNED, 40, 0, RecordingFormat.VALUE_NONE});  // no arguments, void
-        d.write(RecordingFormat.CALL);
-        d.write(new byte[] {9, 1, 6, 0, RecordingFormat.RETURNED, 50, 0, RecordingFormat.VALUE_NONE});
+        d.write(Call.KIND.number());
+        d.write(new byte[] {5, 1, 6, 0, Call.RETURNED, 40, 0, RecordingFormat.VALUE_NONE});  // no arguments, void
+        d.write(Call.KIND.number());
+        d.write(new byte[] {9, 1, 6, 0, Call.RETURNED, 50, 0, RecordingFormat.VALUE_NONE});
         Recording r = RecordingReader.read(oneChunkFile(9, body.toByteArray()));
         assertNull(r.damage());
         assertEquals(2, r.calls().size(), "the second call is read where the first ends");
@@ -914,15 +948,15 @@ class RecordingTest {
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_ALLOC_INTERVAL, "1024"));
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_ALLOC_LIVE, "yes"));
-            w.alloc(10, 1, "main", "byte[]", 1 << 20, 7, new Stack(new int[] {1, 2}, new int[] {12, 3}, 2, false));
-            w.alloc(20, 1, "main", "app.Item", 32, 8, new Stack(new int[] {1, 2}, new int[] {13, 3}, 2, false));
+            w.write(10, Allocation.KIND, new Allocation(10, 1, "main", "byte[]", 1 << 20, 7,
+                    new Stack(new int[] {1, 2}, new int[] {12, 3}, 2, false)));
+            w.write(20, Allocation.KIND, new Allocation(20, 1, "main", "app.Item", 32, 8,
+                    new Stack(new int[] {1, 2}, new int[] {13, 3}, 2, false)));
             w.write(30, Freed.KIND, new Freed(8));
-            w.lock(40, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000,
-                    new Stack(new int[] {3}, new int[] {0}, 1, false),
-                    3, "holder", new Stack(new int[] {4}, new int[] {0}, 1, false));
-            w.lock(50, 2, "waiter", RecordingFormat.LOCK_WAIT, "java.lang.Object", 7_000_000,
-                    new Stack(new int[] {3}, new int[] {0}, 1, false),
-                    0, null, new Stack(null, null, 0, false));
+            w.write(40, LockWait.KIND, new LockWait(40, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000,
+                    new Stack(new int[] {3}, new int[] {0}, 1, false), 3, "holder", new Stack(new int[] {4}, new int[] {0}, 1, false)));
+            w.write(50, LockWait.KIND, new LockWait(50, 2, "waiter", RecordingFormat.LOCK_WAIT, "java.lang.Object", 7_000_000,
+                    new Stack(new int[] {3}, new int[] {0}, 1, false), 0, null, new Stack(null, null, 0, false)));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
@@ -935,7 +969,7 @@ class RecordingTest {
                 "the collected Item is not live");
         assertEquals(Map.of("app/Ledger.post;app.Ledger", 5_000_000L), FoldedStacks.fold(View.LOCK.of(r), false));
         assertEquals(Map.of("app/Ledger.post;java.lang.Object", 7_000_000L), FoldedStacks.fold(View.WAIT.of(r), false));
-        Recording.LockWait contended = r.events().locks().getFirst();
+        LockWait contended = r.events().locks().getFirst();
         assertEquals("holder", r.threads().get(contended.ownerThreadId()));
         assertEquals("app.Ledger.hold(long) : void", r.methodName(contended.ownerFrames()[0]));
         StringWriter page = new StringWriter();
@@ -955,17 +989,17 @@ class RecordingTest {
         long second = 1_000_000_000L;
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
             w.write(10 * second, Info.KIND, new Info(RecordingFormat.INFO_LOCK_SOURCE, "jfr"));
-            w.lock(10 * second - 1_000_000, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 6_000_000,
-                    new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null,
-                    new Stack(null, null, 0, false));
-            w.lock(9 * second, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger", 5_000_000,
-                    new Stack(new int[] {1}, new int[] {0}, 1, false), 3, "holder",
-                    new Stack(new int[0], new int[0], 0, false));
+            w.write(10 * second - 1_000_000, LockWait.KIND, new LockWait(10 * second - 1_000_000, 2, "waiter",
+                    RecordingFormat.LOCK_CONTENDED, "app.Ledger", 6_000_000, new Stack(new int[] {1}, new int[] {0}, 1, false), 0, null,
+                    new Stack(null, null, 0, false)));
+            w.write(9 * second, LockWait.KIND, new LockWait(9 * second, 2, "waiter", RecordingFormat.LOCK_CONTENDED, "app.Ledger",
+                    5_000_000, new Stack(new int[] {1}, new int[] {0}, 1, false), 3, "holder",
+                    new Stack(new int[0], new int[0], 0, false)));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
-        assertEquals(List.of(9 * second, 10 * second), r.events().locks().stream().map(Recording.LockWait::epochNanos).sorted().toList());
-        Recording.LockWait first = r.events().locks().stream().filter(l -> l.waitNanos() == 5_000_000).findFirst().orElseThrow();
+        assertEquals(List.of(9 * second, 10 * second), r.events().locks().stream().map(LockWait::epochNanos).sorted().toList());
+        LockWait first = r.events().locks().stream().filter(l -> l.waitNanos() == 5_000_000).findFirst().orElseThrow();
         assertEquals("holder", r.threads().get(first.ownerThreadId()));
         assertEquals(0, first.ownerFrames().length);
     }
@@ -980,16 +1014,20 @@ class RecordingTest {
         Map<Integer, String> names = Map.of(1, "app.Store.put(int) : void");
         try (RecordingWriter w = RecordingWriter.create(file, names::get)) {
             w.write(0, Info.KIND, new Info(RecordingFormat.INFO_ALLOC_INTERVAL, "1024"));
-            w.alloc(10, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
+            w.write(10, Allocation.KIND, new Allocation(10, 1, "main", "app.Item", 32, 0,
+                    new Stack(new int[] {1}, new int[] {3}, 1, false)));
             w.write(25, AllocInterval.KIND, new AllocInterval(25, 8192));
-            w.alloc(20, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
-            w.alloc(30, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
+            w.write(20, Allocation.KIND, new Allocation(20, 1, "main", "app.Item", 32, 0,
+                    new Stack(new int[] {1}, new int[] {3}, 1, false)));
+            w.write(30, Allocation.KIND, new Allocation(30, 1, "main", "app.Item", 32, 0,
+                    new Stack(new int[] {1}, new int[] {3}, 1, false)));
             w.write(40, AllocInterval.KIND, new AllocInterval(40, 2048));
-            w.alloc(50, 1, "main", "app.Item", 32, 0, new Stack(new int[] {1}, new int[] {3}, 1, false));
+            w.write(50, Allocation.KIND, new Allocation(50, 1, "main", "app.Item", 32, 0,
+                    new Stack(new int[] {1}, new int[] {3}, 1, false)));
         }
         Recording r = RecordingReader.read(file);
         assertNull(r.damage());
-        assertEquals(List.of(1024L, 1024L, 8192L, 2048L), r.events().allocations().stream().map(Recording.Allocation::intervalBytes).toList());
+        assertEquals(List.of(1024L, 1024L, 8192L, 2048L), r.events().allocations().stream().map(Allocation::intervalBytes).toList());
         long small = r.events().allocations().get(0).estimatedBytes();
         long raised = r.events().allocations().get(2).estimatedBytes();
         assertTrue(raised > 7.8 * small && raised < 8.1 * small, "a sample at 8 KiB stands for about 8 times one at 1 KiB: " + small + ", " + raised);

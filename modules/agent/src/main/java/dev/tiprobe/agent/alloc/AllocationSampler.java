@@ -12,6 +12,7 @@ import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.AgentOptions.Allocations;
 import dev.tiprobe.recording.AllocInterval;
+import dev.tiprobe.recording.Allocation;
 import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Reply;
@@ -184,7 +185,9 @@ public final class AllocationSampler extends EventEngine<AllocationSampler.Sampl
 
     @Override
     protected boolean write(Sampled s) throws IOException {
-        return recorder.alloc(s.epochNanos(), s.thread(), s.type(), s.size(), s.tag(), s.stack());
+        Thread t = s.thread();
+        return recorder.write(s.epochNanos(), Allocation.KIND,
+                new Allocation(s.epochNanos(), t.threadId(), t.getName(), s.type(), s.size(), s.tag(), s.stack()));
     }
 
     @Override

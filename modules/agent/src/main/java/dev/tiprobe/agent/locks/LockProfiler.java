@@ -10,6 +10,7 @@ import dev.tiprobe.jvmti.Event;
 import dev.tiprobe.jvmti.Events;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.Locks;
+import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Reply;
 import dev.tiprobe.recording.Stack;
@@ -397,8 +398,9 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     protected boolean write(Wait w) throws IOException {
         Owner o = w.owner();
         try {
-            return recorder.lock(w.epochNanos(), w.threadId(), w.threadName(), w.kind(), w.type(), w.waitNanos(), w.stack(),
-                    o == null ? 0 : o.threadId(), o == null ? null : o.threadName(), o == null ? null : o.stack());
+            return recorder.write(w.epochNanos(), LockWait.KIND, new LockWait(w.epochNanos(), w.threadId(), w.threadName(), w.kind(),
+                    w.type(), w.waitNanos(), w.stack(), o == null ? 0 : o.threadId(), o == null ? null : o.threadName(),
+                    o == null ? null : o.stack()));
         } finally {
             release(o);
         }

@@ -11,10 +11,11 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.options.AgentOptions.SampleMode;
 import dev.tiprobe.options.AgentOptions.Sampling;
-import dev.tiprobe.recording.Globs;
 import dev.tiprobe.recording.ClassEvent;
+import dev.tiprobe.recording.Globs;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Reply;
+import dev.tiprobe.recording.Sample;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
@@ -226,7 +227,8 @@ public final class Sampler implements Engine {
                     if (time <= walkedUntil && threadId != JfrSamples.VIRTUAL_THREADS_ID) return;
                     Recompiler r = recompiler;
                     if (r != null) r.saw(stack, threadId, threadId == JfrSamples.VIRTUAL_THREADS_ID);
-                    if (recorder.sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, stack)) samples.incrementAndGet();
+                    Sample s = new Sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, 1, stack);
+                    if (recorder.write(time, Sample.KIND, s)) samples.incrementAndGet();
                 }
 
                 @Override
@@ -836,7 +838,7 @@ public final class Sampler implements Engine {
             }
         }
         Stack sampled = new Stack(frames.methods(), frames.lines(), n, stack.size() > n);
-        if (recorder.sample(time, threadId, name, state, cpuNanos, ticks, sampled)) samples.incrementAndGet();
+        if (recorder.write(time, Sample.KIND, new Sample(time, threadId, name, state, cpuNanos, ticks, sampled))) samples.incrementAndGet();
         Recompiler r = recompiler;
         // A busy thread's walk stands in for JFR's samples, which come a second or two late: the
         // classes to recompile are chosen that much sooner (a walk, as JFR, finds old code at its

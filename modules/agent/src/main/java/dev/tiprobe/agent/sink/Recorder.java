@@ -143,33 +143,11 @@ public final class Recorder implements AutoCloseable {
         }
     }
 
-    public synchronized boolean sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos, long ticks,
-                                       Stack stack) throws IOException {
-        if (closed || afterStop(epochNanos)) return false;
-        writer.sample(epochNanos, threadId, threadName, state, cpuNanos, ticks, stack);
-        return true;
-    }
-
-    /** A stack sample of a thread known by id and name, as JFR names it ({@link RecordingWriter#sample}). */
-    public synchronized boolean sample(long epochNanos, long threadId, String threadName, byte state, long cpuNanos,
-                                       Stack stack) throws IOException {
-        if (closed || afterStop(epochNanos)) return false;
-        writer.sample(epochNanos, threadId, threadName, state, cpuNanos, stack);
-        return true;
-    }
-
-    /** A sampled allocation ({@link RecordingWriter#alloc}). */
-    public synchronized boolean alloc(long epochNanos, Thread t, String typeName, long size, long tag, Stack stack)
-            throws IOException {
-        if (closed || afterStop(epochNanos)) return false;
-        writer.alloc(epochNanos, t.threadId(), t.getName(), typeName, size, tag, stack);
-        return true;
-    }
-
     /**
      * An event of {@code kind} that happened at {@code epochNanos}. Left out when it came after the
-     * session began to stop: it belongs to the wind-down (an object collected then was live at the
-     * stop). Returns whether it was written.
+     * session began to stop: it belongs to the wind-down, not to the program (an object collected
+     * then was live at the stop; the JVM's wait at exit for tiprobe's shutdown hook, stamped past
+     * the end, would also move the end). Returns whether it was written.
      */
     public synchronized <E> boolean write(long epochNanos, RecordKind<E> kind, E event) throws IOException {
         if (closed || afterStop(epochNanos)) return false;
@@ -182,21 +160,6 @@ public final class Recorder implements AutoCloseable {
         if (closed) return;
         allocInterval = change.intervalBytes();
         writer.write(change.epochNanos(), AllocInterval.KIND, change);
-    }
-
-    /**
-     * A wait on a monitor ({@link RecordingWriter#lock}) of thread {@code threadId}; {@code ownerId}
-     * (0: unknown) held it, with that stack then unless {@code ownerStack} is null. Left out when
-     * it ended after the session began to stop.
-     */
-    public synchronized boolean lock(long epochNanos, long threadId, String threadName, byte kind, String typeName, long waitNanos,
-                                     Stack stack, long ownerId, String ownerName, Stack ownerStack)
-            throws IOException {
-        // at exit, the JVM joining the shutdown hooks waits on tiprobe's own: stamped past the end, it would also move the end
-        if (closed || afterStop(epochNanos)) return false;
-        writer.lock(epochNanos, threadId, threadName, kind, typeName, waitNanos, stack, ownerId, ownerName,
-                ownerStack != null ? ownerStack : Stack.NONE);
-        return true;
     }
 
     /**

@@ -2,14 +2,16 @@ package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.ClassFailure;
 import dev.tiprobe.recording.Info;
+import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.RecordingWriter;
 import dev.tiprobe.recording.Removed;
 import dev.tiprobe.recording.Signature;
 import dev.tiprobe.recording.Skipped;
-import dev.tiprobe.recording.RecordingWriter;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -149,8 +151,9 @@ public final class TracedWrites {
 
     private static void stats(RecordingWriter writer, long now, int id, Results.MethodResult m, boolean settled) throws IOException {
         Results.TimeStats t = m.time();
-        if (t == null) writer.stats(now, id, m.calls(), settled, false, 0, 0, 0, new long[0]);
-        else writer.stats(now, id, m.calls(), settled, true, t.totalNanos(), m.calls() == 0 ? 0 : t.minNanos(), t.maxNanos(), t.histogram());
+        MethodStats figures = t == null ? new MethodStats(id, m.calls(), settled, false, 0, 0, 0, new long[0])
+                : new MethodStats(id, m.calls(), settled, true, t.totalNanos(), m.calls() == 0 ? 0 : t.minNanos(), t.maxNanos(), t.histogram());
+        writer.write(now, MethodStats.KIND, figures);
     }
 
     private static void call(RecordingWriter writer, Results.TracedCall c, int id) throws IOException {
@@ -162,8 +165,8 @@ public final class TracedWrites {
             values.add(CapturedValues.of(c.args().get(i)));
         }
         CapturedValue result = c.threw() || !c.token().returnsVoid() ? CapturedValues.of(c.result()) : CapturedValue.NONE;
-        writer.call(c.startEpochNanos(), c.threadId(), c.threadName(), id, c.depth(), c.durationNanos(), c.threw(),
-                argNames, values, result, c.callerStack(), c.callees());
+        writer.write(c.startEpochNanos(), Call.KIND, new Call(c.startEpochNanos(), c.threadId(), c.threadName(), id, c.depth(),
+                c.durationNanos(), c.threw(), argNames, values, result, c.callerStack(), c.callees()));
     }
 
     /** What a tracing session reports as it happens; each is written from where the last write stopped. */

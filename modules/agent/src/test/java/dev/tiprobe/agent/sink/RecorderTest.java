@@ -1,6 +1,5 @@
 package dev.tiprobe.agent.sink;
 
-import dev.tiprobe.recording.Freed;
 import dev.tiprobe.agent.tracing.Reported;
 import dev.tiprobe.agent.tracing.Results;
 import dev.tiprobe.agent.tracing.TracedWrites;
@@ -9,7 +8,10 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.RecordingFormat;
+import dev.tiprobe.recording.Sample;
 import dev.tiprobe.recording.Stack;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
@@ -63,17 +65,18 @@ class RecorderTest {
         Path file = dir.resolve("stop.tpr");
         try (Recorder recorder = Recorder.create(file, new IdMap())) {
             long before = recorder.now();
-            recorder.alloc(before, Thread.currentThread(), "byte[]", 1024, 7, Stack.NONE);
-            recorder.sample(before, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE);
+            recorder.write(before, Allocation.KIND, new Allocation(before, 1, "main", "byte[]", 1024, 7, Stack.NONE));
+            recorder.write(before, Sample.KIND, new Sample(before, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE));
             recorder.stopping();
             long stop = recorder.now();
-            recorder.alloc(stop, Thread.currentThread(), "byte[]", 2048, 8, Stack.NONE);
+            recorder.write(stop, Allocation.KIND, new Allocation(stop, 1, "main", "byte[]", 2048, 8, Stack.NONE));
             recorder.write(stop, Freed.KIND, new Freed(7));
-            recorder.sample(stop, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE);
-            recorder.sample(stop + 1_000_000, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, Stack.NONE);  // JFR's stamp
+            recorder.write(stop, Sample.KIND, new Sample(stop, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE));
+            long jfrStamp = stop + 1_000_000;
+            recorder.write(jfrStamp, Sample.KIND, new Sample(jfrStamp, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE));
         }
         Recording r = RecordingReader.read(file);
-        assertEquals(List.of(1024L), r.events().allocations().stream().map(Recording.Allocation::size).toList());
+        assertEquals(List.of(1024L), r.events().allocations().stream().map(Allocation::size).toList());
         assertEquals(java.util.Set.of(), r.events().freed(), "object 7 was live at the stop");
         assertEquals(1, r.samples().size());
     }

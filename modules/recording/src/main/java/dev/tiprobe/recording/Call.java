@@ -1,0 +1,97 @@
+package dev.tiprobe.recording;
+
+import dev.tiprobe.recording.Wire.Malformed;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A traced call. {@code durationNanos} is -1 for a call still running when it was written;
+ * {@code result} is the returned value ({@link CapturedValue#NONE} for void and while running),
+ * or the exception when {@code threw}. A call kept by its duration has its stack as it ended, the
+ * method itself on top; others {@link Stack#NONE}. A call whose call sites were timed (a watch's
+ * call tree) has its callees, slowest first; others none.
+ */
+public record Call(long startEpochNanos, long threadId, String threadName, int methodId, int depth, long durationNanos,
+                   boolean threw, List<String> argNames, List<CapturedValue> argValues, CapturedValue result, Stack stack,
+                   List<Callee> callees) {
+    public Call {
+        argNames = List.copyOf(argNames);
+        argValues = List.copyOf(argValues);
+        if (durationNanos < 0 || result == null) result = CapturedValue.NONE;
+        if (stack == null) stack = Stack.NONE;
+        callees = List.copyOf(callees);
+    }
+
+    public int[] stackFrames() {
+        return stack.frames();
+    }
+
+    public int[] stackLines() {
+        return stack.lines();
+    }
+
+    public static final byte RETURNED = 0;
+    public static final byte THREW = 1;
+    public static final byte RUNNING = 2;
+
+    /**
+     * {@code varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome
+     * varlong:durationNanos varint:argCount (string:name value) * argCount value:result
+     * [varint:stackId, version 10 on; 0: none] [varint:calleeCount (string:method varlong:calls
+     * varlong:nanos) * calleeCount, version 11 on]}; outcome RETURNED, THREW or RUNNING (duration 0).
+     */
+    public static final RecordKind<Call> KIND = new RecordKind<>(8, Call.class) {
+        @Override
+        public void write(Call c, RecordOut out) {
+            out.time(c.startEpochNanos);
+            out.thread(c.threadId, c.threadName);
+            out.method(c.methodId);
+            out.varlong(c.depth);
+            out.u8(c.durationNanos < 0 ? RUNNING : c.threw ? THREW : RETURNED);
+            out.varlong(c.durationNanos);
+            out.varlong(c.argValues.size());
+            for (int i = 0; i < c.argValues.size(); i++) {
+                out.string(i < c.argNames.size() ? c.argNames.get(i) : "arg" + i);
+                out.value(c.argValues.get(i));
+            }
+            out.value(c.result);
+            if (c.stack.depth() == 0 && !c.stack.truncated()) out.varlong(0);
+            else out.stack(c.stack);
+            out.varlong(c.callees.size());
+            for (Callee callee : c.callees) {
+                out.string(callee.method());
+                out.varlong(callee.calls());
+                out.varlong(callee.nanos());
+            }
+        }
+
+        @Override
+        public Call read(RecordIn in) throws Malformed {
+            long time = in.time();
+            long thread = in.thread();
+            int method = in.method();
+            long depth = in.varlong();
+            if (depth > Integer.MAX_VALUE) throw new Malformed("bad call depth " + depth);
+            int outcome = in.u8();
+            if (outcome != RETURNED && outcome != THREW && outcome != RUNNING) throw new Malformed("bad call outcome " + outcome);
+            long duration = in.varlong();
+            int count = in.count("argument count", 2);
+            List<String> names = new ArrayList<>();
+            List<CapturedValue> args = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                names.add(in.string());
+                args.add(in.value());
+            }
+            CapturedValue result = in.value();
+            Stack stack = in.version() >= RecordingFormat.CALLER_STACKS_SINCE ? in.optionalStack() : Stack.NONE;
+            List<Callee> sites = new ArrayList<>();
+            if (in.version() >= RecordingFormat.CALLEES_SINCE) {
+                int callees = in.count("callee count", 3);
+                for (int i = 0; i < callees; i++) sites.add(new Callee(in.string(), in.varlong(), in.varlong()));
+            }
+            return new Call(time, thread, in.threadName(thread), method, (int) depth, outcome == RUNNING ? -1 : duration,
+                    outcome == THREW, names, args, result, stack, sites);
+        }
+    };
+}
