@@ -884,6 +884,7 @@ class ImageIT {
         Run top = Command.run(List.of(go, "tool", "pprof", "-top", "-sample_index=samples", profile.toString()));
         assertEquals(0, top.exit(), top.err());
         assertTrue(top.out().contains("of " + ticks + " total"), "the same total: " + ticks + "\n" + top.out());
+        assertTrue(top.out().startsWith("File: example.known.Known\n"), "pprof's header names the program: " + top.out());
         String first = top.out().lines().dropWhile(l -> !l.trim().startsWith("flat")).skip(1).findFirst().orElseThrow();
         assertTrue(first.trim().startsWith(self.group(1) + " ") && first.contains(slashed(self.group(2))),
                 "the same hottest function, " + self.group(2) + " with " + self.group(1) + ": " + first);

@@ -63,6 +63,9 @@ public final class Pprof {
             this.style = style;
             this.labels = labels;
             string("");
+            // The first mapping is the profile's main binary, which pprof's header names ("File:"): the program.
+            String program = r.info().get(RecordingFormat.INFO_PROGRAM);
+            if (program != null) mappings.put(program, 1L);
         }
 
         /**
