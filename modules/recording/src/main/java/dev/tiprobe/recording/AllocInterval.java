@@ -8,7 +8,7 @@ import dev.tiprobe.recording.Wire.Malformed;
  */
 public record AllocInterval(long epochNanos, long intervalBytes) {
     /** {@code varlong:nanosAfterStart varlong:intervalBytes}. */
-    public static final RecordKind<AllocInterval> KIND = new RecordKind<>(18, AllocInterval.class) {
+    public static final RecordKind<AllocInterval> KIND = new RecordKind<>(18, AllocInterval.class, RecordingFormat.INTERVALS_SINCE) {
         @Override
         public void write(AllocInterval e, RecordOut out) {
             out.time(e.epochNanos);

@@ -41,7 +41,7 @@ public record Allocation(long epochNanos, long threadId, String threadName, int 
     }
 
     /** {@code varlong:nanosAfterStart varlong:threadId varint:typeId varlong:size varlong:tag stack}. */
-    public static final RecordKind<Allocation> KIND = new RecordKind<>(15, Allocation.class) {
+    public static final RecordKind<Allocation> KIND = new RecordKind<>(15, Allocation.class, RecordingFormat.ALLOCATIONS_SINCE) {
         @Override
         public void write(Allocation a, RecordOut out) {
             out.time(a.epochNanos);

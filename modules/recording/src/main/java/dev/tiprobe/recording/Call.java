@@ -56,8 +56,7 @@ public record Call(long startEpochNanos, long threadId, String threadName, int m
                 out.value(c.argValues.get(i));
             }
             out.value(c.result);
-            if (c.stack.depth() == 0 && !c.stack.truncated()) out.varlong(0);
-            else out.stack(c.stack);
+            out.optionalStack(c.stack);
             out.varlong(c.callees.size());
             for (Callee callee : c.callees) {
                 out.string(callee.method());

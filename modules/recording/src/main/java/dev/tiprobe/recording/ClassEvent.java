@@ -24,6 +24,7 @@ public record ClassEvent(long epochNanos, boolean load, String className) {
 
         @Override
         public void write(ClassEvent e, RecordOut out) {
+            if (e.load != load) throw new IllegalArgumentException("a class " + (e.load ? "load" : "unload") + " written as " + this);
             out.time(e.epochNanos);
             out.string(e.className);
         }

@@ -43,7 +43,7 @@ public record LockWait(long epochNanos, long threadId, String threadName, byte k
      * {@code varlong:nanosAfterStart varlong:threadId u8:kind varint:typeId varlong:waitNanos stack
      * varlong:ownerThreadId [stack, when ownerThreadId is not 0]}; parks (kinds 2 and 3) from version 13 on.
      */
-    public static final RecordKind<LockWait> KIND = new RecordKind<>(17, LockWait.class) {
+    public static final RecordKind<LockWait> KIND = new RecordKind<>(17, LockWait.class, RecordingFormat.ALLOCATIONS_SINCE) {
         @Override
         public void write(LockWait w, RecordOut out) {
             out.time(w.epochNanos);

@@ -20,13 +20,13 @@ public record MethodStats(int methodId, long calls, boolean settled, boolean tim
     /** A STATS flag: the last figures of a method whose class unloaded. */
     private static final int SETTLED = 2;
 
-    /** These figures and {@code other}'s (of an equal method of another class instance) together. */
+    /** These figures and {@code other}'s (of an equal method of another class instance) together; settled when both were. */
     public MethodStats plus(MethodStats other) {
         long[] h = Arrays.copyOf(histogram, Math.max(histogram.length, other.histogram.length));
         for (int i = 0; i < other.histogram.length; i++) h[i] += other.histogram[i];
         long min = calls == 0 ? other.minNanos : other.calls == 0 ? minNanos : Math.min(minNanos, other.minNanos);
         boolean bothTimed = timed && other.timed;
-        return new MethodStats(methodId, calls + other.calls, settled, timed || other.timed,
+        return new MethodStats(methodId, calls + other.calls, settled && other.settled, timed || other.timed,
                 bothTimed ? totalNanos + other.totalNanos : timed ? totalNanos : other.totalNanos,
                 min, Math.max(maxNanos, other.maxNanos), h);
     }

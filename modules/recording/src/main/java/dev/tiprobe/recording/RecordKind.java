@@ -17,7 +17,7 @@ public abstract class RecordKind<E> {
     private final Class<E> type;
     private final int since;
 
-    /** A kind every version this tiprobe reads may hold. */
+    /** A kind that recordings of every version this tiprobe reads may hold. */
     protected RecordKind(int number, Class<E> type) {
         this(number, type, RecordingFormat.OLDEST_READ);
     }

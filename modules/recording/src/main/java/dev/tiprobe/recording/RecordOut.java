@@ -3,8 +3,8 @@ package dev.tiprobe.recording;
 /**
  * Where a {@link RecordKind} writes one event's fields. What a field names (a thread, a method, a
  * class, a stack) is defined the first time the file or chunk meets it, ahead of the record, and
- * the record holds its id. Numbers are counts, ids, sizes or times and never negative: a negative
- * one is written as 0.
+ * the record holds its id. The format's numbers are never negative: {@link #varlong} writes a
+ * negative one as 0 (a reader refuses a negative number, and with it the chunk).
  */
 public interface RecordOut {
     /** A moment, as nanoseconds after its chunk's start (0 for one stamped before it). */
@@ -29,4 +29,7 @@ public interface RecordOut {
 
     /** A stack, as its id in the chunk's pool (defining its frames' methods the first time). */
     void stack(Stack stack);
+
+    /** As {@link #stack}, or 0 for none: a stack of no frame that was not cut ({@link RecordIn#optionalStack}). */
+    void optionalStack(Stack stack);
 }

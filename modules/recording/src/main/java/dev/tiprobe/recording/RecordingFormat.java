@@ -19,7 +19,8 @@ package dev.tiprobe.recording;
  *            (raw DEFLATE, RFC 1951, of the chunk's records, at most {@link #MAX_RECORDS_BYTES} inflated; before
  *            version 12 the records as they are: names repeat much, and under class churn they were most of a file)
  * record  := u8:kind ...    a definition below, or an event: every kind of event is a {@link RecordKind}
- *                           listed in {@link RecordKinds#ALL}, which documents its number and fields
+ *                           listed in {@link RecordKinds#ALL}, with its number and name there, its
+ *                           fields on its codec
  *   1 METHOD        varint:id string:name              a method token and its human name
  *   2 THREAD        varlong:id string:name
  *   9 SOURCE        varint:methodId string:path           the source file of a method's class as a path from its
@@ -79,7 +80,11 @@ public final class RecordingFormat {
     public static final int STACKS_SINCE = 9;
     /** The first version whose STATS may be settled ({@link MethodStats#settled()}). */
     public static final int SETTLED_SINCE = 8;
-    /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram. */
+    /** The first version that may hold ALLOC, FREED and LOCK records (and TYPE definitions). */
+    public static final int ALLOCATIONS_SINCE = 5;
+    /** The first version that may hold ALLOC_INTERVAL records. */
+    public static final int INTERVALS_SINCE = 6;
+    /** The first version whose CALL records hold values (not text) and whose STATS hold a histogram; that may hold TRACED, SKIPPED, CLASS_FAILURE and REMOVED records. */
     public static final int VALUES_SINCE = 4;
     /** The oldest version this tiprobe reads (it has no SOURCE records). */
     public static final int OLDEST_READ = 2;

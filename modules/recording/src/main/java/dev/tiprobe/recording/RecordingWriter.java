@@ -9,7 +9,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -69,16 +68,20 @@ public final class RecordingWriter implements AutoCloseable {
      * event's own, or the moment it was learnt for one without a time).
      */
     public <E> void write(long epochNanos, RecordKind<E> kind, E event) throws IOException {
+        // A kind no reader knows would make every chunk holding it unreadable.
+        if (RecordKinds.of(kind.number()) != kind) throw new IllegalArgumentException(kind + " is not listed in RecordKinds.ALL");
         begin(epochNanos);
         fields.reset();
         kind.write(event, recordOut);
         chunk.write(kind.number());
         fields.writeTo(chunk);
+        if (fields.size() > FIELDS_KEPT) fields = new ByteArrayOutputStream();  // a big traced call's arguments: not kept for the session
         end(epochNanos);
     }
 
     /** The fields of the record being written, which follow the definitions they name. */
-    private final ByteArrayOutputStream fields = new ByteArrayOutputStream();
+    private ByteArrayOutputStream fields = new ByteArrayOutputStream();
+    private static final int FIELDS_KEPT = 64 << 10;
 
     private final RecordOut recordOut = new RecordOut() {
         @Override
@@ -126,6 +129,12 @@ public final class RecordingWriter implements AutoCloseable {
         @Override
         public void stack(Stack stack) {
             Wire.varlong(fields, RecordingWriter.this.stack(stack));
+        }
+
+        @Override
+        public void optionalStack(Stack stack) {
+            if (stack.depth() == 0 && !stack.truncated()) Wire.varlong(fields, 0);
+            else stack(stack);
         }
     };
 

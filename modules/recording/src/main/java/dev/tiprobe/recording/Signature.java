@@ -9,7 +9,7 @@ import dev.tiprobe.recording.Wire.Malformed;
  */
 public record Signature(int methodId, String className, String methodName, String descriptor, String displayName) {
     /** {@code varint:methodId string:className string:methodName string:descriptor string:displayName}. */
-    public static final RecordKind<Signature> KIND = new RecordKind<>(10, Signature.class) {
+    public static final RecordKind<Signature> KIND = new RecordKind<>(10, Signature.class, RecordingFormat.VALUES_SINCE) {
         @Override
         public void write(Signature e, RecordOut out) {
             out.method(e.methodId);

@@ -102,7 +102,7 @@ public final class JfrExport {
     private static void samples(Bytes events, Recording r, Pools pools, boolean wall) {
         for (Sample s : r.samples()) {
             // JFR's execution samples are of threads running Java: a cpu-mode sample of a thread seen not running holds no CPU
-            if (!wall && baseState(s.state()) != RecordingFormat.STATE_RUNNABLE) continue;
+            if (!wall && s.state() != RecordingFormat.STATE_RUNNABLE) continue;
             Bytes e = new Bytes();
             e.varlong(s.epochNanos() - r.startEpochNanos());
             e.varlong(pools.thread(s.threadId()));
@@ -229,11 +229,6 @@ public final class JfrExport {
         return header;
     }
 
-    /** A sample's state without its flags (truncated, weighted). */
-    private static byte baseState(byte state) {
-        return (byte) (state & ~(RecordingFormat.STATE_TRUNCATED | RecordingFormat.STATE_WEIGHTED));
-    }
-
     /** The constant pools, filled as the events name their entries; keys count from 1 (0 is null). */
     private static final class Pools {
         private final Recording r;
@@ -258,7 +253,7 @@ public final class JfrExport {
         }
 
         long state(byte state) {
-            String name = switch (baseState(state)) {
+            String name = switch (state) {
                 case RecordingFormat.STATE_RUNNABLE -> "STATE_RUNNABLE";
                 case RecordingFormat.STATE_WAITING -> "STATE_WAITING";
                 default -> "STATE_BLOCKED";

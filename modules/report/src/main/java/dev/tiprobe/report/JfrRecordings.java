@@ -9,6 +9,7 @@ import dev.tiprobe.recording.Allocation;
 import dev.tiprobe.recording.LockWait;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Sample;
+import dev.tiprobe.recording.Stack;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
@@ -156,7 +157,7 @@ public final class JfrRecordings {
             Stack s = stack(e.getStackTrace());
             if (s == null) return;
             long thread = thread(threadOf(e));
-            samples.add(new Sample(time(e), thread, threads.get(thread), state, cpuNanos, ticks, dev.tiprobe.recording.Stack.read(s.frames, s.lines)));
+            samples.add(new Sample(time(e), thread, threads.get(thread), state, cpuNanos, ticks, s));
         }
 
         private void allocation(RecordedEvent e, List<Allocation> into, long bytes) {
@@ -165,7 +166,7 @@ public final class JfrRecordings {
             long thread = thread(e.getThread());
             int type = type(e.getClass("objectClass"));
             into.add(new Allocation(time(e), thread, threads.get(thread), type, types.get(type), Math.max(1, bytes), 0,
-                    dev.tiprobe.recording.Stack.read(s.frames, s.lines), 0));
+                    s, 0));
         }
 
         private void lock(RecordedEvent e, byte kind, RecordedClass monitor) {
@@ -175,8 +176,8 @@ public final class JfrRecordings {
             long owner = m.previous() == null ? 0 : thread(m.previous());
             long thread = thread(e.getThread());
             locks.add(new LockWait(time(e) + e.getDuration().toNanos(), thread, threads.get(thread), m.kind(), typeNamed(m.type()),
-                    m.type(), e.getDuration().toNanos(), dev.tiprobe.recording.Stack.read(s.frames, s.lines), owner, owner == 0 ? null : threads.get(owner),
-                    dev.tiprobe.recording.Stack.NONE));
+                    m.type(), e.getDuration().toNanos(), s, owner, owner == 0 ? null : threads.get(owner),
+                    Stack.NONE));
         }
 
         /** A park ({@link JfrLocks#park}), credited from where the program called in. */
@@ -187,7 +188,7 @@ public final class JfrRecordings {
             if (s == null) return;
             long thread = thread(e.getThread());
             locks.add(new LockWait(time(e) + e.getDuration().toNanos(), thread, threads.get(thread), park.kind(), typeNamed(park.type()),
-                    park.type(), e.getDuration().toNanos(), dev.tiprobe.recording.Stack.read(s.frames, s.lines), 0, null, dev.tiprobe.recording.Stack.NONE));
+                    park.type(), e.getDuration().toNanos(), s, 0, null, Stack.NONE));
         }
 
         private static RecordedThread threadOf(RecordedEvent e) {
@@ -234,8 +235,6 @@ public final class JfrRecordings {
             });
         }
 
-        private record Stack(int[] frames, int[] lines) {}
-
         /** Leaf first, as tiprobe's; a stack JFR cut short gets the [truncated] root. */
         private Stack stack(RecordedStackTrace trace) {
             return stack(trace, 0);
@@ -254,7 +253,7 @@ public final class JfrRecordings {
                 lines[i] = Math.max(0, f.getLineNumber());
             }
             if (trace.isTruncated()) ids[n - 1] = Recording.TRUNCATED;
-            return new Stack(ids, lines);
+            return Stack.read(ids, lines);
         }
 
         private int method(RecordedMethod m) {
@@ -297,8 +296,7 @@ public final class JfrRecordings {
                     Map.copyOf(threads), List.copyOf(samples), List.of(), Map.of(), List.of(),
                     new Recording.Tracing(Map.of(), List.of(), List.of(), List.of()),
                     new Recording.Events(Map.copyOf(types), List.copyOf(allocations), java.util.Set.of(), List.copyOf(locks), List.of()),
-                    Map.of(Sample.class, List.copyOf(samples), Allocation.class, List.copyOf(allocations), LockWait.class, List.copyOf(locks)),
-                    null);
+                    Map.of(), null);
         }
     }
 }

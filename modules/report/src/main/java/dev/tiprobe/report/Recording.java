@@ -2,7 +2,6 @@ package dev.tiprobe.report;
 
 import dev.tiprobe.recording.Allocation;
 import dev.tiprobe.recording.Call;
-import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.recording.Deadlock;
 import dev.tiprobe.recording.LockWait;
@@ -29,8 +28,8 @@ import java.util.Map;
  * @param tracing what else a tracing session said: its methods as chosen, those it skipped, the
  *                classes it could not change, the probes the overhead budget removed
  * @param events  allocation samples, collected objects and monitor waits (none before version 5)
- * @param records every event of a {@link dev.tiprobe.recording.RecordKind} read, by its type, as read:
- *                the components above are views of some of them ({@link #records(Class)})
+ * @param records the events of kinds that none of the components above holds, by type, as read
+ *                ({@link #records(Class)}): a new kind's, until a view of its own holds them
  */
 public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Map<String, String> info,
                         Map<Integer, String> methods, Map<Integer, String> sources, Map<Long, String> threads,
@@ -38,7 +37,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                         List<ClassEvent> classEvents, Map<Integer, MethodStats> stats, List<Call> calls,
                         Tracing tracing, Events events, Map<Class<?>, List<?>> records, String damage) {
 
-    /** The events of a {@link dev.tiprobe.recording.RecordKind} of {@code type} as read, in the order they were written. */
+    /**
+     * The events of {@code type}, of a {@link dev.tiprobe.recording.RecordKind} that none of the
+     * components holds, as read, in the order they were written; none for any other type.
+     */
     public <E> List<E> records(Class<E> type) {
         List<?> events = records.getOrDefault(type, List.of());
         return events.stream().map(type::cast).toList();

@@ -103,7 +103,7 @@ public final class RecordingReader {
             }
             int length = ByteBuffer.wrap(bytes, at, 4).getInt();
             // Decode into scratch collections; keep them only if the whole chunk decodes.
-            Chunk chunk = new Chunk(version);
+            Chunk chunk = new Chunk(version, whole);
             try {
                 ByteBuffer body = version >= RecordingFormat.DEFLATED_SINCE ? inflated(bytes, at + 8, length, inflatable)
                         : ByteBuffer.wrap(bytes, at + 8, length).slice();
@@ -126,7 +126,7 @@ public final class RecordingReader {
         final Map<Long, String> threads = new HashMap<>();
         final Map<Integer, String> types = new HashMap<>();
         /** The events of each {@link RecordKind}'s type, in the order they were written; but the figures, kept below. */
-        final Map<Class<?>, List<Object>> byType = new HashMap<>();
+        final Map<Class<?>, ArrayList<Object>> byType = new HashMap<>();
         /** Traced methods' latest figures by method id: each replaces those before it, so only the last is kept. */
         final Map<Integer, MethodStats> stats = new HashMap<>();
         /** The last figures of methods whose classes unloaded, summed by id (equal classes loaded again share it). */
@@ -166,33 +166,53 @@ public final class RecordingReader {
             chunks++;
         }
 
+        /**
+         * The recording: each kind's events taken by the view that holds them (shared, not
+         * copied: a recording may hold millions), those of a kind no view holds yet as they are.
+         */
         Recording recording(String damage) {
             Map<String, String> info = new HashMap<>();
-            for (Info fact : all(Info.class)) info.put(fact.key(), fact.value());
+            for (Info fact : take(Info.class)) info.put(fact.key(), fact.value());
             java.util.NavigableMap<Long, Long> intervals = new java.util.TreeMap<>();
+            // Each allocation gets the interval in force; the changes themselves no view holds.
             for (AllocInterval change : all(AllocInterval.class)) intervals.put(change.epochNanos(), change.intervalBytes());
-            List<Allocation> allocations = withIntervals(all(Allocation.class), intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
+            List<Allocation> allocations = take(Allocation.class);
+            withIntervals(allocations, intervals, info.get(RecordingFormat.INFO_ALLOC_INTERVAL));
             settled.forEach((id, last) -> stats.merge(id, last, MethodStats::plus));
             Map<Integer, Signature> signatures = new HashMap<>();
-            for (Signature s : all(Signature.class)) signatures.put(s.methodId(), s);
-            Map<Class<?>, List<?>> records = new HashMap<>();
-            byType.forEach((type, events) -> records.put(type, List.copyOf(events)));
-            records.put(Allocation.class, allocations);
+            for (Signature s : take(Signature.class)) signatures.put(s.methodId(), s);
+            Recording.Tracing tracing = new Recording.Tracing(Map.copyOf(signatures), read(take(Skipped.class)),
+                    take(ClassFailure.class).stream().map(ClassFailure::reason).toList(), read(take(Removed.class)));
+            Recording.Events events = new Recording.Events(Map.copyOf(types), read(allocations),
+                    take(Freed.class).stream().map(Freed::tag).collect(java.util.stream.Collectors.toUnmodifiableSet()),
+                    read(take(LockWait.class)), read(take(Deadlock.class)));
+            List<Sample> samples = read(take(Sample.class));
+            List<ClassEvent> classEvents = read(take(ClassEvent.class));
+            List<Call> calls = read(take(Call.class));
+            Map<Class<?>, List<?>> others = new HashMap<>();
+            byType.forEach((type, rest) -> others.put(type, read(rest)));
             return new Recording(chunks, chunks == 0 ? 0 : start, chunks == 0 ? 0 : end, Map.copyOf(info), Map.copyOf(methods),
-                    Map.copyOf(sources), Map.copyOf(threads), all(Sample.class), all(ClassEvent.class), Map.copyOf(stats),
-                    all(Call.class),
-                    new Recording.Tracing(Map.copyOf(signatures), all(Skipped.class),
-                            all(ClassFailure.class).stream().map(ClassFailure::reason).toList(), all(Removed.class)),
-                    new Recording.Events(Map.copyOf(types), allocations,
-                            all(Freed.class).stream().map(Freed::tag).collect(java.util.stream.Collectors.toUnmodifiableSet()),
-                            all(LockWait.class), all(Deadlock.class)),
-                    Map.copyOf(records), damage);
+                    Map.copyOf(sources), Map.copyOf(threads), samples, classEvents, Map.copyOf(stats), calls, tracing, events,
+                    Map.copyOf(others), damage);
         }
 
-        /** The events of {@code type} the whole chunks hold, in the order they were written. */
+        /** The events of {@code type} the whole chunks hold, in the order they were written, no longer among those no view holds. */
+        @SuppressWarnings("unchecked")  // each list holds what its kind's codec read: events of its type
+        private <E> List<E> take(Class<E> type) {
+            List<Object> events = byType.remove(type);
+            return events == null ? new ArrayList<>() : (List<E>) events;
+        }
+
+        /** The events of {@code type} the whole chunks hold, in the order they were written, left among those no view holds. */
+        @SuppressWarnings("unchecked")  // as in take
         private <E> List<E> all(Class<E> type) {
-            List<Object> events = byType.getOrDefault(type, List.of());
-            return events.stream().map(type::cast).toList();
+            List<Object> events = byType.get(type);
+            return events == null ? List.of() : (List<E>) events;
+        }
+
+        /** A list as the recording hands it out: unchangeable, not copied. */
+        private static <E> List<E> read(List<E> events) {
+            return java.util.Collections.unmodifiableList(events);
         }
     }
 
@@ -262,7 +282,7 @@ public final class RecordingReader {
      * before it, or the session's interval. By time, not by place in the file: a sample taken just
      * before a change may be written after it.
      */
-    private static List<Allocation> withIntervals(List<Allocation> allocations, java.util.NavigableMap<Long, Long> changes, String asked) {
+    private static void withIntervals(List<Allocation> allocations, java.util.NavigableMap<Long, Long> changes, String asked) {
         long first;
         try {
             first = asked == null ? 0 : Long.parseLong(asked);
@@ -270,22 +290,28 @@ public final class RecordingReader {
             first = 0;
         }
         long initial = first;
-        return allocations.stream().map(a -> {
+        allocations.replaceAll(a -> {
             Map.Entry<Long, Long> change = changes.floorEntry(a.epochNanos());
             return a.withInterval(change == null ? initial : change.getValue());
-        }).toList();
+        });
     }
 
     /** A chunk being decoded: the names it defines, its stacks, its events; the reader asks for its records through {@link RecordIn}. */
     private static final class Chunk extends Records implements RecordIn {
         final int version;
+        /** The recording's whole chunks before this one, whose definitions of names this chunk's events may use. */
+        private final Records before;
+        /** Each kind's list in {@link #byType}, by the kind's number, once the chunk has met one. */
+        @SuppressWarnings({"unchecked", "rawtypes"})  // no generic array: each holds its kind's events
+        private final ArrayList<Object>[] byNumber = new ArrayList[128];
         /** Version 9 on: events name their stacks in the chunk's pool; null before. */
         final List<Stack> stacks;
         /** The chunk's records, read from where the record being read is. */
         private ByteBuffer in;
 
-        Chunk(int version) {
+        Chunk(int version, Records before) {
             this.version = version;
+            this.before = before;
             this.stacks = version >= RecordingFormat.STACKS_SINCE ? new ArrayList<>() : null;
         }
 
@@ -310,10 +336,15 @@ public final class RecordingReader {
         private void event(int number) throws Malformed {
             RecordKind<?> kind = RecordKinds.of(number);
             if (kind == null) throw new Malformed("unknown record kind " + number);
-            if (version < kind.since()) throw new Malformed("a record of kind " + number + " in a recording older than version " + kind.since());
+            if (version < kind.since()) throw new Malformed("a " + kind + " in a recording older than version " + kind.since());
             Object event = kind.read(this);
-            if (event instanceof MethodStats figures) figures(figures);
-            else byType.computeIfAbsent(kind.type(), t -> new ArrayList<>()).add(event);
+            if (event instanceof MethodStats figures) {
+                figures(figures);
+                return;
+            }
+            ArrayList<Object> events = byNumber[number];
+            if (events == null) byNumber[number] = events = byType.computeIfAbsent(kind.type(), t -> new ArrayList<>());
+            events.add(event);
         }
 
         /** A STACK record: the chunk's next pooled stack. */
@@ -403,7 +434,8 @@ public final class RecordingReader {
 
         @Override
         public String threadName(long id) {
-            return threads.get(id);
+            String name = threads.get(id);
+            return name != null ? name : before.threads.get(id);
         }
 
         @Override
@@ -418,7 +450,8 @@ public final class RecordingReader {
 
         @Override
         public String typeName(int id) {
-            return types.get(id);
+            String name = types.get(id);
+            return name != null ? name : before.types.get(id);
         }
 
         /** By id from version 9, else {@code u8:truncated} and its frames. */

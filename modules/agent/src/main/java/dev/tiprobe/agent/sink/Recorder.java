@@ -7,7 +7,6 @@ import dev.tiprobe.recording.Info;
 import dev.tiprobe.recording.RecordKind;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.RecordingWriter;
-import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
 import java.nio.file.Path;

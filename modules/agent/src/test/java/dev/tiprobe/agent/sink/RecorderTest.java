@@ -9,6 +9,7 @@ import dev.tiprobe.ids.LoaderRef;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.recording.Allocation;
+import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.RecordingFormat;
 import dev.tiprobe.recording.Sample;
@@ -58,7 +59,8 @@ class RecorderTest {
     /**
      * The engines close one after another once the session stops (JFR's stream first, up to a
      * second): what they hand over meanwhile, stamped at the stop by the recorder's clock or past
-     * it by JFR's, is the wind-down's, and the recording keeps only what came before.
+     * it by JFR's, is the wind-down's, and the recording keeps only what came before: also the
+     * classes that load as the program's and tiprobe's shutdown runs.
      */
     @Test
     void whatEnginesHandOverAfterTheStopIsLeftOut() throws Exception {
@@ -67,10 +69,12 @@ class RecorderTest {
             long before = recorder.now();
             recorder.write(before, Allocation.KIND, new Allocation(before, 1, "main", "byte[]", 1024, 7, Stack.NONE));
             recorder.write(before, Sample.KIND, new Sample(before, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE));
+            recorder.write(before, ClassEvent.LOADED, new ClassEvent(before, true, "com.foo.Early"));
             recorder.stopping();
             long stop = recorder.now();
             recorder.write(stop, Allocation.KIND, new Allocation(stop, 1, "main", "byte[]", 2048, 8, Stack.NONE));
             recorder.write(stop, Freed.KIND, new Freed(7));
+            recorder.write(stop, ClassEvent.LOADED, new ClassEvent(stop, true, "com.foo.ShutdownHook"));
             recorder.write(stop, Sample.KIND, new Sample(stop, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE));
             long jfrStamp = stop + 1_000_000;
             recorder.write(jfrStamp, Sample.KIND, new Sample(jfrStamp, 1, "main", RecordingFormat.STATE_RUNNABLE, 0, 1, Stack.NONE));
@@ -79,6 +83,7 @@ class RecorderTest {
         assertEquals(List.of(1024L), r.events().allocations().stream().map(Allocation::size).toList());
         assertEquals(java.util.Set.of(), r.events().freed(), "object 7 was live at the stop");
         assertEquals(1, r.samples().size());
+        assertEquals(List.of("com.foo.Early"), r.classEvents().stream().map(ClassEvent::className).toList());
     }
 
     /**
