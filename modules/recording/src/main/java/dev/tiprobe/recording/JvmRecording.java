@@ -28,6 +28,8 @@ public final class JvmRecording {
      * walks only threads found in native code).
      */
     public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
+    /** How many CPU-time samples of a thread JFR could not keep (its queue for the thread was full). */
+    public static final String CPU_TIME_SAMPLES_LOST = "jdk.CPUTimeSamplesLost";
 
     /**
      * The JFR event sampling reads for running threads, in either mode: on Linux {@link
@@ -61,7 +63,7 @@ public final class JvmRecording {
      * {@code depth} frames, with {@code jvmArgs} its other options: JFR's samples ({@link
      * #sampleEvent(List)}) in the recording {@link #NAME}, started before {@code main} (JFR takes
      * about 0.4 s to start, which the program would otherwise spend unsampled), JFR's startup
-     * lines left out of the program's output; stacks as deep as asked (JFR keeps 64 frames
+     * lines left out of the program's output, with the CPU-time sampler the samples it lost counted; stacks as deep as asked (JFR keeps 64 frames
      * otherwise, settable only before its first recording); and DebugNonSafepoints, so code
      * compiled before the agent reaches JVMTI names its inlined methods too (a diagnostic flag
      * that only adds debug information to compiled code). The recording keeps a minute of
@@ -72,10 +74,11 @@ public final class JvmRecording {
         List<String> debugInfo = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
         if (!jfr) return debugInfo;
         String event = sampleEvent(jvmArgs);
+        String lost = event.equals(CPU_TIME_SAMPLE) ? ",+" + CPU_TIME_SAMPLES_LOST + "#enabled=true" : "";
         return List.of(debugInfo.get(0), debugInfo.get(1),
                 "-XX:FlightRecorderOptions:stackdepth=" + Math.min(depth, MAX_STACK_DEPTH),
                 OPTION + "settings=none,maxage=1m,+" + event + "#enabled=true,"
-                        + "+" + event + "#" + periodSetting(event) + "=" + interval.toNanos() + "ns",
+                        + "+" + event + "#" + periodSetting(event) + "=" + interval.toNanos() + "ns" + lost,
                 "-Xlog:jfr+startup=off");
     }
 }

@@ -178,6 +178,11 @@ public final class RecordingFormat {
      * (a JVMTI callback, a tracing probe): tiprobe's share, left out of every view.
      */
     public static final String INFO_OWN_WORK_NANOS = "ownWorkNanos";
+    /**
+     * CPU nanoseconds of the program's threads that JFR's CPU-time sampler sampled but could not
+     * keep (a thread's queue of samples was full, or its stack could not be walked): in no view.
+     */
+    public static final String INFO_CPU_LOST_BY_JFR_NANOS = "cpuLostByJfrNanos";
     /** How many classes tracing left unchanged because changing them failed, and the first one's reason. */
     public static final String INFO_CLASSES_LEFT_UNCHANGED = "classesLeftUnchanged";
     public static final String INFO_FIRST_CLASS_FAILURE = "firstClassFailure";

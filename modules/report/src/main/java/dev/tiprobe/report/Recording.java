@@ -193,6 +193,13 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             out.add(String.format("CPU goes to stacks of threads seen running Java code; %.1f ms used by threads not seen"
                     + " running again before sampling ended is in no stack.", unseen / 1e6));
         }
+        long lost = infoNumber(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS);
+        if (lost > 0) {
+            long sampled = samples.stream().mapToLong(Sample::cpuNanos).sum();
+            out.add(String.format("JFR's CPU-time sampler lost samples worth %.1f ms of CPU, %.1f%% of the CPU sampled (its queue"
+                    + " for a thread was full, or the stack could not be walked); they are in no view, so the shares of the rest"
+                    + " are that much larger.", lost / 1e6, 100.0 * lost / (lost + sampled)));
+        }
         long own = infoNumber(RecordingFormat.INFO_OWN_WORK_NANOS);
         if (own > 0) {
             long sampled = samples.stream().mapToLong(Sample::cpuNanos).sum();

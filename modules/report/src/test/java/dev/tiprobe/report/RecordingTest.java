@@ -215,6 +215,24 @@ class RecordingTest {
     }
 
     /**
+     * CPU whose samples JFR's CPU-time sampler lost (a contended program loses half of them) is
+     * stated, with its share: the views' shares are of the rest.
+     */
+    @Test
+    void cpuWhoseSamplesJfrLostIsStated() throws IOException {
+        Path file = dir.resolve("lost.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
+            w.write(1_000, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "cpu"));
+            w.write(2_000, Sample.KIND, new Sample(2_000, 1, "busy", RecordingFormat.STATE_RUNNABLE, 30_000_000, 1,
+                    new Stack(new int[] {1}, new int[] {0}, 1, false)));
+            w.write(3_000, Info.KIND, new Info(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS, "30000000"));
+        }
+        assertTrue(RecordingReader.read(file).caveats().contains("JFR's CPU-time sampler lost samples worth 30.0 ms of CPU, 50.0% of"
+                + " the CPU sampled (its queue for a thread was full, or the stack could not be walked); they are in no view, so the"
+                + " shares of the rest are that much larger."), RecordingReader.read(file).caveats().toString());
+    }
+
+    /**
      * A record whose writing failed halfway (an OutOfMemoryError in a full heap; here, naming a
      * method fails as the sample defines it) leaves a readable file: the torn record is gone, the
      * records before and after it are whole, and names it had half written are written again.

@@ -182,12 +182,14 @@ public final class JfrStream implements AutoCloseable {
     /**
      * Reads the recording the JVM started from its command line under {@code name} ({@code tiprobe
      * run}), from its beginning to its end: its events of the first of {@code events} it enables
-     * ({@link #jvmEvent()}) from the JVM's disk repository, each handed to {@code handler}, and at
+     * ({@link #jvmEvent()}) from the JVM's disk repository, each handed to {@code handler} (and
+     * those of the {@code others} it holds to theirs), and at
      * close what the stream had not read from the file JFR writes as the recording stops ({@link
      * RecordingEnd}). Closing stops that recording. Empty where no such recording runs and none
      * was {@linkplain #claimJvmRecording claimed}.
      */
-    public static Optional<JfrStream> readJvmRecording(String name, String threadName, List<String> events, Consumer<RecordedEvent> handler) {
+    public static Optional<JfrStream> readJvmRecording(String name, String threadName, List<String> events, Consumer<RecordedEvent> handler,
+                                                       Map<String, Consumer<RecordedEvent>> others) {
         Claimed c = claimed;
         if (c == null || !c.recording().getName().equals(name) || !events.contains(c.eventName())) {
             c = startedWithTheJvm(name).map(r -> claim(r, events)).orElse(null);
@@ -197,7 +199,9 @@ public final class JfrStream implements AutoCloseable {
         claimed = null;
         Recording recording = c.recording();
         RecordingEnd end = c.end();
-        if (end != null) end.deliverTo(Map.of(eventName, handler));
+        Map<String, Consumer<RecordedEvent>> handlers = new java.util.HashMap<>(others);
+        handlers.put(eventName, handler);
+        if (end != null) end.deliverTo(handlers);
         JfrStream s = new JfrStream(recording, end, eventName, threadName);
         synchronized (s) {
             s.begun = true;
@@ -205,7 +209,7 @@ public final class JfrStream implements AutoCloseable {
                 EventStream made = EventStream.openRepository();
                 made.setReuse(false);  // see the class comment
                 made.setStartTime(recording.getStartTime());
-                made.onEvent(eventName, end == null ? handler : end::handOver);
+                handlers.forEach((event, h) -> made.onEvent(event, end == null ? h : end::handOver));
                 return made;
             }));
         }

@@ -54,6 +54,12 @@ final class JfrSamples implements AutoCloseable {
 
         /** A sample of an application thread running tiprobe's code (a callback, a probe): tiprobe's share, in no view. */
         void ownWork(long epochNanos, long weightNanos);
+
+        /**
+         * CPU of an application thread that JFR's CPU-time sampler sampled but could not keep: its
+         * queue for the thread was full, or the stack could not be walked. In no view.
+         */
+        void lost(long epochNanos, long cpuNanos);
     }
 
     private final JfrFrames frames;
@@ -93,7 +99,8 @@ final class JfrSamples implements AutoCloseable {
         JfrSamples samples = new JfrSamples(new JfrFrames(registry, options.depth()), threads, sink, interval,
                 options.mode() == AgentOptions.SampleMode.WALL, wallSamplers);
         Optional<JfrStream> jvmRecording = JfrStream.readJvmRecording(JvmRecording.NAME,
-                EventEngine.THREAD_PREFIX + "jfr-samples", JVM_RECORDING_EVENTS, samples::deliver);
+                EventEngine.THREAD_PREFIX + "jfr-samples", JVM_RECORDING_EVENTS, samples::deliver,
+                java.util.Map.of(JvmRecording.CPU_TIME_SAMPLES_LOST, samples::lost));
         if (jvmRecording.isPresent()) {
             samples.stream = jvmRecording.get();
             samples.event = samples.stream.jvmEvent();
@@ -110,6 +117,10 @@ final class JfrSamples implements AutoCloseable {
         samples.stream = shared.with(s -> {
             s.enable(chosen).with(JvmRecording.periodSetting(chosen), interval + "ns").withStackTrace();
             s.onEvent(chosen, samples::deliver);
+            if (samples.cpuTime()) {
+                s.enable(JvmRecording.CPU_TIME_SAMPLES_LOST);
+                s.onEvent(JvmRecording.CPU_TIME_SAMPLES_LOST, samples::lost);
+            }
         });
         return samples;
     }
@@ -187,6 +198,18 @@ final class JfrSamples implements AutoCloseable {
         return busySince;
     }
 
+    /** JFR's CPU-time sampler lost samples of a thread: as many sampling periods of its CPU. */
+    private void lost(RecordedEvent e) {
+        try {
+            RecordedThread t = e.getThread("eventThread");
+            if (t == null || JfrFrames.machinery(t)) return;
+            if (threads != null && !threads.test(threadName(t))) return;
+            sink.lost(JfrFrames.epochNanos(e.getStartTime()), e.getInt("lostSamples") * intervalNanos);
+        } catch (Throwable ignored) {
+            // uncounted, as the samples themselves: JFR's thread goes on with the next event
+        }
+    }
+
     private void deliver(RecordedEvent e) {
         busySince = System.nanoTime();
         try {
@@ -195,12 +218,15 @@ final class JfrSamples implements AutoCloseable {
             boolean cpuTime = e.getEventType().getName().equals(JvmRecording.CPU_TIME_SAMPLE);  // not the field: set after the JVM's stream starts
             RecordedThread t = e.getThread(cpuTime ? "eventThread" : "sampledThread");
             if (JfrFrames.machinery(t)) return;
-            if (cpuTime && e.getBoolean("failed")) return;  // JFR could not walk the stack: no frames to credit
             String name = threadName(t);
             if (threads != null && !threads.test(name)) return;
-            if (wall && cpuTime && (inNative(e.getStackTrace()) || wallSamplers.test(t.getJavaThreadId()))) return;
             long weight = cpuTime ? e.getDuration("samplingPeriod").toNanos() : intervalNanos;
             if (weight <= 0) weight = intervalNanos;
+            if (cpuTime && e.getBoolean("failed")) {  // JFR could not walk the stack: no frames to credit
+                sink.lost(taken, weight);
+                return;
+            }
+            if (wall && cpuTime && (inNative(e.getStackTrace()) || wallSamplers.test(t.getJavaThreadId()))) return;
             Stack stack = frames.stack(e.getStackTrace());
             if (stack == null) {
                 sink.ownWork(taken, weight);

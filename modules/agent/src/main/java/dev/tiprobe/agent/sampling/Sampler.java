@@ -103,6 +103,9 @@ public final class Sampler implements Engine {
     /** The CPU time samples of the program's threads stood for while they ran tiprobe's code: tiprobe's share, in no view. */
     private final LongAdder ownWorkNanos = new LongAdder();
     private long ownWorkWritten;
+    /** CPU whose samples JFR's CPU-time sampler lost ({@link JfrSamples.Sink#lost}), and the figure last written. */
+    private final LongAdder lostByJfrNanos = new LongAdder();
+    private long lostByJfrWritten;
     /** JFR's samples of running threads; null where JVMTI walks every thread. */
     private volatile JfrSamples jfr;
     /**
@@ -234,6 +237,11 @@ public final class Sampler implements Engine {
                 @Override
                 public void ownWork(long time, long weight) {
                     if (time > walkedUntil && !recorder.isStopping()) ownWorkNanos.add(weight);  // as sample() counts
+                }
+
+                @Override
+                public void lost(long time, long cpuNanos) {
+                    if (time > walkedUntil && !recorder.isStopping()) lostByJfrNanos.add(cpuNanos);
                 }
             });
             recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, jfr.cpuTime() ? RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME : RecordingFormat.SAMPLE_SOURCE_JFR);
@@ -846,12 +854,18 @@ public final class Sampler implements Engine {
         if (r != null && state == RecordingFormat.STATE_RUNNABLE && cpuNanos > 0) r.saw(sampled, threadId, false);
     }
 
-    /** tiprobe's share so far; written again at each flush, the recording keeping the last. */
+    /** tiprobe's share so far, and the CPU whose samples JFR lost; written again at each flush, the recording keeping the last. */
     private void writeOwnWork() throws IOException {
         long own = ownWorkNanos.sum();
-        if (own == ownWorkWritten) return;
-        recorder.info(RecordingFormat.INFO_OWN_WORK_NANOS, Long.toString(own));
-        ownWorkWritten = own;
+        if (own != ownWorkWritten) {
+            recorder.info(RecordingFormat.INFO_OWN_WORK_NANOS, Long.toString(own));
+            ownWorkWritten = own;
+        }
+        long lost = lostByJfrNanos.sum();
+        if (lost != lostByJfrWritten) {
+            recorder.info(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS, Long.toString(lost));
+            lostByJfrWritten = lost;
+        }
     }
 
     private static byte state(int bits) {
