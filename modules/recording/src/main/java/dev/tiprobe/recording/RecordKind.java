@@ -2,6 +2,10 @@ package dev.tiprobe.recording;
 
 import dev.tiprobe.recording.Wire.Malformed;
 
+import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.function.ToLongFunction;
+
 /**
  * A kind of event record: its number in the format, the event type it carries, the first format
  * version that may hold it, and its codec, how the event's fields are written and read back. The
@@ -51,6 +55,36 @@ public abstract class RecordKind<E> {
      * ({@link RecordIn#version()}); throws {@link Malformed} for anything a writer cannot have written.
      */
     public abstract E read(RecordIn in) throws Malformed;
+
+    /** A kind whose events are one string: {@code string}. */
+    public static <E> RecordKind<E> ofString(int number, Class<E> type, int since, Function<E, String> field, Function<String, E> event) {
+        return new RecordKind<>(number, type, since) {
+            @Override
+            public void write(E e, RecordOut out) {
+                out.string(field.apply(e));
+            }
+
+            @Override
+            public E read(RecordIn in) throws Malformed {
+                return event.apply(in.string());
+            }
+        };
+    }
+
+    /** A kind whose events are one number: {@code varlong}. */
+    public static <E> RecordKind<E> ofNumber(int number, Class<E> type, int since, ToLongFunction<E> field, LongFunction<E> event) {
+        return new RecordKind<>(number, type, since) {
+            @Override
+            public void write(E e, RecordOut out) {
+                out.varlong(field.applyAsLong(e));
+            }
+
+            @Override
+            public E read(RecordIn in) throws Malformed {
+                return event.apply(in.varlong());
+            }
+        };
+    }
 
     @Override
     public String toString() {

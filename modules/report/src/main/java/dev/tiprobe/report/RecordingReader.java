@@ -434,8 +434,13 @@ public final class RecordingReader {
 
         @Override
         public String threadName(long id) {
-            String name = threads.get(id);
-            return name != null ? name : before.threads.get(id);
+            return named(id, threads, before.threads);
+        }
+
+        /** The name {@code id} was defined with in this chunk, or else in an earlier one; or null. */
+        private static <K> String named(K id, Map<K, String> here, Map<K, String> earlier) {
+            String name = here.get(id);
+            return name != null ? name : earlier.get(id);
         }
 
         @Override
@@ -450,8 +455,7 @@ public final class RecordingReader {
 
         @Override
         public String typeName(int id) {
-            String name = types.get(id);
-            return name != null ? name : before.types.get(id);
+            return named(id, types, before.types);
         }
 
         /** By id from version 9, else {@code u8:truncated} and its frames. */
