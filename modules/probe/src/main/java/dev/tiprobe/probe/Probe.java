@@ -248,10 +248,12 @@ public final class Probe {
             failed();
             return null;
         }
-        count(slot);  // calls stay exact whatever the trace limits drop
         try {
             TraceSettings settings = trace;
+            // Counted only while tracing is on: a call made as the session restores its classes is
+            // in no trace, and counting it would leave calls neither recorded nor dropped.
             if (!settings.on()) return null;
+            count(slot);  // calls stay exact whatever the trace limits drop
             ThreadState s = traceState();
             if (s == null || s.busy || s.tiprobes) return null;
             int depth = s.depth++;

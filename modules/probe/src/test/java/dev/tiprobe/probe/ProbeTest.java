@@ -128,6 +128,20 @@ class ProbeTest {
     }
 
     /**
+     * Once tracing stops, while the session gives the classes their original code back, a call is
+     * neither counted nor recorded: every call counted is recorded or counted as dropped.
+     */
+    @Test
+    void aCallAfterTracingStoppedIsNotCounted() {
+        ProbeControl.reset(new TraceSettings(true, 0, 1, 5, 2, false, 1, 8, 0), 2);
+        for (int i = 0; i < 5; i++) Probe.traceReturn(Probe.traceEnter(1));
+        ProbeControl.stopTracing();
+        assertNull(Probe.traceEnter(1), "no call to record");
+        assertEquals(5, ProbeControl.counts(4)[1]);
+        assertEquals(5, ProbeControl.tracedCalls().length + ProbeControl.droppedCalls(), "each call counted is recorded or dropped");
+    }
+
+    /**
      * Under a condition ({@code watch --where}) only the calls it holds for are kept, decided at
      * their end with their arguments and result; the condition runs as tiprobe's work (a traced
      * method it calls is not counted), and one that throws keeps nothing and is counted as a failure.
