@@ -250,12 +250,12 @@ public final class Probe {
         }
         try {
             TraceSettings settings = trace;
-            // Counted only while tracing is on: a call made as the session restores its classes is
-            // in no trace, and counting it would leave calls neither recorded nor dropped.
+            // Counted only while tracing is on, and not as tiprobe's own work (a captured value's
+            // toString): such a call is in no trace, and would be counted as neither recorded nor dropped.
             if (!settings.on()) return null;
-            count(slot);  // calls stay exact whatever the trace limits drop
             ThreadState s = traceState();
             if (s == null || s.busy || s.tiprobes) return null;
+            count(slot);  // calls stay exact whatever the trace limits drop
             int depth = s.depth++;
             // A method's first call is kept whatever the limits: every method called shows a call.
             Call[] firsts = firstCalls;

@@ -147,7 +147,7 @@ public final class ProbeControl {
         }
     }
 
-    /** Stops recording traced calls (counts and times stop when the probes are removed). */
+    /** Stops recording traced calls, and counting them in trace mode (count and time mode's probes count until they are removed). */
     public static void stopTracing() {
         Probe.trace = TraceSettings.OFF;
     }

@@ -28,7 +28,10 @@ public final class JvmRecording {
      * walks only threads found in native code).
      */
     public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
-    /** How many CPU-time samples of a thread JFR could not keep (its queue for the thread was full). */
+    /**
+     * How many CPU-time samples of a thread JFR kept no stack of: the thread was in the JVM's own
+     * code (taking a contended lock, loading a class), or its queue of samples was busy or full.
+     */
     public static final String CPU_TIME_SAMPLES_LOST = "jdk.CPUTimeSamplesLost";
 
     /**
@@ -63,8 +66,9 @@ public final class JvmRecording {
      * {@code depth} frames, with {@code jvmArgs} its other options: JFR's samples ({@link
      * #sampleEvent(List)}) in the recording {@link #NAME}, started before {@code main} (JFR takes
      * about 0.4 s to start, which the program would otherwise spend unsampled), JFR's startup
-     * lines left out of the program's output, with the CPU-time sampler the samples it lost counted; stacks as deep as asked (JFR keeps 64 frames
-     * otherwise, settable only before its first recording); and DebugNonSafepoints, so code
+     * lines left out of the program's output, and with the CPU-time sampler the samples it lost
+     * counted; stacks as deep as asked (JFR keeps 64 frames otherwise, settable only before its
+     * first recording); and DebugNonSafepoints, so code
      * compiled before the agent reaches JVMTI names its inlined methods too (a diagnostic flag
      * that only adds debug information to compiled code). The recording keeps a minute of
      * samples on disk at most. For a runtime without the {@code jdk.jfr} module ({@code jfr}

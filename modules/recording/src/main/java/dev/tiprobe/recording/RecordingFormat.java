@@ -174,13 +174,14 @@ public final class RecordingFormat {
     /** CPU nanoseconds threads used that no sample carries: never seen running again before sampling ended. */
     public static final String INFO_CPU_NOT_SEEN_RUNNING = "cpuNotSeenRunningNanos";
     /**
-     * CPU nanoseconds the samples of the program's threads stood for while they ran tiprobe's code
+     * CPU nanoseconds (in the file: while it was written) the samples of the program's threads stood for while they ran tiprobe's code
      * (a JVMTI callback, a tracing probe): tiprobe's share, left out of every view.
      */
     public static final String INFO_OWN_WORK_NANOS = "ownWorkNanos";
     /**
-     * CPU nanoseconds of the program's threads that JFR's CPU-time sampler sampled but could not
-     * keep (a thread's queue of samples was full, or its stack could not be walked): in no view.
+     * CPU nanoseconds of the program's threads that JFR's CPU-time sampler kept no stack of (the
+     * thread was in the JVM's own code, its queue was busy or full, or its stack could not be
+     * walked), at least: JFR tells a thread's count at its next sample kept or as it ends. In no view.
      */
     public static final String INFO_CPU_LOST_BY_JFR_NANOS = "cpuLostByJfrNanos";
     /** How many classes tracing left unchanged because changing them failed, and the first one's reason. */

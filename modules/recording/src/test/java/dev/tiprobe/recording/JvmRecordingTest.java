@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JvmRecordingTest {
@@ -21,10 +22,13 @@ class JvmRecordingTest {
         String event = JvmRecording.sampleEvent();
         String recording = recordingOption(List.of("-Xmx1g"));
         assertTrue(recording.contains("+" + event + "#enabled=true,+" + event + "#" + (linux ? "throttle" : "period") + "=10000000ns"), recording);
+        assertEquals(linux, recording.contains("+" + JvmRecording.CPU_TIME_SAMPLES_LOST + "#enabled=true"),
+                "the CPU-time sampler's lost samples are counted: " + recording);
         // A native agent may hold SIGPROF, which the CPU-time sampler needs; the debugger's does not.
         for (String agent : List.of("-agentpath:/opt/ap/libasyncProfiler.so=start,event=cpu", "-agentlib:asyncProfiler=start")) {
             String besideAgent = recordingOption(List.of(agent));
             assertTrue(besideAgent.contains("+jdk.ExecutionSample#enabled=true,+jdk.ExecutionSample#period=10000000ns"), besideAgent);
+            assertFalse(besideAgent.contains(JvmRecording.CPU_TIME_SAMPLES_LOST), besideAgent);
         }
         assertEquals(event, JvmRecording.sampleEvent(List.of("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n")));
     }

@@ -21,7 +21,7 @@ import java.util.zip.GZIPOutputStream;
  * adds {@code wall/nanoseconds} (each sample worth one interval) and makes it the default, a
  * cpu-mode one makes cpu the default. Each distinct method is a function named as folded stacks
  * name its frames ({@link HumanNames#frame}; its full name is the system name), its jar or module
- * its mapping; each (method, line) is a
+ * its mapping, the first mapping the program's own; each (method, line) is a
  * location, its file the path of the source its class names ({@code org/foo/Bar.java}). Every
  * sample carries its thread's name as the label {@code thread}, and the labels it is given (the
  * agent's loop gives {@code service}, {@code host} and {@code pid}, which Pyroscope and Parca
@@ -49,7 +49,7 @@ public final class Pprof {
         private final HumanNames.FrameStyle style;
         private final Map<String, String> labels;
         private final Map<String, Long> strings = new LinkedHashMap<>();
-        private final Map<String, Long> mappings = new LinkedHashMap<>();  // jar or module -> mapping id
+        private final Map<String, Long> mappings = new LinkedHashMap<>();  // the program, then jar or module -> mapping id
         private final Map<Integer, Function> functions = new LinkedHashMap<>();  // by method id
         private final Map<Long, Location> locations = new LinkedHashMap<>();  // by (method id, line)
 
@@ -161,7 +161,7 @@ public final class Pprof {
             return comments;
         }
 
-        /** The Mapping messages (field 3): a jar or module each. */
+        /** The Mapping messages (field 3): the program, then a jar or module each. */
         private void writeMappings(ProtoOut p) {
             for (Map.Entry<String, Long> e : mappings.entrySet()) {
                 long filename = string(e.getKey());

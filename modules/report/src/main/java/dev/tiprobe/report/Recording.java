@@ -196,9 +196,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         long lost = infoNumber(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS);
         if (lost > 0) {
             long sampled = samples.stream().mapToLong(Sample::cpuNanos).sum();
-            out.add(String.format("JFR's CPU-time sampler lost samples worth %.1f ms of CPU, %.1f%% of the CPU sampled (its queue"
-                    + " for a thread was full, or the stack could not be walked); they are in no view, so the shares of the rest"
-                    + " are that much larger.", lost / 1e6, 100.0 * lost / (lost + sampled)));
+            out.add(String.format("JFR's CPU-time sampler kept no stack for at least %.1f ms of CPU, %.1f%% of the CPU sampled:"
+                    + " it keeps none of a thread in the JVM's own code (taking a contended lock, loading a class, walking a stack)"
+                    + " or whose queue of samples is full. That CPU is in no view, so the methods that run into such work show"
+                    + " less than their share.", lost / 1e6, 100.0 * lost / (lost + sampled)));
         }
         long own = infoNumber(RecordingFormat.INFO_OWN_WORK_NANOS);
         if (own > 0) {

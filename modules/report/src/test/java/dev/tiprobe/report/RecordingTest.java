@@ -215,7 +215,7 @@ class RecordingTest {
     }
 
     /**
-     * CPU whose samples JFR's CPU-time sampler lost (a contended program loses half of them) is
+     * CPU whose samples JFR's CPU-time sampler lost (a contended program lost more than half) is
      * stated, with its share: the views' shares are of the rest.
      */
     @Test
@@ -227,9 +227,10 @@ class RecordingTest {
                     new Stack(new int[] {1}, new int[] {0}, 1, false)));
             w.write(3_000, Info.KIND, new Info(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS, "30000000"));
         }
-        assertTrue(RecordingReader.read(file).caveats().contains("JFR's CPU-time sampler lost samples worth 30.0 ms of CPU, 50.0% of"
-                + " the CPU sampled (its queue for a thread was full, or the stack could not be walked); they are in no view, so the"
-                + " shares of the rest are that much larger."), RecordingReader.read(file).caveats().toString());
+        assertTrue(RecordingReader.read(file).caveats().contains("JFR's CPU-time sampler kept no stack for at least 30.0 ms of CPU,"
+                + " 50.0% of the CPU sampled: it keeps none of a thread in the JVM's own code (taking a contended lock, loading a"
+                + " class, walking a stack) or whose queue of samples is full. That CPU is in no view, so the methods that run into"
+                + " such work show less than their share."), RecordingReader.read(file).caveats().toString());
     }
 
     /**

@@ -56,8 +56,9 @@ final class JfrSamples implements AutoCloseable {
         void ownWork(long epochNanos, long weightNanos);
 
         /**
-         * CPU of an application thread that JFR's CPU-time sampler sampled but could not keep: its
-         * queue for the thread was full, or the stack could not be walked. In no view.
+         * CPU of an application thread that JFR's CPU-time sampler kept no stack of: the thread
+         * was in the JVM's own code (taking a contended lock, loading a class, walking a stack),
+         * its queue was busy or full, or its stack could not be walked. In no view.
          */
         void lost(long epochNanos, long cpuNanos);
     }
@@ -66,6 +67,8 @@ final class JfrSamples implements AutoCloseable {
     private final Predicate<String> threads;
     private final Sink sink;
     private final long intervalNanos;
+    /** The CPU-time sampler's period, as its last sample said; the interval asked until one did. Stream thread only. */
+    private long periodNanos;
     /** Wall mode: CPU-time samples of a thread in native code are the wall sampler's. */
     private final boolean wall;
     /** Wall mode: the threads the wall sampler last saw not running Java code. */
@@ -82,6 +85,7 @@ final class JfrSamples implements AutoCloseable {
         this.threads = threads;
         this.sink = sink;
         this.intervalNanos = intervalNanos;
+        this.periodNanos = intervalNanos;
         this.wall = wall;
         this.wallSamplers = wallSamplers;
     }
@@ -198,13 +202,19 @@ final class JfrSamples implements AutoCloseable {
         return busySince;
     }
 
-    /** JFR's CPU-time sampler lost samples of a thread: as many sampling periods of its CPU. */
+    /**
+     * JFR's CPU-time sampler lost samples of a thread: as many sampling periods of its CPU, the
+     * period of the last sample it kept (another recording may have JFR sample more often).
+     * Counted where {@link #deliver} would have counted the samples.
+     */
     private void lost(RecordedEvent e) {
         try {
+            if (!cpuTime()) return;  // another recording's CPU-time sampler: not the samples read here
             RecordedThread t = e.getThread("eventThread");
             if (t == null || JfrFrames.machinery(t)) return;
             if (threads != null && !threads.test(threadName(t))) return;
-            sink.lost(JfrFrames.epochNanos(e.getStartTime()), e.getInt("lostSamples") * intervalNanos);
+            if (wall && wallSamplers.test(t.getJavaThreadId())) return;
+            sink.lost(JfrFrames.epochNanos(e.getStartTime()), e.getInt("lostSamples") * periodNanos);
         } catch (Throwable ignored) {
             // uncounted, as the samples themselves: JFR's thread goes on with the next event
         }
@@ -220,13 +230,14 @@ final class JfrSamples implements AutoCloseable {
             if (JfrFrames.machinery(t)) return;
             String name = threadName(t);
             if (threads != null && !threads.test(name)) return;
+            if (wall && cpuTime && (inNative(e.getStackTrace()) || wallSamplers.test(t.getJavaThreadId()))) return;
             long weight = cpuTime ? e.getDuration("samplingPeriod").toNanos() : intervalNanos;
             if (weight <= 0) weight = intervalNanos;
+            if (cpuTime) periodNanos = weight;
             if (cpuTime && e.getBoolean("failed")) {  // JFR could not walk the stack: no frames to credit
                 sink.lost(taken, weight);
                 return;
             }
-            if (wall && cpuTime && (inNative(e.getStackTrace()) || wallSamplers.test(t.getJavaThreadId()))) return;
             Stack stack = frames.stack(e.getStackTrace());
             if (stack == null) {
                 sink.ownWork(taken, weight);

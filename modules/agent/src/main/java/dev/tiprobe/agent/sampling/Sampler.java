@@ -236,12 +236,12 @@ public final class Sampler implements Engine {
 
                 @Override
                 public void ownWork(long time, long weight) {
-                    if (time > walkedUntil && !recorder.isStopping()) ownWorkNanos.add(weight);  // as sample() counts
+                    if (time > walkedUntil && !recorder.afterStop(time)) ownWorkNanos.add(weight);  // as sample() counts
                 }
 
                 @Override
                 public void lost(long time, long cpuNanos) {
-                    if (time > walkedUntil && !recorder.isStopping()) lostByJfrNanos.add(cpuNanos);
+                    if (time > walkedUntil && !recorder.afterStop(time)) lostByJfrNanos.add(cpuNanos);
                 }
             });
             recorder.info(RecordingFormat.INFO_SAMPLE_SOURCE, jfr.cpuTime() ? RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME : RecordingFormat.SAMPLE_SOURCE_JFR);
@@ -858,12 +858,12 @@ public final class Sampler implements Engine {
     private void writeOwnWork() throws IOException {
         long own = ownWorkNanos.sum();
         if (own != ownWorkWritten) {
-            recorder.info(RecordingFormat.INFO_OWN_WORK_NANOS, Long.toString(own));
+            recorder.total(RecordingFormat.INFO_OWN_WORK_NANOS, own);
             ownWorkWritten = own;
         }
         long lost = lostByJfrNanos.sum();
         if (lost != lostByJfrWritten) {
-            recorder.info(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS, Long.toString(lost));
+            recorder.total(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS, lost);
             lostByJfrWritten = lost;
         }
     }

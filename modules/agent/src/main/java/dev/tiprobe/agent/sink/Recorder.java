@@ -26,6 +26,9 @@ public final class Recorder implements AutoCloseable {
     private RecordingWriter writer;
     /** The session's facts so far, which every recording of a loop starts with. */
     private final Map<String, String> facts = new LinkedHashMap<>();
+    /** The session's running totals ({@link #total}) so far, and what they were as the file being written began. */
+    private final Map<String, Long> totals = new LinkedHashMap<>();
+    private final Map<String, Long> totalsAtFileStart = new LinkedHashMap<>();
     /** Allocation sampling's interval once the overhead budget has changed it (0: as asked), for the next recording of a loop. */
     private long allocInterval;
     private final long epochAtStart = EpochClock.nanosNow();
@@ -103,7 +106,7 @@ public final class Recorder implements AutoCloseable {
      * second), not to the program, and is left out. An engine's own stamp ({@link #now}) reads the
      * stop itself from then on; JFR's stamps are past it.
      */
-    private boolean afterStop(long epochNanos) {
+    public boolean afterStop(long epochNanos) {
         return epochNanos >= stoppedAt;
     }
 
@@ -111,6 +114,16 @@ public final class Recorder implements AutoCloseable {
         if (closed) return;
         facts.put(key, value);
         writer.write(now(), Info.KIND, new Info(key, value));
+    }
+
+    /**
+     * A running total of the session's, e.g. {@link RecordingFormat#INFO_OWN_WORK_NANOS}: each file
+     * holds what accrued while it was written, so a loop's recording of a minute says that minute's.
+     */
+    public synchronized void total(String key, long total) throws IOException {
+        if (closed) return;
+        totals.put(key, total);
+        writer.write(now(), Info.KIND, new Info(key, Long.toString(total - totalsAtFileStart.getOrDefault(key, 0L))));
     }
 
     /**
@@ -129,6 +142,7 @@ public final class Recorder implements AutoCloseable {
             file = next;
         }
         long now = now();
+        totalsAtFileStart.putAll(totals);
         for (Map.Entry<String, String> f : facts.entrySet()) writer.write(now, Info.KIND, new Info(f.getKey(), f.getValue()));
         if (allocInterval > 0) writer.write(now, AllocInterval.KIND, new AllocInterval(now, allocInterval));
         return finished;

@@ -87,6 +87,24 @@ class RecorderTest {
     }
 
     /**
+     * A running total (tiprobe's own work, the CPU JFR lost) is the session's; each recording of a
+     * loop holds what accrued while it was written, so a period's share is of its own samples.
+     */
+    @Test
+    void eachRecordingOfALoopHoldsWhatItsTotalsGrewBy() throws Exception {
+        Path first = dir.resolve("first.tpr");
+        Path second = dir.resolve("second.tpr");
+        try (Recorder recorder = Recorder.create(first, new IdMap())) {
+            recorder.total(RecordingFormat.INFO_OWN_WORK_NANOS, 300);
+            recorder.total(RecordingFormat.INFO_OWN_WORK_NANOS, 500);
+            recorder.rotate(second);
+            recorder.total(RecordingFormat.INFO_OWN_WORK_NANOS, 800);
+        }
+        assertEquals("500", RecordingReader.read(first).info().get(RecordingFormat.INFO_OWN_WORK_NANOS));
+        assertEquals("300", RecordingReader.read(second).info().get(RecordingFormat.INFO_OWN_WORK_NANOS));
+    }
+
+    /**
      * Tracing forgets what it reported once the recording has it ({@link Reported}): a look hands
      * entries over that a later take hands over again, and the final result comes twice (the
      * stop's and the last write's). The recording holds each entry once, in order.
