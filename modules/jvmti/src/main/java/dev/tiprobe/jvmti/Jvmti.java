@@ -738,10 +738,12 @@ public final class Jvmti {
      * {@code thread}'s stack and state, up to {@code maxFrames} frames, from a handshake with that
      * thread alone (none for an unmounted virtual thread, which needs can_support_virtual_threads):
      * HotSpot answers {@link #threadListStackTraces} of more than one thread at a safepoint, which
-     * stops every thread. Throws, or gives no frames, when the thread has ended.
+     * stops every thread. Null, or no frames, when the thread has ended: a wall sampler meets ended
+     * virtual threads by the thousand, and an exception each would be thrown in the program's JVM.
      */
     public ThreadStack threadStack(Thread thread, int maxFrames) {
-        return threadListStackTraces(List.of(thread), maxFrames).getFirst();
+        List<ThreadStack> one = stackTraces(List.of(thread), maxFrames, true);
+        return one.isEmpty() ? null : one.getFirst();
     }
 
     /**
@@ -749,6 +751,11 @@ public final class Jvmti {
      * HotSpot takes them at a safepoint.
      */
     public List<ThreadStack> threadListStackTraces(List<Thread> threads, int maxFrames) {
+        return stackTraces(threads, maxFrames, false);
+    }
+
+    /** As {@link #threadListStackTraces}; none when {@code endedIsNone} and JVMTI says a thread has ended. */
+    private List<ThreadStack> stackTraces(List<Thread> threads, int maxFrames, boolean endedIsNone) {
         ensureOpen();
         if (threads.isEmpty()) return List.of();
         Thread[] array = threads.toArray(Thread[]::new);
@@ -756,8 +763,10 @@ public final class Jvmti {
             MemorySegment list = arena.allocate(C_POINTER, array.length);
             MemorySegment out = s.alloc(C_POINTER.byteSize());
             list.copyFrom(MemorySegment.ofArray(refs.elements(array)));
-            check("GetThreadListStackTraces", jvmtiInterface_1_.GetThreadListStackTraces.invoke(
-                    n.fn(JvmtiFunction.GetThreadListStackTraces), n.env, array.length, list, maxFrames, out));
+            int error = jvmtiInterface_1_.GetThreadListStackTraces.invoke(
+                    n.fn(JvmtiFunction.GetThreadListStackTraces), n.env, array.length, list, maxFrames, out);
+            if (endedIsNone && error == JvmtiError.THREAD_NOT_ALIVE.code()) return List.of();
+            check("GetThreadListStackTraces", error);
             refs.keep();
             return takeStackInfos(refs, out, array.length, null);
         }

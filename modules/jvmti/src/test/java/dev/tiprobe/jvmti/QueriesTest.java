@@ -163,6 +163,10 @@ class QueriesTest {
             waiter.interrupt();
             waiter.join();
         }
+        assertNull(jvmti.threadStack(waiter, 8), "an ended thread has no stack, and no exception is thrown for it");
+        Thread ended = Thread.ofVirtual().start(() -> { });
+        ended.join();
+        assertNull(jvmti.threadStack(ended, 8), "nor has an ended virtual thread");
     }
 
     @Test

@@ -520,7 +520,7 @@ public final class Sampler implements Engine {
     private Jvmti.ThreadStack stackOf(Thread t) {
         try {
             Jvmti.ThreadStack ts = jvmti.threadStack(t, options.depth() + 1);
-            return ts.frames().isEmpty() ? null : ts;
+            return ts == null || ts.frames().isEmpty() ? null : ts;
         } catch (RuntimeException e) {
             return null;
         }
