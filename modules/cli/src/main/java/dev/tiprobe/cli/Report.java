@@ -66,7 +66,7 @@ final class Report {
     static List<String> deadlocksFound(Recording r) {
         List<String> lines = new ArrayList<>();
         for (Deadlock d : r.events().deadlocks()) {
-            List<String> names = d.threads().stream().map(t -> "'" + r.threads().getOrDefault(t.threadId(), "thread " + t.threadId()) + "'")
+            List<String> names = d.threads().stream().map(t -> "'" + r.threadName(t.threadId()) + "'")
                     .toList();
             lines.add("a deadlock was found: " + String.join(" and ", names)
                     + " wait on each other (the text report, the JSON and the JFR export show their locks and stacks)");

@@ -343,7 +343,7 @@ public final class JfrExport {
             }
             Bytes threadPool = new Bytes();
             for (Map.Entry<Long, Long> t : threads.entrySet()) {
-                String name = r.threads().getOrDefault(t.getKey(), "thread " + t.getKey());
+                String name = r.threadName(t.getKey());
                 threadPool.varlong(t.getValue());
                 threadPool.string(name);
                 threadPool.varlong(t.getKey());

@@ -133,7 +133,7 @@ public final class Pprof {
                 long ticks = samples ? ticksOf.getOrDefault(s, 1L) : 1;
                 long[] values = !samples ? new long[] {1, s.weight()}
                         : cpuMode ? new long[] {1, s.weight()} : new long[] {ticks, s.weight(), ticks * interval};
-                long thread = string(r.threads().getOrDefault(s.threadId(), "thread " + s.threadId()));
+                long thread = string(r.threadName(s.threadId()));
                 p.writeByteArray(2, message(m -> {
                     m.writeByteArray(1, packed(ids));
                     m.writeByteArray(2, packed(values));

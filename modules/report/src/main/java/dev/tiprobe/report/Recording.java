@@ -103,6 +103,12 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         return name != null ? name : "[unknown]";
     }
 
+    /** A thread's name; {@code thread <id>} for one without a name, as a virtual thread has unless given one. */
+    public String threadName(long id) {
+        String name = threads.get(id);
+        return name == null || name.isEmpty() ? "thread " + id : name;
+    }
+
     /** A traced method's name as the trace reports show it: with parameter names where known. */
     public String tracedName(int id) {
         Signature s = tracing.signatures().get(id);
@@ -240,17 +246,19 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         int tab = recompiled.indexOf('\t');
         if (compiledBefore > LATE_START_NANOS && tab > 0 && recompiled.substring(0, tab).matches("\\d{1,19}")) {
             double at = (Long.parseLong(recompiled.substring(0, tab)) - startEpochNanos) / 1e9;
+            // A loop's later recording begins after the session recompiled: its moment is before this file.
+            String when = at < 0 ? "before this recording began" : String.format("%.1f s in", at);
             String[] parts = recompiled.substring(tab + 1).split("\t", -1);
             String classes = parts[0];
             String left = parts.length > 1 ? parts[1] : "";
             String done = classes.isEmpty()
-                    ? String.format("%.1f s in, tiprobe found no class it could safely retransform to have the hottest code compiled"
-                    + " again: in code compiled before then, the work of inlined methods is credited to the method they were inlined into.", at)
-                    : String.format("%.1f s in, tiprobe had HotSpot compile the hottest code again by retransforming %s: code"
+                    ? String.format("%s, tiprobe found no class it could safely retransform to have the hottest code compiled"
+                    + " again: in code compiled before then, the work of inlined methods is credited to the method they were inlined into.", when)
+                    : String.format("%s, tiprobe had HotSpot compile the hottest code again by retransforming %s: code"
                     + " depending on them names its inlined methods from then on; before, and in code compiled before the session"
                     + " otherwise, their work is credited to the method they were inlined into. Compiling it again slows the"
                     + " program for some seconds (a busy server's framework classes may take it to a third of its speed)%s;"
-                    + " --no-recompile leaves the code as it was.", at, classes,
+                    + " --no-recompile leaves the code as it was.", when, classes,
                     events.hasWaits(true) ? ", and waits that end then may be longer for it" : "");
             return String.format("The JVM had run %.0f s before sampling began; %s%s", compiledBefore / 1e9, done,
                     left.isEmpty() ? "" : " Left as compiled: " + left + ".");

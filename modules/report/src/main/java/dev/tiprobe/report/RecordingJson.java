@@ -204,7 +204,7 @@ public final class RecordingJson {
         b.append("{\"method\": ");
         JsonText.quote(b, r.tracedName(c.methodId()));
         b.append(", \"thread\": ");
-        JsonText.quote(b, r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()));
+        JsonText.quote(b, r.threadName(c.threadId()));
         b.append(", \"threadId\": ").append(c.threadId()).append(", \"depth\": ").append(c.depth())
                 .append(", \"startEpochNanos\": ").append(c.startEpochNanos()).append(", \"durationNanos\": ")
                 .append(c.durationNanos()).append(", \"args\": [");

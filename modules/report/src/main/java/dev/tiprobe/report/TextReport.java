@@ -171,7 +171,7 @@ public final class TextReport {
             out.printf("%nDEADLOCK found %.1f s into the recording: %d threads wait on each other%n",
                     (d.epochNanos() - r.startEpochNanos()) / 1e9, d.threads().size());
             for (Deadlock.Waiter t : d.threads()) {
-                out.printf("  %s%n", Deadlock.waits(threadName(r, t.threadId()), t.waitsFor(), threadName(r, t.ownerId())));
+                out.printf("  %s%n", Deadlock.waits(r.threadName(t.threadId()), t.waitsFor(), r.threadName(t.ownerId())));
                 if (!t.held().isEmpty()) out.printf("      holds %s%n", String.join(", ", t.held()));
                 for (int i = 0; i < Math.min(DEADLOCK_FRAMES, t.stack().frames().length); i++) out.printf("        at %s%n", r.methodName(t.stack().frames()[i]));
             }
@@ -182,11 +182,7 @@ public final class TextReport {
     private static final int DEADLOCK_FRAMES = 12;
 
     private static String thread(Recording r, long id) {
-        return "'" + threadName(r, id) + "'";
-    }
-
-    private static String threadName(Recording r, long id) {
-        return r.threads().getOrDefault(id, "thread " + id);
+        return "'" + r.threadName(id) + "'";
     }
 
     /**

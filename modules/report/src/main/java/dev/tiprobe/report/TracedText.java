@@ -108,7 +108,7 @@ public final class TracedText {
         String method = r.tracedName(c.methodId());
         int paren = method.indexOf('(');
         String head = paren < 0 ? method : method.substring(0, paren);
-        StringBuilder b = new StringBuilder("[").append(r.threads().getOrDefault(c.threadId(), "thread " + c.threadId()))
+        StringBuilder b = new StringBuilder("[").append(r.threadName(c.threadId()))
                 .append("] ").append(byDepth ? "  ".repeat(Math.min(c.depth(), 20)) : "").append(head).append('(');
         b.append(arguments(c)).append(')');
         if (c.durationNanos() < 0) return b.append("  (still running)").toString();

@@ -214,6 +214,30 @@ class RecordingTest {
                 + " and tracing probes) took 10.0 ms of CPU, 25.0% of the CPU sampled; those samples are in no view."));
     }
 
+    /** A thread without a name (a virtual thread, unless given one) is named by its id wherever a report names it. */
+    @Test
+    void aThreadWithoutANameIsNamedByItsId() {
+        Recording r = new Recording(0, 0, 0, java.util.Map.of(), java.util.Map.of(), java.util.Map.of(), java.util.Map.of(41L, "", 7L, "main"),
+                List.of(), List.of(), java.util.Map.of(), List.of(), Recording.Tracing.NONE, Recording.Events.NONE, java.util.Map.of(), null);
+        assertEquals("thread 41", r.threadName(41));
+        assertEquals("main", r.threadName(7));
+        assertEquals("thread 9", r.threadName(9), "a thread the recording does not name");
+    }
+
+    /** A loop's later recording, which begins after the session recompiled, says so rather than a negative moment. */
+    @Test
+    void aRecompilationBeforeTheRecordingBeganIsSaidSo() throws IOException {
+        Path file = dir.resolve("later.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
+            w.write(60_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME));
+            w.write(60_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_COMPILED_BEFORE_NANOS, "20000000000"));
+            w.write(60_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_RECOMPILED, "45000000000\tcom.foo.Hot\t"));
+        }
+        String caveats = String.join("\n", RecordingReader.read(file).caveats());
+        assertTrue(caveats.contains("; before this recording began, tiprobe had HotSpot compile the hottest code again by retransforming"
+                + " com.foo.Hot:"), caveats);
+    }
+
     /**
      * CPU whose samples JFR's CPU-time sampler lost (a contended program lost more than half) is
      * stated, with its share: the views' shares are of the rest.
