@@ -27,7 +27,7 @@ import java.util.Locale;
  */
 public enum View {
     CPU("CPU time", "nanoseconds"),
-    WALL("samples", "samples"),
+    WALL("the threads' wall time", "samples"),
     ALLOC("allocated bytes", "bytes"),
     LIVE("live bytes", "bytes"),
     LOCK("time waiting to enter monitors and take locks", "nanoseconds"),

@@ -610,7 +610,7 @@ class RecordingTest {
         StringWriter out = new StringWriter();
         FlameGraphHtml.write(r, out, "test");
         String page = out.toString();
-        assertTrue(page.contains("{\"id\":\"wall\",\"weighs\":\"samples\",\"unit\":\"samples\",\"root\":[0,300,300,["),
+        assertTrue(page.contains("{\"id\":\"wall\",\"weighs\":\"the threads' wall time\",\"unit\":\"samples\",\"root\":[0,300,300,["),
                 "a wall-mode recording opens on the wall view, its root counting 300 samples");
         assertTrue(page.contains("{\"id\":\"cpu\",\"weighs\":\"CPU time\",\"unit\":\"nanoseconds\",\"root\":[0,300000000,"),
                 "the cpu view weighs the same samples by their 300 ms of CPU");
