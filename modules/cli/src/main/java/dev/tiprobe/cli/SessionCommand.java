@@ -143,7 +143,7 @@ abstract class SessionCommand implements Callable<Integer> {
     void warnAboutFlags(Target target) {
         String missing = target.missingFlags();
         if (!missing.isEmpty()) {
-            spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the target prints JDK warnings when the agent loads; start it with "
+            spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the target prints the JDK's warnings the first time an agent loads into it; start it with "
                     + missing + " to silence them");
         }
     }
