@@ -352,9 +352,10 @@ class SamplingAccuracyIT {
         long ticks = 0;
         for (String line : Files.readAllLines(collapsed)) ticks += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
         double seconds = sampledSeconds(dir.resolve("native-busy.collapsed.tpr"));
-        // One thread's worth of the session's wall time: its ticks of 10 ms over the seconds sampled.
+        // One thread's worth of the session's wall time: its ticks of 10 ms over the seconds sampled
+        // (0.99 to 1.00; 1.22 to 1.24 while JFR's last second, handed over after the walks ended, counted again).
         double threads = ticks / (seconds * 100);
-        assertTrue(threads > 0.8 && threads < 1.25, "native-busy's wall time: " + ticks + " ticks of 10 ms in " + seconds + " s");
+        assertTrue(threads > 0.8 && threads < 1.15, "native-busy's wall time: " + ticks + " ticks of 10 ms in " + seconds + " s");
     }
 
     /**

@@ -167,7 +167,6 @@ public final class Sampler implements Engine {
             @Override
             public void ended() throws IOException {
                 writeAllOwed(frames);
-                lastLook.clear();  // the stopped session stays referenced until the next: no threads kept with it
                 known = List.of();
             }
         });
@@ -917,6 +916,9 @@ public final class Sampler implements Engine {
         boolean ended = thread.stop();
         JfrSamples j = jfr;
         if (j != null) j.close();  // hands over its last samples
+        // Only now: JFR's last second of samples comes after the walks ended, and a thread the walks
+        // weighed (one in native code) must still be left out of them, or its last second counts twice.
+        lastLook.clear();  // the stopped session stays referenced until the next: no threads kept with it
         if (inlinedFrames != null) inlinedFrames.close();
         registry.listen(null);
         virtualInTurn = List.of();  // the stopped session stays referenced until the next: no threads kept with it
