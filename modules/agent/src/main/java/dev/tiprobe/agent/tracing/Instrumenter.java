@@ -6,6 +6,7 @@ import dev.tiprobe.filter.Untraceable;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.probe.Call;
 import dev.tiprobe.probe.Probe;
+import dev.tiprobe.recording.Skipped;
 
 import java.lang.classfile.Annotation;
 import java.lang.classfile.Attributes;
@@ -90,7 +91,7 @@ final class Instrumenter {
     }
 
     /** What one transform did: new bytes (null if unchanged) and the methods skipped. */
-    record Result(byte[] bytes, int instrumented, List<Results.Skipped> skipped) {}
+    record Result(byte[] bytes, int instrumented, List<Skipped> skipped) {}
 
     private static final ClassDesc PROBE = Probe.class.describeConstable().orElseThrow();
     private static final ClassDesc CALL = Call.class.describeConstable().orElseThrow();
@@ -195,7 +196,7 @@ final class Instrumenter {
         String binaryName = model.thisClass().asInternalName().replace('/', '.');
         Set<String> classAnnotations = annotations(model.findAttribute(Attributes.runtimeVisibleAnnotations()).orElse(null),
                 model.findAttribute(Attributes.runtimeInvisibleAnnotations()).orElse(null));
-        List<Results.Skipped> skipped = new java.util.ArrayList<>();
+        List<Skipped> skipped = new java.util.ArrayList<>();
         Map<MethodModel, Integer> chosen = new HashMap<>();
         boolean javaLang = Untraceable.javaLang(model.thisClass().asInternalName());
         Set<String> removedHere = removedFrom(loader);
@@ -211,7 +212,7 @@ final class Instrumenter {
             String reason = Untraceable.whyNotMethod(model.thisClass().asInternalName(), name);
             if (reason == null) reason = unsupported(m);
             if (reason != null) {
-                skipped.add(new Results.Skipped(binaryName, name, desc, reason));
+                skipped.add(new Skipped(binaryName, name, desc, reason));
                 continue;
             }
             if (classSlots == null) classSlots = slots.forClass(binaryName, loader, codeSource, classFile);

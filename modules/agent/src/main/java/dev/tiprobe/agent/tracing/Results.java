@@ -3,6 +3,8 @@ package dev.tiprobe.agent.tracing;
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
 import dev.tiprobe.recording.Callee;
+import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.recording.Stack;
 
 import java.util.List;
@@ -44,11 +46,8 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
         return methods.stream().mapToLong(MethodResult::calls).sum() + unloadedCalls;
     }
 
-    /** A method whose probe was taken out to keep the overhead budget; its calls were counted until then. */
-    public record Removed(String method, long callsPerSecond) {
-        /** The order of their call rates, the coolest first. */
-        static final java.util.Comparator<Removed> BY_RATE = java.util.Comparator.comparingLong(Removed::callsPerSecond);
-    }
+    /** Methods whose probes were taken out, in the order of their call rates, the coolest first. */
+    static final java.util.Comparator<Removed> REMOVED_BY_RATE = java.util.Comparator.comparingLong(Removed::callsPerSecond);
 
     /**
      * {@code 212 methods' probes removed to keep overhead under 5 %, e.g. a (4.1M calls/s), b (...)},
@@ -70,9 +69,6 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
         double p = share * 100;
         return p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p);
     }
-
-    /** A method the filter chose but that was left unchanged, and why. */
-    public record Skipped(String binaryName, String method, String descriptor, String reason) {}
 
     /** Inclusive wall-clock time of a method's calls; bucket b of the histogram holds [2^b, 2^(b+1)) ns. */
     public record TimeStats(long totalNanos, long minNanos, long maxNanos, long[] histogram) {

@@ -103,13 +103,9 @@ public final class TracedWrites {
             info(writer, now, RecordingFormat.INFO_CLASSES_LEFT_UNCHANGED, Long.toString(r.classFailures().total()));
             info(writer, now, RecordingFormat.INFO_FIRST_CLASS_FAILURE, r.classFailures().first().getFirst());
         }
-        for (Results.Skipped m : newSince(r.skipped(), Account.SKIPPED)) {
-            writer.write(now, Skipped.KIND, new Skipped(m.binaryName(), m.method(), m.descriptor(), m.reason()));
-        }
+        for (Skipped m : newSince(r.skipped(), Account.SKIPPED)) writer.write(now, Skipped.KIND, m);
         for (String f : newSince(r.classFailures(), Account.CLASS_FAILURES)) writer.write(now, ClassFailure.KIND, new ClassFailure(f));
-        for (Results.Removed m : newSince(r.removed(), Account.REMOVED)) {
-            writer.write(now, Removed.KIND, new Removed(m.method(), m.callsPerSecond()));
-        }
+        for (Removed m : newSince(r.removed(), Account.REMOVED)) writer.write(now, Removed.KIND, m);
     }
 
     private static void info(RecordingWriter writer, long now, String key, String value) throws IOException {

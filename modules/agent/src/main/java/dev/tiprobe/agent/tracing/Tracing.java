@@ -20,6 +20,8 @@ import dev.tiprobe.probe.Probe;
 import dev.tiprobe.probe.ProbeControl;
 import dev.tiprobe.probe.TraceSettings;
 import dev.tiprobe.recording.Callee;
+import dev.tiprobe.recording.Removed;
+import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.recording.Stack;
 
 import java.io.IOException;
@@ -253,14 +255,14 @@ public final class Tracing {
         /** Classes this session changed: loader to internal names. Guarded by itself. */
         private final Map<ClassLoader, Set<String>> changed = new WeakHashMap<>();
         private final Set<String> changedByBoot = new HashSet<>();
-        private final Reported<Results.Skipped> skipped = new Reported<>();
+        private final Reported<Skipped> skipped = new Reported<>();
         private final Reported<String> classFailures = new Reported<>();
         /** Set once the agent's memory passed its ceiling: classes that load from then on run as they are. */
         private volatile boolean newClassesRefused;
         private final AtomicLong classesInstrumented = new AtomicLong();
         /** Time in {@link #transformed} past its first test: what instrumenting costs class loading (the budget counts only probe calls). */
         private final java.util.concurrent.atomic.LongAdder instrumentingNanos = new java.util.concurrent.atomic.LongAdder();
-        private final Reported<Results.Removed> removed = new Reported<>(Results.Removed.BY_RATE);
+        private final Reported<Removed> removed = new Reported<>(Results.REMOVED_BY_RATE);
         private volatile boolean active;
         private Events.Registration hook;
         private Results finalResults;
@@ -450,7 +452,7 @@ public final class Tracing {
                         ? "left unchanged, the probes the overhead budget chose in it turned off where they are"
                         : "left unchanged, the probes the overhead budget chose in it still counting (it no longer counts them)");
                 Set<Class<?>> changing = new HashSet<>(again);
-                List<Results.Removed> out = new ArrayList<>();
+                List<Removed> out = new ArrayList<>();
                 try {
                     for (Map.Entry<Class<?>, List<OverheadBudget.Removal>> e : owners.entrySet()) {
                         if (!changing.contains(e.getKey())) keepProbesIn(e.getValue(), methods, turnsOff, out);  // before the others' retransform, which takes a while
@@ -470,7 +472,7 @@ public final class Tracing {
                         }
                     }
                 } finally {  // probes turned off before a retransform that failed are reported all the same
-                    out.sort(Results.Removed.BY_RATE.reversed());  // the recording lists a round's hottest first
+                    out.sort(Results.REMOVED_BY_RATE.reversed());  // the recording lists a round's hottest first
                     removed.addAll(out);
                 }
             }
@@ -483,7 +485,7 @@ public final class Tracing {
          * are added to {@code out}.
          */
         private void keepProbesIn(List<OverheadBudget.Removal> chosen, List<ProbeSlots.Method> methods, boolean turnsOff,
-                                  List<Results.Removed> out) {
+                                  List<Removed> out) {
             if (turnsOff) ProbeControl.turnOff(chosen.stream().mapToInt(OverheadBudget.Removal::slot).toArray());
             for (OverheadBudget.Removal r : chosen) {
                 budget.ignore(r.slot());
@@ -492,8 +494,8 @@ public final class Tracing {
         }
 
         /** A removal as the results name it: the method's name and its call rate when chosen. */
-        private static Results.Removed removed(OverheadBudget.Removal r, List<ProbeSlots.Method> methods) {
-            return new Results.Removed(methods.get(r.slot()).humanName(), r.callsPerSecond());
+        private static Removed removed(OverheadBudget.Removal r, List<ProbeSlots.Method> methods) {
+            return new Removed(methods.get(r.slot()).humanName(), r.callsPerSecond());
         }
 
         /**
@@ -587,7 +589,7 @@ public final class Tracing {
          */
         private static final class CallTally {
             long classes;
-            final List<Results.Skipped> skipped = new ArrayList<>();
+            final List<Skipped> skipped = new ArrayList<>();
             final List<String> failures = new ArrayList<>();
         }
 

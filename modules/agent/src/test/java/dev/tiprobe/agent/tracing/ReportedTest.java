@@ -1,5 +1,6 @@
 package dev.tiprobe.agent.tracing;
 
+import dev.tiprobe.recording.Removed;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -27,14 +28,14 @@ class ReportedTest {
      */
     @Test
     void anOrderedReportKeepsItsGreatestEntriesForTheSummaryAndEveryEntryInTurn() {
-        Reported<Results.Removed> removed = new Reported<>(Results.Removed.BY_RATE);
-        List<Results.Removed> round = List.of(new Results.Removed("a", 1_800), new Results.Removed("b", 63_990),
-                new Results.Removed("c", 900), new Results.Removed("d", 12_000), new Results.Removed("e", 12_000));
+        Reported<Removed> removed = new Reported<>(Results.REMOVED_BY_RATE);
+        List<Removed> round = List.of(new Removed("a", 1_800), new Removed("b", 63_990),
+                new Removed("c", 900), new Removed("d", 12_000), new Removed("e", 12_000));
         removed.addAll(round);
-        Reported.View<Results.Removed> v = removed.take();
-        assertEquals(List.of("b", "d", "e"), v.first().stream().map(Results.Removed::method).toList());
+        Reported.View<Removed> v = removed.take();
+        assertEquals(List.of("b", "d", "e"), v.first().stream().map(Removed::method).toList());
         assertEquals(round, v.fresh());
-        removed.add(new Results.Removed("f", 20_000));
-        assertEquals(List.of("b", "f", "d"), removed.look().first().stream().map(Results.Removed::method).toList());
+        removed.add(new Removed("f", 20_000));
+        assertEquals(List.of("b", "f", "d"), removed.look().first().stream().map(Removed::method).toList());
     }
 }
