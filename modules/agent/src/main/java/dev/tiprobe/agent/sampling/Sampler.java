@@ -102,10 +102,8 @@ public final class Sampler implements Engine {
     private final AtomicLong samples = new AtomicLong();
     /** The CPU time samples of the program's threads stood for while they ran tiprobe's code: tiprobe's share, in no view. */
     private final LongAdder ownWorkNanos = new LongAdder();
-    private long ownWorkWritten;
-    /** CPU whose samples JFR's CPU-time sampler lost ({@link JfrSamples.Sink#lost}), and the figure last written. */
+    /** CPU whose samples JFR's CPU-time sampler lost ({@link JfrSamples.Sink#lost}). */
     private final LongAdder lostByJfrNanos = new LongAdder();
-    private long lostByJfrWritten;
     /** JFR's samples of running threads; null where JVMTI walks every thread. */
     private volatile JfrSamples jfr;
     /**
@@ -332,7 +330,7 @@ public final class Sampler implements Engine {
         recompileWhenReady();
         if (chunk) {
             if (asked && j != null && j.sampling()) writeAllOwed(frames);
-            writeOwnWork();
+            writeTotals();
             recorder.flush();
         }
         busySince = EventEngine.IDLE;
@@ -854,17 +852,9 @@ public final class Sampler implements Engine {
     }
 
     /** tiprobe's share so far, and the CPU whose samples JFR lost; written again at each flush, the recording keeping the last. */
-    private void writeOwnWork() throws IOException {
-        long own = ownWorkNanos.sum();
-        if (own != ownWorkWritten) {
-            recorder.total(RecordingFormat.INFO_OWN_WORK_NANOS, own);
-            ownWorkWritten = own;
-        }
-        long lost = lostByJfrNanos.sum();
-        if (lost != lostByJfrWritten) {
-            recorder.total(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS, lost);
-            lostByJfrWritten = lost;
-        }
+    private void writeTotals() throws IOException {
+        recorder.total(RecordingFormat.INFO_OWN_WORK_NANOS, ownWorkNanos.sum());
+        recorder.total(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS, lostByJfrNanos.sum());
     }
 
     private static byte state(int bits) {
@@ -924,7 +914,7 @@ public final class Sampler implements Engine {
         virtualInTurn = List.of();  // the stopped session stays referenced until the next: no threads kept with it
         drainClassEvents();
         if (ended && j == null) recorder.info(RecordingFormat.INFO_CPU_NOT_SEEN_RUNNING, Long.toString(cpuNotSeenRunning()));
-        if (ended) writeOwnWork();
+        if (ended) writeTotals();
         recorder.flush();
         thread.throwFailure("sampling");
     }

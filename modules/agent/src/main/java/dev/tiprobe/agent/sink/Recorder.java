@@ -119,9 +119,10 @@ public final class Recorder implements AutoCloseable {
     /**
      * A running total of the session's, e.g. {@link RecordingFormat#INFO_OWN_WORK_NANOS}: each file
      * holds what accrued while it was written, so a loop's recording of a minute says that minute's.
+     * Written when it has grown (a total not written is 0).
      */
     public synchronized void total(String key, long total) throws IOException {
-        if (closed) return;
+        if (closed || totals.getOrDefault(key, 0L) == total) return;
         totals.put(key, total);
         writer.write(now(), Info.KIND, new Info(key, Long.toString(total - totalsAtFileStart.getOrDefault(key, 0L))));
     }
