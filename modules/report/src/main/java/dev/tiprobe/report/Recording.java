@@ -199,9 +199,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             out.add(String.format("CPU goes to stacks of threads seen running Java code; %.1f ms used by threads not seen"
                     + " running again before sampling ended is in no stack.", unseen / 1e6));
         }
+        long sampled = samples.stream().mapToLong(Sample::cpuNanos).sum();  // what the CPU in no view is a share of
         long lost = infoNumber(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS);
         if (lost > 0) {
-            long sampled = samples.stream().mapToLong(Sample::cpuNanos).sum();
             out.add(String.format("JFR's CPU-time sampler kept no stack for at least %.1f ms of CPU, %.1f%% of the CPU sampled:"
                     + " it keeps none of a thread in the JVM's own code (taking a contended lock, loading a class, walking a stack)"
                     + " or whose queue of samples is full. That CPU is in no view, so the methods that run into such work show"
@@ -209,7 +209,6 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         }
         long own = infoNumber(RecordingFormat.INFO_OWN_WORK_NANOS);
         if (own > 0) {
-            long sampled = samples.stream().mapToLong(Sample::cpuNanos).sum();
             out.add(String.format("tiprobe's own work on the program's threads (its JVMTI callbacks and tracing probes) took"
                     + " %.1f ms of CPU, %.1f%% of the CPU sampled; those samples are in no view.", own / 1e6, 100.0 * own / (own + sampled)));
         }

@@ -199,7 +199,7 @@ public final class JfrStream implements AutoCloseable {
         claimed = null;
         Recording recording = c.recording();
         RecordingEnd end = c.end();
-        Map<String, Consumer<RecordedEvent>> handlers = new java.util.HashMap<>(others);
+        Map<String, Consumer<RecordedEvent>> handlers = new HashMap<>(others);
         handlers.put(eventName, handler);
         if (end != null) end.deliverTo(handlers);
         JfrStream s = new JfrStream(recording, end, eventName, threadName);
