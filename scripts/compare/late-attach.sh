@@ -8,6 +8,12 @@
 # kept (the recompilation happens after about two seconds of samples). Prints each tiprobe profile's
 # self-time distance to the truth (ProfileDistance.java).
 #
+# Last, beside the truth in one JVM: a JVM with async-profiler loaded from its start (which has HotSpot
+# keep every compiled instruction's inlined method, as the flag does), tiprobe recompiling attached
+# after the warm-up, and async-profiler sampling the window tiprobe keeps. Prints tiprobe's distance to
+# that profile, and that profile's distance to the first truth: how far recompiling moved the
+# program's own profile (the JIT compiles it again with the profile it has now, not the one it had).
+#
 # Needs the image and async-profiler's library, as one-window.sh does.
 # Usage: scripts/compare/late-attach.sh <warm-up seconds> <window seconds> <out dir> -- java <args>
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,3 +45,20 @@ kill "$pid"; wait "$pid" 2>/dev/null || true
 "$tiprobe" report "$out/recompile.collapsed.tpr" -f - | grep -- 'compile the hottest' || true
 
 "$JAVA_HOME/bin/java" "$here/ProfileDistance.java" "$out/truth.collapsed" "$out/plain.collapsed" "$out/recompiled.collapsed"
+
+"$java" "-agentpath:$lib" "$@" > "$out/beside.out" 2>&1 &
+pid=$!
+sleep "$warm"
+"$tiprobe" collect -d "$((window + 4))s" --sample 10ms --sample-mode cpu -f "$out/beside-all.collapsed" "$pid" \
+  > "$out/beside.log" 2>&1 &
+session=$!
+until grep -q 'started:' "$out/beside.log" 2>/dev/null || ! kill -0 "$session" 2>/dev/null; do sleep 0.05; done
+sleep 4
+# signal=40: JFR's CPU-time sampler, which tiprobe reads, needs SIGPROF (one-window.sh)
+"$jcmd" "$pid" JVMTI.agent_load "$lib" '"start,event=cpu,interval=10ms,signal=40"' > /dev/null
+sleep "$window"
+"$jcmd" "$pid" JVMTI.agent_load "$lib" "\"stop,file=$out/beside-truth.collapsed,collapsed\"" > /dev/null
+wait "$session" || true
+kill "$pid"; wait "$pid" 2>/dev/null || true
+"$tiprobe" report "$out/beside-all.collapsed.tpr" --from 4 -f "$out/beside.collapsed" > /dev/null
+"$JAVA_HOME/bin/java" "$here/ProfileDistance.java" "$out/beside-truth.collapsed" "$out/beside.collapsed" "$out/truth.collapsed"
