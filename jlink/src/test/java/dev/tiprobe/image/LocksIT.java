@@ -111,6 +111,38 @@ class LocksIT {
         assertTrue(!text.contains("int[]"), text);
     }
 
+    /**
+     * Virtual threads waiting to enter a monitor and in {@code Object.wait}, which JFR does not
+     * record (JDK 25): attached for 3 s (the stop comes a moment later), the lock view holds about the waiting that 20 virtual
+     * threads taking turns in one monitor make (19 waiting at any moment), the wait view the 10
+     * waiters' in {@code Object.wait}, each credited to the method that waits.
+     */
+    @Test
+    void virtualThreadsWaitingToEnterAMonitorOrInObjectWaitAreInTheirViews() throws Exception {
+        Process target = targets.startJava(CLASSES, "virtual.out", "example.known.VirtualMonitors", "60");
+        Path recording = dir.resolve("virtual.tpr");
+        Run collect = tiprobe("collect", "-d", "3s", "--lock", "1ms", "-f", recording.toString(),
+                Long.toString(target.pid()));
+        assertEquals(0, collect.exit(), collect.err());
+        double seconds = 3;
+        String locks = tiprobe("report", recording.toString(), "--event", "lock", "-f", "-").out();
+        double entering = rowMillis(locks, "example\\.known\\.VirtualMonitors\\$Counter") / 1000;
+        assertTrue(entering >= 0.6 * 19 * seconds && entering <= 1.3 * 20 * seconds,
+                "about 19 threads' worth of waiting to enter the monitor, " + 19 * seconds + " s: " + locks);
+        assertTrue(locks.matches("(?s).*\\(total\\)\\n.*%  example\\.known\\.VirtualMonitors\\.count\\(long\\) : void\\n.*"), locks);
+        String waits = tiprobe("report", recording.toString(), "--event", "wait", "-f", "-").out();
+        double waiting = rowMillis(waits, "example\\.known\\.VirtualMonitors\\$Bell") / 1000;
+        assertTrue(waiting >= 0.6 * 10 * seconds && waiting <= 1.3 * 10 * seconds,
+                "about 10 threads' worth of Object.wait, " + 10 * seconds + " s: " + waits);
+        assertTrue(waits.matches("(?s).*\\(total\\)\\n.*%  example\\.known\\.VirtualMonitors\\.listen\\(long\\) : void\\n.*"), waits);
+    }
+
+    /** The milliseconds of the report's row naming {@code name} (a pattern), in a table of {@code ms  %  name} rows; 0 without one. */
+    private static double rowMillis(String report, String name) {
+        Matcher row = Pattern.compile("\\n +([0-9.]+) +[0-9.]+%  " + name + "\\n").matcher(report);
+        return row.find() ? Double.parseDouble(row.group(1)) : 0;
+    }
+
     /** A recording of the JVM's own JFR: its parks go into the lock view as the agent's do. */
     @Test
     void theJvmsOwnRecordingOfParksReadsIntoTheLockView() throws Exception {

@@ -34,6 +34,16 @@ public final class AgentThreads {
         }
     }
 
+    /**
+     * Whether {@code t} is a carrier of the JDK's scheduler for virtual threads: it exists once
+     * the program has run one (the pool lets an idle carrier go after a while).
+     */
+    public static boolean carriesVirtualThreads(Thread t) {
+        return t.getClass().getName().equals(CARRIER_THREAD);
+    }
+
+    private static final String CARRIER_THREAD = "jdk.internal.misc.CarrierThread";
+
     /** Platform threads alive, listed without stopping them (a stack walk of all would be a safepoint). */
     public static java.util.List<Thread> live() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();

@@ -1,6 +1,7 @@
 package dev.tiprobe.agent.locks;
 
 import dev.tiprobe.agent.jfr.JfrStream;
+import dev.tiprobe.agent.jvm.AgentThreads;
 import dev.tiprobe.agent.registry.CallbackStacks;
 import dev.tiprobe.agent.registry.Registry;
 import dev.tiprobe.agent.sink.EventEngine;
@@ -35,6 +36,15 @@ import java.util.function.Supplier;
  * program nothing measurable; where the runtime has no JFR, the monitors' come from JVMTI's
  * (MonitorContendedEnter and Entered, MonitorWait and Waited), whose callbacks slow every
  * contended entry, and parks are not seen.
+ *
+ * <p>JFR records none of a virtual thread's waits (JDK 25: no monitor entry, no {@code Object.wait},
+ * no park; a virtual thread that blocks lets go of its carrier instead), where JVMTI's events come
+ * for virtual threads as for platform ones. So while the program has virtual threads (a carrier of
+ * theirs is alive: {@link #lookForVirtualThreads}), JVMTI's contended and wait events are on,
+ * and a virtual thread's waits to enter a monitor and in {@code Object.wait} are taken from them;
+ * a platform thread's still come from JFR. Every contended entry and every wait of the program
+ * then pays for two callbacks. A virtual thread's parks ({@code ReentrantLock}, queues) are in no
+ * event: the wall view shows where they wait.
  *
  * <p>Beyond the peers, a wait that has lasted {@link #OWNER_AFTER_NANOS} (and the threshold)
  * gets its holder named with the holder's stack at that moment, so the page shows who held the
@@ -94,15 +104,38 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private final CallbackStacks stacks;
     private final CallbackStacks.Site enteredSite;
     private final CallbackStacks.Site waitedSite;
+    /** Where a virtual thread's wait begins ({@link Waiting}). */
+    private final CallbackStacks.Site waitSite;
     private final long thresholdNanos;
     /** The wait events' registrations (JVMTI's, when the waits come from them). */
     private final List<Events.Registration> registrations = new ArrayList<>();
     /** The contended events' registrations: empty while the owner watch is off. */
     private final List<Events.Registration> watchRegistrations = new ArrayList<>();
+    /** With JFR, the wait events' registrations that bring virtual threads' waits: empty while the program has none. */
+    private final List<Events.Registration> virtualWaitRegistrations = new ArrayList<>();
+    /** Whether the program had virtual threads at the last look, with JFR (whose events hold none of theirs). */
+    private volatile boolean virtualThreads;
+    /** When the engine's thread last looked for virtual threads' carriers, by {@link System#nanoTime()}; 0: never. */
+    private long carriersLookedAt;
+    /** How often the engine's thread looks for virtual threads' carriers. */
+    private static final long CARRIERS_LOOK_NANOS = 200_000_000L;
     /** Contentions in progress by thread id (a Thread's own hashCode may be the program's code, which a callback must not run). */
     private final Map<Long, Pending> contended = new ConcurrentHashMap<>();
     /** Object.wait calls in progress by thread id, when the waits come from JVMTI's events. */
-    private final Map<Long, Long> waiting = new ConcurrentHashMap<>();
+    private final Map<Long, Waiting> waiting = new ConcurrentHashMap<>();
+
+    /**
+     * An {@code Object.wait} in progress: when it began, and a virtual thread's stack as it began,
+     * else null. A virtual thread that waits lets go of its carrier, and JVMTI tells the end of its
+     * wait as it mounts again, before its frames are back on the stack: a walk then finds none.
+     */
+    private record Waiting(long startNanos, Stack stack) {}
+
+    /**
+     * The most virtual threads' waits followed at once, each holding its stack: a program may
+     * have a million virtual threads in {@code Object.wait}. Past it a wait is dropped and counted.
+     */
+    static final int MOST_VIRTUAL_WAITS = 10_000;
     /** Null when the waits come from JVMTI's events. */
     private volatile JfrWaits jfr;
     private final ConcurrentLinkedQueue<Named> named = new ConcurrentLinkedQueue<>();
@@ -134,6 +167,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         this.stacks = stacks;
         this.enteredSite = stacks.site();
         this.waitedSite = stacks.site();
+        this.waitSite = stacks.site();
         this.thresholdNanos = options.threshold().toNanos();
     }
 
@@ -177,6 +211,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     /** Takes the waits from JVMTI's events from now on, JFR having failed {@code why}. */
     private synchronized void useJvmti(Throwable why) throws IOException {
         jfr = null;
+        virtualWaits(false);  // the wait events from now on bring every thread's
         watch(true);
         Events events = jvmti.events();
         registrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
@@ -199,6 +234,31 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         }
     }
 
+    /** With JFR, turns JVMTI's wait events on or off for virtual threads' waits. */
+    private synchronized void virtualWaits(boolean on) {
+        if (on == !virtualWaitRegistrations.isEmpty() || jfr == null && on) return;
+        if (on) {
+            Events events = jvmti.events();
+            virtualWaitRegistrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
+            virtualWaitRegistrations.add(events.on(Event.MONITOR_WAITED, this::waitEnds));
+        } else {
+            closeAll(virtualWaitRegistrations);
+        }
+    }
+
+    /**
+     * Whether a carrier of virtual threads is alive, looked at once a {@link #CARRIERS_LOOK_NANOS}
+     * (the engine's thread): the program runs virtual threads, or did a moment ago.
+     */
+    private boolean lookForVirtualThreads(long now) {
+        if (carriersLookedAt != 0 && now - carriersLookedAt < CARRIERS_LOOK_NANOS) return virtualThreads;
+        carriersLookedAt = now;
+        for (Thread t : AgentThreads.live()) {
+            if (AgentThreads.carriesVirtualThreads(t)) return virtualThreads = true;
+        }
+        return virtualThreads = false;
+    }
+
     private static void closeAll(List<Events.Registration> registrations) {
         registrations.forEach(Events.Registration::close);
         registrations.clear();
@@ -216,7 +276,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             release(p.owner);
             return;
         }
-        if (jfr != null) {
+        if (jfr != null && !thread.isVirtual()) {
             // JFR reports the wait itself; what only this callback knew is the owner
             if (p.owner != null) named.add(new Named(thread.threadId(), recorder.now(), System.nanoTime(), p.owner));
             return;
@@ -231,15 +291,25 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     }
 
     private void waitBegins(Thread thread, Object monitor, long timeoutMillis) {
-        if (!tiprobes(thread) && !Registry.tiprobes(monitor.getClass().getName())) waiting.put(thread.threadId(), System.nanoTime());
+        if (jfr != null && !thread.isVirtual()) return;  // JFR reports a platform thread's wait
+        if (tiprobes(thread) || Registry.tiprobes(monitor.getClass().getName())) return;
+        long start = System.nanoTime();
+        if (!thread.isVirtual()) {
+            waiting.put(thread.threadId(), new Waiting(start, null));
+        } else if (waiting.size() >= MOST_VIRTUAL_WAITS) {
+            countDropped(1);
+        } else {
+            Stack stack = stacks.inCallback(waitSite);
+            if (stack != null) waiting.put(thread.threadId(), new Waiting(start, stack));
+        }
     }
 
     private void waitEnds(Thread thread, Object monitor, boolean timedOut) {
-        Long start = waiting.remove(thread.threadId());
-        if (start == null) return;
-        long waited = System.nanoTime() - start;
+        Waiting w = waiting.remove(thread.threadId());
+        if (w == null) return;
+        long waited = System.nanoTime() - w.startNanos();
         if (waited < thresholdNanos) return;
-        Stack stack = stacks.inCallback(waitedSite);
+        Stack stack = w.stack() != null ? w.stack() : stacks.inCallback(waitedSite);
         if (stack != null) {
             offer(new Wait(recorder.now(), thread.threadId(), thread.getName(), RecordingFormat.LOCK_WAIT,
                     Registry.typeName(monitor.getClass()), waited, stack, null));
@@ -299,7 +369,9 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             }
         } else if (j != null) {
             boolean jfrCaughtUp = j.deliveredUpTo(startNanos + 1_000_000_000L);
-            watch(!jfrCaughtUp || recently(lastLongContentionNanos, now));
+            boolean virtual = lookForVirtualThreads(now);
+            watch(!jfrCaughtUp || recently(lastLongContentionNanos, now) || virtual);
+            virtualWaits(virtual);
             if (!jfrCaughtUp || recently(lastLongParkNanos, now)) lookAtParks();
             else parked.clear();
             named.removeIf(n -> {
@@ -340,7 +412,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
      */
     private void lookAtParks() {
         if (vmThreads == null) return;
-        List<Thread> live = dev.tiprobe.agent.jvm.AgentThreads.live();
+        List<Thread> live = AgentThreads.live();
         java.util.Set<Thread> alive = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         alive.addAll(live);
         parked.keySet().retainAll(alive);
@@ -418,6 +490,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             synchronized (this) {  // as useJvmti, which the engine's thread may still run
                 watch(false);
                 closeAll(registrations);
+                closeAll(virtualWaitRegistrations);
             }
             waiting.clear();
         }

@@ -685,10 +685,8 @@ public final class Sampler implements Engine {
      * only while they run (an idle carrier's wait is the walks' to show).
      */
     private boolean carriesForJfr(Thread t) {
-        return jfr != null && t.getClass().getName().equals(CARRIER_THREAD);
+        return jfr != null && AgentThreads.carriesVirtualThreads(t);
     }
-
-    private static final String CARRIER_THREAD = "jdk.internal.misc.CarrierThread";
 
     /**
      * The CPU time to credit to a sample of {@code t} in {@code state} with {@code top} on top,
