@@ -21,7 +21,7 @@ final class Report {
     /** Checks that tiprobe can write {@code requested}: a usage error before any attach otherwise. */
     static Path checked(Path requested) throws CliException {
         String name = requested.getFileName().toString();
-        if (!Exports.known(name)) throw new CliException("unknown format of '" + name + "': use " + Exports.FORMATS);
+        if (!Exports.known(name)) throw new UsageException("unknown format of '" + name + "': use " + Exports.FORMATS);
         return requested;
     }
 

@@ -46,8 +46,9 @@ final class RunCommand implements Callable<Integer> {
         try {
             // %p: the program's pid, which the agent fills in
             Path output = printed ? temporary.resolve(AgentOptions.expandTime(CollectCommand.PRINTED_RECORDING)) : Agent.output(trace.file(), null);
+            String options = trace.agentOptions(output);  // options that do not go together fail before the java command is looked at
             JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
-            Finished done = launch(command, runtime, trace.agentOptions(output), trace.tracing(), output);
+            Finished done = launch(command, runtime, options, trace.tracing(), output);
             if (printed) {
                 TextReport.write(Exports.read(done.results(), spec.commandLine().getErr()), null, spec.commandLine().getOut(), Export.TOP_ROWS, 0);
                 spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit()

@@ -110,6 +110,17 @@ class HelpTest {
         assertEquals(CollectCommand.OutputFormat.PPROF, parsedFormat("PProf"));
     }
 
+    /** A file of a format tiprobe does not write is a usage error naming those it does, for every command that writes one, before any attach. */
+    @Test
+    void anOutputFileOfNoKnownFormatIsAUsageError() {
+        for (String[] args : new String[][] {{"collect", "-d", "2", "-f", "x.bogus", "1"}, {"start", "-f", "x.bogus", "1"},
+                {"run", "-f", "x.bogus", "--", "java", "-version"}}) {
+            Result r = tiprobe(args);
+            assertEquals(2, r.exit(), String.join(" ", args) + ": " + r.err());
+            assertTrue(r.err().contains("unknown format of 'x.bogus': use .json"), r.err());
+        }
+    }
+
     private static CollectCommand.OutputFormat parsedFormat(String value) {
         CollectCommand c = new CollectCommand();
         new picocli.CommandLine(c).parseArgs("-o", value, "1");
