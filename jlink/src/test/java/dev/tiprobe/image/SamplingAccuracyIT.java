@@ -159,6 +159,7 @@ class SamplingAccuracyIT {
      * and a half after the recompilation) the three
      * methods get their shares within 5 points (14, 29 and 57 %), the loop next to nothing, where
      * a session that does not recompile (and async-profiler or JFR attached late) gives the loop everything.
+     * A second session retransforms nothing again, and the shares hold.
      */
     @Test
     void attachedLateTheHottestCodeIsCompiledAgainAndInlinedMethodsGetTheirShare() throws Exception {
@@ -170,6 +171,18 @@ class SamplingAccuracyIT {
         System.out.println("InlinedAcross attached after 10 s: " + figures);
         assertKernelShares(shares, figures);
         assertTrue(shares.getOrDefault("example/known/InlinedAcross.main", 0.0) < 0.05, figures);
+
+        // A second session retransforms nothing again: the code compiled during the first still names the kernels.
+        Path again = dir.resolve("again.collapsed");
+        Command.Run second = tiprobe("collect", "-d", "6s", "--sample", "10ms", "--sample-mode", "cpu", "-f", again.toString(),
+                Long.toString(p.pid()));
+        assertEquals(0, second.exit(), second.err());
+        String report = tiprobe("report", dir.resolve("again.collapsed.tpr").toString(), "-f", "-").out();
+        assertTrue(report.contains("had been compiled again by an earlier session of tiprobe's in this JVM, so none was retransformed"
+                + " again (example.known.Inlined)"), report);
+        Map<String, Double> secondShares = selfShares(again);
+        System.out.println("InlinedAcross, a second session: " + secondShares);
+        assertKernelShares(secondShares, "self shares in a second session: " + secondShares);
     }
 
     /**

@@ -249,7 +249,9 @@ public final class RecordingFormat {
     /**
      * When the hottest code was compiled again (epoch nanoseconds), a tab, and which classes
      * (comma and space between) were retransformed so that HotSpot compiled their code again with
-     * inlined methods' positions, a tab, and those left as compiled, each with why.
+     * inlined methods' positions, a tab, and those left as compiled, each with why; then a tab
+     * and those not retransformed because an earlier session in the JVM had compiled them again
+     * (absent from older recordings).
      */
     public static final String INFO_RECOMPILED = "recompiled";
     /**

@@ -250,7 +250,13 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             String[] parts = recompiled.substring(tab + 1).split("\t", -1);
             String classes = parts[0];
             String left = parts.length > 1 ? parts[1] : "";
-            String done = classes.isEmpty()
+            String earlier = parts.length > 2 ? parts[2] : "";
+            String done = classes.isEmpty() && !earlier.isEmpty()
+                    ? String.format("%s, the hottest code's classes had been compiled again by an earlier session of tiprobe's in"
+                    + " this JVM, so none was retransformed again (%s): the code HotSpot compiled for them then names its inlined"
+                    + " methods; code it has compiled again since, and code compiled before that session otherwise, credits"
+                    + " their work to the method they were inlined into.", when, earlier)
+                    : classes.isEmpty()
                     ? String.format("%s, tiprobe found no class it could safely retransform to have the hottest code compiled"
                     + " again: in code compiled before then, the work of inlined methods is credited to the method they were inlined into.", when)
                     : String.format("%s, tiprobe had HotSpot compile the hottest code again by retransforming %s: code"
@@ -259,7 +265,9 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " program for some seconds (a busy server's framework classes may take it to a third of its speed)%s;"
                     + " --no-recompile leaves the code as it was.", when, classes,
                     events.hasWaits(true) ? ", and waits that end then may be longer for it" : "");
-            return String.format("The JVM had run %.0f s before sampling began; %s%s", compiledBefore / 1e9, done,
+            String alsoEarlier = classes.isEmpty() || earlier.isEmpty() ? ""
+                    : " Compiled again by an earlier session, and not retransformed again: " + earlier + ".";
+            return String.format("The JVM had run %.0f s before sampling began; %s%s%s", compiledBefore / 1e9, done, alsoEarlier,
                     left.isEmpty() ? "" : " Left as compiled: " + left + ".");
         }
         if (compiledBefore > LATE_START_NANOS && (sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR)

@@ -239,6 +239,31 @@ class RecordingTest {
     }
 
     /**
+     * A later session in the same JVM does not retransform what an earlier one had compiled again,
+     * and says so, whether it retransformed other classes or none.
+     */
+    @Test
+    void classesAnEarlierSessionCompiledAgainAreSaidSo() throws IOException {
+        for (String[] recompiled : new String[][] {{"", "the hottest code's classes had been compiled again by an earlier session of"
+                + " tiprobe's in this JVM, so none was retransformed again (com.foo.Hot, com.foo.Warm): the code HotSpot compiled for them"
+                + " then names its inlined methods"}, {"com.foo.New", "by retransforming com.foo.New: code depending on them names its"
+                + " inlined methods from then on"}}) {
+            Path file = dir.resolve("again.tpr");
+            try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {
+                w.write(60_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_SOURCE, RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME));
+                w.write(60_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_COMPILED_BEFORE_NANOS, "20000000000"));
+                w.write(62_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_RECOMPILED,
+                        "62000000000\t" + recompiled[0] + "\tcom.foo.Loop (a loop of it ran throughout)\tcom.foo.Hot, com.foo.Warm"));
+            }
+            String caveats = String.join("\n", RecordingReader.read(file).caveats());
+            assertTrue(caveats.contains(recompiled[1]), caveats);
+            assertTrue(caveats.contains("Left as compiled: com.foo.Loop (a loop of it ran throughout)."), caveats);
+            assertEquals(!recompiled[0].isEmpty(), caveats.contains(
+                    "Compiled again by an earlier session, and not retransformed again: com.foo.Hot, com.foo.Warm."), caveats);
+        }
+    }
+
+    /**
      * CPU whose samples JFR's CPU-time sampler lost (a contended program lost more than half) is
      * stated, with its share: the views' shares are of the rest.
      */

@@ -8,13 +8,16 @@ import dev.tiprobe.jvmti.Jvmti;
 import dev.tiprobe.recording.Stack;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -42,7 +45,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       more: the callers whose compiled code inlined the hot work (in old code a sample credits
  *       a caller's own work to whichever inlined method's safepoint is nearest, so the callers'
  *       code must be compiled again too); then the classes whose methods the hot methods'
- *       bytecode calls ({@link Callees}): what the JIT may have inlined into them;</li>
+ *       bytecode calls ({@link Callees}): what the JIT may have inlined into them; never one
+ *       that a session in this JVM had compiled again already ({@link #RECOMPILED});</li>
  *   <li>a candidate is left alone when one of its methods runs throughout with time of its own:
  *       walks of every platform thread over {@link RunningLoops#PERSISTS_MILLIS} and more find it
  *       with the same frames below it, down to the thread's first ({@link RunningLoops#throughout});
@@ -85,8 +89,22 @@ final class Recompiler {
     static final double NEAR_SHARE = 0.05;
     /** The share of the samples on top that makes a method running throughout one with time of its own. */
     static final double SELF_SHARE = 0.01;
-    /** What was done: the classes retransformed, and those left as compiled, each with why. */
-    record Outcome(List<String> recompiled, List<String> left) {}
+    /**
+     * The classes a session in this JVM has had compiled again (by identity, held weakly, shared by
+     * every session: the agent's classes are loaded once a JVM): never again. The code HotSpot
+     * compiled for them during that session names its inlined methods, and a later session finds it
+     * so unless HotSpot has compiled it again since. Retransforming them at every session cost the
+     * program more each time: a program profiled some twenty times in one JVM spent 5 s of a 30 s
+     * session in HotSpot's merging of the classes' constant pools, and its metaspace grew by 0.7 MB
+     * a session (a new user's trial on a Jackson program).
+     */
+    private static final Set<Class<?>> RECOMPILED = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
+    /**
+     * What was done: the classes retransformed, those left as compiled, each with why, and those an
+     * earlier session had compiled again ({@link #RECOMPILED}).
+     */
+    record Outcome(List<String> recompiled, List<String> left, List<String> earlier) {}
 
     private final Jvmti jvmti;
     private final Registry registry;
@@ -154,6 +172,14 @@ final class Recompiler {
         tops.clear();
         nearTops.clear();
         List<String> left = new ArrayList<>();
+        List<String> earlier = new ArrayList<>();
+        for (Iterator<Class<?>> i = candidates.iterator(); i.hasNext(); ) {
+            Class<?> c = i.next();
+            if (RECOMPILED.contains(c)) {
+                earlier.add(c.getName());
+                i.remove();
+            }
+        }
         Map<Class<?>, List<RunningLoops.Loop>> running = RunningLoops.throughout(jvmti, candidates);
         List<Class<?>> chosen = new ArrayList<>();
         for (Class<?> c : candidates) {
@@ -173,18 +199,20 @@ final class Recompiler {
             // All in one call: one safepoint and one sweep of the compiled code, where a call per
             // class took a safepoint of 20 to 30 ms each on H2 under load.
             jvmti.retransformClasses(chosen.toArray(Class<?>[]::new));
+            RECOMPILED.addAll(chosen);
             for (Class<?> c : chosen) recompiled.add(c.getName());
         } catch (RuntimeException refused) {  // one class refused fails them all: each on its own, to name it
             for (Class<?> c : chosen) {
                 try {
                     jvmti.retransformClasses(c);
+                    RECOMPILED.add(c);
                     recompiled.add(c.getName());
                 } catch (RuntimeException e) {
                     left.add(c.getName() + " (" + e.getMessage() + ")");
                 }
             }
         }
-        return new Outcome(recompiled, left);
+        return new Outcome(recompiled, left, earlier);
     }
 
     /** A hot method, and whether a virtual thread ran it. */

@@ -582,12 +582,12 @@ public final class Sampler implements Engine {
         try {
             done = r == null ? null : r.recompileWhenReady();
         } catch (RuntimeException e) {  // the stack walks failed (the facade closing): sampling goes on, code stays as compiled
-            done = new Recompiler.Outcome(List.of(), List.of("every class (" + e.getMessage() + ")"));
+            done = new Recompiler.Outcome(List.of(), List.of("every class (" + e.getMessage() + ")"), List.of());
         }
         if (done == null) return;
         recompiler = null;
         recorder.info(RecordingFormat.INFO_RECOMPILED, recorder.now() + "\t" + String.join(", ", done.recompiled())
-                + "\t" + String.join(", ", done.left()));
+                + "\t" + String.join(", ", done.left()) + "\t" + String.join(", ", done.earlier()));
     }
 
     /** Virtual threads picked a second at most, however many ticks a second the interval makes. */
