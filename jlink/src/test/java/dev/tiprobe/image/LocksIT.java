@@ -113,9 +113,11 @@ class LocksIT {
 
     /**
      * Virtual threads waiting to enter a monitor and in {@code Object.wait}, which JFR does not
-     * record (JDK 25): attached for 3 s (the stop comes a moment later), the lock view holds about the waiting that 20 virtual
+     * record (JDK 25): attached for 3 s, the lock view holds about the waiting that 20 virtual
      * threads taking turns in one monitor make (19 waiting at any moment), the wait view the 10
-     * waiters' in {@code Object.wait}, each credited to the method that waits.
+     * waiters' in {@code Object.wait}, each credited to the method that waits; neither counted
+     * twice. The recording runs a moment longer than 3 s (from the engines' start to the stop),
+     * on a busy machine up to a second: hence up to 1.5 times.
      */
     @Test
     void virtualThreadsWaitingToEnterAMonitorOrInObjectWaitAreInTheirViews() throws Exception {
@@ -127,14 +129,16 @@ class LocksIT {
         double seconds = 3;
         String locks = tiprobe("report", recording.toString(), "--event", "lock", "-f", "-").out();
         double entering = rowMillis(locks, "example\\.known\\.VirtualMonitors\\$Counter") / 1000;
-        assertTrue(entering >= 0.6 * 19 * seconds && entering <= 1.3 * 20 * seconds,
+        assertTrue(entering >= 0.6 * 19 * seconds && entering <= 1.5 * 19 * seconds,
                 "about 19 threads' worth of waiting to enter the monitor, " + 19 * seconds + " s: " + locks);
-        assertTrue(locks.matches("(?s).*\\(total\\)\\n.*%  example\\.known\\.VirtualMonitors\\.count\\(long\\) : void\\n.*"), locks);
+        assertTrue(locks.matches("(?s).*\\(self\\)\\n[^\\n]*\\n +[0-9.]+ +[0-9.]+%  example\\.known\\.VirtualMonitors\\.count\\(long\\) : void\\n.*"),
+                "the heaviest waiting method: " + locks);
         String waits = tiprobe("report", recording.toString(), "--event", "wait", "-f", "-").out();
         double waiting = rowMillis(waits, "example\\.known\\.VirtualMonitors\\$Bell") / 1000;
-        assertTrue(waiting >= 0.6 * 10 * seconds && waiting <= 1.3 * 10 * seconds,
+        assertTrue(waiting >= 0.6 * 10 * seconds && waiting <= 1.5 * 10 * seconds,
                 "about 10 threads' worth of Object.wait, " + 10 * seconds + " s: " + waits);
-        assertTrue(waits.matches("(?s).*\\(total\\)\\n.*%  example\\.known\\.VirtualMonitors\\.listen\\(long\\) : void\\n.*"), waits);
+        assertTrue(waits.matches("(?s).*\\(total\\)\\n.*\\n +[0-9.]+ +([5-9][0-9]\\.[0-9])%  example\\.known\\.VirtualMonitors\\.listen\\(long\\) : void\\n.*"),
+                "the waiters' method holds most of the wait view: " + waits);
     }
 
     /** The milliseconds of the report's row naming {@code name} (a pattern), in a table of {@code ms  %  name} rows; 0 without one. */

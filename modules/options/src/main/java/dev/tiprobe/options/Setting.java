@@ -112,7 +112,7 @@ public enum Setting {
             "true", Need.SAMPLING,
             "On by default: attached to a JVM that ran over 3 s, have HotSpot compile the hottest classes again, so that"
                     + " samples name the methods inlined into their loops; a class whose loop runs throughout is left as compiled,"
-                    + " and the report names it. Off (`--no-recompile`, `recompile=false`) leaves all code as compiled."),
+                    + " and the report names it; a class once a JVM. Off (`--no-recompile`, `recompile=false`) leaves all code as compiled."),
     ALLOC("alloc", List.of("--alloc"), "<bytes>", AgentOptions::bytes,
             null, null,
             "Allocation profiling: a sample about every that many bytes a thread allocates (`512k`, `1m`), with its class,"

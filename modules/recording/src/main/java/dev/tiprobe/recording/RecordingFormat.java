@@ -197,7 +197,10 @@ public final class RecordingFormat {
     public static final String INFO_ALLOC_LIVE = "allocLive";
     /** Allocation samples not tracked for the live view because {@code MAX_TRACKED} objects were tracked already. */
     public static final String INFO_LIVE_UNTRACKED = "liveUntracked";
-    /** Events (allocation samples, waits) left out because the agent's queue was full. */
+    /**
+     * Events (allocation samples, waits) left out because the agent's queue was full, or because
+     * it followed as many virtual threads' waits as it keeps at once.
+     */
     public static final String INFO_EVENTS_DROPPED = "eventsDropped";
     /** Lock profiling's threshold in nanoseconds: shorter waits are not recorded. */
     public static final String INFO_LOCK_THRESHOLD = "lockThresholdNanos";

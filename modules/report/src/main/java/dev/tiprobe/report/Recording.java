@@ -252,10 +252,10 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
             String left = parts.length > 1 ? parts[1] : "";
             String earlier = parts.length > 2 ? parts[2] : "";
             String done = classes.isEmpty() && !earlier.isEmpty()
-                    ? String.format("%s, the hottest code's classes had been compiled again by an earlier session of tiprobe's in"
-                    + " this JVM, so none was retransformed again (%s): the code HotSpot compiled for them then names its inlined"
-                    + " methods; code it has compiled again since, and code compiled before that session otherwise, credits"
-                    + " their work to the method they were inlined into.", when, earlier)
+                    ? String.format("%s, tiprobe retransformed no class: those of the hottest code had been compiled again by an"
+                    + " earlier session of tiprobe's in this JVM (%s), and their code names its inlined methods unless HotSpot has"
+                    + " compiled it again since; in code compiled before that session otherwise, the work of inlined methods is"
+                    + " credited to the method they were inlined into.", when, earlier)
                     : classes.isEmpty()
                     ? String.format("%s, tiprobe found no class it could safely retransform to have the hottest code compiled"
                     + " again: in code compiled before then, the work of inlined methods is credited to the method they were inlined into.", when)

@@ -244,9 +244,9 @@ class RecordingTest {
      */
     @Test
     void classesAnEarlierSessionCompiledAgainAreSaidSo() throws IOException {
-        for (String[] recompiled : new String[][] {{"", "the hottest code's classes had been compiled again by an earlier session of"
-                + " tiprobe's in this JVM, so none was retransformed again (com.foo.Hot, com.foo.Warm): the code HotSpot compiled for them"
-                + " then names its inlined methods"}, {"com.foo.New", "by retransforming com.foo.New: code depending on them names its"
+        for (String[] recompiled : new String[][] {{"", "tiprobe retransformed no class: those of the hottest code had been compiled"
+                + " again by an earlier session of tiprobe's in this JVM (com.foo.Hot, com.foo.Warm), and their code names its inlined"
+                + " methods unless HotSpot has compiled it again since"}, {"com.foo.New", "by retransforming com.foo.New: code depending on them names its"
                 + " inlined methods from then on"}}) {
             Path file = dir.resolve("again.tpr");
             try (RecordingWriter w = RecordingWriter.create(file, id -> "M" + id)) {

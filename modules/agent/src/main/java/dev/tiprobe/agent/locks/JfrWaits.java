@@ -94,6 +94,8 @@ final class JfrWaits implements AutoCloseable {
         try {
             RecordedThread waiter = e.getThread();
             if (JfrFrames.machinery(waiter)) return;
+            // JVMTI's events bring a virtual thread's monitor waits (LockProfiler): JFR records only those of one pinned to its carrier
+            if (waiter.isVirtual()) return;
             RecordedClass monitor = e.getClass("monitorClass");
             if (monitor != null && Registry.tiprobes(JfrFrames.binaryName(monitor.getName()))) return;  // a JVM thread in a callback of tiprobe's
             Stack stack = frames.stack(e.getStackTrace());

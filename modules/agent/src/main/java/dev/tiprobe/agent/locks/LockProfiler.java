@@ -37,14 +37,16 @@ import java.util.function.Supplier;
  * (MonitorContendedEnter and Entered, MonitorWait and Waited), whose callbacks slow every
  * contended entry, and parks are not seen.
  *
- * <p>JFR records none of a virtual thread's waits (JDK 25: no monitor entry, no {@code Object.wait},
- * no park; a virtual thread that blocks lets go of its carrier instead), where JVMTI's events come
- * for virtual threads as for platform ones. So while the program has virtual threads (a carrier of
- * theirs is alive: {@link #lookForVirtualThreads}), JVMTI's contended and wait events are on,
- * and a virtual thread's waits to enter a monitor and in {@code Object.wait} are taken from them;
- * a platform thread's still come from JFR. Every contended entry and every wait of the program
- * then pays for two callbacks. A virtual thread's parks ({@code ReentrantLock}, queues) are in no
- * event: the wall view shows where they wait.
+ * <p>JFR records a virtual thread's monitor waits only while it is pinned to its carrier (JDK 25):
+ * one that blocks to enter a monitor or waits in {@code Object.wait} lets go of its carrier, and
+ * JFR writes no event of it, where JVMTI's events come for virtual threads as for platform ones.
+ * So while the program has virtual threads (a carrier of theirs is alive: {@link
+ * #lookForVirtualThreads}), JVMTI's contended and wait events are on, and every monitor wait of a
+ * virtual thread is taken from them ({@link JfrWaits} leaves JFR's out); a platform thread's still
+ * come from JFR. Every contended entry and every {@code Object.wait} of the program then pays for
+ * two callbacks, and a virtual thread's wait for a walk of its stack as it begins. A virtual
+ * thread's parks ({@code ReentrantLock}, queues) are in no event but while it is pinned: the wall
+ * view shows where they wait.
  *
  * <p>Beyond the peers, a wait that has lasted {@link #OWNER_AFTER_NANOS} (and the threshold)
  * gets its holder named with the holder's stack at that moment, so the page shows who held the
@@ -111,6 +113,12 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private final List<Events.Registration> registrations = new ArrayList<>();
     /** The contended events' registrations: empty while the owner watch is off. */
     private final List<Events.Registration> watchRegistrations = new ArrayList<>();
+    /**
+     * Set as the events stop, under this object's lock: a tick that runs after it (the engine's
+     * last round, the closing thread's) turns nothing on again, which would leave JVMTI's events
+     * calling a closed engine for the JVM's life.
+     */
+    private boolean eventsStopped;
     /** With JFR, the wait events' registrations that bring virtual threads' waits: empty while the program has none. */
     private final List<Events.Registration> virtualWaitRegistrations = new ArrayList<>();
     /** Whether the program had virtual threads at the last look, with JFR (whose events hold none of theirs). */
@@ -135,7 +143,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
      * The most virtual threads' waits followed at once, each holding its stack: a program may
      * have a million virtual threads in {@code Object.wait}. Past it a wait is dropped and counted.
      */
-    static final int MOST_VIRTUAL_WAITS = 10_000;
+    static final int MOST_VIRTUAL_WAITS = 2_000;
     /** Null when the waits come from JVMTI's events. */
     private volatile JfrWaits jfr;
     private final ConcurrentLinkedQueue<Named> named = new ConcurrentLinkedQueue<>();
@@ -210,6 +218,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
 
     /** Takes the waits from JVMTI's events from now on, JFR having failed {@code why}. */
     private synchronized void useJvmti(Throwable why) throws IOException {
+        if (eventsStopped) return;
         jfr = null;
         virtualWaits(false);  // the wait events from now on bring every thread's
         watch(true);
@@ -220,9 +229,9 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         recorder.info(RecordingFormat.INFO_LOCK_SOURCE_WHY, EventEngine.whyNoJfr(why));
     }
 
-    /** Turns JVMTI's contended events on or off (with JFR, the owner watch). */
+    /** Turns JVMTI's contended events on or off (with JFR, the owner watch); never on once the events stopped. */
     private synchronized void watch(boolean on) {
-        if (on == !watchRegistrations.isEmpty()) return;
+        if (on == !watchRegistrations.isEmpty() || on && eventsStopped) return;
         if (on) {
             Events events = jvmti.events();
             watchRegistrations.add(events.on(Event.MONITOR_CONTENDED_ENTER, this::contendedEnter));
@@ -234,15 +243,16 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         }
     }
 
-    /** With JFR, turns JVMTI's wait events on or off for virtual threads' waits. */
+    /** With JFR, turns JVMTI's wait events on or off for virtual threads' waits; never on once the events stopped. */
     private synchronized void virtualWaits(boolean on) {
-        if (on == !virtualWaitRegistrations.isEmpty() || jfr == null && on) return;
+        if (on == !virtualWaitRegistrations.isEmpty() || on && (jfr == null || eventsStopped)) return;
         if (on) {
             Events events = jvmti.events();
             virtualWaitRegistrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
             virtualWaitRegistrations.add(events.on(Event.MONITOR_WAITED, this::waitEnds));
         } else {
             closeAll(virtualWaitRegistrations);
+            waiting.clear();  // a wait whose end comes while they are off is not followed, nor one begun then
         }
     }
 
@@ -380,23 +390,28 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
                 return old;
             });
         }
+        // One look a tick at each monitor, however many threads wait for it (the others' turn comes at
+        // the next ticks): asking the VM who owns a monitor stops every thread, and a hundred virtual
+        // threads may queue on one.
+        java.util.Set<Object> lookedAtThisTick = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (Pending p : contended.values()) {
             long waited = now - p.startNanos;
-            if (p.looked || waited < ownerAfterNanos()) continue;
+            if (p.looked || waited < ownerAfterNanos() || !lookedAtThisTick.add(p.monitor)) continue;
             p.looked = true;
+            Owner o = null;
             try {
                 Thread owner = jvmti.monitorOwner(p.monitor);
-                if (owner == null) continue;
                 long resolving = System.nanoTime();  // within this round: the drain's mark covers it until held
-                Stack stack = stacks.of(owner);
+                Stack stack = owner == null ? null : stacks.of(owner);
                 if (stack != null) {
-                    Owner o = new Owner(owner.threadId(), owner.getName(), stack, resolving);
+                    o = new Owner(owner.threadId(), owner.getName(), stack, resolving);
                     ownersHeld.add(o);
-                    p.owner = o;
                 }
             } catch (RuntimeException e) {
-                // the owner left meanwhile (or ended): the wait is recorded without it
+                // the owner left meanwhile (or ended; or a virtual thread, whose stack JVMTI walks only with a capability
+                // the lock view does not add): the wait is recorded without it
             }
+            p.owner = o;
         }
     }
 
@@ -488,6 +503,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             }
         } finally {
             synchronized (this) {  // as useJvmti, which the engine's thread may still run
+                eventsStopped = true;
                 watch(false);
                 closeAll(registrations);
                 closeAll(virtualWaitRegistrations);

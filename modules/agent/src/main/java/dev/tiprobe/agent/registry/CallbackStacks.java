@@ -32,8 +32,18 @@ public final class CallbackStacks {
     private final Jvmti jvmti;
     private final Registry registry;
     private final int depth;
-    /** The capture buffers of each thread, reused event after event. */
+    /** The capture buffers of each platform thread, reused event after event ({@link #buffers()}). */
     private final ThreadLocal<long[][]> buffers;
+
+    /**
+     * This thread's capture buffers: a platform thread's kept, a virtual thread's made for the walk
+     * (a program may run a million virtual threads, each holding its buffers as long as it lives).
+     */
+    private long[][] buffers() {
+        if (!Thread.currentThread().isVirtual()) return buffers.get();
+        int size = depth + MACHINERY;
+        return new long[][] {new long[size], new long[size]};
+    }
 
     public CallbackStacks(Jvmti jvmti, Registry registry, int depth) {
         this.jvmti = jvmti;
@@ -85,7 +95,7 @@ public final class CallbackStacks {
      * tiprobe's callbacks, say).
      */
     public Stack inCallback(Site site) {
-        long[][] b = buffers.get();
+        long[][] b = buffers();
         long[] methods = b[0];
         long[] locations = b[1];
         // Both walks start here, so that tiprobe's frames above the application's are as many in each.
@@ -128,7 +138,7 @@ public final class CallbackStacks {
      * {@link #inCallback} leaves them off.
      */
     public Stack of(Thread thread) {
-        long[][] b = buffers.get();
+        long[][] b = buffers();
         int n = jvmti.stackTrace(thread, 0, b[0], b[1]);
         int first = 0;
         boolean tiprobes = false;

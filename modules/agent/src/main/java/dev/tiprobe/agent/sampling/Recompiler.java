@@ -90,15 +90,20 @@ final class Recompiler {
     /** The share of the samples on top that makes a method running throughout one with time of its own. */
     static final double SELF_SHARE = 0.01;
     /**
-     * The classes a session in this JVM has had compiled again (by identity, held weakly, shared by
-     * every session: the agent's classes are loaded once a JVM): never again. The code HotSpot
-     * compiled for them during that session names its inlined methods, and a later session finds it
-     * so unless HotSpot has compiled it again since. Retransforming them at every session cost the
-     * program more each time: a program profiled some twenty times in one JVM spent 5 s of a 30 s
-     * session in HotSpot's merging of the classes' constant pools, and its metaspace grew by 0.7 MB
-     * a session (a new user's trial on a Jackson program).
+     * The classes a session in this JVM had compiled again, and that went on naming inlined methods
+     * for {@link #SETTLED_NANOS} after (by identity, held weakly, shared by every session: the
+     * agent's classes are loaded once a JVM): never retransformed again. HotSpot compiled their hot
+     * code again within that time, naming its inlined methods, and a later session finds it so
+     * unless HotSpot has compiled it again since. Retransforming the same classes at every session
+     * costs the program more each time: HotSpot merges each one's constant pools again, and keeps
+     * more of its metadata (docs/sampling.md).
      */
     private static final Set<Class<?>> RECOMPILED = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    /** How long a session must go on naming inlined methods after its recompilation for its classes to join {@link #RECOMPILED}. */
+    static final long SETTLED_NANOS = 10_000_000_000L;
+    /** The classes this recompiler retransformed, and when (0: not yet); the sampler's thread's. */
+    private List<Class<?>> retransformed = List.of();
+    private volatile long retransformedAt;
 
     /**
      * What was done: the classes retransformed, those left as compiled, each with why, and those an
@@ -199,20 +204,38 @@ final class Recompiler {
             // All in one call: one safepoint and one sweep of the compiled code, where a call per
             // class took a safepoint of 20 to 30 ms each on H2 under load.
             jvmti.retransformClasses(chosen.toArray(Class<?>[]::new));
-            RECOMPILED.addAll(chosen);
+            retransformed = List.copyOf(chosen);
             for (Class<?> c : chosen) recompiled.add(c.getName());
         } catch (RuntimeException refused) {  // one class refused fails them all: each on its own, to name it
             for (Class<?> c : chosen) {
                 try {
                     jvmti.retransformClasses(c);
-                    RECOMPILED.add(c);
+                    retransformed = addedTo(retransformed, c);
                     recompiled.add(c.getName());
                 } catch (RuntimeException e) {
                     left.add(c.getName() + " (" + e.getMessage() + ")");
                 }
             }
         }
+        retransformedAt = System.nanoTime();
         return new Outcome(recompiled, left, earlier);
+    }
+
+    private static List<Class<?>> addedTo(List<Class<?>> list, Class<?> c) {
+        List<Class<?>> out = new ArrayList<>(list);
+        out.add(c);
+        return out;
+    }
+
+    /**
+     * The session stops naming inlined methods (its CompiledMethodLoad event ends): the classes
+     * retransformed {@link #SETTLED_NANOS} or more before join {@link #RECOMPILED}. A shorter
+     * session's are retransformed again by the next: HotSpot may not have compiled their code again
+     * yet.
+     */
+    void namingEnds() {
+        long at = retransformedAt;
+        if (at != 0 && System.nanoTime() - at >= SETTLED_NANOS) RECOMPILED.addAll(retransformed);
     }
 
     /** A hot method, and whether a virtual thread ran it. */

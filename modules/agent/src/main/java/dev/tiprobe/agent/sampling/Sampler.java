@@ -119,6 +119,8 @@ public final class Sampler implements Engine {
     private InlinedFrames inlinedFrames;
     /** With {@code recompile}, attached late: counts JFR's first samples, then recompiles the hottest classes once; null otherwise or once done. */
     private volatile Recompiler recompiler;
+    /** The recompiler once it has recompiled; told at the end when the inlined methods' positions stop ({@link Recompiler#namingEnds}). */
+    private volatile Recompiler recompiled;
     /** A JVM that ran this long before the session has compiled its hot code without inlined methods' positions (the report's rule too). */
     private static final long LATE_NANOS = 3_000_000_000L;
     /** Waiting threads walked a tick at most in wall mode beside JFR (async-profiler's wall clock takes 16 a tick too). */
@@ -274,6 +276,8 @@ public final class Sampler implements Engine {
         JfrSamples j = jfr;
         jfr = null;
         if (j != null) j.close();
+        Recompiler r = recompiled;
+        if (r != null) r.namingEnds();  // before the positions stop: what HotSpot compiles from then on has none
         if (inlinedFrames != null) inlinedFrames.close();
         inlinedFrames = null;
     }
@@ -585,6 +589,7 @@ public final class Sampler implements Engine {
             done = new Recompiler.Outcome(List.of(), List.of("every class (" + e.getMessage() + ")"), List.of());
         }
         if (done == null) return;
+        recompiled = r;
         recompiler = null;
         recorder.info(RecordingFormat.INFO_RECOMPILED, recorder.now() + "\t" + String.join(", ", done.recompiled())
                 + "\t" + String.join(", ", done.left()) + "\t" + String.join(", ", done.earlier()));
@@ -907,6 +912,8 @@ public final class Sampler implements Engine {
         // Only now: JFR's last second of samples comes after the walks ended, and a thread the walks
         // weighed (one in native code) must still be left out of them, or its last second counts twice.
         lastLook.clear();  // the stopped session stays referenced until the next: no threads kept with it
+        Recompiler r = recompiled;
+        if (r != null) r.namingEnds();  // before the positions stop: what HotSpot compiles from then on has none
         if (inlinedFrames != null) inlinedFrames.close();
         registry.listen(null);
         virtualInTurn = List.of();  // the stopped session stays referenced until the next: no threads kept with it
