@@ -9,14 +9,16 @@ import java.util.List;
  * since JDK 24 lets go of the carrier), so all but one wait to enter it at any moment; {@link
  * #RINGERS} more wait on a {@link Bell} in {@code Object.wait} for 20 ms at a time, never notified.
  *
- * <p>Usage: {@code VirtualMonitors <seconds> [busy]}: prints {@code ready} once the threads run, and
- * at the end {@code done <entries>}. With {@code busy}, only the contenders run, each holding the
+ * <p>Usage: {@code VirtualMonitors <seconds> [busy]}: prints {@code ready} once the threads run,
+ * every 100 ms {@code waited <entering> <in wait>}, the nanoseconds its threads have timed so far in
+ * their waits of a millisecond or more to enter the monitor and in {@code Object.wait}, and at the
+ * end {@code done <entries>}. With {@code busy}, only the contenders run, each holding the
  * monitor for a moment of work (no sleep), and it ends printing {@code entries per second <n>}: what
  * watching the contentions costs.
  */
 public class VirtualMonitors {
-    static final int CONTENDERS = 20;
-    static final int RINGERS = 10;
+    static final int CONTENDERS = 4;
+    static final int RINGERS = 4;
 
     /** The contended monitor's class, so that the lock view names it. */
     static final class Counter {
@@ -28,6 +30,8 @@ public class VirtualMonitors {
 
     static final Counter COUNTER = new Counter();
     static final Bell BELL = new Bell();
+    static final java.util.concurrent.atomic.AtomicLong ENTERING = new java.util.concurrent.atomic.AtomicLong();
+    static final java.util.concurrent.atomic.AtomicLong IN_WAIT = new java.util.concurrent.atomic.AtomicLong();
 
     public static void main(String[] args) throws Exception {
         long begin = System.nanoTime();
@@ -36,8 +40,12 @@ public class VirtualMonitors {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < CONTENDERS; i++) threads.add(Thread.ofVirtual().start(busy ? () -> work(end) : () -> count(end)));
         for (int i = 0; i < (busy ? 0 : RINGERS); i++) threads.add(Thread.ofVirtual().start(() -> listen(end)));
+        System.out.println("waited " + ENTERING.get() + " " + IN_WAIT.get());
         System.out.println("ready");
-        for (Thread t : threads) t.join();
+        while (threads.stream().anyMatch(Thread::isAlive)) {
+            Thread.sleep(100);
+            System.out.println("waited " + ENTERING.get() + " " + IN_WAIT.get());
+        }
         System.out.println("done " + COUNTER.entries);
         if (busy) System.out.printf("entries per second %.0f%n", COUNTER.entries / ((System.nanoTime() - begin) / 1e9));
     }
@@ -57,7 +65,9 @@ public class VirtualMonitors {
 
     static void count(long end) {
         while (System.nanoTime() < end) {
+            long asked = System.nanoTime();
             synchronized (COUNTER) {
+                timed(ENTERING, asked);
                 COUNTER.entries++;
                 sleep(2);
             }
@@ -67,13 +77,21 @@ public class VirtualMonitors {
     static void listen(long end) {
         while (System.nanoTime() < end) {
             synchronized (BELL) {
+                long asked = System.nanoTime();
                 try {
                     BELL.wait(20);
                 } catch (InterruptedException e) {
                     return;
                 }
+                timed(IN_WAIT, asked);
             }
         }
+    }
+
+    /** Adds the wait since {@code asked} to {@code total} when it lasted a millisecond or more. */
+    private static void timed(java.util.concurrent.atomic.AtomicLong total, long asked) {
+        long waited = System.nanoTime() - asked;
+        if (waited >= 1_000_000) total.addAndGet(waited);
     }
 
     private static void sleep(long millis) {
