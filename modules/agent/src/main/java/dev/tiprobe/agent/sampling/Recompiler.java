@@ -101,7 +101,7 @@ final class Recompiler {
     private static final Set<Class<?>> RECOMPILED = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     /** How long a session must go on naming inlined methods after its recompilation for its classes to join {@link #RECOMPILED}. */
     static final long SETTLED_NANOS = 10_000_000_000L;
-    /** The classes this recompiler retransformed, and when (0: not yet); the sampler's thread's. */
+    /** The classes this recompiler retransformed, and when (0: not yet): written before the time, read after it. */
     private List<Class<?>> retransformed = List.of();
     private volatile long retransformedAt;
 
@@ -199,32 +199,25 @@ final class Recompiler {
             }
         }
         byThread.clear();
-        List<String> recompiled = new ArrayList<>();
+        List<Class<?>> done = new ArrayList<>();
         try {
             // All in one call: one safepoint and one sweep of the compiled code, where a call per
             // class took a safepoint of 20 to 30 ms each on H2 under load.
             jvmti.retransformClasses(chosen.toArray(Class<?>[]::new));
-            retransformed = List.copyOf(chosen);
-            for (Class<?> c : chosen) recompiled.add(c.getName());
+            done.addAll(chosen);
         } catch (RuntimeException refused) {  // one class refused fails them all: each on its own, to name it
             for (Class<?> c : chosen) {
                 try {
                     jvmti.retransformClasses(c);
-                    retransformed = addedTo(retransformed, c);
-                    recompiled.add(c.getName());
+                    done.add(c);
                 } catch (RuntimeException e) {
                     left.add(c.getName() + " (" + e.getMessage() + ")");
                 }
             }
         }
+        retransformed = List.copyOf(done);
         retransformedAt = System.nanoTime();
-        return new Outcome(recompiled, left, earlier);
-    }
-
-    private static List<Class<?>> addedTo(List<Class<?>> list, Class<?> c) {
-        List<Class<?>> out = new ArrayList<>(list);
-        out.add(c);
-        return out;
+        return new Outcome(done.stream().map(Class::getName).toList(), left, earlier);
     }
 
     /**
