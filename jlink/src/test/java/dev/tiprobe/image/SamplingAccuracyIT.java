@@ -173,8 +173,9 @@ class SamplingAccuracyIT {
         assertTrue(shares.getOrDefault("example/known/InlinedAcross.main", 0.0) < 0.05, figures);
 
         // A second session retransforms nothing again: the code compiled during the first still names the kernels.
+        // 12 s, for 1,100 samples or more, as above.
         Path again = dir.resolve("again.collapsed");
-        Command.Run second = tiprobe("collect", "-d", "6s", "--sample", "10ms", "--sample-mode", "cpu", "-f", again.toString(),
+        Command.Run second = tiprobe("collect", "-d", "12s", "--sample", "10ms", "--sample-mode", "cpu", "-f", again.toString(),
                 Long.toString(p.pid()));
         assertEquals(0, second.exit(), second.err());
         String report = tiprobe("report", dir.resolve("again.collapsed.tpr").toString(), "-f", "-").out();
