@@ -276,9 +276,19 @@ public final class Sampler implements Engine {
         JfrSamples j = jfr;
         jfr = null;
         if (j != null) j.close();
+        stopNaming();
+    }
+
+    /**
+     * Stops the CompiledMethodLoad event, once: the recompiler learns then how long its classes'
+     * code went on naming inlined methods; what HotSpot compiles from then on names none.
+     */
+    private void stopNaming() {
+        InlinedFrames naming = inlinedFrames;
+        if (naming == null) return;
         Recompiler r = recompiled;
-        if (r != null) r.namingEnds();  // before the positions stop: what HotSpot compiles from then on has none
-        if (inlinedFrames != null) inlinedFrames.close();
+        if (r != null) r.namingEnds();
+        naming.close();
         inlinedFrames = null;
     }
 
@@ -912,9 +922,7 @@ public final class Sampler implements Engine {
         // Only now: JFR's last second of samples comes after the walks ended, and a thread the walks
         // weighed (one in native code) must still be left out of them, or its last second counts twice.
         lastLook.clear();  // the stopped session stays referenced until the next: no threads kept with it
-        Recompiler r = recompiled;
-        if (r != null) r.namingEnds();  // before the positions stop: what HotSpot compiles from then on has none
-        if (inlinedFrames != null) inlinedFrames.close();
+        stopNaming();
         registry.listen(null);
         virtualInTurn = List.of();  // the stopped session stays referenced until the next: no threads kept with it
         drainClassEvents();
