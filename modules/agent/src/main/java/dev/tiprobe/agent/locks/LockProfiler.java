@@ -109,8 +109,11 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     /** Where a virtual thread's wait begins ({@link Waiting}). */
     private final CallbackStacks.Site waitSite;
     private final long thresholdNanos;
-    /** The wait events' registrations (JVMTI's, when the waits come from them). */
-    private final List<Events.Registration> registrations = new ArrayList<>();
+    /**
+     * The wait events' registrations: on for good when the waits come from JVMTI's events, with
+     * JFR while the program has virtual threads (JFR records none of their waits); else empty.
+     */
+    private final List<Events.Registration> waitRegistrations = new ArrayList<>();
     /** The contended events' registrations: empty while the owner watch is off. */
     private final List<Events.Registration> watchRegistrations = new ArrayList<>();
     /**
@@ -119,8 +122,6 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
      * calling a closed engine for the JVM's life.
      */
     private boolean eventsStopped;
-    /** With JFR, the wait events' registrations that bring virtual threads' waits: empty while the program has none. */
-    private final List<Events.Registration> virtualWaitRegistrations = new ArrayList<>();
     /** Whether the program had virtual threads at the last look, with JFR (whose events hold none of theirs). */
     private volatile boolean virtualThreads;
     /** When the engine's thread last looked for virtual threads' carriers, by {@link System#nanoTime()}; 0: never. */
@@ -220,11 +221,8 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
     private synchronized void useJvmti(Throwable why) throws IOException {
         if (eventsStopped) return;
         jfr = null;
-        virtualWaits(false);  // the wait events from now on bring every thread's
         watch(true);
-        Events events = jvmti.events();
-        registrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
-        registrations.add(events.on(Event.MONITOR_WAITED, this::waitEnds));
+        waits(true);  // from now on they bring every thread's waits (waitBegins reads jfr)
         recorder.info(RecordingFormat.INFO_LOCK_SOURCE, RecordingFormat.LOCK_SOURCE_JVMTI);
         recorder.info(RecordingFormat.INFO_LOCK_SOURCE_WHY, EventEngine.whyNoJfr(why));
     }
@@ -243,15 +241,15 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         }
     }
 
-    /** With JFR, turns JVMTI's wait events on or off for virtual threads' waits; never on once the events stopped. */
-    private synchronized void virtualWaits(boolean on) {
-        if (on == !virtualWaitRegistrations.isEmpty() || on && (jfr == null || eventsStopped)) return;
+    /** Turns JVMTI's wait events on or off (with JFR, for virtual threads' waits); never on once the events stopped. */
+    private synchronized void waits(boolean on) {
+        if (on == !waitRegistrations.isEmpty() || on && eventsStopped) return;
         if (on) {
             Events events = jvmti.events();
-            virtualWaitRegistrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
-            virtualWaitRegistrations.add(events.on(Event.MONITOR_WAITED, this::waitEnds));
+            waitRegistrations.add(events.on(Event.MONITOR_WAIT, this::waitBegins));
+            waitRegistrations.add(events.on(Event.MONITOR_WAITED, this::waitEnds));
         } else {
-            closeAll(virtualWaitRegistrations);
+            closeAll(waitRegistrations);
             waiting.clear();  // a wait whose end comes while they are off is not followed, nor one begun then
         }
     }
@@ -381,7 +379,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             boolean jfrCaughtUp = j.deliveredUpTo(startNanos + 1_000_000_000L);
             boolean virtual = lookForVirtualThreads(now);
             watch(!jfrCaughtUp || recently(lastLongContentionNanos, now) || virtual);
-            virtualWaits(virtual);
+            waits(virtual);
             if (!jfrCaughtUp || recently(lastLongParkNanos, now)) lookAtParks();
             else parked.clear();
             named.removeIf(n -> {
@@ -505,8 +503,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
             synchronized (this) {  // as useJvmti, which the engine's thread may still run
                 eventsStopped = true;
                 watch(false);
-                closeAll(registrations);
-                closeAll(virtualWaitRegistrations);
+                closeAll(waitRegistrations);
             }
             waiting.clear();
         }
