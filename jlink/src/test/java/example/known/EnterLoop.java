@@ -6,14 +6,22 @@ package example.known;
  * its old method version, never compiled again). Each second it prints what one call cost that
  * second, so a test can compare its speed before, during and after a session in one process.
  *
- * <p>Usage: {@code EnterLoop <seconds> [own|other]}: {@code own} calls {@link #work} of this
- * class, {@code other} calls {@link Callee#work} of another class (the loop's own class then
- * never needs to change). Prints {@code ready}, then {@code second <n> <ns per call>} each second,
+ * <p>Usage: {@code EnterLoop <seconds> [own|other|chunks]}: {@code own} calls {@link #work} of
+ * this class, {@code other} calls {@link Callee#work} of another class (the loop's own class then
+ * never needs to change), {@code chunks} calls {@link #chunk} of this class, a microsecond of
+ * {@link #work} a call: run with {@code -XX:CompileCommand=dontinline,example.known.EnterLoop::chunk},
+ * the loop in {@code main} then only calls, its time all in its callee. Prints {@code ready}, then {@code second <n> <ns per call>} each second,
  * then {@code done <ns per call over the whole run> <calls> <checksum>}.
  */
 public class EnterLoop {
     static int work(int x) {
         return x * 31 + 7;
+    }
+
+    /** A thousand calls of {@link #work}. */
+    static int chunk(int x) {
+        for (int i = 0; i < 1_000; i++) x = work(x);
+        return x;
     }
 
     /** The callee in a class of its own. */
@@ -25,7 +33,7 @@ public class EnterLoop {
 
     public static void main(String[] args) {
         long seconds = Long.parseLong(args[0]);
-        boolean own = args.length < 2 || args[1].equals("own");
+        String callee = args.length < 2 ? "own" : args[1];
         System.out.println("ready");
         long start = System.nanoTime();
         long end = start + seconds * 1_000_000_000L;
@@ -36,10 +44,16 @@ public class EnterLoop {
         int second = 0;
         while (true) {
             // Each call's argument is the last one's result: no vectorizing, about a nanosecond a call.
-            if (own) {
-                for (int i = 0; i < 1_000_000; i++) acc = work(acc);
-            } else {
-                for (int i = 0; i < 1_000_000; i++) acc = Callee.work(acc);
+            switch (callee) {
+                case "own" -> {
+                    for (int i = 0; i < 1_000_000; i++) acc = work(acc);
+                }
+                case "other" -> {
+                    for (int i = 0; i < 1_000_000; i++) acc = Callee.work(acc);
+                }
+                default -> {
+                    for (int i = 0; i < 1_000; i++) acc = chunk(acc);
+                }
             }
             calls += 1_000_000;
             long now = System.nanoTime();

@@ -188,12 +188,15 @@ class SamplingAccuracyIT {
 
     /**
      * The kernel's hot method returns every millisecond to a loop that runs throughout in the
-     * kernels' own class and does no work of its own: that loop does not keep the kernels' class
-     * as compiled. It finishes interpreted, at no cost the program's speed shows (a loop with
-     * work of its own left interpreted runs ten times slower), and the kernels get their shares.
+     * kernels' own class and does no work of its own, a thousand turns a second: too few for the
+     * JIT to have compiled it in 10 s. It runs interpreted already, so it does not keep the
+     * kernels' class as compiled (a compiled one would: stranded, it would go round interpreted,
+     * which costs a loop of short calls 8 %); it goes on interpreted, at no cost the program's
+     * speed shows (a loop with work of its own left interpreted runs ten times slower), and the
+     * kernels get their shares.
      */
     @Test
-    void aLoopThatOnlyCallsTheHotMethodDoesNotKeepItsClassAsCompiled() throws Exception {
+    void anInterpretedLoopThatOnlyCallsTheHotMethodDoesNotKeepItsClassAsCompiled() throws Exception {
         Process p = program("bursts.out", "example.known.InlinedBursts");
         Thread.sleep(10_000);
         double before = median(burstsPerSecond(dir.resolve("bursts.out")));

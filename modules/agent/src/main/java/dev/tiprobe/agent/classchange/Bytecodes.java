@@ -2,7 +2,7 @@ package dev.tiprobe.agent.classchange;
 
 /**
  * Walks a method's bytecodes as JVMTI's GetBytecodes gives them (class-file form): the length of
- * each instruction, and whether the method can loop by itself.
+ * each instruction, and whether the method can loop by itself, or around a given place.
  */
 public final class Bytecodes {
     private Bytecodes() {}
@@ -14,25 +14,46 @@ public final class Bytecodes {
      * @throws IllegalArgumentException when the bytes are not what the class-file format says
      */
     public static boolean hasBackwardBranch(byte[] code) {
+        return jumpsBackOver(code, -1);
+    }
+
+    /**
+     * Whether a jump back in {@code code} goes round {@code location} (a bytecode index): an
+     * activation standing there, waiting for a callee or running, will pass that place again
+     * before it returns; one standing elsewhere returns as soon as its callees do, or runs the
+     * rest of its code once. A location below 0 (not known) asks for any jump back.
+     *
+     * @throws IllegalArgumentException when the bytes are not what the class-file format says
+     */
+    public static boolean loopsAround(byte[] code, long location) {
+        return jumpsBackOver(code, location);
+    }
+
+    private static boolean jumpsBackOver(byte[] code, long location) {
         int pc = 0;
         while (pc < code.length) {
             int op = code[pc] & 0xff;
             int length = checkedLength(code, pc);
             if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7) {  // if*, goto, jsr, ifnull, ifnonnull
-                if ((short) u2(code, pc + 1) < 0) return true;
+                if (goesRound(pc, (short) u2(code, pc + 1), location)) return true;
             } else if (op == 0xc8 || op == 0xc9) {  // goto_w, jsr_w
-                if (u4(code, pc + 1) < 0) return true;
+                if (goesRound(pc, u4(code, pc + 1), location)) return true;
             } else if (op == 0xaa || op == 0xab) {  // a switch: its default and every target
                 int at = (pc + 4) & ~3;
-                if (u4(code, at) < 0) return true;
+                if (goesRound(pc, u4(code, at), location)) return true;
                 int targets = op == 0xaa ? u4(code, at + 8) - u4(code, at + 4) + 1 : u4(code, at + 4);
                 for (int i = 0; i < targets; i++) {
-                    if (u4(code, op == 0xaa ? at + 12 + 4 * i : at + 12 + 8 * i) < 0) return true;
+                    if (goesRound(pc, u4(code, op == 0xaa ? at + 12 + 4 * i : at + 12 + 8 * i), location)) return true;
                 }
             }
             pc += length;
         }
         return false;
+    }
+
+    /** Whether a jump at {@code pc} by {@code offset} goes back, over {@code location} when that is known. */
+    private static boolean goesRound(int pc, int offset, long location) {
+        return offset < 0 && (location < 0 || pc + offset <= location && location <= pc);
     }
 
     /** The length of the instruction at {@code pc}, operands included. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,22 +16,26 @@ import java.util.Set;
  * Finds the loops a class change would strand. HotSpot leaves an activation that is running when
  * its class is retransformed in the old version of its method, interpreted, and never compiles it
  * again (on-stack replacement included): a loop that never returns (a main loop, a worker's
- * {@code run}, an event loop) would run 10 to 50 times slower for the rest of the JVM's life, long
- * after the session that changed its class has ended. Activations that return soon are harmless:
- * their next call runs the new version, compiled as usual.
+ * {@code run}, an event loop) would run its own code 10 to 50 times slower for the rest of the
+ * JVM's life, long after the session that changed its class has ended. That costs the program
+ * in proportion to how often the loop goes round: nothing visible when each turn calls a method
+ * that works for a millisecond, 8 % of a worker whose turn calls a 3 µs method (measured on a
+ * Jackson round trip), and many times over when the loop's own code is the work. The walks
+ * cannot tell how long the calls take, so every such loop counts. Activations that return soon
+ * are harmless: their next call runs the new version, compiled as usual.
  *
  * <p>An activation runs throughout when a first walk of every platform thread, a walk
- * {@link #PERSISTS_MILLIS} later and each of the {@link #THROUGHOUT_LOOKS} walks from then on find
- * its method with the same frames below it, down to the thread's first: a running activation
- * cannot change the frames below it, so a loop that runs on is found. A method called again and
- * again from the same place looks the same to the walks; the more walks find it, the less likely
- * that is, and a caller that knows more (the samples of its thread) tells them apart. It is a hot loop when, in {@link #ON_TOP} or more of {@link #LOOKS} walks after that, it
- * is on top of its thread's stack while the thread runs Java code: the loop's own code runs, not
- * only its callees (a {@code main} that waits for a server, or calls a method that works for a
- * second, is stranded at no cost), and a short method met on top once, called again from the same
- * place, is not taken for one; nor is a method without a backward jump in its bytecodes
- * ({@link Bytecodes#hasBackwardBranch}), which returns as soon as its callees do. With
- * {@code hotOnly} false every activation that runs throughout counts.
+ * {@link #PERSISTS_MILLIS} later and each of the {@link #THROUGHOUT_LOOKS} walks from then on
+ * find its method with the same frames below it, down to the thread's first: a running activation
+ * cannot change the frames below it, so a loop that runs on is found. It is a loop when, in each
+ * of those walks, it stands at a place that a jump back in its bytecodes goes round
+ * ({@link Bytecodes#loopsAround}): on top, running its own code, or waiting for a callee it will
+ * call again. A {@code main} that called a method once, to wait for a server or to run the
+ * program, stands outside any loop: stranded, it runs the rest of its code once, interpreted, at
+ * no cost. A method called again and again from the same place looks the same to the walks; the
+ * more walks find it, the less likely that is: {@link #CONFIRM_LOOKS} more walks of the loops'
+ * threads alone find such a thread outside it between the calls, and a caller that knows more
+ * (the samples of its thread) tells them apart too.
  *
  * <p>The walks do not see virtual threads (JVMTI's GetAllStackTraces lists platform threads), and
  * a thread too deep to walk whole is taken as running every class's loop.
@@ -49,11 +54,9 @@ public final class RunningLoops {
      */
     static final int THROUGHOUT_LOOKS = 4;
     static final long THROUGHOUT_GAP_MILLIS = 100;
-    /** With {@code hotOnly}: walks after that, {@link #LOOK_GAP_MILLIS} apart, looking for the activation on top. */
-    static final int LOOKS = 5;
-    /** Walks of the {@link #LOOKS} that must find a hot loop on top. */
-    static final int ON_TOP = 2;
-    static final long LOOK_GAP_MILLIS = 10;
+    /** Walks of each thread holding a loop found, after those, {@link #CONFIRM_GAP_MILLIS} apart. */
+    static final int CONFIRM_LOOKS = 100;
+    static final long CONFIRM_GAP_MILLIS = 2;
     /** Frames walked to compare activations from the bottom of each thread. */
     private static final int DEPTH = 2048;
 
@@ -67,28 +70,24 @@ public final class RunningLoops {
     }
 
     /**
-     * Those of {@code classes} with an activation that runs throughout (with {@code hotOnly}, a hot
-     * loop), each with the first such activation found. Returns at once when no thread has a frame
-     * of theirs. Takes a safepoint per walk; sleeps between the walks on the calling thread.
+     * Those of {@code classes} with a loop that runs throughout, each with the first found.
+     * Returns at once when no thread has a frame of theirs. Takes a safepoint per walk; sleeps
+     * between the walks on the calling thread.
      *
      * @throws InterruptedException when the calling thread is interrupted between the walks
      */
-    public static Map<Class<?>, Loop> in(Jvmti jvmti, Collection<Class<?>> classes, boolean hotOnly) throws InterruptedException {
+    public static Map<Class<?>, Loop> in(Jvmti jvmti, Collection<Class<?>> classes) throws InterruptedException {
         Map<Class<?>, Loop> first = new LinkedHashMap<>();
-        find(jvmti, classes, hotOnly).forEach((owner, loops) -> first.put(owner, loops.getFirst()));
+        every(jvmti, classes).forEach((owner, loops) -> first.put(owner, loops.getFirst()));
         return first;
     }
 
     /**
-     * Every activation of {@code classes}' methods that runs throughout, hot or not, by class: for
-     * a caller to weigh each by what else it knows of it (its self time in samples, say). A thread
+     * Every loop of {@code classes}' methods that runs throughout, by class: for a caller to weigh
+     * each by what else it knows of it (whether its thread was sampled outside it, say). A thread
      * too deep to walk whole gives every class a loop of method id 0. The same walks as {@link #in}.
      */
-    public static Map<Class<?>, List<Loop>> throughout(Jvmti jvmti, Collection<Class<?>> classes) throws InterruptedException {
-        return find(jvmti, classes, false);
-    }
-
-    private static Map<Class<?>, List<Loop>> find(Jvmti jvmti, Collection<Class<?>> classes, boolean hotOnly) throws InterruptedException {
+    public static Map<Class<?>, List<Loop>> every(Jvmti jvmti, Collection<Class<?>> classes) throws InterruptedException {
         Map<Long, Class<?>> owners = new HashMap<>();
         for (Class<?> c : classes) {
             try {
@@ -99,18 +98,16 @@ public final class RunningLoops {
         }
         Map<Class<?>, List<Loop>> running = new LinkedHashMap<>();
         if (owners.isEmpty()) return running;
-        Map<Loop, Integer> onTop = new HashMap<>();
         Map<Loop, Integer> foundIn = new HashMap<>();
-        Map<Long, Boolean> loops = new HashMap<>();
+        Map<Place, Boolean> inLoops = new HashMap<>();
         Map<Thread, List<Jvmti.StackFrame>> first = new HashMap<>();
         for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
             if (ts.frames().stream().anyMatch(f -> owners.containsKey(f.methodId()))) first.put(ts.thread(), ts.frames());
         }
         if (first.isEmpty()) return running;
         Thread.sleep(PERSISTS_MILLIS);
-        int looks = hotOnly ? LOOKS : THROUGHOUT_LOOKS;
-        for (int look = 0; look < looks; look++) {
-            if (look > 0) Thread.sleep(hotOnly ? LOOK_GAP_MILLIS : THROUGHOUT_GAP_MILLIS);
+        for (int look = 0; look < THROUGHOUT_LOOKS; look++) {
+            if (look > 0) Thread.sleep(THROUGHOUT_GAP_MILLIS);
             Set<Loop> seenThisLook = new HashSet<>();
             for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
                 List<Jvmti.StackFrame> was = first.get(ts.thread());
@@ -120,40 +117,77 @@ public final class RunningLoops {
                     for (Class<?> c : classes) running.computeIfAbsent(c, k -> new ArrayList<>()).add(new Loop(c, 0, "?", ts.thread().getName(), ts.thread().threadId()));
                     return running;
                 }
-                boolean inJava = (ts.state() & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (ts.state() & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
-                int common = 0;
-                for (; common < Math.min(was.size(), now.size()); common++) {
-                    Jvmti.StackFrame a = was.get(was.size() - 1 - common);
-                    Jvmti.StackFrame b = now.get(now.size() - 1 - common);
-                    if (a.methodId() != b.methodId()) break;
-                    if (a.location() != b.location()) {  // the frames above it are not the same activations
-                        common++;
-                        break;
-                    }
-                }
+                int common = common(was, now);
                 for (int fromBottom = 0; fromBottom < common; fromBottom++) {
-                    boolean top = fromBottom == now.size() - 1;
-                    if (hotOnly && !(top && inJava)) continue;
-                    long id = now.get(now.size() - 1 - fromBottom).methodId();
-                    Class<?> owner = owners.get(id);
-                    if (owner == null || hotOnly && !loops.computeIfAbsent(id, m -> loops(jvmti, m))) continue;
-                    Loop loop = new Loop(owner, id, methodName(jvmti, id), ts.thread().getName(), ts.thread().threadId());
-                    boolean runs = hotOnly ? onTop.merge(loop, 1, Integer::sum) == ON_TOP
-                            : seenThisLook.add(loop) && foundIn.merge(loop, 1, Integer::sum) == looks;
-                    if (runs) {
+                    Jvmti.StackFrame frame = now.get(now.size() - 1 - fromBottom);
+                    Class<?> owner = owners.get(frame.methodId());
+                    if (owner == null || !inLoops.computeIfAbsent(new Place(frame.methodId(), frame.location()), p -> loopsAround(jvmti, p))) continue;
+                    Loop loop = new Loop(owner, frame.methodId(), methodName(jvmti, frame.methodId()), ts.thread().getName(), ts.thread().threadId());
+                    if (seenThisLook.add(loop) && foundIn.merge(loop, 1, Integer::sum) == THROUGHOUT_LOOKS) {
                         List<Loop> found = running.computeIfAbsent(owner, k -> new ArrayList<>());
                         if (!found.contains(loop)) found.add(loop);
                     }
                 }
             }
         }
+        confirm(jvmti, first, running);
         return running;
     }
 
-    /** Whether the method can loop by itself; a native method, or one whose bytecodes cannot be read, is taken to. */
-    private static boolean loops(Jvmti jvmti, long methodId) {
+    /**
+     * Drops the loops that a thread is found outside of in {@link #CONFIRM_LOOKS} walks of their
+     * threads alone, {@link #CONFIRM_GAP_MILLIS} apart: a method called again and again from the
+     * same place, on the stack most of the time (H2's {@code Command.executeQuery}, a retry loop
+     * round each statement), can be in every walk above; a loop that runs on is in every one.
+     */
+    private static void confirm(Jvmti jvmti, Map<Thread, List<Jvmti.StackFrame>> first, Map<Class<?>, List<Loop>> running) throws InterruptedException {
+        Map<Long, Thread> threads = new LinkedHashMap<>();
+        for (Thread t : first.keySet()) {
+            for (List<Loop> loops : running.values()) {
+                for (Loop loop : loops) if (loop.threadId() == t.threadId() && loop.methodId() != 0) threads.put(t.threadId(), t);
+            }
+        }
+        if (threads.isEmpty()) return;
+        for (int look = 0; look < CONFIRM_LOOKS && !running.isEmpty(); look++) {
+            Thread.sleep(CONFIRM_GAP_MILLIS);
+            for (Thread t : threads.values()) {  // one thread a walk: a handshake with it alone, where several take a safepoint
+                Jvmti.ThreadStack ts = jvmti.threadStack(t, DEPTH);
+                List<Jvmti.StackFrame> now = ts == null ? List.of() : ts.frames();  // none: the thread has ended
+                if (now.size() >= DEPTH) continue;
+                int common = common(first.get(t), now);
+                Set<Long> on = new HashSet<>();
+                for (int fromBottom = 0; fromBottom < common; fromBottom++) on.add(now.get(now.size() - 1 - fromBottom).methodId());
+                for (Iterator<List<Loop>> i = running.values().iterator(); i.hasNext(); ) {
+                    List<Loop> loops = i.next();
+                    loops.removeIf(loop -> loop.threadId() == t.threadId() && loop.methodId() != 0 && !on.contains(loop.methodId()));
+                    if (loops.isEmpty()) i.remove();
+                }
+            }
+        }
+    }
+
+    /**
+     * How many frames, from the bottom, of two walks of a thread are the same activations: the
+     * same methods, standing at the same places, but the last of them, which may have moved.
+     */
+    private static int common(List<Jvmti.StackFrame> was, List<Jvmti.StackFrame> now) {
+        int common = 0;
+        for (; common < Math.min(was.size(), now.size()); common++) {
+            Jvmti.StackFrame a = was.get(was.size() - 1 - common);
+            Jvmti.StackFrame b = now.get(now.size() - 1 - common);
+            if (a.methodId() != b.methodId()) break;
+            if (a.location() != b.location()) return common + 1;  // the frames above it are not the same activations
+        }
+        return common;
+    }
+
+    /** Where an activation stands: its method and bytecode index. */
+    private record Place(long methodId, long location) {}
+
+    /** Whether a jump back of the method goes round the place; a native method, or one whose bytecodes cannot be read, is taken to loop. */
+    private static boolean loopsAround(Jvmti jvmti, Place place) {
         try {
-            return Bytecodes.hasBackwardBranch(jvmti.bytecodes(methodId));
+            return Bytecodes.loopsAround(jvmti.bytecodes(place.methodId()), place.location());
         } catch (RuntimeException unreadable) {
             return true;
         }

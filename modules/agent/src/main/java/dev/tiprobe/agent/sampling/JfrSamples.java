@@ -9,11 +9,14 @@ import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.JvmRecording;
 import dev.tiprobe.recording.Stack;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -49,7 +52,8 @@ import java.util.function.Predicate;
 final class JfrSamples implements AutoCloseable {
     /** Where a sample goes, on the stream's thread: the time it stands for is {@code weightNanos}. */
     interface Sink {
-        void sample(long epochNanos, long threadId, String threadName, long weightNanos, Stack stack)
+        /** {@code compiled}: whether JFR found the stack's frame at an index running compiled code (JIT compiled or inlined). */
+        void sample(long epochNanos, long threadId, String threadName, long weightNanos, Stack stack, IntPredicate compiled)
                 throws java.io.IOException;
 
         /** A sample of an application thread running tiprobe's code (a callback, a probe): tiprobe's share, in no view. */
@@ -244,10 +248,12 @@ final class JfrSamples implements AutoCloseable {
                 return;
             }
             if (stack.depth() == 0) return;
+            List<RecordedFrame> trace = e.getStackTrace().getFrames();
+            IntPredicate compiled = i -> i < trace.size() && !"Interpreted".equals(trace.get(i).getType());
             if (t.isVirtual()) {
-                sink.sample(taken, VIRTUAL_THREADS_ID, VIRTUAL_THREADS, weight, stack);
+                sink.sample(taken, VIRTUAL_THREADS_ID, VIRTUAL_THREADS, weight, stack, compiled);
             } else {
-                sink.sample(taken, t.getJavaThreadId(), name, weight, stack);
+                sink.sample(taken, t.getJavaThreadId(), name, weight, stack, compiled);
             }
         } catch (Throwable ignored) {
             // left out, as a sample JFR could not take: JFR's thread goes on with the next event

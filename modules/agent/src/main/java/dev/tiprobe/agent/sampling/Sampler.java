@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
@@ -224,11 +225,11 @@ public final class Sampler implements Engine {
         try {
             jfr = JfrSamples.start(registry, options, threads, shared.get(), this::seenNotRunningJava, new JfrSamples.Sink() {
                 @Override
-                public void sample(long time, long threadId, String name, long weight, Stack stack) throws IOException {
+                public void sample(long time, long threadId, String name, long weight, Stack stack, IntPredicate compiled) throws IOException {
                     // The walks that stood in for JFR until then never wrote a virtual thread's work (a carrier's frames are not it).
                     if (time <= walkedUntil && threadId != JfrSamples.VIRTUAL_THREADS_ID) return;
                     Recompiler r = recompiler;
-                    if (r != null) r.saw(stack, threadId, threadId == JfrSamples.VIRTUAL_THREADS_ID);
+                    if (r != null) r.saw(stack, compiled, threadId, threadId == JfrSamples.VIRTUAL_THREADS_ID);
                     Sample s = new Sample(time, threadId, name, RecordingFormat.STATE_RUNNABLE, weight, 1, stack);
                     if (recorder.write(time, Sample.KIND, s)) samples.incrementAndGet();
                 }
@@ -861,7 +862,7 @@ public final class Sampler implements Engine {
         // A busy thread's walk stands in for JFR's samples, which come a second or two late: the
         // classes to recompile are chosen that much sooner (a walk, as JFR, finds old code at its
         // safepoint poll).
-        if (r != null && state == RecordingFormat.STATE_RUNNABLE && cpuNanos > 0) r.saw(sampled, threadId, false);
+        if (r != null && state == RecordingFormat.STATE_RUNNABLE && cpuNanos > 0) r.saw(sampled, null, threadId, false);
     }
 
     /** tiprobe's share so far, and the CPU whose samples JFR lost; written again at each flush, the recording keeping the last. */

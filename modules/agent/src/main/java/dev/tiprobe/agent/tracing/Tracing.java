@@ -644,7 +644,7 @@ public final class Tracing {
         private List<Class<?>> unstranded(List<Class<?>> classes, String consequence) {
             Map<Class<?>, RunningLoops.Loop> running;
             try {
-                running = RunningLoops.in(jvmti, classes, true);
+                running = RunningLoops.in(jvmti, classes);
             } catch (InterruptedException e) {  // the session stops: nothing is changed that might strand a loop
                 Thread.currentThread().interrupt();
                 return List.of();

@@ -8,12 +8,15 @@ import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.MethodModel;
+import java.util.ArrayList;
+import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Which methods can loop by themselves, read from their bytecodes as javac wrote them. */
+/** Which methods can loop by themselves, and around which places, read from their bytecodes as javac wrote them. */
 class BytecodesTest {
     @SuppressWarnings("unused")  // read as class-file bytes, never run
     static final class Shapes {
@@ -50,6 +53,12 @@ class BytecodesTest {
             return sum;
         }
 
+        static void callsOnceThenLoops(Runnable r) {
+            r.run();
+            for (int i = 0; i < 3; i++) r.run();
+            r.run();
+        }
+
         static int switchOnly(int n) {
             return switch (n) {
                 case 0 -> 1;
@@ -76,6 +85,25 @@ class BytecodesTest {
         assertTrue(Bytecodes.hasBackwardBranch(code("forLoop")));
         assertTrue(Bytecodes.hasBackwardBranch(code("whileTrue")));
         assertTrue(Bytecodes.hasBackwardBranch(code("switchInALoop")));
+    }
+
+    /** Where each {@code invokeinterface} of {@code code} is, in order. */
+    private static List<Integer> interfaceCalls(byte[] code) {
+        List<Integer> at = new ArrayList<>();
+        for (int pc = 0; pc < code.length; pc += Bytecodes.length(code, pc)) if ((code[pc] & 0xff) == 0xb9) at.add(pc);
+        return at;
+    }
+
+    @Test
+    void anActivationIsInALoopWhereAJumpBackGoesRoundIt() throws IOException {
+        byte[] code = code("callsOnceThenLoops");
+        List<Integer> calls = interfaceCalls(code);
+        assertEquals(3, calls.size(), "r.run() before, in and after the loop");
+        assertFalse(Bytecodes.loopsAround(code, calls.get(0)), "a call before the loop is made once");
+        assertTrue(Bytecodes.loopsAround(code, calls.get(1)), "the loop calls again");
+        assertFalse(Bytecodes.loopsAround(code, calls.get(2)), "a call after the loop is made once");
+        assertTrue(Bytecodes.loopsAround(code, -1), "a place not known: any jump back");
+        assertFalse(Bytecodes.loopsAround(code("getter"), -1));
     }
 
     @Test
