@@ -21,7 +21,9 @@ public final class Bytecodes {
      * Whether a jump back in {@code code} goes round {@code location} (a bytecode index): an
      * activation standing there, waiting for a callee or running, will pass that place again
      * before it returns; one standing elsewhere returns as soon as its callees do, or runs the
-     * rest of its code once. A location below 0 (not known) asks for any jump back.
+     * rest of its code once. A location below 0 (not known) asks for any jump back, as does a
+     * method with a subroutine return ({@code ret}, old class files' {@code finally}), whose jumps
+     * the bytes alone do not tell.
      *
      * @throws IllegalArgumentException when the bytes are not what the class-file format says
      */
@@ -31,9 +33,11 @@ public final class Bytecodes {
 
     private static boolean jumpsBackOver(byte[] code, long location) {
         int pc = 0;
+        boolean subroutine = false;
         while (pc < code.length) {
             int op = code[pc] & 0xff;
             int length = checkedLength(code, pc);
+            if (op == 0xa9 || op == 0xc4 && (code[pc + 1] & 0xff) == 0xa9) subroutine = true;  // ret, wide ret
             if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7) {  // if*, goto, jsr, ifnull, ifnonnull
                 if (goesRound(pc, (short) u2(code, pc + 1), location)) return true;
             } else if (op == 0xc8 || op == 0xc9) {  // goto_w, jsr_w
@@ -48,7 +52,7 @@ public final class Bytecodes {
             }
             pc += length;
         }
-        return false;
+        return subroutine && location >= 0 && jumpsBackOver(code, -1);
     }
 
     /** Whether a jump at {@code pc} by {@code offset} goes back, over {@code location} when that is known. */

@@ -35,7 +35,10 @@ import java.util.Set;
  * no cost. A method called again and again from the same place looks the same to the walks; the
  * more walks find it, the less likely that is: {@link #CONFIRM_LOOKS} more walks of the loops'
  * threads alone find such a thread outside it between the calls, and a caller that knows more
- * (the samples of its thread) tells them apart too.
+ * (the samples of its thread) tells them apart too. A loop whose thread used less than
+ * {@link #MIN_CPU_SHARE} of a core over the walks goes round too seldom to count: a {@code main}
+ * that prints a line a second, a worker waiting for work that does not come (which, busy later,
+ * finishes interpreted what work comes: a few walks cannot see the future).
  *
  * <p>The walks do not see virtual threads (JVMTI's GetAllStackTraces lists platform threads), and
  * a thread too deep to walk whole is taken as running every class's loop.
@@ -57,6 +60,8 @@ public final class RunningLoops {
     /** Walks of each thread holding a loop found, after those, {@link #CONFIRM_GAP_MILLIS} apart. */
     static final int CONFIRM_LOOKS = 100;
     static final long CONFIRM_GAP_MILLIS = 2;
+    /** The share of a core a loop's thread must use over the walks for its loop to count. */
+    static final double MIN_CPU_SHARE = 0.01;
     /** Frames walked to compare activations from the bottom of each thread. */
     private static final int DEPTH = 2048;
 
@@ -98,17 +103,20 @@ public final class RunningLoops {
         }
         Map<Class<?>, List<Loop>> running = new LinkedHashMap<>();
         if (owners.isEmpty()) return running;
-        Map<Loop, Integer> foundIn = new HashMap<>();
+        Map<Activation, Integer> foundIn = new HashMap<>();
         Map<Place, Boolean> inLoops = new HashMap<>();
         Map<Thread, List<Jvmti.StackFrame>> first = new HashMap<>();
         for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
             if (ts.frames().stream().anyMatch(f -> owners.containsKey(f.methodId()))) first.put(ts.thread(), ts.frames());
         }
         if (first.isEmpty()) return running;
+        long since = System.nanoTime();
+        Map<Thread, Long> cpuSince = new HashMap<>();
+        for (Thread t : first.keySet()) cpuSince.put(t, cpuTime(jvmti, t));
         Thread.sleep(PERSISTS_MILLIS);
         for (int look = 0; look < THROUGHOUT_LOOKS; look++) {
             if (look > 0) Thread.sleep(THROUGHOUT_GAP_MILLIS);
-            Set<Loop> seenThisLook = new HashSet<>();
+            Set<Activation> seenThisLook = new HashSet<>();
             for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
                 List<Jvmti.StackFrame> was = first.get(ts.thread());
                 if (was == null) continue;
@@ -122,16 +130,42 @@ public final class RunningLoops {
                     Jvmti.StackFrame frame = now.get(now.size() - 1 - fromBottom);
                     Class<?> owner = owners.get(frame.methodId());
                     if (owner == null || !inLoops.computeIfAbsent(new Place(frame.methodId(), frame.location()), p -> loopsAround(jvmti, p))) continue;
-                    Loop loop = new Loop(owner, frame.methodId(), methodName(jvmti, frame.methodId()), ts.thread().getName(), ts.thread().threadId());
-                    if (seenThisLook.add(loop) && foundIn.merge(loop, 1, Integer::sum) == THROUGHOUT_LOOKS) {
-                        List<Loop> found = running.computeIfAbsent(owner, k -> new ArrayList<>());
-                        if (!found.contains(loop)) found.add(loop);
+                    Activation at = new Activation(frame.methodId(), ts.thread().threadId());  // not by the thread's name, which may change
+                    if (seenThisLook.add(at) && foundIn.merge(at, 1, Integer::sum) == THROUGHOUT_LOOKS) {
+                        running.computeIfAbsent(owner, k -> new ArrayList<>())
+                                .add(new Loop(owner, frame.methodId(), methodName(jvmti, frame.methodId()), ts.thread().getName(), ts.thread().threadId()));
                     }
                 }
             }
         }
         confirm(jvmti, first, running);
+        double seconds = (System.nanoTime() - since) / 1e9;
+        for (Thread t : first.keySet()) {
+            long used = cpuTime(jvmti, t) - cpuSince.get(t);
+            if (used < MIN_CPU_SHARE * seconds * 1e9) drop(running, loop -> loop.threadId() == t.threadId());
+        }
         return running;
+    }
+
+    /** A method's activation in a thread, by ids. */
+    private record Activation(long methodId, long threadId) {}
+
+    /** Removes the loops {@code which} says, and the classes left without one. */
+    private static void drop(Map<Class<?>, List<Loop>> running, java.util.function.Predicate<Loop> which) {
+        for (Iterator<List<Loop>> i = running.values().iterator(); i.hasNext(); ) {
+            List<Loop> loops = i.next();
+            loops.removeIf(loop -> loop.methodId() != 0 && which.test(loop));
+            if (loops.isEmpty()) i.remove();
+        }
+    }
+
+    /** The thread's CPU time; one that has ended has none to add. */
+    private static long cpuTime(Jvmti jvmti, Thread thread) {
+        try {
+            return jvmti.threadCpuTime(thread);
+        } catch (RuntimeException ended) {
+            return 0;
+        }
     }
 
     /**
@@ -157,11 +191,7 @@ public final class RunningLoops {
                 int common = common(first.get(t), now);
                 Set<Long> on = new HashSet<>();
                 for (int fromBottom = 0; fromBottom < common; fromBottom++) on.add(now.get(now.size() - 1 - fromBottom).methodId());
-                for (Iterator<List<Loop>> i = running.values().iterator(); i.hasNext(); ) {
-                    List<Loop> loops = i.next();
-                    loops.removeIf(loop -> loop.threadId() == t.threadId() && loop.methodId() != 0 && !on.contains(loop.methodId()));
-                    if (loops.isEmpty()) i.remove();
-                }
+                drop(running, loop -> loop.threadId() == t.threadId() && !on.contains(loop.methodId()));
             }
         }
     }

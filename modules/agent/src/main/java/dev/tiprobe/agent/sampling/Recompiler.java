@@ -38,7 +38,8 @@ import java.util.function.IntPredicate;
  *
  * <ul>
  *   <li>it counts the method on top of the first {@link #SAMPLES} samples of running threads,
- *       JFR's or those of the walks that stand in for JFR's until they come: in old code, the
+ *       JFR's or those of the walks that stand in for JFR's until they come, and more until
+ *       {@link #JFR_SAMPLES} of them are JFR's: in old code, the
  *       method holding the safepoint poll (a loop, or a method's return), as the methods inlined
  *       into it show none;</li>
  *   <li>the candidates are those methods' classes; then the classes of the methods just below
@@ -62,8 +63,9 @@ import java.util.function.IntPredicate;
  *       sample cannot tell). Stranded, such a compiled loop would go round interpreted for
  *       good, which costs a program as often as it calls: 8 % of a worker calling a 3 µs
  *       method. A loop that calls so seldom that the JIT has not compiled it (a loop calling a
- *       method of a millisecond, for seconds) already runs interpreted, and a thread no CPU
- *       sample found goes round seldom: neither keeps its class. A {@code main} that called the program's loop once stands
+ *       method of a millisecond, for seconds) already runs interpreted, and does not keep its
+ *       class; nor does a loop whose thread used almost no CPU over the walks
+ *       ({@link RunningLoops#MIN_CPU_SHARE}). A {@code main} that called the program's loop once stands
  *       outside any loop of its own. Those walks do not see virtual threads, so a class with a
  *       method near the top of a virtual thread's sample keeps as compiled too, and a thread too
  *       deep to walk whole keeps every candidate so;</li>
@@ -85,6 +87,13 @@ import java.util.function.IntPredicate;
 final class Recompiler {
     /** Samples counted before choosing: two seconds of a busy thread at 10 ms. */
     static final int SAMPLES = 200;
+    /**
+     * JFR's samples among them, when JFR samples the session: only they tell a loop that runs
+     * compiled code from one that is interpreted, and they come a second or two after the walks
+     * that stand in for them; but no more than {@link #MOST_SAMPLES} in all are waited for.
+     */
+    static final int JFR_SAMPLES = 50;
+    static final int MOST_SAMPLES = 3 * SAMPLES;
     /** Classes retransformed at most. */
     static final int MOST_CLASSES = 24;
     /** The share of the samples on top that makes a method running throughout one with time of its own. */
@@ -125,6 +134,7 @@ final class Recompiler {
     /** Methods on top of a virtual thread's sample or near it: their loops are where the walks cannot look. */
     private final Set<Integer> inVirtualThreads = ConcurrentHashMap.newKeySet();
     private final AtomicInteger counted = new AtomicInteger();
+    private final AtomicInteger countedFromJfr = new AtomicInteger();
     /**
      * Of each platform thread, the methods its counted samples found it in, those of them it was
      * later found outside, and those JFR's samples found running compiled code, or interpreted.
@@ -151,7 +161,7 @@ final class Recompiler {
      * a walk's sample, which cannot tell).
      */
     void saw(Stack stack, IntPredicate compiled, long threadId, boolean virtualThread) {
-        if (done || stack.depth() == 0 || counted.get() >= SAMPLES) return;
+        if (done || stack.depth() == 0 || counted.get() >= MOST_SAMPLES) return;
         int[] frames = stack.frames();
         if (!virtualThread && !stack.truncated()) {  // a cut stack lost its root frames, where loops that never return sit
             ThreadSamples thread = byThread.computeIfAbsent(threadId, id -> new ThreadSamples());
@@ -172,6 +182,7 @@ final class Recompiler {
             if (virtualThread) inVirtualThreads.add(frames[i]);
         }
         if (virtualThread) inVirtualThreads.add(stack.frames()[0]);
+        if (compiled != null) countedFromJfr.incrementAndGet();
         counted.incrementAndGet();
     }
 
@@ -181,9 +192,14 @@ final class Recompiler {
         return false;
     }
 
-    /** Once enough samples came, recompiles what it safely can (on the sampler's thread); null before, and after it ran. */
-    Outcome recompileWhenReady() throws InterruptedException {
-        if (done || counted.get() < SAMPLES) return null;
+    /**
+     * Once enough samples came ({@link #JFR_SAMPLES} of them JFR's when {@code fromJfr}, JFR
+     * sampling the session), recompiles what it safely can (on the sampler's thread); null
+     * before, and after it ran.
+     */
+    Outcome recompileWhenReady(boolean fromJfr) throws InterruptedException {
+        int n = counted.get();
+        if (done || n < SAMPLES || fromJfr && countedFromJfr.get() < JFR_SAMPLES && n < MOST_SAMPLES) return null;
         done = true;
         Set<Class<?>> virtual = new HashSet<>();
         Set<Class<?>> candidates = candidates(hotMethods(), callers(), virtual);
@@ -269,7 +285,7 @@ final class Recompiler {
         if (m == null) return true;
         if (selfTimed.contains(m.token())) return !returned(loop.threadId(), m.tokenId());
         ThreadSamples thread = byThread.get(loop.threadId());
-        if (thread == null) return false;  // a thread using no CPU: its loop goes round seldom
+        if (thread == null) return true;  // none of its samples was whole, or it was not sampled: not known
         synchronized (thread) {
             return !thread.returned().contains(m.tokenId())
                     && (thread.compiled().contains(m.tokenId()) || !thread.interpreted().contains(m.tokenId()));

@@ -595,7 +595,7 @@ public final class Sampler implements Engine {
         Recompiler r = recompiler;
         Recompiler.Outcome done;
         try {
-            done = r == null ? null : r.recompileWhenReady();
+            done = r == null ? null : r.recompileWhenReady(jfr != null);
         } catch (RuntimeException e) {  // the stack walks failed (the facade closing): sampling goes on, code stays as compiled
             done = new Recompiler.Outcome(List.of(), List.of("every class (" + e.getMessage() + ")"), List.of());
         }

@@ -107,6 +107,24 @@ class BytecodesTest {
     }
 
     @Test
+    void aJumpBackGoesRoundItsTargetAndItself() {
+        byte[] code = {0x00, 0x00, (byte) 0xa7, (byte) 0xff, (byte) 0xfe, (byte) 0xb1};  // nop, nop, goto -2 (to 0), return
+        assertTrue(Bytecodes.loopsAround(code, 0), "at the jump's target");
+        assertTrue(Bytecodes.loopsAround(code, 2), "at the jump itself");
+        assertFalse(Bytecodes.loopsAround(code, 5), "after it");
+        byte[] wide = {0x00, (byte) 0xc8, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xb1};  // nop, goto_w -1 (to 0), return
+        assertTrue(Bytecodes.loopsAround(wide, 0));
+        assertFalse(Bytecodes.loopsAround(wide, 6));
+    }
+
+    @Test
+    void aSubroutineReturnMakesAnyJumpBackCount() {
+        // 0 jsr +6 (to 6); 3 goto -3 (to 0); 6 astore_0; 7 ret 0: the places after the loop may be in it, by the subroutine
+        byte[] code = {(byte) 0xa8, 0x00, 0x06, (byte) 0xa7, (byte) 0xff, (byte) 0xfd, 0x4b, (byte) 0xa9, 0x00};
+        assertTrue(Bytecodes.loopsAround(code, 7));
+    }
+
+    @Test
     void refusesBytesThatAreNoInstructions() {
         assertThrows(IllegalArgumentException.class, () -> Bytecodes.hasBackwardBranch(new byte[] {(byte) 0xa7, 0}));  // goto, cut short
         assertThrows(IllegalArgumentException.class, () -> Bytecodes.hasBackwardBranch(new byte[] {(byte) 0xcb}));  // no such opcode
