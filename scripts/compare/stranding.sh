@@ -6,7 +6,9 @@
 # 'example.real.JsonWorker::total' --mode time`) or `none` (no session: the A/A noise). Prints the treated worker's turns per second of
 # its own CPU against the control's over seconds 10-19 (before) and 40-69 (after), and whether the
 # loop's class was changed (-Xlog:redefine+class+load). A ratio after below the one before by more
-# than the A/A noise (a few percent between two JVMs) is a loop left interpreted.
+# than the A/A noise (a few percent between two JVMs) is a loop left interpreted, or code compiled
+# again slower. With PROGRAM=h2 the twins are example.real.H2Load (two JDBC clients each), traced
+# as `--trace 'org.h2.**' --mode time`, and the figure is ops per second of the clients' CPU.
 #
 # Needs the image and the test classes (./mvnw25 -q install -DskipTests, then
 # ./mvnw25 -q -pl jlink -am package -DskipTests: online once, for Jackson's jars).
@@ -16,10 +18,15 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/scripts/jdk25.sh"
 out=${1:?usage: stranding.sh <out dir> recompile|sample|trace|none}
 session=${2:?usage: stranding.sh <out dir> recompile|sample|trace|none}
+case "${PROGRAM:-json}" in
+    json) traced='example.real.JsonWorker::total' ;;
+    h2) traced='org.h2.**' ;;
+    *) echo "PROGRAM is json or h2, not '$PROGRAM'" >&2; exit 2 ;;
+esac
 case "$session" in
     recompile) flags=(-d 10s --sample 10ms --sample-mode cpu) ;;
     sample) flags=(-d 10s --sample 10ms --sample-mode cpu --no-recompile) ;;
-    trace) flags=(-d 8s --trace 'example.real.JsonWorker::total' --mode time) ;;
+    trace) flags=(-d 8s --trace "$traced" --mode time) ;;
     none) flags=() ;;
     *) echo "the session is recompile, sample, trace or none, not '$session'" >&2; exit 2 ;;
 esac
@@ -31,8 +38,14 @@ if ! "$root/mvnw25" -q -B -ntp -o -f "$root/pom.xml" -pl jlink dependency:build-
 fi
 classpath="$root/jlink/target/test-classes:$(cat "$out/classpath.txt")"
 start() {  # $1: name
+    local program=(example.real.JsonWorker 75)
+    if [ "${PROGRAM:-json}" = h2 ]; then
+        rm -rf "$out/$1.db"
+        mkdir -p "$out/$1.db"
+        program=(example.real.H2Load "$out/$1.db" 2 75)
+    fi
     "$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED \
-        -Xlog:redefine+class+load=info:file="$out/$1.redefined.log" -cp "$classpath" example.real.JsonWorker 75 > "$out/$1.out" 2>&1 &
+        -Xlog:redefine+class+load=info:file="$out/$1.redefined.log" -cp "$classpath" "${program[@]}" > "$out/$1.out" 2>&1 &
 }
 start treated
 treated=$!
@@ -45,19 +58,32 @@ else
     "$root/jlink/target/tiprobe/bin/tiprobe" collect "${flags[@]}" -f "$out/session.txt" "$treated" > "$out/session.log" 2>&1
 fi
 wait "$treated" "$control" || true
-python3 - "$out" <<'PY'
+python3 - "$out" "${PROGRAM:-json}" <<'PY'
 import statistics, sys
-out = sys.argv[1]
-def rates(name):
-    return {int(l.split()[1]): float(l.split()[2]) for l in open(f"{out}/{name}.out") if l.startswith("second ")}
-t, c = rates("treated"), rates("control")
+out, program = sys.argv[1], sys.argv[2]
+def lines(name, first):
+    return [l.split() for l in open(f"{out}/{name}.out") if l.startswith(first + " ")]
+def rate(name, a, b):  # H2: ops a CPU second over seconds a to b; the worker: its turns a CPU second, by second
+    if program == "h2":  # "at <ms> ops <n> wall <ms> cpu <ms> clients <ms>": ops a second of the clients' CPU
+        points = [(int(f[1]), int(f[3]), int(f[9])) for f in lines(name, "at")]
+        if not points or points[-1][0] < b * 1000 - 1000:
+            sys.exit(f"{out}/{name}.out does not reach second {b}")
+        near = lambda s: min(points, key=lambda p: abs(p[0] - s * 1000))
+        (_, n0, c0), (_, n1, c1) = near(a), near(b)
+        return (n1 - n0) * 1000.0 / max(1, c1 - c0)
+    return {int(f[1]): float(f[2]) for f in lines(name, "second")}
 def ratio(a, b):
+    if program == "h2":
+        return rate("treated", a, b) / rate("control", a, b)
+    t, c = rate("treated", a, b), rate("control", a, b)  # second by second, the twins side by side
     seconds = [s for s in range(a, b + 1) if s in t and s in c]
     if not seconds:
         sys.exit(f"no seconds {a}-{b} in both programs' output ({out}/treated.out, {out}/control.out)")
     return statistics.median(t[s] / c[s] for s in seconds)
-changed = any("name=example.real.JsonWorker," in l for l in open(f"{out}/treated.redefined.log"))
-print("treated against control, turns a CPU second: before %.3f, after %.3f; the loop's class %s"
-      % (ratio(10, 19), ratio(40, 69), "changed" if changed else "unchanged"))
+owner = "name=org.h2." if program == "h2" else "name=example.real.JsonWorker,"
+changed = sum(owner in l for l in open(f"{out}/treated.redefined.log"))
+print("treated against control, %s: before %.3f, after %.3f; %s"
+      % ("ops a second of the clients' CPU" if program == "h2" else "turns a CPU second", ratio(10, 19), ratio(40, 69),
+         f"{changed} of its classes changed" if program == "h2" else "the loop's class " + ("changed" if changed else "unchanged")))
 PY
 grep -o "Left as compiled: [^)]*)\|left unchanged, so[^;]*" "$out/session.txt" "$out/session.log" 2>/dev/null | head -2 || true
