@@ -8,30 +8,17 @@ public final class Bytecodes {
     private Bytecodes() {}
 
     /**
-     * Whether {@code code} jumps back anywhere (a loop of its own): a method without such a jump
-     * returns as soon as its callees do.
-     *
-     * @throws IllegalArgumentException when the bytes are not what the class-file format says
-     */
-    public static boolean hasBackwardBranch(byte[] code) {
-        return jumpsBackOver(code, -1);
-    }
-
-    /**
      * Whether a jump back in {@code code} goes round {@code location} (a bytecode index): an
      * activation standing there, waiting for a callee or running, will pass that place again
      * before it returns; one standing elsewhere returns as soon as its callees do, or runs the
-     * rest of its code once. A location below 0 (not known) asks for any jump back, as does a
-     * method with a subroutine return ({@code ret}, old class files' {@code finally}), whose jumps
-     * the bytes alone do not tell.
+     * rest of its code once. A location below 0 (not known) asks for any jump back (a loop of the
+     * method's own; one without returns as soon as its callees do), as does a method with a
+     * subroutine return ({@code ret}, old class files' {@code finally}), whose jumps the bytes
+     * alone do not tell.
      *
      * @throws IllegalArgumentException when the bytes are not what the class-file format says
      */
     public static boolean loopsAround(byte[] code, long location) {
-        return jumpsBackOver(code, location);
-    }
-
-    private static boolean jumpsBackOver(byte[] code, long location) {
         int pc = 0;
         boolean subroutine = false;
         while (pc < code.length) {
@@ -52,7 +39,7 @@ public final class Bytecodes {
             }
             pc += length;
         }
-        return subroutine && location >= 0 && jumpsBackOver(code, -1);
+        return subroutine && location >= 0 && loopsAround(code, -1);
     }
 
     /** Whether a jump at {@code pc} by {@code offset} goes back, over {@code location} when that is known. */

@@ -79,12 +79,12 @@ class BytecodesTest {
 
     @Test
     void loopsAreTheMethodsThatJumpBack() throws IOException {
-        assertFalse(Bytecodes.hasBackwardBranch(code("getter")));
-        assertFalse(Bytecodes.hasBackwardBranch(code("branches")), "forward branches only");
-        assertFalse(Bytecodes.hasBackwardBranch(code("switchOnly")), "a switch's targets come after it");
-        assertTrue(Bytecodes.hasBackwardBranch(code("forLoop")));
-        assertTrue(Bytecodes.hasBackwardBranch(code("whileTrue")));
-        assertTrue(Bytecodes.hasBackwardBranch(code("switchInALoop")));
+        assertFalse(Bytecodes.loopsAround(code("getter"), -1));
+        assertFalse(Bytecodes.loopsAround(code("branches"), -1), "forward branches only");
+        assertFalse(Bytecodes.loopsAround(code("switchOnly"), -1), "a switch's targets come after it");
+        assertTrue(Bytecodes.loopsAround(code("forLoop"), -1));
+        assertTrue(Bytecodes.loopsAround(code("whileTrue"), -1));
+        assertTrue(Bytecodes.loopsAround(code("switchInALoop"), -1));
     }
 
     /** Where each {@code invokeinterface} of {@code code} is, in order. */
@@ -126,7 +126,7 @@ class BytecodesTest {
 
     @Test
     void refusesBytesThatAreNoInstructions() {
-        assertThrows(IllegalArgumentException.class, () -> Bytecodes.hasBackwardBranch(new byte[] {(byte) 0xa7, 0}));  // goto, cut short
-        assertThrows(IllegalArgumentException.class, () -> Bytecodes.hasBackwardBranch(new byte[] {(byte) 0xcb}));  // no such opcode
+        assertThrows(IllegalArgumentException.class, () -> Bytecodes.loopsAround(new byte[] {(byte) 0xa7, 0}, -1));  // goto, cut short
+        assertThrows(IllegalArgumentException.class, () -> Bytecodes.loopsAround(new byte[] {(byte) 0xcb}, -1));  // no such opcode
     }
 }
