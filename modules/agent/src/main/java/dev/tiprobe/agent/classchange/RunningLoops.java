@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Finds the loops a class change would strand. HotSpot leaves an activation that is running when
@@ -156,7 +157,7 @@ public final class RunningLoops {
     private record Activation(long methodId, long threadId) {}
 
     /** Removes the loops {@code which} says, and the classes left without one. */
-    private static void drop(Map<Class<?>, List<Loop>> running, java.util.function.Predicate<Loop> which) {
+    private static void drop(Map<Class<?>, List<Loop>> running, Predicate<Loop> which) {
         for (Iterator<List<Loop>> i = running.values().iterator(); i.hasNext(); ) {
             List<Loop> loops = i.next();
             loops.removeIf(loop -> loop.methodId() != 0 && which.test(loop));

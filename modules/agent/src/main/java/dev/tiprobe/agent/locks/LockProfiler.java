@@ -19,9 +19,12 @@ import dev.tiprobe.recording.Stack;
 import java.io.IOException;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
@@ -391,7 +394,7 @@ public final class LockProfiler extends EventEngine<LockProfiler.Wait> {
         // One look a tick at each monitor, however many threads wait for it (the others' turn comes at
         // the next ticks): asking the VM who owns a monitor stops every thread, and a hundred virtual
         // threads may queue on one.
-        java.util.Set<Object> lookedAtThisTick = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Object> lookedAtThisTick = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Pending p : contended.values()) {
             long waited = now - p.startNanos;
             if (p.looked || waited < ownerAfterNanos() || !lookedAtThisTick.add(p.monitor)) continue;

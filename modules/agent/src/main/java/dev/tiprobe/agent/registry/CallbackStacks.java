@@ -40,7 +40,11 @@ public final class CallbackStacks {
      * (a program may run a million virtual threads, each holding its buffers as long as it lives).
      */
     private long[][] buffers() {
-        if (!Thread.currentThread().isVirtual()) return buffers.get();
+        return Thread.currentThread().isVirtual() ? newBuffers() : buffers.get();
+    }
+
+    /** A walk's method and location arrays, room for tiprobe's frames above the application's. */
+    private long[][] newBuffers() {
         int size = depth + MACHINERY;
         return new long[][] {new long[size], new long[size]};
     }
@@ -49,8 +53,7 @@ public final class CallbackStacks {
         this.jvmti = jvmti;
         this.registry = registry;
         this.depth = depth;
-        int size = depth + MACHINERY;
-        this.buffers = ThreadLocal.withInitial(() -> new long[][] {new long[size], new long[size]});
+        this.buffers = ThreadLocal.withInitial(this::newBuffers);
     }
 
     /**

@@ -229,25 +229,25 @@ final class Recompiler {
             }
         }
         byThread.clear();
-        List<Class<?>> done = new ArrayList<>();
+        List<Class<?>> changed = new ArrayList<>();
         try {
             // All in one call: one safepoint and one sweep of the compiled code, where a call per
             // class took a safepoint of 20 to 30 ms each on H2 under load.
             jvmti.retransformClasses(chosen.toArray(Class<?>[]::new));
-            done.addAll(chosen);
+            changed.addAll(chosen);
         } catch (RuntimeException refused) {  // one class refused fails them all: each on its own, to name it
             for (Class<?> c : chosen) {
                 try {
                     jvmti.retransformClasses(c);
-                    done.add(c);
+                    changed.add(c);
                 } catch (RuntimeException e) {
                     left.add(c.getName() + " (" + e.getMessage() + ")");
                 }
             }
         }
-        retransformed = List.copyOf(done);
+        retransformed = List.copyOf(changed);
         retransformedAt = System.nanoTime();
-        return new Outcome(done.stream().map(Class::getName).toList(), left, earlier);
+        return new Outcome(changed.stream().map(Class::getName).toList(), left, earlier);
     }
 
     /**
@@ -283,21 +283,12 @@ final class Recompiler {
     private boolean keepsItsClass(RunningLoops.Loop loop, Set<MethodToken> selfTimed) {
         IdMap.MethodEntry m = loop.methodId() == 0 ? null : registry.resolve(loop.methodId());
         if (m == null) return true;
-        if (selfTimed.contains(m.token())) return !returned(loop.threadId(), m.tokenId());
         ThreadSamples thread = byThread.get(loop.threadId());
         if (thread == null) return true;  // none of its samples was whole, or it was not sampled: not known
+        int id = m.tokenId();
         synchronized (thread) {
-            return !thread.returned().contains(m.tokenId())
-                    && (thread.compiled().contains(m.tokenId()) || !thread.interpreted().contains(m.tokenId()));
-        }
-    }
-
-    /** Whether a sample found thread {@code threadId} outside the method after one found it inside: called again and again, not one activation. */
-    private boolean returned(long threadId, int tokenId) {
-        ThreadSamples thread = byThread.get(threadId);
-        if (thread == null) return false;
-        synchronized (thread) {
-            return thread.returned().contains(tokenId);
+            if (thread.returned().contains(id)) return false;  // called again and again, not one activation
+            return selfTimed.contains(m.token()) || thread.compiled().contains(id) || !thread.interpreted().contains(id);
         }
     }
 
