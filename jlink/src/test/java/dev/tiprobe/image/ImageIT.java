@@ -308,7 +308,8 @@ class ImageIT {
         Run start = tiprobe("start", "--trace", "example.known.Known::work", "-f", dir.resolve("once.json").toString(), pid);
         assertEquals(0, start.exit(), start.err());
         round();
-        assertTrue(tiprobe("status", pid).out().contains("50000 calls so far"));
+        Run status = tiprobe("status", pid);
+        assertTrue(status.out().contains("50000 calls so far"), start.out() + start.err() + status.out() + status.err());
         assertEquals(0, tiprobe("dump", pid).exit());
         Run again = tiprobe("start", "--trace", "example.**", pid);
         assertEquals(1, again.exit());
