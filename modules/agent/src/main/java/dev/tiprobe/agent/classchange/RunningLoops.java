@@ -36,10 +36,14 @@ import java.util.function.Predicate;
  * no cost. A method called again and again from the same place looks the same to the walks; the
  * more walks find it, the less likely that is: {@link #CONFIRM_LOOKS} more walks of the loops'
  * threads alone find such a thread outside it between the calls, and a caller that knows more
- * (the samples of its thread) tells them apart too. A loop whose thread used less than
- * {@link #MIN_CPU_SHARE} of a core over the walks goes round too seldom to count: a {@code main}
- * that prints a line a second, a worker waiting for work that does not come (which, busy later,
- * finishes interpreted what work comes: a few walks cannot see the future).
+ * (the samples of its thread) tells them apart too. Last, a loop counts when it costs, stranded:
+ * when those walks found its own code running (on top of its thread) in {@link #MIN_OWN_SHARE}
+ * of them or more, since interpreted that code takes 10 to 50 times as long, or when its thread
+ * used {@link #MIN_CPU_SHARE} of a core or more, since a loop that only calls pays some 100 ns
+ * a turn for its own few bytecodes, which matters only where it goes round often. Neither holds
+ * for a {@code main} that polls a file or prints a line a second, nor for a worker waiting for
+ * work that does not come (which, busy later, finishes interpreted what work comes: a few walks
+ * cannot see the future).
  *
  * <p>The walks do not see virtual threads (JVMTI's GetAllStackTraces lists platform threads), and
  * a thread too deep to walk whole is taken as running every class's loop.
@@ -62,12 +66,22 @@ public final class RunningLoops {
     static final int CONFIRM_LOOKS = 100;
     static final long CONFIRM_GAP_MILLIS = 2;
     /**
-     * The share of a core a loop's thread must use over the walks for its loop to count: a loop
-     * that only calls costs, stranded, some 100 ns of interpreting a turn, a share of what its
-     * thread spends (8 % where a turn is a 3 µs call); one polling a file every 10 ms used 1.8 to
-     * 2.5 % of a core (the tests' target, {@code example.known.Known}), a busy worker all of one.
+     * The share of a core a loop's thread must use over the walks for a loop that only calls to
+     * count: stranded, it costs some 100 ns of interpreting a turn, a share of what its thread
+     * spends (8 % where a turn is a 3 µs call), so at most about 1 % of a core below this. A
+     * {@code main} polling a file every 10 ms used 1.3 to 2.5 % of a core (the tests' target,
+     * {@code example.known.Known}; more where a busy neighbour shares the core), a busy worker
+     * all of one.
      */
-    static final double MIN_CPU_SHARE = 0.05;
+    static final double MIN_CPU_SHARE = 0.10;
+    /**
+     * The share of its thread's {@link #CONFIRM_LOOKS} walks that must find a loop's own code
+     * running for the loop to count whatever its thread's CPU: a batch crunched in the loop's own
+     * body now and then would take 10 to 50 times as long. A thread stops for a walk at its next
+     * safepoint poll, often a loop's jump back, so a {@code main} found running at all in 2 % of
+     * the walks is found in its own code in fewer.
+     */
+    static final double MIN_OWN_SHARE = 0.05;
     /** Frames walked to compare activations from the bottom of each thread. */
     private static final int DEPTH = 2048;
 
@@ -144,11 +158,13 @@ public final class RunningLoops {
                 }
             }
         }
-        confirm(jvmti, first, running);
+        Map<Activation, Integer> onTop = confirm(jvmti, first, running);
         double seconds = (System.nanoTime() - since) / 1e9;
         for (Thread t : first.keySet()) {
             long used = cpuTime(jvmti, t) - cpuSince.get(t);
-            if (used < MIN_CPU_SHARE * seconds * 1e9) drop(running, loop -> loop.threadId() == t.threadId());
+            if (used >= MIN_CPU_SHARE * seconds * 1e9) continue;
+            drop(running, loop -> loop.threadId() == t.threadId()
+                    && onTop.getOrDefault(new Activation(loop.methodId(), loop.threadId()), 0) < MIN_OWN_SHARE * CONFIRM_LOOKS);
         }
         return running;
     }
@@ -179,15 +195,19 @@ public final class RunningLoops {
      * threads alone, {@link #CONFIRM_GAP_MILLIS} apart: a method called again and again from the
      * same place, on the stack most of the time (H2's {@code Command.executeQuery}, a retry loop
      * round each statement), can be in every walk above; a loop that runs on is in every one.
+     * Returns, for each loop's activation, how many of those walks found it on top, running its
+     * own code.
      */
-    private static void confirm(Jvmti jvmti, Map<Thread, List<Jvmti.StackFrame>> first, Map<Class<?>, List<Loop>> running) throws InterruptedException {
+    private static Map<Activation, Integer> confirm(Jvmti jvmti, Map<Thread, List<Jvmti.StackFrame>> first, Map<Class<?>, List<Loop>> running)
+            throws InterruptedException {
+        Map<Activation, Integer> onTop = new HashMap<>();
         Map<Long, Thread> threads = new LinkedHashMap<>();
         for (Thread t : first.keySet()) {
             for (List<Loop> loops : running.values()) {
                 for (Loop loop : loops) if (loop.threadId() == t.threadId() && loop.methodId() != 0) threads.put(t.threadId(), t);
             }
         }
-        if (threads.isEmpty()) return;
+        if (threads.isEmpty()) return onTop;
         for (int look = 0; look < CONFIRM_LOOKS && !running.isEmpty(); look++) {
             Thread.sleep(CONFIRM_GAP_MILLIS);
             for (Thread t : threads.values()) {  // one thread a walk: a handshake with it alone, where several take a safepoint
@@ -198,8 +218,10 @@ public final class RunningLoops {
                 Set<Long> on = new HashSet<>();
                 for (int fromBottom = 0; fromBottom < common; fromBottom++) on.add(now.get(now.size() - 1 - fromBottom).methodId());
                 drop(running, loop -> loop.threadId() == t.threadId() && !on.contains(loop.methodId()));
+                if (common == now.size() && common > 0) onTop.merge(new Activation(now.getFirst().methodId(), t.threadId()), 1, Integer::sum);
             }
         }
+        return onTop;
     }
 
     /**
