@@ -46,7 +46,10 @@ import java.util.function.Predicate;
  * cannot see the future).
  *
  * <p>The walks do not see virtual threads (JVMTI's GetAllStackTraces lists platform threads), and
- * a thread too deep to walk whole is taken as running every class's loop.
+ * a thread too deep to walk whole ({@link #DEPTH} frames) is taken as running every class's loop
+ * when the frames walked hold one of the classes' methods; one whose frames walked hold none is
+ * not looked at, though a loop of theirs may run below them (taking it as running one would leave
+ * every class unchanged while a deep recursion runs).
  */
 public final class RunningLoops {
     private RunningLoops() {}
@@ -110,7 +113,8 @@ public final class RunningLoops {
     /**
      * Every loop of {@code classes}' methods that runs throughout, by class: for a caller to weigh
      * each by what else it knows of it (whether its thread was sampled outside it, say). A thread
-     * too deep to walk whole gives every class a loop of method id 0. The same walks as {@link #in}.
+     * too deep to walk whole, with one of their methods in the frames walked, gives every class a
+     * loop of method id 0. The same walks as {@link #in}.
      */
     public static Map<Class<?>, List<Loop>> every(Jvmti jvmti, Collection<Class<?>> classes) throws InterruptedException {
         Map<Long, Class<?>> owners = new HashMap<>();
