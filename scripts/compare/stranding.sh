@@ -3,7 +3,9 @@
 # that only calls, a 3 µs Jackson round trip a turn) in two JVMs side by side, one attached to at
 # second 20 and one left alone. The session is `recompile` (`collect -d 10s --sample 10ms
 # --sample-mode cpu`, recompiling by default), `sample` (the same with `--no-recompile`), `trace` (`collect -d 8s --trace
-# 'example.real.JsonWorker::total' --mode time`) or `none` (no session: the A/A noise). Prints the treated worker's turns per second of
+# 'example.real.JsonWorker::total' --mode time`), `none` (no session: the A/A noise) or `plain:<file>`, where a
+# plain Java agent, not tiprobe, retransforms the classes the file names at second 22 (Retransform.java: what
+# a recompile does to the program, without tiprobe). Prints the treated worker's turns per second of
 # its own CPU against the control's over seconds 10-19 (before) and 40-69 (after), and whether the
 # loop's class was changed (-Xlog:redefine+class+load). A ratio after below the one before by more
 # than the A/A noise (a few percent between two JVMs) is a loop left interpreted, or code compiled
@@ -12,12 +14,12 @@
 #
 # Needs the image and the test classes (./mvnw25 -q install -DskipTests, then
 # ./mvnw25 -q -pl jlink -am package -DskipTests: online once, for Jackson's jars).
-# Usage: scripts/compare/stranding.sh <out dir> recompile|sample|trace|none
+# Usage: scripts/compare/stranding.sh <out dir> recompile|sample|trace|none|plain:<classes file>
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/scripts/jdk25.sh"
-out=${1:?usage: stranding.sh <out dir> recompile|sample|trace|none}
-session=${2:?usage: stranding.sh <out dir> recompile|sample|trace|none}
+out=${1:?usage: stranding.sh <out dir> recompile|sample|trace|none|plain:<classes file>}
+session=${2:?usage: stranding.sh <out dir> recompile|sample|trace|none|plain:<classes file>}
 case "${PROGRAM:-json}" in
     json) traced='example.real.JsonWorker::total' ;;
     h2) traced='org.h2.**' ;;
@@ -27,10 +29,16 @@ case "$session" in
     recompile) flags=(-d 10s --sample 10ms --sample-mode cpu) ;;
     sample) flags=(-d 10s --sample 10ms --sample-mode cpu --no-recompile) ;;
     trace) flags=(-d 8s --trace "$traced" --mode time) ;;
-    none) flags=() ;;
-    *) echo "the session is recompile, sample, trace or none, not '$session'" >&2; exit 2 ;;
+    none|plain:?*) flags=() ;;
+    *) echo "the session is recompile, sample, trace, none or plain:<classes file>, not '$session'" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
+if [[ $session == plain:* ]]; then
+    mkdir -p "$out/agent"
+    "$JAVA_HOME/bin/javac" -d "$out/agent" "$root/scripts/compare/Retransform.java"
+    printf 'Agent-Class: Retransform\nCan-Retransform-Classes: true\n' > "$out/agent/manifest.txt"
+    "$JAVA_HOME/bin/jar" cfm "$out/agent/retransform.jar" "$out/agent/manifest.txt" -C "$out/agent" Retransform.class
+fi
 if ! "$root/mvnw25" -q -B -ntp -o -f "$root/pom.xml" -pl jlink dependency:build-classpath -Dmdep.includeScope=test \
         -DexcludeGroupIds=dev.tiprobe -Dmdep.outputFile="$out/classpath.txt" > "$out/classpath.log" 2>&1; then
     echo "could not list the test class path (see $out/classpath.log)" >&2
@@ -54,6 +62,10 @@ control=$!
 sleep 20
 if [ "$session" = none ]; then
     sleep 10
+elif [[ $session == plain:* ]]; then
+    sleep 2
+    "$JAVA_HOME/bin/java" -cp "$out/agent" Retransform "$treated" "$out/agent/retransform.jar" "$(realpath "${session#plain:}")"
+    sleep 8
 else
     "$root/jlink/target/tiprobe/bin/tiprobe" collect "${flags[@]}" -f "$out/session.txt" "$treated" > "$out/session.log" 2>&1
 fi
