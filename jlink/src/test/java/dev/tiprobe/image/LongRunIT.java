@@ -125,6 +125,23 @@ class LongRunIT {
         assertTrue(after < STRANDED * before, "as fast after the session as before it: " + after + " against " + before + "\n" + out);
     }
 
+    /**
+     * A loop whose thread waits throughout, here to enter a monitor in the loop's own body, costs
+     * nothing stranded and does not keep its class from tracing: its frame is on top of its
+     * thread's stack, but the thread runs no code of it.
+     */
+    @Test
+    void aLoopBlockedInItsOwnBodyDoesNotKeepItsClassFromTracing() throws Exception {
+        List<String> command = new ArrayList<>(List.of(JAVA, "-cp", CLASSES, "example.known.BlockedLoop"));
+        command.addAll(1, QUIET);
+        Process target = targets.start(command, "blocked.out", "ready");
+        Run collect = tiprobe("collect", "-d", "1s", "--trace", "example.known.BlockedLoop::work", "--mode", "count",
+                "-f", dir.resolve("blocked.txt").toString(), Long.toString(target.pid()));
+        assertEquals(0, collect.exit(), collect.err());
+        assertTrue(collect.err().contains("started: 1 methods instrumented"), collect.err());
+        assertFalse(collect.err().contains("left unchanged"), collect.err());
+    }
+
     @Test
     void theBudgetTakesOutAProbeWithoutStrandingTheLoopThatCallsIt() throws Exception {
         Run plain = untraced(7, "other");

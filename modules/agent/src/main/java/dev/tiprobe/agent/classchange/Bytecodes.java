@@ -42,6 +42,17 @@ public final class Bytecodes {
         return subroutine && location >= 0 && loopsAround(code, -1);
     }
 
+    /**
+     * Whether the instruction at {@code location} calls a method (the invoke instructions): an
+     * activation found standing there is calling, or has just been returned to, not running code
+     * of its own. A location that is no instruction's start, or past the code, is not a call.
+     */
+    public static boolean callsAt(byte[] code, long location) {
+        if (location < 0 || location >= code.length) return false;
+        int op = code[(int) location] & 0xff;
+        return op >= 0xb6 && op <= 0xba;  // invokevirtual, invokespecial, invokestatic, invokeinterface, invokedynamic
+    }
+
     /** Whether a jump at {@code pc} by {@code offset} goes back, over {@code location} when that is known. */
     private static boolean goesRound(int pc, int offset, long location) {
         return offset < 0 && (location < 0 || pc + offset <= location && location <= pc);

@@ -71,7 +71,7 @@ public final class RunningLoops {
     /**
      * The share of a core a loop's thread must use over the walks for a loop that only calls to
      * count: stranded, it costs some 100 ns of interpreting a turn, a share of what its thread
-     * spends (8 % where a turn is a 3 µs call), so at most about 1 % of a core below this. A
+     * spends (8 % where a turn is a 3 µs call, and so about 1 % of a core below this). A
      * {@code main} polling a file every 10 ms used 1.3 to 2.5 % of a core (the tests' target,
      * {@code example.known.Known}; more where a busy neighbour shares the core), a busy worker
      * all of one.
@@ -80,9 +80,10 @@ public final class RunningLoops {
     /**
      * The share of its thread's {@link #CONFIRM_LOOKS} walks that must find a loop's own code
      * running for the loop to count whatever its thread's CPU: a batch crunched in the loop's own
-     * body now and then would take 10 to 50 times as long. A thread stops for a walk at its next
-     * safepoint poll, often a loop's jump back, so a {@code main} found running at all in 2 % of
-     * the walks is found in its own code in fewer.
+     * body now and then would take 10 to 50 times as long. Own code running means the loop's
+     * activation on top of a thread that runs Java code, not standing at a call: a thread blocked
+     * entering a monitor, or in a native method, shows its frame on top, and one stopped for the
+     * walk as a compiled callee returns shows its caller on top at the call.
      */
     static final double MIN_OWN_SHARE = 0.05;
     /** Frames walked to compare activations from the bottom of each thread. */
@@ -128,6 +129,7 @@ public final class RunningLoops {
         Map<Class<?>, List<Loop>> running = new LinkedHashMap<>();
         if (owners.isEmpty()) return running;
         Map<Activation, Integer> foundIn = new HashMap<>();
+        Map<Activation, Integer> depths = new HashMap<>();  // of the loops found, from the thread's bottom frame
         Map<Place, Boolean> inLoops = new HashMap<>();
         Map<Thread, List<Jvmti.StackFrame>> first = new HashMap<>();
         for (Jvmti.ThreadStack ts : jvmti.allStackTraces(DEPTH, false)) {
@@ -156,13 +158,14 @@ public final class RunningLoops {
                     if (owner == null || !inLoops.computeIfAbsent(new Place(frame.methodId(), frame.location()), p -> loopsAround(jvmti, p))) continue;
                     Activation at = new Activation(frame.methodId(), ts.thread().threadId());  // not by the thread's name, which may change
                     if (seenThisLook.add(at) && foundIn.merge(at, 1, Integer::sum) == THROUGHOUT_LOOKS) {
+                        depths.put(at, fromBottom);
                         running.computeIfAbsent(owner, k -> new ArrayList<>())
                                 .add(new Loop(owner, frame.methodId(), methodName(jvmti, frame.methodId()), ts.thread().getName(), ts.thread().threadId()));
                     }
                 }
             }
         }
-        Map<Activation, Integer> onTop = confirm(jvmti, first, running);
+        Map<Activation, Integer> onTop = confirm(jvmti, first, running, depths);
         double seconds = (System.nanoTime() - since) / 1e9;
         for (Thread t : first.keySet()) {
             long used = cpuTime(jvmti, t) - cpuSince.get(t);
@@ -199,11 +202,11 @@ public final class RunningLoops {
      * threads alone, {@link #CONFIRM_GAP_MILLIS} apart: a method called again and again from the
      * same place, on the stack most of the time (H2's {@code Command.executeQuery}, a retry loop
      * round each statement), can be in every walk above; a loop that runs on is in every one.
-     * Returns, for each loop's activation, how many of those walks found it on top, running its
-     * own code.
+     * Returns, for each loop's activation, how many of those walks found it running its own code
+     * ({@link #MIN_OWN_SHARE}): on top, at its depth, of a thread running Java code, not at a call.
      */
-    private static Map<Activation, Integer> confirm(Jvmti jvmti, Map<Thread, List<Jvmti.StackFrame>> first, Map<Class<?>, List<Loop>> running)
-            throws InterruptedException {
+    private static Map<Activation, Integer> confirm(Jvmti jvmti, Map<Thread, List<Jvmti.StackFrame>> first, Map<Class<?>, List<Loop>> running,
+                                                    Map<Activation, Integer> depths) throws InterruptedException {
         Map<Activation, Integer> onTop = new HashMap<>();
         Map<Long, Thread> threads = new LinkedHashMap<>();
         for (Thread t : first.keySet()) {
@@ -222,10 +225,30 @@ public final class RunningLoops {
                 Set<Long> on = new HashSet<>();
                 for (int fromBottom = 0; fromBottom < common; fromBottom++) on.add(now.get(now.size() - 1 - fromBottom).methodId());
                 drop(running, loop -> loop.threadId() == t.threadId() && !on.contains(loop.methodId()));
-                if (common == now.size() && common > 0) onTop.merge(new Activation(now.getFirst().methodId(), t.threadId()), 1, Integer::sum);
+                if (common == now.size() && common > 0 && runsJavaCode(ts.state())) {
+                    Jvmti.StackFrame top = now.getFirst();
+                    Activation at = new Activation(top.methodId(), t.threadId());
+                    Integer depth = depths.get(at);
+                    if (depth != null && depth == now.size() - 1 && !callsAt(jvmti, top)) onTop.merge(at, 1, Integer::sum);
+                }
             }
         }
         return onTop;
+    }
+
+    /** Whether a thread in {@code state} (JVMTI's bits) runs Java code: runnable, and not in a native method or blocked in one. */
+    private static boolean runsJavaCode(int state) {
+        return (state & Jvmti.THREAD_STATE_RUNNABLE) != 0 && (state & Jvmti.THREAD_STATE_IN_NATIVE) == 0;
+    }
+
+    /** Whether {@code frame} stands at a call, or in a native method; one whose bytecodes cannot be read is taken to. */
+    private static boolean callsAt(Jvmti jvmti, Jvmti.StackFrame frame) {
+        if (frame.location() < 0) return true;
+        try {
+            return Bytecodes.callsAt(jvmti.bytecodes(frame.methodId()), frame.location());
+        } catch (RuntimeException unreadable) {
+            return true;
+        }
     }
 
     /**

@@ -64,10 +64,13 @@ import java.util.function.IntPredicate;
  *       good, which costs a program as often as it calls: 8 % of a worker calling a 3 µs
  *       method. A loop that calls so seldom that the JIT has not compiled it (a loop calling a
  *       method of a millisecond, for seconds) already runs interpreted, and does not keep its
- *       class; nor does a loop too idle to cost, stranded ({@link RunningLoops#MIN_CPU_SHARE}).
- *       A {@code main} that called the program's loop once stands outside any loop of its own. Those walks do not see virtual threads, so a class with a
- *       method near the top of a virtual thread's sample keeps as compiled too, and a thread too
- *       deep to walk whole keeps every candidate so;</li>
+ *       class; nor does a loop too idle to cost, stranded (neither running its own code in
+ *       {@link RunningLoops#MIN_OWN_SHARE} of its thread's walks nor its thread at
+ *       {@link RunningLoops#MIN_CPU_SHARE} of a core). A {@code main} that called the program's
+ *       loop once stands outside any loop of its own. Those walks do not see virtual threads, so
+ *       a class with a method near the top of a virtual thread's sample keeps as compiled too,
+ *       and a thread too deep to walk whole, with a candidate's method in the frames walked,
+ *       keeps every candidate so;</li>
  *   <li>the JDK's classes (boot and platform loaders) and tiprobe's are never candidates:
  *       retransforming {@code java.util.HashMap} would throw away every compiled method in the
  *       JVM that inlined one of its methods (measured on H2: the dip in throughput and the JIT's

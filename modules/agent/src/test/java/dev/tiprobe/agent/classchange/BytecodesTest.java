@@ -107,6 +107,19 @@ class BytecodesTest {
     }
 
     @Test
+    void anActivationAtACallIsCallingAndElsewhereRunsItsOwnCode() throws IOException {
+        byte[] code = code("callsOnceThenLoops");
+        for (int call : interfaceCalls(code)) assertTrue(Bytecodes.callsAt(code, call), "invokeinterface at " + call);
+        for (int pc = 0; pc < code.length; pc += Bytecodes.length(code, pc)) {
+            if (!interfaceCalls(code).contains(pc)) assertFalse(Bytecodes.callsAt(code, pc), "no call at " + pc);
+        }
+        assertFalse(Bytecodes.callsAt(code("forLoop"), 0));
+        assertTrue(Bytecodes.callsAt(code("whileTrue"), 0), "invokestatic Thread.onSpinWait");
+        assertFalse(Bytecodes.callsAt(code, -1), "a native method's place");
+        assertFalse(Bytecodes.callsAt(code, code.length), "past the code");
+    }
+
+    @Test
     void aJumpBackGoesRoundItsTargetAndItself() {
         byte[] code = {0x00, 0x00, (byte) 0xa7, (byte) 0xff, (byte) 0xfe, (byte) 0xb1};  // nop, nop, goto -2 (to 0), return
         assertTrue(Bytecodes.loopsAround(code, 0), "at the jump's target");
