@@ -5,7 +5,8 @@
 # --sample-mode cpu`, recompiling by default), `sample` (the same with `--no-recompile`), `trace` (`collect -d 8s --trace
 # 'example.real.JsonWorker::total' --mode time`), `none` (no session: the A/A noise) or `plain:<file>`, where a
 # plain Java agent, not tiprobe, retransforms the classes the file names at second 22 (Retransform.java: what
-# a recompile does to the program, without tiprobe). Prints the treated worker's turns per second of
+# a recompile does to the program, without tiprobe; a recompiling run's treated.redefined.log names the classes it
+# changed). Prints the treated worker's turns per second of
 # its own CPU against the control's over seconds 10-19 (before) and 40-69 (after), and whether the
 # loop's class was changed (-Xlog:redefine+class+load). A ratio after below the one before by more
 # than the A/A noise (a few percent between two JVMs) is a loop left interpreted, or code compiled
@@ -34,6 +35,7 @@ case "$session" in
 esac
 mkdir -p "$out"
 if [[ $session == plain:* ]]; then
+    classes=$(realpath -e "${session#plain:}") || { echo "no classes file: ${session#plain:}" >&2; exit 2; }
     mkdir -p "$out/agent"
     "$JAVA_HOME/bin/javac" -d "$out/agent" "$root/scripts/compare/Retransform.java"
     printf 'Agent-Class: Retransform\nCan-Retransform-Classes: true\n' > "$out/agent/manifest.txt"
@@ -55,6 +57,9 @@ start() {  # $1: name
     "$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED \
         -Xlog:redefine+class+load=info:file="$out/$1.redefined.log" -cp "$classpath" "${program[@]}" > "$out/$1.out" 2>&1 &
 }
+treated=
+control=
+trap 'kill $treated $control 2>/dev/null || true' EXIT  # twins left running would skew whatever runs next
 start treated
 treated=$!
 start control
@@ -64,7 +69,7 @@ if [ "$session" = none ]; then
     sleep 10
 elif [[ $session == plain:* ]]; then
     sleep 2
-    "$JAVA_HOME/bin/java" -cp "$out/agent" Retransform "$treated" "$out/agent/retransform.jar" "$(realpath "${session#plain:}")"
+    "$JAVA_HOME/bin/java" -cp "$out/agent" Retransform "$treated" "$out/agent/retransform.jar" "$classes"
     sleep 8
 else
     "$root/jlink/target/tiprobe/bin/tiprobe" collect "${flags[@]}" -f "$out/session.txt" "$treated" > "$out/session.log" 2>&1
