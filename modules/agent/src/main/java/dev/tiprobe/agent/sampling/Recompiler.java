@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 
 /**
@@ -150,10 +151,16 @@ final class Recompiler {
     }
 
     private volatile boolean done;
+    /**
+     * Whether the session is ending: a recompile then only costs the program (a framework's hot
+     * classes compiled again take a server to half its speed for a second) and shows in no sample.
+     */
+    private final BooleanSupplier sessionEnding;
 
-    Recompiler(Jvmti jvmti, Registry registry) {
+    Recompiler(Jvmti jvmti, Registry registry, BooleanSupplier sessionEnding) {
         this.jvmti = jvmti;
         this.registry = registry;
+        this.sessionEnding = sessionEnding;
     }
 
     /**
@@ -197,12 +204,14 @@ final class Recompiler {
     /**
      * Once enough samples came ({@link #JFR_SAMPLES} of them JFR's when {@code fromJfr}, JFR
      * sampling the session), recompiles what it safely can (on the sampler's thread); null
-     * before, and after it ran.
+     * before, after it ran, and where the session was ending first (before the walks for running
+     * loops, or after them), which then recompiles nothing.
      */
     Outcome recompileWhenReady(boolean fromJfr) throws InterruptedException {
         int n = counted.get();
         if (done || n < SAMPLES || fromJfr && countedFromJfr.get() < JFR_SAMPLES && n < MOST_SAMPLES) return null;
         done = true;
+        if (sessionEnding.getAsBoolean()) return null;
         Set<Class<?>> virtual = new HashSet<>();
         Set<Class<?>> candidates = candidates(hotMethods(), callers(), virtual);
         Set<MethodToken> selfTimed = selfTimed();
@@ -218,6 +227,7 @@ final class Recompiler {
             }
         }
         Map<Class<?>, List<RunningLoops.Loop>> running = RunningLoops.every(jvmti, candidates);
+        if (sessionEnding.getAsBoolean()) return null;  // the walks take the better part of a second
         List<Class<?>> chosen = new ArrayList<>();
         for (Class<?> c : candidates) {
             if (virtual.contains(c)) {

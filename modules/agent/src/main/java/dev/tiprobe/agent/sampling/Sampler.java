@@ -217,7 +217,7 @@ public final class Sampler implements Engine {
             recorder.info(RecordingFormat.INFO_COMPILED_BEFORE_NANOS, Long.toString(inlinedFrames.jvmAgeNanos()));
             if (inlinedFrames.jvmAgeNanos() > LATE_NANOS) {
                 recorder.info(RecordingFormat.INFO_RECOMPILE_AFTER_SAMPLES, Integer.toString(options.recompile() ? Recompiler.SAMPLES : 0));
-                if (options.recompile()) recompiler = new Recompiler(jvmti, registry);
+                if (options.recompile()) recompiler = new Recompiler(jvmti, registry, recorder::isStopping);
             }
         } catch (RuntimeException refused) {
             inlinedFrames = null;  // inlined methods then show only where code was compiled with -XX:+DebugNonSafepoints
