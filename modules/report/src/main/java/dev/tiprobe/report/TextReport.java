@@ -270,14 +270,27 @@ public final class TextReport {
      */
     public static void methodTables(PrintWriter out, List<TracedText.Method> methods, int top, String byCalls, String byTime) {
         out.printf("%n%s%n%12s  %s%n", byCalls, "calls", "method");
-        methods.stream().filter(m -> m.calls() > 0).sorted(Comparator.comparingLong(TracedText.Method::calls).reversed())
-                .limit(top).forEach(m -> out.printf("%12d  %s%n", m.calls(), m.name()));
-        if (methods.stream().noneMatch(TracedText.Method::timed)) return;
-        out.printf("%n%s%n%12s %10s %10s %10s  %s%n", byTime, "total ms", "mean ns", "min ns", "max ns", "method");
-        methods.stream().filter(m -> m.timed() && m.calls() > 0)
-                .sorted(Comparator.comparingLong(TracedText.Method::totalNanos).reversed()).limit(top)
-                .forEach(m -> out.printf("%12.3f %10d %10d %10d  %s%n", m.totalNanos() / 1e6, m.meanNanos(), m.minNanos(),
-                        m.maxNanos(), m.name()));
+        List<TracedText.Method> byCount = methods.stream().filter(m -> m.calls() > 0)
+                .sorted(Comparator.comparingLong(TracedText.Method::calls).reversed()).limit(top).toList();
+        byCount.forEach(m -> out.printf("%12d  %s%n", m.calls(), shown(m)));
+        List<TracedText.Method> byTotal = methods.stream().filter(m -> m.timed() && m.calls() > 0)
+                .sorted(Comparator.comparingLong(TracedText.Method::totalNanos).reversed()).limit(top).toList();
+        if (!byTotal.isEmpty()) {
+            out.printf("%n%s%n%12s %10s %10s %10s  %s%n", byTime, "total ms", "mean ns", "min ns", "max ns", "method");
+            byTotal.forEach(m -> out.printf("%12.3f %10d %10d %10d  %s%n", m.totalNanos() / 1e6, m.meanNanos(), m.minNanos(),
+                    m.maxNanos(), shown(m)));
+        }
+        if (byCount.stream().anyMatch(TracedText.Method::removed) || byTotal.stream().anyMatch(TracedText.Method::removed)) {
+            out.printf("%s: the overhead budget took the method's probe out; its figures are of the calls before that,%n"
+                    + "often a session's first and slowest.%n", REMOVED_MARK.strip());
+        }
+    }
+
+    /** Follows a method whose probe the overhead budget took out, in the tables. */
+    private static final String REMOVED_MARK = " [removed]";
+
+    private static String shown(TracedText.Method m) {
+        return m.removed() ? m.name() + REMOVED_MARK : m.name();
     }
 
     private static void table(PrintWriter out, String title, Map<Integer, Long> weights, long all, Recording r, int top,

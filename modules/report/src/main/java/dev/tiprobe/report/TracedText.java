@@ -4,12 +4,15 @@ import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.MethodStats;
+import dev.tiprobe.recording.Removed;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A recording's traced methods and calls as people read them, shared by the text report and the
@@ -18,8 +21,12 @@ import java.util.Map;
 public final class TracedText {
     private TracedText() {}
 
-    /** A traced method's figures, one per name: a class defined by several loaders has a token per loader. */
-    public record Method(String name, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos) {
+    /**
+     * A traced method's figures, one per name: a class defined by several loaders has a token per
+     * loader. {@code removed}: the overhead budget took its probe out, so its figures are of the
+     * calls before that (often the first, slow ones of a session, before the JIT had compiled them).
+     */
+    public record Method(String name, long calls, boolean timed, long totalNanos, long minNanos, long maxNanos, boolean removed) {
         public long meanNanos() {
             return calls == 0 ? 0 : totalNanos / calls;
         }
@@ -28,8 +35,11 @@ public final class TracedText {
     /** The traced methods, merged by name, most calls first. */
     public static List<Method> methods(Recording r) {
         List<Method> stats = new ArrayList<>();
+        Set<String> removed = new HashSet<>();
+        for (Removed m : r.tracing().removed()) removed.add(m.method());
         for (MethodStats s : r.stats().values()) {
-            stats.add(new Method(r.tracedName(s.methodId()), s.calls(), s.timed(), s.totalNanos(), s.minNanos(), s.maxNanos()));
+            String name = r.tracedName(s.methodId());
+            stats.add(new Method(name, s.calls(), s.timed(), s.totalNanos(), s.minNanos(), s.maxNanos(), removed.contains(name)));
         }
         List<Method> out = merged(stats);
         out.sort(Comparator.comparingLong(Method::calls).reversed().thenComparing(Method::name));
@@ -43,7 +53,7 @@ public final class TracedText {
             byName.merge(m.name(), m, (a, b) -> new Method(a.name(), a.calls() + b.calls(), a.timed() && b.timed(),
                     a.totalNanos() + b.totalNanos(),
                     a.calls() == 0 ? b.minNanos() : b.calls() == 0 ? a.minNanos() : Math.min(a.minNanos(), b.minNanos()),
-                    Math.max(a.maxNanos(), b.maxNanos())));
+                    Math.max(a.maxNanos(), b.maxNanos()), a.removed() || b.removed()));
         }
         return new ArrayList<>(byName.values());
     }

@@ -805,6 +805,31 @@ class RecordingTest {
     }
 
     /**
+     * A method whose probe the overhead budget took out has figures of its first calls only: its
+     * rows say so, and the tables say what the mark means; the others' rows carry no mark.
+     */
+    @Test
+    void aRemovedProbesRowsAreMarkedInTheMethodTables() throws IOException {
+        Path file = dir.resolve("removed.tpr");
+        try (RecordingWriter w = RecordingWriter.create(file, id -> "com.foo.M.run() : void")) {
+            w.write(10, Signature.KIND, new Signature(1, "com.foo.M", "hot", "()I", "com.foo.M.hot() : int"));
+            w.write(10, Signature.KIND, new Signature(2, "com.foo.M", "handle", "()V", "com.foo.M.handle() : void"));
+            w.write(10, MethodStats.KIND, new MethodStats(1, 900_000, false, true, 450_000_000L, 80, 90_000, new long[64]));
+            w.write(10, MethodStats.KIND, new MethodStats(2, 1_000, false, true, 53_000_000L, 40_000, 90_000, new long[64]));
+            w.write(20, Removed.KIND, new Removed("com.foo.M.hot() : int", 4_100_000));
+        }
+        Recording r = RecordingReader.read(file);
+        StringWriter text = new StringWriter();
+        try (java.io.PrintWriter out = new java.io.PrintWriter(text)) {
+            TextReport.methodTables(out, TracedText.methods(r), 10, "by calls", "by time");
+        }
+        String tables = text.toString();
+        assertTrue(tables.contains("900000  com.foo.M.hot() : int [removed]"), tables);
+        assertTrue(tables.contains("1000  com.foo.M.handle() : void\n"), tables);
+        assertTrue(tables.contains("[removed]: the overhead budget took the method's probe out"), tables);
+    }
+
+    /**
      * Every kind of value a probe captures comes back with its structure, and reads as a person
      * expects in the text; the tracing account (skipped methods, classes left unchanged, probes
      * removed) comes back whole, each entry once.
