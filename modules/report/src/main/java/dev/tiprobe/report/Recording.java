@@ -285,7 +285,8 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         String after = info.get(RecordingFormat.INFO_RECOMPILE_AFTER_SAMPLES);
         if (after == null || !after.matches("\\d{1,9}")) return "";
         return after.equals("0") ? " --no-recompile left that code as it was."
-                : " tiprobe has the hottest code compiled again once a session has taken " + after + " samples, and this one ended first.";
+                : " tiprobe has the hottest code compiled again once it has counted " + after
+                + " samples of threads running Java code; this session ended before that was done.";
     }
 
     /** A JVM older than this when sampling began has hot code compiled before the session. */

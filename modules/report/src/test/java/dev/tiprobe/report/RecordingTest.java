@@ -825,7 +825,7 @@ class RecordingTest {
         }
         String tables = text.toString();
         assertTrue(tables.contains("900000  com.foo.M.hot() : int [removed]"), tables);
-        assertTrue(tables.contains("1000  com.foo.M.handle() : void\n"), tables);
+        assertTrue(tables.contains("1000  com.foo.M.handle() : void" + System.lineSeparator()), tables);
         assertTrue(tables.contains("[removed]: the overhead budget took the method's probe out"), tables);
     }
 
