@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * Virtual threads waiting in monitors, whose waits JFR does not record (JDK 25): {@link #CONTENDERS}
  * of them take turns in one {@link Counter}'s monitor, each holding it 2 ms (sleeping inside, which
- * since JDK 24 lets go of the carrier), so all but one wait to enter it at any moment; {@link
- * #RINGERS} more wait on a {@link Bell} in {@code Object.wait} for 20 ms at a time, never notified.
+ * since JDK 24 lets go of the carrier) and then staying out of it 1 ms, so that the others take
+ * turns, each waiting a few milliseconds to enter; {@link #RINGERS} more wait on a {@link Bell}
+ * in {@code Object.wait} for 20 ms at a time, never notified.
  *
  * <p>Usage: {@code VirtualMonitors <seconds> [busy]}: prints {@code ready} once the threads run,
  * every 100 ms {@code waited <entering> <in wait>}, the nanoseconds its threads have timed so far in
@@ -71,6 +72,9 @@ public class VirtualMonitors {
                 COUNTER.entries++;
                 sleep(2);
             }
+            // out of the monitor a moment: else the one leaving takes it again before the woken one
+            // runs, and the others wait for seconds
+            sleep(1);
         }
     }
 
