@@ -44,9 +44,10 @@ final class CollectCommand extends SessionCommand {
     LoopOptions looping;
 
     @Option(names = {"-o", "--output"}, paramLabel = "flat|traces|collapsed|flamegraph|jfr|pprof", converter = OutputFormatConverter.class,
-            description = "The output format, as asprof's -o: flat (the top methods; the default without -f), traces (the top stacks),"
-                    + " collapsed (folded stacks), flamegraph (the .html page), jfr or pprof. Without -f, flat, traces and collapsed go to"
-                    + " stdout; the others need -f with their extension (.html, .jfr, .pb.gz).")
+            description = "The output format, as asprof's -o: flat (the text report: the top methods, traced methods and calls;"
+                    + " the default without -f), traces (the top stacks), collapsed (folded stacks), flamegraph (the .html page), jfr or"
+                    + " pprof. Without -f, flat, traces and collapsed go to stdout; the others need -f with their extension (.html, .jfr,"
+                    + " .pb.gz).")
     OutputFormat format;
 
     /** Reads -o in any case, and names the formats in lower case, as asprof spells them, when one is unknown. */
@@ -217,10 +218,12 @@ final class CollectCommand extends SessionCommand {
         } else if (printed != null) {
             print(filtered(Exports.read(recording, spec.commandLine().getErr())));
         } else if (!perThread && includes.isEmpty() && excludes.isEmpty()) {
-            written(Report.convert(recording, output));
+            made(recording, output);
         } else if (!recording.equals(output)) {
-            write(filtered(Exports.read(recording, spec.commandLine().getErr())), recording);
+            Recording r = Exports.read(recording, spec.commandLine().getErr());
+            write(filtered(r), recording);
             written(output);
+            say(r.samplerCaveats());
         }
     }
 
@@ -234,7 +237,7 @@ final class CollectCommand extends SessionCommand {
     private void print(Recording r) throws CliException {
         PrintWriter out = spec.commandLine().getOut();
         if (printed == OutputFormat.FLAT) {
-            TextReport.write(r, null, out, Export.TOP_ROWS, 0);
+            TextReport.write(r, null, out, Export.TOP_ROWS, Export.CALLS_PRINTED);
             return;
         }
         if (printed == OutputFormat.TRACES) {
@@ -272,7 +275,7 @@ final class CollectCommand extends SessionCommand {
 
     /**
      * What goes to stdout, checking -o and -t against -f: flat where nothing is named to write
-     * (no -f and no --trace, or -o flat), traces or collapsed for those without -f, null for a file.
+     * (no -f, or -o flat), traces or collapsed for those without -f, null for a file.
      */
     private OutputFormat printed() throws UsageException {
         String file = trace.fileAsked();

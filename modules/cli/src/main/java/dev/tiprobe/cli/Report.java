@@ -31,28 +31,36 @@ final class Report {
     }
 
     /**
-     * Makes {@code requested} from its recording and returns it; the recording itself when that
-     * is what was asked for. A damaged recording gives what its whole chunks hold, with a warning.
+     * Makes {@code requested} from {@code recording} (nothing to make when the recording is what
+     * was asked for), and returns what the command says beside it: where the samples did not come
+     * from the sampler asked for ({@link Recording#samplerCaveats}), which the file itself does
+     * not say. A damaged recording gives what its whole chunks hold, with a warning.
      */
-    static Path convert(Path requested) throws CliException {
-        return convert(recordingFor(requested), requested);
-    }
-
-    /** As {@link #convert(Path)}, from the recording the agent named. */
-    static Path convert(Path recording, Path requested) throws CliException {
-        if (recording.equals(requested)) return recording;
-        Exports.write(Exports.read(recording, new PrintWriter(System.err, true)), recording, requested);
-        return requested;
+    static List<String> convert(Path recording, Path requested) throws CliException {
+        if (recording.equals(requested)) return List.of();
+        Recording read = Exports.read(recording, new PrintWriter(System.err, true));
+        Exports.write(read, recording, requested);
+        return read.samplerCaveats();
     }
 
     /**
-     * As {@link #convert(Path)}, and what the command says of the session that the agent, told to
-     * be quiet, did not: {@code the filter 'com.foo.**' matched no method}, each deadlock found.
+     * As {@link #convert}, from the recording beside {@code requested}, and with what the command
+     * says of the session that the agent, told to be quiet, did not ({@link #sessionNotes}).
      */
     static List<String> convertAndCheck(Path requested) throws CliException {
         Path recording = recordingFor(requested);
         Recording read = Exports.read(recording, new PrintWriter(System.err, true));
         if (!recording.equals(requested)) Exports.write(read, recording, requested);
+        List<String> notes = new ArrayList<>(sessionNotes(read));
+        notes.addAll(read.samplerCaveats());
+        return notes;
+    }
+
+    /**
+     * What a command that ran the program says of its session, which the agent, told to be quiet,
+     * did not: {@code the filter 'com.foo.**' matched no method}, each deadlock found.
+     */
+    static List<String> sessionNotes(Recording read) {
         List<String> notes = new ArrayList<>();
         String filter = read.info().get(RecordingFormat.INFO_FILTER);
         if (filter != null && !filter.isEmpty() && read.stats().isEmpty() && read.tracing().signatures().isEmpty()) {

@@ -39,7 +39,7 @@ final class ReportCommand implements Callable<Integer> {
             description = "Output: .json, .txt, .html, .collapsed, .pb.gz or .jfr; '-' for text on stdout (the default).")
     String file;
 
-    @Option(names = "--calls", paramLabel = "<n>", defaultValue = "50", description = "Traced calls shown in text (default ${DEFAULT-VALUE}).")
+    @Option(names = "--calls", paramLabel = "<n>", defaultValue = "" + Export.CALLS_PRINTED, description = "Traced calls shown in text (default ${DEFAULT-VALUE}).")
     int calls;
 
     @Option(names = "--include", paramLabel = "<glob>", description = "Recordings: keep samples with a frame matching, e.g. '*Orders.total*' (repeatable).")

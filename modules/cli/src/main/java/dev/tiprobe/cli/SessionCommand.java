@@ -10,6 +10,7 @@ import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -56,7 +57,7 @@ abstract class SessionCommand implements Callable<Integer> {
     private void print(Reply answer) throws CliException {
         spec.commandLine().getOut().println(finishedText(answer, "recording in " + answer.fact(Reply.RECORDING)));
         warnIfNothingMatched(answer);
-        if (finished(answer)) written(Report.convert(answer.path(Reply.RECORDING), answer.path(Reply.OUTPUT)));
+        if (finished(answer)) made(answer.path(Reply.RECORDING), answer.path(Reply.OUTPUT));
     }
 
     /** Whether {@code answer} is a dump's or a stop's, with a recording the command makes the output from. */
@@ -72,6 +73,18 @@ abstract class SessionCommand implements Callable<Integer> {
     /** Says on stderr which file the command wrote from the recording (nothing when the recording was what was asked for). */
     void written(Path output) {
         if (!Report.recordingFor(output).equals(output)) spec.commandLine().getErr().println("tiprobe " + spec.name() + ": wrote " + output);
+    }
+
+    /** Makes {@code output} from {@code recording}, and says where, and what its samples lack ({@link Report#convert}). */
+    void made(Path recording, Path output) throws CliException {
+        List<String> notes = Report.convert(recording, output);
+        written(output);
+        say(notes);
+    }
+
+    /** Each note on a line of its own on stderr, after the command's name. */
+    void say(List<String> notes) {
+        notes.forEach(n -> spec.commandLine().getErr().println("tiprobe " + spec.name() + ": " + n));
     }
 
     /**

@@ -126,9 +126,12 @@ final class TraceOptions implements TableFlags.Holder {
         return setting;
     }
 
-    /** collect without -f and without --trace: the profile goes to stdout as text, as asprof prints a flat profile. */
+    /**
+     * collect and run without -f: the text report goes to stdout, as asprof prints a flat profile,
+     * the traced methods' tables with it; nothing was asked to be kept, so no file is left.
+     */
     boolean textToStdout() {
-        return fileAsked() == null && !tracing();
+        return fileAsked() == null;
     }
 
     /**

@@ -69,7 +69,8 @@ class TraceOptionsTest {
         assertEquals(null, cpu.tracing());
         assertEquals(SampleMode.CPU, flags("--sample", "10ms").settings(OUT).sampling().mode(), "named sampling has the same default, cpu");
         assertEquals(SampleMode.CPU, AgentOptions.parse("interval=10ms").sampling().mode(), "and so has the agent's option");
-        assertEquals(false, flags("--trace", "a.*").textToStdout(), "tracing writes its default file");
+        assertTrue(flags("--trace", "a.*").textToStdout(), "tracing with no file named prints its tables too");
+        assertEquals(false, flags("--trace", "a.*", "-f", "t.json").textToStdout(), "a file named is written");
 
         assertEquals(Duration.ZERO, AgentOptions.parse(flags("--lock", "0").settings(OUT).format()).locks().threshold());
         assertEquals(Duration.ofNanos(1_500_000), AgentOptions.parse(flags("--sample", "1500us").settings(OUT).format()).sampling().interval());

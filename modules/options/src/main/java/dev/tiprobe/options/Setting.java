@@ -33,9 +33,9 @@ public enum Setting {
             AgentOptions.DEFAULT_FILE, null,
             "The output, by its extension: `.json`, `.txt`, `.html`, `.collapsed`, `.pb.gz` (pprof), `.jfr` or `.tpr`, made from"
                     + " the recording the agent writes beside it (`x.tpr` for `x.json`, readable by its owner only). `%p` is the pid,"
-                    + " `%t` a timestamp. Where nothing is traced and no file is named, `collect` and `run` print the top methods"
-                    + " instead, as asprof does; under `-javaagent` the agent prints at exit the `tiprobe report` command that makes"
-                    + " the output."),
+                    + " `%t` a timestamp. Where no file is named, `collect` and `run` print the text report instead (the top methods,"
+                    + " as asprof does; the traced methods and calls) and leave no file; under `-javaagent` the agent prints at exit"
+                    + " the `tiprobe report` command that makes the output."),
     RECORDING("recording", List.of(), "<path>", Setting::oneValue,
             null, null,
             "Where the recording goes, when not beside the output (the command names it)."),

@@ -167,6 +167,9 @@ public enum Export {
     /** Traced calls a text file lists unless told otherwise. */
     public static final int CALLS_IN_FILES = 200;
 
+    /** Traced calls a text report printed to the terminal lists unless told otherwise. */
+    public static final int CALLS_PRINTED = 50;
+
     /** Writes {@code r} in this format to {@code out}, which it leaves open. */
     public void write(Recording r, Options o, OutputStream out) throws IOException {
         inUtf8(out, w -> writeText(r, o, w));

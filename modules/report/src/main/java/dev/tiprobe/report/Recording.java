@@ -203,7 +203,8 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         long lost = infoNumber(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS);
         if (lost > 0) {
             out.add(String.format("JFR's CPU-time sampler kept no stack for at least %.1f ms of CPU, %.1f%% of the CPU sampled:"
-                    + " it keeps none of a thread in the JVM's own code (taking a contended lock, loading a class, walking a stack)"
+                    + " it keeps none of a thread in the JVM's own code (taking a contended lock, parking or waking a thread,"
+                    + " loading a class, walking a stack)"
                     + " or whose queue of samples is full. That CPU is in no view, so the methods that run into such work show"
                     + " less than their share.", lost / 1e6, 100.0 * lost / (lost + sampled)));
         }
@@ -213,26 +214,40 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
                     + " %.1f ms of CPU, %.1f%% of the CPU sampled; those samples are in no view.", own / 1e6, 100.0 * own / (own + sampled)));
         }
         String sampleSource = info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE, "");
-        if (sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JVMTI)) {
-            out.add("The samples come from JVMTI stack walks, which find a thread only at a safepoint poll: the work of"
-                    + " methods inlined into a loop is credited to the loop, and a virtual thread's work to its carrier's"
-                    + " VirtualThread.mount, as " + info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE_WHY, "JFR was not used") + ".");
-        }
-        String sigprof = info.get(RecordingFormat.INFO_SIGPROF_TAKEN_BY);
-        if (sigprof != null && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME)) {
-            out.add("SIGPROF, which JFR's CPU-time sampler needs, is handled by " + sigprof + " (another profiler, loaded"
-                    + " before JFR's recording started): running threads are missing from these samples; start the program"
-                    + " with that profiler on another signal, or attach tiprobe to it instead.");
-        } else if (sigprof != null) {
-            out.add("JFR's CPU-time sampler was not used: SIGPROF, which it needs, is handled by " + sigprof
-                    + " (another profiler); the samples are JFR's execution samples, which count only threads found running Java code.");
-        }
+        out.addAll(samplerCaveats());
         if (RecordingFormat.WAITING_VIRTUAL_THREADS_NOT.equals(info.get(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS))) {
             out.add("Virtual threads that wait are not in the wall view: "
                     + info.getOrDefault(RecordingFormat.INFO_WAITING_VIRTUAL_THREADS_WHY, "no reason recorded") + ".");
         }
         String compiled = compiledBeforeCaveat(sampleSource);
         if (compiled != null) out.add(compiled);
+    }
+
+    /**
+     * The caveats of the sampler that took the samples, where it is not the one tiprobe asks for:
+     * JVMTI's walks where JFR could not be used, JFR's execution samples where another profiler
+     * holds SIGPROF, or running threads missing where it took SIGPROF from JFR's CPU-time
+     * sampler. The commands say these beside a profile written to a file, which holds no caveats;
+     * the text report says them with the others.
+     */
+    public List<String> samplerCaveats() {
+        String sampleSource = info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE, "");
+        List<String> caveats = new java.util.ArrayList<>();
+        if (sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JVMTI)) {
+            caveats.add("The samples come from JVMTI stack walks, which find a thread only at a safepoint poll: the work of"
+                    + " methods inlined into a loop is credited to the loop, and a virtual thread's work to its carrier's"
+                    + " VirtualThread.mount, as " + info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE_WHY, "JFR was not used") + ".");
+        }
+        String sigprof = info.get(RecordingFormat.INFO_SIGPROF_TAKEN_BY);
+        if (sigprof != null && sampleSource.equals(RecordingFormat.SAMPLE_SOURCE_JFR_CPU_TIME)) {
+            caveats.add("SIGPROF, which JFR's CPU-time sampler needs, is handled by " + sigprof + " (another profiler, loaded"
+                    + " before JFR's recording started): running threads are missing from these samples; start the program"
+                    + " with that profiler on another signal, or attach tiprobe to it instead.");
+        } else if (sigprof != null) {
+            caveats.add("JFR's CPU-time sampler was not used: SIGPROF, which it needs, is handled by " + sigprof
+                    + " (another profiler); the samples are JFR's execution samples, which count only threads found running Java code.");
+        }
+        return caveats;
     }
 
     /**

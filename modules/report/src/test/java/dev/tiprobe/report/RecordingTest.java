@@ -277,8 +277,8 @@ class RecordingTest {
             w.write(3_000, Info.KIND, new Info(RecordingFormat.INFO_CPU_LOST_BY_JFR_NANOS, "30000000"));
         }
         assertTrue(RecordingReader.read(file).caveats().contains("JFR's CPU-time sampler kept no stack for at least 30.0 ms of CPU,"
-                + " 50.0% of the CPU sampled: it keeps none of a thread in the JVM's own code (taking a contended lock, loading a"
-                + " class, walking a stack) or whose queue of samples is full. That CPU is in no view, so the methods that run into"
+                + " 50.0% of the CPU sampled: it keeps none of a thread in the JVM's own code (taking a contended lock, parking or"
+                + " waking a thread, loading a class, walking a stack) or whose queue of samples is full. That CPU is in no view, so the methods that run into"
                 + " such work show less than their share."), RecordingReader.read(file).caveats().toString());
     }
 

@@ -61,8 +61,9 @@ final class JfrSamples implements AutoCloseable {
 
         /**
          * CPU of an application thread that JFR's CPU-time sampler kept no stack of: the thread
-         * was in the JVM's own code (taking a contended lock, loading a class, walking a stack),
-         * its queue was busy or full, or its stack could not be walked. In no view.
+         * was in the JVM's own code (taking a contended lock, parking or waking a thread, loading a
+         * class, walking a stack), its queue was busy or full, or its stack could not be walked. In
+         * no view.
          */
         void lost(long epochNanos, long cpuNanos);
     }
