@@ -89,6 +89,20 @@ class ImageIT {
         Targets.round(dir);
     }
 
+    /**
+     * Waits, on a thread of its own, for {@code target}'s session to run and then has it play one
+     * round: get it once the command ends, which rethrows what went wrong there.
+     */
+    java.util.concurrent.Future<Void> roundOnceTheSessionRuns(Process target) {
+        java.util.concurrent.FutureTask<Void> task = new java.util.concurrent.FutureTask<>(() -> {
+            awaitSession(target);
+            round();
+            return null;
+        });
+        Thread.ofPlatform().start(task);
+        return task;
+    }
+
     static long calls(Path json, String method) throws IOException {
         Matcher m = Pattern.compile("\"method\": \"" + Pattern.quote(method) + "\", \"descriptor\": \"[^\"]*\", \"calls\": (\\d+)")
                 .matcher(Files.readString(json));
@@ -358,17 +372,10 @@ class ImageIT {
     void collectForAWhileAndRunFromTheFirstMoment() throws Exception {
         Process target = target(List.of());
         Path results = dir.resolve("collect.json");
-        Thread rounds = Thread.ofPlatform().start(() -> {
-            try {
-                awaitSession(target);
-                round();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
+        java.util.concurrent.Future<Void> rounds = roundOnceTheSessionRuns(target);
         Run collect = tiprobe("-d", "4s", "--trace", "example.known.**", "--mode", "time", "-f", results.toString(),
                 Long.toString(target.pid()));
-        rounds.join();
+        rounds.get();
         assertEquals(0, collect.exit(), collect.err());
         Run text = tiprobe("-d", "1s", "--trace", "example.known.**", "-f", dir.resolve("collect.txt").toString(),
                 Long.toString(target.pid()));
@@ -388,6 +395,65 @@ class ImageIT {
         Matcher where = Pattern.compile("results in (\\S+)").matcher(run.err());
         assertTrue(where.find(), run.err());
         assertEquals(50_000, calls(Path.of(where.group(1)), "work"));
+    }
+
+    /**
+     * A run whose command alone is told to end (SIGTERM): the program is told to end too, never
+     * left running without it, its profile is printed as at a normal exit, and the command exits
+     * with the program's code.
+     */
+    @Test
+    void aRunWhoseCommandIsToldToEndEndsItsProgramAndStillPrintsItsProfile() throws Exception {
+        Path out = dir.resolve("ended.out");
+        Process cli = new ProcessBuilder(TIPROBE.toString(), "run", "--", JAVA, "-cp", CLASSES, "example.known.Known", "--busy")
+                .redirectOutput(out.toFile()).redirectError(dir.resolve("ended.err").toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.readString(out).contains("ready")) {
+            assertTrue(cli.isAlive() && System.nanoTime() < deadline, "the program did not start: " + Files.readString(out));
+            Thread.sleep(100);
+        }
+        List<ProcessHandle> program = cli.descendants().toList();
+        try {
+            assertFalse(program.isEmpty(), "the program is the command's child");
+            Thread.sleep(1_000);  // samples to print
+            cli.destroy();
+            assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the command ended");
+            assertEquals(143, cli.exitValue(), "the program's exit code, SIGTERM's: " + Files.readString(dir.resolve("ended.err")));
+            for (ProcessHandle p : program) {
+                p.onExit().get(10, TimeUnit.SECONDS);  // else the program was left running: TimeoutException
+            }
+        } finally {
+            program.forEach(ProcessHandle::destroyForcibly);  // left running, it would slow every test after this one
+        }
+        assertTrue(Files.readString(out).matches("(?s)ready\n.*Top methods on top of the stack \\(self\\)\n.*example\\.known\\.Known\\.spin.*"),
+                "the profile: " + Files.readString(out) + Files.readString(dir.resolve("ended.err")));
+    }
+
+    /**
+     * Tracing with no file named, attached and from the first moment: the method table is printed
+     * to stdout, and nothing is left in the working directory, where a file would have gone.
+     */
+    @Test
+    void tracingWithNoFileNamedPrintsTheMethodTableAndLeavesNoFile() throws Exception {
+        Process target = target(List.of());
+        Path working = Files.createDirectories(dir.resolve("working"));
+        java.util.concurrent.Future<Void> rounds = roundOnceTheSessionRuns(target);
+        Run collect = Command.runIn(working, List.of(TIPROBE.toString(), "-d", "6s", "--trace", "example.known.Known::work",
+                Long.toString(target.pid())));
+        rounds.get();
+        assertEquals(0, collect.exit(), collect.err());
+        String row = "\n +50000  example\\.known\\.Known\\.work\\(int x\\) : int\n";
+        assertTrue(collect.out().matches("(?s).*Top methods by calls\n.*" + row + ".*"), "the method table: " + collect.out());
+        assertNoRecordingLeft(collect);
+
+        Run run = Command.runIn(working, List.of(TIPROBE.toString(), "run", "--trace", "example.known.Known::work", "--",
+                JAVA, "-cp", CLASSES, "example.known.Known", "--once"));
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("sum 149997", run.out().lines().findFirst().orElse(""), "the program's output first: " + run.out());
+        assertTrue(run.out().matches("(?s).*Top methods by calls\n.*" + row + ".*"), "the method table: " + run.out());
+        try (var left = Files.list(working)) {
+            assertEquals(List.of(), left.toList(), "nothing left where -f's default would have written");
+        }
     }
 
     @Test
@@ -1579,9 +1645,10 @@ class ImageIT {
         assertTrue(Files.readString(page).contains("{\"id\":\"lock\""), "the page made at stop has the lock view");
     }
 
-    static Run chromium(String... args) throws Exception {
+    /** Headless chromium, its profile in the test's directory, which goes with it. */
+    Run chromium(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
-                "--enable-logging=stderr", "--v=0", "--user-data-dir=" + Files.createTempDirectory("tiprobe-chromium")));
+                "--enable-logging=stderr", "--v=0", "--user-data-dir=" + Files.createTempDirectory(dir, "chromium")));
         command.addAll(List.of(args));
         return Command.run(command);
     }

@@ -61,7 +61,7 @@ final class DemoCommand implements Callable<Integer> {
         List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin").resolve("java").toString()));
         command.addAll(jdkModulesOnly());
         command.addAll(List.of("-cp", workload.toString(), "demo.shop.Shop"));
-        RunCommand.Finished done = RunCommand.launch(command, JavaLauncher.check(command.getFirst()), "trace=" + FILTER + ",mode=trace,rate=0,onein=4,maxcalls=5000,file=" + json, true, json);
+        RunCommand.Finished done = RunCommand.launch(command, JavaLauncher.check(command.getFirst()), "trace=" + FILTER + ",mode=trace,rate=0,onein=4,maxcalls=5000,file=" + json, true, json, p -> { });
         if (done.exit() != 0) throw new CliException("the demo workload exited with " + done.exit());
         Path recording = Report.recordingFor(json);
         Recording r = Exports.read(recording, err);
@@ -78,7 +78,7 @@ final class DemoCommand implements Callable<Integer> {
         List<String> open = new java.util.ArrayList<>(command);
         open.add(PROFILED_SECONDS);
         open.add("0");  // no pause between orders: a profile wants the CPU busy
-        RunCommand.Finished profiled = RunCommand.launch(open, JavaLauncher.check(command.getFirst()), PROFILE + ",file=" + page, false, page);
+        RunCommand.Finished profiled = RunCommand.launch(open, JavaLauncher.check(command.getFirst()), PROFILE + ",file=" + page, false, page, p -> { });
         if (profiled.exit() != 0) throw new CliException("the demo workload exited with " + profiled.exit());
         Path profile = Report.recordingFor(page);
         Recording p = Exports.read(profile, err);

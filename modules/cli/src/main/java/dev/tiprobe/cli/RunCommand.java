@@ -3,6 +3,7 @@ package dev.tiprobe.cli;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.recording.JvmRecording;
 import dev.tiprobe.report.Export;
+import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.TextReport;
 
 import picocli.CommandLine.Command;
@@ -22,7 +23,7 @@ import java.util.concurrent.Callable;
  * the agent finishes its recording when the JVM exits, and the command makes the output asked
  * for from it. Exits with the program's exit code.
  */
-@Command(name = "run", description = "Launch a JVM with tracing or profiling from its first moment; results are written when it exits.",
+@Command(name = "run", description = "Launch a JVM with tracing or profiling from its first moment; results are made when it exits.",
         footerHeading = "%nExamples:%n", footer = {"  tiprobe run --sample 10ms -f app.html -- java -jar app.jar", "  tiprobe run --trace 'app.**' --mode trace -f calls.txt -- java -cp app.jar app.Main"})
 final class RunCommand implements Callable<Integer> {
     @Spec
@@ -35,12 +36,20 @@ final class RunCommand implements Callable<Integer> {
     List<String> command;
 
     /**
-     * With no {@code -f} and no {@code --trace}, as {@code tiprobe <pid>} does, the top methods are
-     * printed once the program has exited, and no file is left: the recording goes to a temporary
-     * directory of its own.
+     * With no {@code -f}, as {@code tiprobe <pid>} does, the text report (the top methods, the
+     * traced methods and calls) is printed once the program has exited, and no file is left: the
+     * recording goes to a temporary directory of its own.
      */
     @Override
     public Integer call() throws CliException {
+        try (RunEnding ending = new RunEnding()) {
+            int exit = runAndReport(ending);
+            ending.exit(exit);
+            return exit;
+        }
+    }
+
+    private int runAndReport(RunEnding ending) throws CliException {
         boolean printed = trace.textToStdout();
         Path temporary = printed ? Agent.tempDirectory("tiprobe-") : null;
         try {
@@ -48,9 +57,11 @@ final class RunCommand implements Callable<Integer> {
             Path output = printed ? temporary.resolve(AgentOptions.expandTime(CollectCommand.PRINTED_RECORDING)) : Agent.output(trace.file(), null);
             String options = trace.agentOptions(output);  // options that do not go together fail before the java command is looked at
             JavaLauncher.Runtime runtime = JavaLauncher.check(command.getFirst());
-            Finished done = launch(command, runtime, options, trace.tracing(), output);
+            Finished done = launch(command, runtime, options, trace.tracing(), output, ending::started);
             if (printed) {
-                TextReport.write(Exports.read(done.results(), spec.commandLine().getErr()), null, spec.commandLine().getOut(), Export.TOP_ROWS, 0);
+                Recording r = Exports.read(done.results(), spec.commandLine().getErr());
+                TextReport.write(r, null, spec.commandLine().getOut(), Export.TOP_ROWS, Export.CALLS_PRINTED);
+                for (String note : Report.sessionNotes(r)) spec.commandLine().getErr().println("tiprobe run: " + note);
                 spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit()
                         + " (-f names a file for the whole profile: .html, .jfr, .tpr …)");
                 return done.exit();
@@ -73,9 +84,10 @@ final class RunCommand implements Callable<Integer> {
      * the program's output. A sampling run starts JFR's sampler with the JVM where its
      * {@code runtime} has JFR ({@link JvmRecording#flags}). The agent is quiet: the
      * command says where the results are, and nothing of tiprobe's goes into the program's output.
+     * {@code started} is given the program's process as it starts.
      */
-    static Finished launch(List<String> command, JavaLauncher.Runtime runtime, String agentOptions, boolean tracing, Path output)
-            throws CliException {
+    static Finished launch(List<String> command, JavaLauncher.Runtime runtime, String agentOptions, boolean tracing, Path output,
+                           java.util.function.Consumer<Process> started) throws CliException {
         List<String> full = new ArrayList<>();
         full.add(command.getFirst());
         if (tracing) full.add("-Xbootclasspath/a:" + Agent.probeJar());
@@ -89,6 +101,7 @@ final class RunCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliException("cannot start " + command.getFirst() + ": " + e.getMessage(), e);
         }
+        started.accept(process);
         try {
             int exit = process.waitFor();
             return new Finished(exit, process.pid(), Path.of(AgentOptions.expand(output.toString(), process.pid())));

@@ -34,7 +34,13 @@ public final class Command {
      * with what it started ({@code tiprobe run}'s target JVM, say).
      */
     public static Run run(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        return runIn(null, command);
+    }
+
+    /** As {@link #run}, in {@code directory} (null: this process's): where what a command leaves behind would go. */
+    public static Run runIn(java.nio.file.Path directory, List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).directory(directory == null ? null : directory.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         CompletableFuture<String> out = readAll(p.getInputStream());
         CompletableFuture<String> err = readAll(p.getErrorStream());
         if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
