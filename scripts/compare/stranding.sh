@@ -36,10 +36,7 @@ esac
 mkdir -p "$out"
 if [[ $session == plain:* ]]; then
     classes=$(realpath -e "${session#plain:}") || { echo "no classes file: ${session#plain:}" >&2; exit 2; }
-    mkdir -p "$out/agent"
-    "$JAVA_HOME/bin/javac" -d "$out/agent" "$root/scripts/compare/Retransform.java"
-    printf 'Agent-Class: Retransform\nCan-Retransform-Classes: true\n' > "$out/agent/manifest.txt"
-    "$JAVA_HOME/bin/jar" cfm "$out/agent/retransform.jar" "$out/agent/manifest.txt" -C "$out/agent" Retransform.class
+    "$root/scripts/compare/retransform-agent.sh" "$out/agent"
 fi
 if ! "$root/mvnw25" -q -B -ntp -o -f "$root/pom.xml" -pl jlink dependency:build-classpath -Dmdep.includeScope=test \
         -DexcludeGroupIds=dev.tiprobe -Dmdep.outputFile="$out/classpath.txt" > "$out/classpath.log" 2>&1; then
