@@ -26,8 +26,9 @@ import java.util.List;
  * compiled code that inlined them: a few decisive rounds cost less than many small ones. So a round
  * removes down to half the budget (the program speeds up afterwards, and the remaining methods'
  * rates rise with it), and the next round waits until four looks later, once the JIT has settled.
- * While a session is still instrumenting the classes loaded before it, neither rule applies
- * ({@link #lookWhileInstrumenting}): the hottest probes must come out as soon as they show.
+ * While a session is still instrumenting the classes loaded before it, and at the first look after
+ * (0.2 s after), neither rule applies ({@link #lookWhileInstrumenting}): the hottest probes must
+ * come out as soon as they show, before the JIT has compiled the program again with them.
  */
 final class OverheadBudget {
     /** Below this many nanoseconds of probe time per second, nothing is removed. */

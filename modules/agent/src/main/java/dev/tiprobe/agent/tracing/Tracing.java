@@ -370,6 +370,13 @@ public final class Tracing {
         private long lastLookNanos = System.nanoTime() - LOOK_NANOS;
         /** How often the budget looks at the methods' call rates. */
         private static final long LOOK_NANOS = 500_000_000;
+        /**
+         * When the watcher first looks, after the loaded classes got their probes: soon, so that
+         * the hottest probes come out while the program still runs the code that the
+         * instrumenting threw away, before the JIT has compiled it again with them, which a
+         * removal would throw away once more.
+         */
+        private static final long FIRST_LOOK_NANOS = 200_000_000;
 
         /**
          * Looks at the methods' call rates, if half a second has passed since the last look, and
@@ -379,8 +386,13 @@ public final class Tracing {
          * out before the rest are done; then from a daemon thread that ends with the session.
          */
         private void lookAtBudget(boolean instrumenting) {
+            lookAtBudget(instrumenting, LOOK_NANOS * 9 / 10);
+        }
+
+        /** As {@link #lookAtBudget(boolean)}, if {@code sinceLastNanos} have passed since the last look. */
+        private void lookAtBudget(boolean instrumenting, long sinceLastNanos) {
             long now = System.nanoTime();
-            if (budget == null || now - lastLookNanos < LOOK_NANOS * 9 / 10) return;
+            if (budget == null || now - lastLookNanos < sinceLastNanos) return;
             lastLookNanos = now;
             List<ProbeSlots.Method> looked = slots.methods();
             List<OverheadBudget.Removal> chosen = instrumenting ? budget.lookWhileInstrumenting(now, callsBySlot(), AgentThreads.processCpuNanos())
@@ -394,9 +406,11 @@ public final class Tracing {
             if (budget == null) return;
             budgetWatcher = AgentThreads.daemon("tiprobe-budget").start(() -> {
                 try {
+                    Thread.sleep(FIRST_LOOK_NANOS / 1_000_000);
+                    lookAtBudget(true, FIRST_LOOK_NANOS * 9 / 10);  // the probes just went in, as while instrumenting
                     while (active) {
-                        lookAtBudget(false);
                         Thread.sleep(LOOK_NANOS / 1_000_000);
+                        lookAtBudget(false);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
