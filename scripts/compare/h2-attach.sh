@@ -51,6 +51,7 @@ fi
 sleep 31
 [ "$mode" != traced ] || "$tiprobe" stop "$treated" > "$out/stop.txt" 2>&1 || true
 wait "$a" "$b"
+trap - EXIT  # both reaped: their pids may be another's by now
 python3 - "$out" "$at" "$treated_name" "$control_name" <<'PY'
 import sys
 out, at, treated, control = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]

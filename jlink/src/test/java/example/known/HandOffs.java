@@ -61,7 +61,6 @@ public class HandOffs {
     }
 
     static void takeTurns(Pair pair, int me) {
-        while (pair.first == null || pair.second == null) Thread.onSpinWait();
         Thread other = me == 0 ? pair.second : pair.first;
         long x = me;
         for (;;) {

@@ -438,7 +438,7 @@ class ImageIT {
         Process target = target(List.of());
         Path working = Files.createDirectories(dir.resolve("working"));
         java.util.concurrent.Future<Void> rounds = roundOnceTheSessionRuns(target);
-        Run collect = Command.runIn(working, List.of(TIPROBE.toString(), "-d", "6s", "--trace", "example.known.Known::work",
+        Run collect = Command.runIn(working, List.of(TIPROBE.toString(), "-d", "10s", "--trace", "example.known.Known::work",
                 Long.toString(target.pid())));
         rounds.get();
         assertEquals(0, collect.exit(), collect.err());

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * {@code tiprobe collect}: start, show progress on stderr, stop at the end or at Ctrl-C, and
@@ -89,10 +90,10 @@ final class CollectCommand extends SessionCommand {
     boolean perThread;
 
     @Option(names = "--include", paramLabel = "<glob>", description = "Keep only samples with a frame matching, as asprof's --include, e.g. '*Orders.total*' (repeatable).")
-    java.util.List<String> includes = new java.util.ArrayList<>();
+    List<String> includes = new java.util.ArrayList<>();
 
     @Option(names = "--exclude", paramLabel = "<glob>", description = "Drop samples with a frame matching, as asprof's --exclude (repeatable).")
-    java.util.List<String> excludes = new java.util.ArrayList<>();
+    List<String> excludes = new java.util.ArrayList<>();
 
     private Path output;
     /** What goes to stdout instead of a file: flat (the top methods), traces or collapsed; null when a file is written. */
@@ -220,17 +221,20 @@ final class CollectCommand extends SessionCommand {
         } else if (!perThread && includes.isEmpty() && excludes.isEmpty()) {
             made(recording, output);
         } else if (!recording.equals(output)) {
-            Recording r = Exports.read(recording, spec.commandLine().getErr());
-            write(filtered(r), recording);
+            List<String> notes = write(filtered(Exports.read(recording, spec.commandLine().getErr())), recording);
             written(output);
-            say(r.samplerCaveats());
+            say(notes);
         }
     }
 
-    /** {@code r} (of {@code recording}) as the output asked for: folded stacks under their threads with -t. */
-    private void write(Recording r, Path recording) throws CliException {
-        if (perThread) OutputFiles.write(output, w -> FoldedStacks.write(View.natural(r).of(r), w, true, FrameStyle.SLASH));
-        else Exports.write(r, recording, output);
+    /**
+     * {@code r} (of {@code recording}) as the output asked for, folded stacks under their threads
+     * with -t; what to say beside it ({@link Exports#write}).
+     */
+    private List<String> write(Recording r, Path recording) throws CliException {
+        if (!perThread) return Exports.write(r, recording, output);
+        OutputFiles.write(output, w -> FoldedStacks.write(View.natural(r).of(r), w, true, FrameStyle.SLASH));
+        return r.samplerCaveats();
     }
 
     /** The profile on stdout, as asprof prints it without a file: the top methods, or folded stacks. */
@@ -275,7 +279,7 @@ final class CollectCommand extends SessionCommand {
 
     /**
      * What goes to stdout, checking -o and -t against -f: flat where nothing is named to write
-     * (no -f, or -o flat), traces or collapsed for those without -f, null for a file.
+     * (no -f; -o flat or none), traces or collapsed for those without -f, null for a file.
      */
     private OutputFormat printed() throws UsageException {
         String file = trace.fileAsked();
@@ -337,8 +341,8 @@ final class CollectCommand extends SessionCommand {
         }
         if (recording.equals(output)) return exited + held + ": " + recording;
         try {
-            write(filtered(r), recording);
-            return exited + held + "; wrote " + output + " from it";
+            List<String> notes = write(filtered(r), recording);
+            return exited + held + "; wrote " + output + " from it" + String.join("", notes.stream().map(n -> "; " + n).toList());
         } catch (CliException e) {
             return exited + held + "; " + e.getMessage();
         }

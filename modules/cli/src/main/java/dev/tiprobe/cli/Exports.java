@@ -9,6 +9,7 @@ import dev.tiprobe.report.RecordingReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A recording (.tpr, the one file the agent writes, or a JFR file) read, and written into the
@@ -55,14 +56,22 @@ final class Exports {
                 .orElseThrow(() -> new IllegalArgumentException("no format writes " + out));
     }
 
-    /** {@code r} as {@code out}'s name asks, in its natural view; {@code recording} names the source on a page. */
-    static void write(Recording r, Path recording, Path out) throws CliException {
-        write(r, out, Export.Options.of(r, recording.getFileName().toString()));
+    /**
+     * {@code r} as {@code out}'s name asks, in its natural view; {@code recording} names the source
+     * on a page. Returns what the command is to say beside the file ({@link #write(Recording, Path, Export.Options)}).
+     */
+    static List<String> write(Recording r, Path recording, Path out) throws CliException {
+        return write(r, out, Export.Options.of(r, recording.getFileName().toString()));
     }
 
-    /** {@code r} as {@code out}'s name asks, drawn as {@code options} say. */
-    static void write(Recording r, Path out, Export.Options options) throws CliException {
+    /**
+     * {@code r} as {@code out}'s name asks, drawn as {@code options} say. Returns what the command
+     * is to say beside a file whose format cannot say it ({@link Export#holdsCaveats}): where the
+     * samples did not come from the sampler tiprobe asks for ({@link Recording#samplerCaveats}).
+     */
+    static List<String> write(Recording r, Path out, Export.Options options) throws CliException {
         Export format = of(out);
         OutputFiles.writeBytes(out, o -> format.write(r, options, o));
+        return format.holdsCaveats() ? List.of() : r.samplerCaveats();
     }
 }

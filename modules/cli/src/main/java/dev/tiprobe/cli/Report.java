@@ -32,15 +32,13 @@ final class Report {
 
     /**
      * Makes {@code requested} from {@code recording} (nothing to make when the recording is what
-     * was asked for), and returns what the command says beside it: where the samples did not come
-     * from the sampler asked for ({@link Recording#samplerCaveats}), which the file itself does
-     * not say. A damaged recording gives what its whole chunks hold, with a warning.
+     * was asked for: {@code tiprobe report} says all of it later), and returns what the command
+     * says beside it ({@link Exports#write}). A damaged recording gives what its whole chunks
+     * hold, with a warning.
      */
     static List<String> convert(Path recording, Path requested) throws CliException {
         if (recording.equals(requested)) return List.of();
-        Recording read = Exports.read(recording, new PrintWriter(System.err, true));
-        Exports.write(read, recording, requested);
-        return read.samplerCaveats();
+        return Exports.write(Exports.read(recording, new PrintWriter(System.err, true)), recording, requested);
     }
 
     /**
@@ -50,9 +48,8 @@ final class Report {
     static List<String> convertAndCheck(Path requested) throws CliException {
         Path recording = recordingFor(requested);
         Recording read = Exports.read(recording, new PrintWriter(System.err, true));
-        if (!recording.equals(requested)) Exports.write(read, recording, requested);
         List<String> notes = new ArrayList<>(sessionNotes(read));
-        notes.addAll(read.samplerCaveats());
+        if (!recording.equals(requested)) notes.addAll(Exports.write(read, recording, requested));
         return notes;
     }
 

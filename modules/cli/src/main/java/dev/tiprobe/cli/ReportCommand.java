@@ -137,8 +137,9 @@ final class ReportCommand implements Callable<Integer> {
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
-        Exports.write(shown, out, options);
+        List<String> notes = Exports.write(shown, out, options);
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
+        notes.forEach(n -> spec.commandLine().getErr().println("tiprobe report: " + n));
         return Main.OK;
     }
 

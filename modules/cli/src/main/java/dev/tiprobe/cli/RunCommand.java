@@ -43,13 +43,23 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException {
         try (RunEnding ending = new RunEnding()) {
-            int exit = runAndReport(ending);
-            ending.exit(exit);
-            return exit;
+            try {
+                int exit = runAndReport(ending);
+                ending.exit(exit);
+                return exit;
+            } catch (CliException e) {
+                if (!ending.told()) throw e;  // said as every command's failure is
+                // Told to end, the command ends as soon as the ending is closed: before Main could say it.
+                int code = e instanceof UsageException ? Main.USAGE : Main.FAILURE;
+                spec.commandLine().getErr().println("tiprobe run: " + e.getMessage());
+                ending.exit(code);
+                return code;
+            }
         }
     }
 
     private int runAndReport(RunEnding ending) throws CliException {
+        if (ending.told()) throw new CliException("told to end before the program started");
         boolean printed = trace.textToStdout();
         Path temporary = printed ? Agent.tempDirectory("tiprobe-") : null;
         try {
@@ -61,17 +71,22 @@ final class RunCommand implements Callable<Integer> {
             if (printed) {
                 Recording r = Exports.read(done.results(), spec.commandLine().getErr());
                 TextReport.write(r, null, spec.commandLine().getOut(), Export.TOP_ROWS, Export.CALLS_PRINTED);
-                for (String note : Report.sessionNotes(r)) spec.commandLine().getErr().println("tiprobe run: " + note);
+                say(Report.sessionNotes(r));
                 spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit()
                         + " (-f names a file for the whole profile: .html, .jfr, .tpr …)");
                 return done.exit();
             }
-            for (String note : Report.convertAndCheck(done.results())) spec.commandLine().getErr().println("tiprobe run: " + note);
+            say(Report.convertAndCheck(done.results()));
             spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
             return done.exit();
         } finally {
             if (temporary != null) Agent.deleteDirectory(temporary);
         }
+    }
+
+    /** Each note on a line of its own on stderr, after the command's name. */
+    private void say(List<String> notes) {
+        notes.forEach(n -> spec.commandLine().getErr().println("tiprobe run: " + n));
     }
 
     /** How a launched program ended, and the output asked for (made from its recording by {@link Report#convert}). */

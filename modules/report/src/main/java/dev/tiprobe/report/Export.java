@@ -170,6 +170,14 @@ public enum Export {
     /** Traced calls a text report printed to the terminal lists unless told otherwise. */
     public static final int CALLS_PRINTED = 50;
 
+    /**
+     * Whether a file of this format says the recording's caveats to its reader (the text report
+     * and the page do); where it does not, the command that writes it says them.
+     */
+    public boolean holdsCaveats() {
+        return this == TEXT || this == FLAME_GRAPH;
+    }
+
     /** Writes {@code r} in this format to {@code out}, which it leaves open. */
     public void write(Recording r, Options o, OutputStream out) throws IOException {
         inUtf8(out, w -> writeText(r, o, w));

@@ -227,8 +227,8 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
      * The caveats of the sampler that took the samples, where it is not the one tiprobe asks for:
      * JVMTI's walks where JFR could not be used, JFR's execution samples where another profiler
      * holds SIGPROF, or running threads missing where it took SIGPROF from JFR's CPU-time
-     * sampler. The commands say these beside a profile written to a file, which holds no caveats;
-     * the text report says them with the others.
+     * sampler. The commands say these beside a file that cannot ({@link Export#holdsCaveats});
+     * the text report and the page say them with the others.
      */
     public List<String> samplerCaveats() {
         String sampleSource = info.getOrDefault(RecordingFormat.INFO_SAMPLE_SOURCE, "");

@@ -407,7 +407,7 @@ public final class Tracing {
             budgetWatcher = AgentThreads.daemon("tiprobe-budget").start(() -> {
                 try {
                     Thread.sleep(FIRST_LOOK_NANOS / 1_000_000);
-                    lookAtBudget(true, FIRST_LOOK_NANOS * 9 / 10);  // the probes just went in, as while instrumenting
+                    if (active) lookAtBudget(true, FIRST_LOOK_NANOS * 9 / 10);  // the probes just went in, as while instrumenting
                     while (active) {
                         Thread.sleep(LOOK_NANOS / 1_000_000);
                         lookAtBudget(false);
