@@ -148,7 +148,7 @@ class SamplingAccuracyIT {
         assertTrue(report.contains("Threads running Java code are sampled by JFR where they are"), report);
         assertFalse(run.err().contains("JFR's CPU-time sampler was not used"), "the text report says it; stderr need not: " + run.err());
         Path folded = dir.resolve("sigprof.collapsed");
-        Command.Run converted = tiprobe("report", dir.resolve("sigprof.tpr").toString(), "-f", folded.toString());
+        Command.Run converted = tiprobe("report", dir.resolve("sigprof.txt.tpr").toString(), "-f", folded.toString());
         assertEquals(0, converted.exit(), converted.err());
         assertTrue(converted.err().contains("tiprobe report: JFR's CPU-time sampler was not used: SIGPROF"),
                 "said beside folded stacks, which cannot say it: " + converted.err());
