@@ -223,7 +223,7 @@ final class CollectCommand extends SessionCommand {
         } else if (!recording.equals(output)) {
             List<String> notes = write(filtered(Exports.read(recording, spec.commandLine().getErr())), recording);
             written(output);
-            say(notes);
+            Exports.say(spec, notes);
         }
     }
 
@@ -234,7 +234,7 @@ final class CollectCommand extends SessionCommand {
     private List<String> write(Recording r, Path recording) throws CliException {
         if (!perThread) return Exports.write(r, recording, output);
         OutputFiles.write(output, w -> FoldedStacks.write(View.natural(r).of(r), w, true, FrameStyle.SLASH));
-        return r.samplerCaveats();
+        return Exports.notesBeside(r, Export.FOLDED);
     }
 
     /** The profile on stdout, as asprof prints it without a file: the top methods, or folded stacks. */

@@ -6,6 +6,8 @@ import dev.tiprobe.report.JfrRecordings;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
 
+import picocli.CommandLine;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -72,6 +74,20 @@ final class Exports {
     static List<String> write(Recording r, Path out, Export.Options options) throws CliException {
         Export format = of(out);
         OutputFiles.writeBytes(out, o -> format.write(r, options, o));
+        return notesBeside(r, format);
+    }
+
+    /**
+     * What the command is to say beside a file of {@code format} made from {@code r}: the
+     * caveats of the sampler that took its samples ({@link Recording#samplerCaveats}), where the
+     * format cannot say them ({@link Export#holdsCaveats}).
+     */
+    static List<String> notesBeside(Recording r, Export format) {
         return format.holdsCaveats() ? List.of() : r.samplerCaveats();
+    }
+
+    /** Each note on a line of its own on stderr, after the name of the command that says it. */
+    static void say(CommandLine.Model.CommandSpec command, List<String> notes) {
+        notes.forEach(n -> command.commandLine().getErr().println("tiprobe " + command.name() + ": " + n));
     }
 }

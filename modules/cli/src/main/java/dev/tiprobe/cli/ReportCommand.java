@@ -139,7 +139,7 @@ final class ReportCommand implements Callable<Integer> {
         Path out = Path.of(file).toAbsolutePath();
         List<String> notes = Exports.write(shown, out, options);
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
-        notes.forEach(n -> spec.commandLine().getErr().println("tiprobe report: " + n));
+        Exports.say(spec, notes);
         return Main.OK;
     }
 

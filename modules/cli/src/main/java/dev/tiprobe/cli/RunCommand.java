@@ -71,22 +71,17 @@ final class RunCommand implements Callable<Integer> {
             if (printed) {
                 Recording r = Exports.read(done.results(), spec.commandLine().getErr());
                 TextReport.write(r, null, spec.commandLine().getOut(), Export.TOP_ROWS, Export.CALLS_PRINTED);
-                say(Report.sessionNotes(r));
+                Exports.say(spec, Report.sessionNotes(r));
                 spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit()
                         + " (-f names a file for the whole profile: .html, .jfr, .tpr …)");
                 return done.exit();
             }
-            say(Report.convertAndCheck(done.results()));
+            Exports.say(spec, Report.convertAndCheck(done.results()));
             spec.commandLine().getErr().println("tiprobe run: the program exited with " + done.exit() + "; results in " + done.results());
             return done.exit();
         } finally {
             if (temporary != null) Agent.deleteDirectory(temporary);
         }
-    }
-
-    /** Each note on a line of its own on stderr, after the command's name. */
-    private void say(List<String> notes) {
-        notes.forEach(n -> spec.commandLine().getErr().println("tiprobe run: " + n));
     }
 
     /** How a launched program ended, and the output asked for (made from its recording by {@link Report#convert}). */

@@ -79,12 +79,7 @@ abstract class SessionCommand implements Callable<Integer> {
     void made(Path recording, Path output) throws CliException {
         List<String> notes = Report.convert(recording, output);
         written(output);
-        say(notes);
-    }
-
-    /** Each note on a line of its own on stderr, after the command's name. */
-    void say(List<String> notes) {
-        notes.forEach(n -> spec.commandLine().getErr().println("tiprobe " + spec.name() + ": " + n));
+        Exports.say(spec, notes);
     }
 
     /**
