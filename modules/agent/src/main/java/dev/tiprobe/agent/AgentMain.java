@@ -584,8 +584,9 @@ public final class AgentMain {
 
     /** Fails at start, not at exit, when the output cannot be written. */
     static void checkWritable(Path file) throws IOException {
+        String directory = PrivateFiles.directoryProblem(file);
+        if (directory != null) throw new IOException("cannot write " + file + ": " + directory);
         Path dir = file.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) throw new IOException("cannot write " + file + ": no such directory " + dir);
         if (Files.isDirectory(file)) throw new IOException("cannot write " + file + ": it is a directory");
         if (!Files.isWritable(dir) || (Files.exists(file) && !Files.isWritable(file))) {
             throw new IOException("cannot write " + file + ": permission denied");
@@ -596,7 +597,7 @@ public final class AgentMain {
         } catch (FileAlreadyExistsException ignored) {
             // a stale check file from an earlier run: writable enough
         } catch (IOException e) {
-            throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new IOException("cannot write " + file + ": " + PrivateFiles.whyNotWritten(e, file), e);
         } finally {
             Files.deleteIfExists(probe);
         }

@@ -1,5 +1,6 @@
 package dev.tiprobe.agent;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,5 +22,19 @@ class OutputCheckTest {
         Files.createDirectory(dir.resolve("d"));
         assertTrue(assertThrows(IOException.class, () -> AgentMain.checkWritable(dir.resolve("d")))
                 .getMessage().endsWith("it is a directory"));
+        Files.createFile(dir.resolve("f"));
+        assertEquals("cannot write " + dir.resolve("f/x.json") + ": " + dir.resolve("f") + " is not a directory",
+                assertThrows(IOException.class, () -> AgentMain.checkWritable(dir.resolve("f/x.json"))).getMessage());
+    }
+
+    /** Where the system gives no reason (a file created in /proc), the line says what failed, not a temporary file's name. */
+    @Test
+    void aDirectoryThatCreatesNoFilesIsSaidSo() {
+        Path proc = Path.of("/proc/tiprobe-check.json");
+        Assumptions.assumeTrue(Files.isDirectory(proc.getParent()), "no /proc here");
+        String said = assertThrows(IOException.class, () -> AgentMain.checkWritable(proc)).getMessage();
+        // root may write to /proc's directory, and learns only when creating; others are refused first
+        assertTrue(said.equals("cannot write " + proc + ": the file system of /proc creates no files")
+                || said.equals("cannot write " + proc + ": permission denied"), said);
     }
 }

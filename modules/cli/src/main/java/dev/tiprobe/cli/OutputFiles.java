@@ -4,8 +4,6 @@ import dev.tiprobe.recording.PrivateFiles;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -38,7 +36,7 @@ final class OutputFiles {
             });
         } catch (IOException e) {
             if (failed[0] != null) throw failed[0];
-            throw new CliException("cannot write " + file + ": " + reason(e, file), e);
+            throw new CliException("cannot write " + file + ": " + PrivateFiles.whyNotWritten(e, file), e);
         }
     }
 
@@ -47,13 +45,7 @@ final class OutputFiles {
         try {
             PrivateFiles.replaceBytes(file, bytes);
         } catch (IOException e) {
-            throw new CliException("cannot write " + file + ": " + reason(e, file), e);
+            throw new CliException("cannot write " + file + ": " + PrivateFiles.whyNotWritten(e, file), e);
         }
-    }
-
-    private static String reason(IOException e, Path file) {
-        if (e instanceof NoSuchFileException) return "no such directory " + file.toAbsolutePath().getParent();
-        if (e instanceof AccessDeniedException) return "permission denied";
-        return e.getMessage();
     }
 }

@@ -7,7 +7,10 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -30,6 +33,31 @@ public final class PrivateFiles {
         } catch (UnsupportedOperationException e) {
             Files.createFile(file);
         }
+    }
+
+    /**
+     * Why {@code file} cannot be written there, where its directory is the reason: it does not
+     * exist, or is a file; null where it is a directory.
+     */
+    public static String directoryProblem(Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir == null || !Files.exists(dir)) return "no such directory " + dir;
+        return Files.isDirectory(dir) ? null : dir + " is not a directory";
+    }
+
+    /**
+     * Why writing {@code file} failed with {@code e}, in words that do not repeat its path: the
+     * JDK's exceptions carry only the path where the system gave no reason (a file created in
+     * /proc fails so).
+     */
+    public static String whyNotWritten(IOException e, Path file) {
+        if (e instanceof AccessDeniedException) return "permission denied";
+        if (e instanceof NoSuchFileException) {
+            String directory = directoryProblem(file);
+            return directory != null ? directory : "the file system of " + file.toAbsolutePath().getParent() + " creates no files";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
+        return e.getMessage();
     }
 
     /** Something that writes a file's bytes. */
