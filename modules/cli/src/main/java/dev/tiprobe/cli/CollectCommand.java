@@ -203,7 +203,7 @@ final class CollectCommand extends SessionCommand {
             if (!targetEndsWithin(STOP_GRACE)) throw e;
             throw new CliException(exitedDuringTheSession());
         }
-        Path recording = stopped.path(Reply.RECORDING);
+        Path recording = recordingKept(stopped);
         // a loop's last period's recording is a profile now, like the others: say where they all are
         String finished = finishedText(stopped, loopExports != null ? "profiles in " + output.getParent()
                 : printed != null ? "the recording is not kept (-f x.tpr keeps one)" : "recording in " + recording);

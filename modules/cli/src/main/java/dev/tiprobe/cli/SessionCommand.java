@@ -8,6 +8,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -55,6 +56,7 @@ abstract class SessionCommand implements Callable<Integer> {
 
     /** Prints the agent's answer and, for a dump or a stop, writes the output asked for from its recording. */
     private void print(Reply answer) throws CliException {
+        if (finished(answer)) recordingKept(answer);
         spec.commandLine().getOut().println(finishedText(answer, "recording in " + answer.fact(Reply.RECORDING)));
         warnIfNothingMatched(answer);
         if (finished(answer)) made(answer.path(Reply.RECORDING), answer.path(Reply.OUTPUT));
@@ -63,6 +65,18 @@ abstract class SessionCommand implements Callable<Integer> {
     /** Whether {@code answer} is a dump's or a stop's, with a recording the command makes the output from. */
     static boolean finished(Reply answer) {
         return (answer.kind().equals(Reply.DUMPED) || answer.kind().equals(Reply.STOPPED)) && answer.fact(Reply.RECORDING) != null;
+    }
+
+    /**
+     * The recording a dump or a stop answered with, or null for none; a recording that is gone
+     * (its file or directory removed while the session ran) fails here, before any line claims it.
+     */
+    static Path recordingKept(Reply answer) throws CliException {
+        Path recording = answer.path(Reply.RECORDING);
+        if (recording != null && !Files.exists(recording)) {
+            throw new CliException(answer.text() + ", but its recording is gone: " + recording + " was removed while the session ran");
+        }
+        return recording;
     }
 
     /** The answer's text, and for a dump or a stop where it was written ({@code where}). */
@@ -151,7 +165,7 @@ abstract class SessionCommand implements Callable<Integer> {
     void warnAboutFlags(Target target) {
         String missing = target.missingFlags();
         if (!missing.isEmpty()) {
-            spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the target prints the JDK's warnings the first time an agent loads into it; start it with "
+            spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the target prints the JDK's warning each time an agent loads into it, as tiprobe's does for each session; start it with "
                     + missing + " to silence them");
         }
     }
