@@ -605,7 +605,11 @@ class ImageIT {
         assertEquals(0, Command.run(List.of("kill", "-INT", Long.toString(collect.pid()))).exit());
         assertTrue(collect.waitFor(60, TimeUnit.SECONDS), "collect ended after Ctrl-C");
         assertTrue(Files.readString(dir.resolve("ctrl-c.out")).startsWith("stopped:"), Files.readString(dir.resolve("ctrl-c.err")));
-        assertTrue(Files.readString(dir.resolve("ctrl-c.err")).contains("tiprobe collect: wrote " + page), Files.readString(dir.resolve("ctrl-c.err")));
+        String said = Files.readString(dir.resolve("ctrl-c.err"));
+        assertTrue(said.contains("tiprobe collect: wrote " + page), said);
+        assertEquals(130, collect.exitValue(), "the exit code of a command ended by SIGINT, as documented");
+        assertTrue(said.matches("(?s).*\ntiprobe collect: \\d+ s elapsed, \\d+ s left[^\n]*\n.*") && !said.contains("\r"),
+                "in a file, progress lines are lines of their own: " + said);
         assertTrue(Files.readString(page).contains("Known.spin"), "the page asked for, with the hot method");
         assertEquals("idle", tiprobe("status", Long.toString(interrupted.pid())).out().strip(), "the session was stopped");
 

@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -164,33 +165,63 @@ final class CollectCommand extends SessionCommand {
     /**
      * Says each second how far the session is, until its duration ends or Ctrl-C; a target that
      * exits, or a session that stops itself (its recording then made into the output), ends the
-     * command.
+     * command. On a terminal the line rewrites itself; in a file or a pipe, where carriage returns
+     * would join every second into one line, it is a line of its own after the first second and
+     * every {@link #LOGGED_PROGRESS} seconds after.
      */
     private void showProgress(CtrlC ctrlC, Path progress, PrintWriter err) throws CliException, InterruptedException {
+        boolean terminal = stderrIsATerminal();
+        Runnable endLine = () -> {
+            if (terminal) err.println();
+        };
         long start = System.nanoTime();
         long end = start + duration.toNanos();
+        long nextLogged = 1;
         while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {
             if (targetEndsWithin(Duration.ZERO)) {
-                err.println();
+                endLine.run();
                 throw new CliException(exitedDuringTheSession());
             }
             if (loopExports != null) loopExports.convertFinished(false, err).forEach(f -> {
-                err.println();
+                endLine.run();
                 err.println("tiprobe collect: wrote " + f);
             });
             long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
             Reply now = Agent.read(progress);
             if (now != null && now.kind().equals(Reply.IDLE)) {  // the session stopped itself, its recording finished
-                err.println();
+                endLine.run();
                 outputFromRecording(Report.recordingFor(output));
                 throw new CliException("the session stopped itself: " + now.fact(Reply.WHY));
             }
-            err.printf("\rtiprobe collect: %d s elapsed, %d s left%s   ", elapsed,
+            String line = String.format("tiprobe collect: %d s elapsed, %d s left%s", elapsed,
                     Math.max(0, duration.toSeconds() - elapsed), progress(now));
+            if (terminal) {
+                err.print("\r" + line + "   ");
+            } else if (elapsed >= nextLogged) {
+                err.println(line);
+                nextLogged = (elapsed / LOGGED_PROGRESS + 1) * LOGGED_PROGRESS;
+            }
             err.flush();
         }
-        err.println();
+        endLine.run();
         if (ctrlC.wasPressed()) err.println("tiprobe collect: interrupted: stopping and writing what was asked for");
+    }
+
+    /** Seconds between progress lines where stderr is not a terminal. */
+    static final long LOGGED_PROGRESS = 10;
+
+    /**
+     * Whether this process's stderr is a terminal: on Linux, what its descriptor 2 links to;
+     * elsewhere, whether the JVM has a terminal console (stdin and stdout).
+     */
+    static boolean stderrIsATerminal() {
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            java.io.Console console = System.console();
+            return console != null && console.isTerminal();
+        }
     }
 
     /** Stops the session (through its control socket, or by loading the agent where it has none), writes the format asked for, and says so. */
