@@ -37,25 +37,27 @@ public final class PrivateFiles {
 
     /**
      * Why {@code file} cannot be written there, where its directory is the reason: it does not
-     * exist, or is a file; null where it is a directory.
+     * exist, or is a file; null where it is a directory, or where that cannot be told (a
+     * directory above it that this user may not search: the write then says why).
      */
     public static String directoryProblem(Path file) {
         Path dir = file.toAbsolutePath().getParent();
-        if (dir == null || !Files.exists(dir)) return "no such directory " + dir;
-        return Files.isDirectory(dir) ? null : dir + " is not a directory";
+        if (dir == null) return "it is the root directory";
+        if (Files.notExists(dir)) return "no such directory " + dir;
+        return Files.exists(dir) && !Files.isDirectory(dir) ? dir + " is not a directory" : null;
     }
 
     /**
-     * Why writing {@code file} failed with {@code e}, in words that do not repeat its path: the
-     * JDK's exceptions carry only the path where the system gave no reason (a file created in
-     * /proc fails so).
+     * Why writing {@code file} failed with {@code e}, in words that do not repeat its path, the
+     * same whoever wrote it (the agent or the command): its directory first, then the kind of
+     * failure. The JDK's exceptions carry only the path where the system gave no reason (a file
+     * created in /proc fails so).
      */
     public static String whyNotWritten(IOException e, Path file) {
+        String directory = directoryProblem(file);
+        if (directory != null) return directory;
         if (e instanceof AccessDeniedException) return "permission denied";
-        if (e instanceof NoSuchFileException) {
-            String directory = directoryProblem(file);
-            return directory != null ? directory : "the file system of " + file.toAbsolutePath().getParent() + " creates no files";
-        }
+        if (e instanceof NoSuchFileException) return "the file system of " + file.toAbsolutePath().getParent() + " creates no files";
         if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
         return e.getMessage();
     }
@@ -78,8 +80,13 @@ public final class PrivateFiles {
         });
     }
 
-    /** {@link #replace} for binary content. */
+    /**
+     * {@link #replace} for binary content. Only a regular file is replaced: the move would as
+     * readily replace an empty directory, or a device such as /dev/null for root.
+     */
     public static void replaceBytes(Path file, Bytes content) throws IOException {
+        if (Files.isDirectory(file)) throw new FileSystemException(file.toString(), null, "it is a directory");
+        if (Files.exists(file) && !Files.isRegularFile(file)) throw new FileSystemException(file.toString(), null, "it is not a regular file");
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
         create(tmp);
