@@ -190,8 +190,11 @@ final class CollectCommand extends SessionCommand {
             Reply now = Agent.read(progress);
             if (now != null && now.kind().equals(Reply.IDLE)) {  // the session stopped itself, its recording finished
                 endLine.run();
-                outputFromRecording(Report.recordingFor(output));
-                throw new CliException("the session stopped itself: " + now.fact(Reply.WHY));
+                String why = "the session stopped itself: " + now.fact(Reply.WHY);
+                Path recording = Report.recordingFor(output);
+                if (Files.notExists(recording)) throw new CliException(why);  // it stopped because its recording was removed
+                outputFromRecording(recording);
+                throw new CliException(why);
             }
             String line = String.format("tiprobe collect: %d s elapsed, %d s left%s", elapsed,
                     Math.max(0, duration.toSeconds() - elapsed), progress(now));
@@ -211,16 +214,17 @@ final class CollectCommand extends SessionCommand {
     static final long LOGGED_PROGRESS = 10;
 
     /**
-     * Whether this process's stderr is a terminal: on Linux, what its descriptor 2 links to;
-     * elsewhere, whether the JVM has a terminal console (stdin and stdout).
+     * Whether this process's stderr is a terminal, on Linux from what its descriptor 2 links to.
+     * Where that cannot be read (another system), taken to be one: Java tells only whether stdin
+     * and stdout are, and a profile sent to a file with stderr on the terminal would lose its
+     * progress line.
      */
     static boolean stderrIsATerminal() {
         try {
             String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
             return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            java.io.Console console = System.console();
-            return console != null && console.isTerminal();
+            return true;
         }
     }
 

@@ -32,7 +32,7 @@ import java.util.Set;
             "  tiprobe watch -n 5 --tree --where 'duration > 10ms' 4242 'com.foo.Shop::checkout'",
             "  tiprobe demo",
             "",
-            "Exit codes: 0 ok, 1 failure, 2 usage; 130 (Ctrl-C) or 143 (SIGTERM) once collect or watch has written what was asked for."})
+            "Exit codes: 0 ok, 1 failure, 2 usage, 130 Ctrl-C, 143 SIGTERM."})
 public final class Main implements Runnable {
     static final int OK = 0;
     static final int FAILURE = 1;

@@ -73,8 +73,8 @@ abstract class SessionCommand implements Callable<Integer> {
      */
     static Path recordingKept(Reply answer) throws CliException {
         Path recording = answer.path(Reply.RECORDING);
-        if (recording != null && !Files.exists(recording)) {
-            throw new CliException(answer.text() + ", but its recording is gone: " + recording + " was removed while the session ran");
+        if (recording != null && Files.notExists(recording)) {
+            throw new CliException(answer.text() + ", but its recording is gone: " + recording + " was removed");
         }
         return recording;
     }
@@ -165,8 +165,8 @@ abstract class SessionCommand implements Callable<Integer> {
     void warnAboutFlags(Target target) {
         String missing = target.missingFlags();
         if (!missing.isEmpty()) {
-            spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the target prints the JDK's warning each time an agent loads into it, as tiprobe's does for each session; start it with "
-                    + missing + " to silence them");
+            spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the target prints the JDK's warning each time an agent loads into it (once per tiprobe session); start it with "
+                    + missing + " to silence it");
         }
     }
 }

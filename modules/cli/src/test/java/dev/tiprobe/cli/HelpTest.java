@@ -35,7 +35,7 @@ class HelpTest {
         }
         Result top = tiprobe("--help");
         assertEquals(0, top.exit());
-        assertTrue(top.out().contains("Exit codes: 0 ok, 1 failure, 2 usage; 130 (Ctrl-C) or 143 (SIGTERM)"), top.out());
+        assertTrue(top.out().contains("Exit codes: 0 ok, 1 failure, 2 usage, 130 Ctrl-C, 143 SIGTERM."), top.out());
     }
 
     /** A misspelt flag is named, also when its value follows it and would otherwise fail as the pid. */

@@ -22,7 +22,7 @@ class SessionCommandTest {
         Path kept = Files.createFile(dir.resolve("kept.html.tpr"));
         Path gone = dir.resolve("gone/x.html.tpr");
         assertEquals(kept, SessionCommand.recordingKept(stopped(kept)));
-        assertEquals("stopped: 162 samples, but its recording is gone: " + gone + " was removed while the session ran",
+        assertEquals("stopped: 162 samples, but its recording is gone: " + gone + " was removed",
                 assertThrows(CliException.class, () -> SessionCommand.recordingKept(stopped(gone))).getMessage());
     }
 
