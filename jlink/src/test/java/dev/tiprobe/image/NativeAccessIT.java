@@ -69,7 +69,7 @@ class NativeAccessIT {
         Run collect = tiprobe("-d", "2", "--trace", "example.known.Known::spin", "-f", dir.resolve("plain.json").toString(),
                 Long.toString(target.pid()));
         assertEquals(0, collect.exit(), collect.err());
-        assertTrue(collect.err().contains("start it with -XX:+EnableDynamicAgentLoading to silence them"), collect.err());
+        assertTrue(collect.err().contains("start it with -XX:+EnableDynamicAgentLoading to silence it"), collect.err());
         String out = Files.readString(dir.resolve("plain.out"));
         assertTrue(out.contains("A Java agent has been loaded dynamically"), "the JDK's own warning of the attach stays: " + out);
         assertFalse(out.contains(WARNING), "no restricted-method warning: " + out);
