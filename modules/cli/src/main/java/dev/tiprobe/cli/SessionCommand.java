@@ -56,10 +56,10 @@ abstract class SessionCommand implements Callable<Integer> {
 
     /** Prints the agent's answer and, for a dump or a stop, writes the output asked for from its recording. */
     private void print(Reply answer) throws CliException {
-        if (finished(answer)) recordingKept(answer);
-        spec.commandLine().getOut().println(finishedText(answer, "recording in " + answer.fact(Reply.RECORDING)));
+        Path recording = finished(answer) ? recordingKept(answer) : null;
+        spec.commandLine().getOut().println(finishedText(answer, "recording in " + recording));
         warnIfNothingMatched(answer);
-        if (finished(answer)) made(answer.path(Reply.RECORDING), answer.path(Reply.OUTPUT));
+        if (recording != null) made(recording, answer.path(Reply.OUTPUT));
     }
 
     /** Whether {@code answer} is a dump's or a stop's, with a recording the command makes the output from. */
