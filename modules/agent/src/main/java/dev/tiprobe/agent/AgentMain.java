@@ -235,11 +235,13 @@ public final class AgentMain {
         Recorder r = Recorder.create(recording, new IdMap());  // the session's one ID map: tracing's tokens and the registry's
         Tracing.Session t = null;
         Profiling s = null;
+        long recordingSince;
         try {
             // Profiling before tracing: the walker that gives kept calls their stacks is there before the first probe runs.
             if (options.tracing() != null) Tracing.prepareProbe();
             if (Profiling.wanted(options)) s = Profiling.start(Jvmti.get(), options, r);
             if (options.tracing() != null) t = Tracing.start(options.tracing(), r.names());
+            recordingSince = System.currentTimeMillis();
         } catch (IOException | RuntimeException | Error e) {
             if (s != null) {
                 try {
@@ -254,7 +256,7 @@ public final class AgentMain {
         AgentSession started = begin(new AgentSession(t, s, r, options, pid), progress, owner);
         String unreachable = channelProblem == null ? "" : "; no control socket (" + channelProblem
                 + "): status will say idle, and dump and stop load the agent again";
-        return started.started().append(unreachable);
+        return started.started().with(Reply.RECORDING_SINCE, recordingSince).append(unreachable);
     }
 
     /**

@@ -142,13 +142,15 @@ final class CollectCommand extends SessionCommand {
             Agent.jar();  // a missing agent jar fails before the target is touched
             progress = Agent.tempFile("tiprobe-progress-");
             try (Target target = Target.attach(pid)) {
+                long asked = System.currentTimeMillis();
                 Reply started = startSession(target, options + "," + AgentControl.option(AgentControl.PROGRESS, progress)
                         + "," + AgentControl.option(AgentControl.OWNER, ownerOfTheSession()));
+                long began = recordingBegan(started, asked, System.nanoTime(), System.currentTimeMillis());
                 err.println("tiprobe collect: " + started.text());
                 warnIfNothingMatched(started);
                 try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, the report and the summary below
                     try {
-                        showProgress(ctrlC, progress, err);
+                        showProgress(ctrlC, progress, began, err);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -163,18 +165,31 @@ final class CollectCommand extends SessionCommand {
     }
 
     /**
-     * Says each second how far the session is, until its duration ends or Ctrl-C; a target that
+     * When the session began recording, on this command's {@link System#nanoTime} clock: the
+     * moment its answer gives ({@link Reply#RECORDING_SINCE}), so that {@code -d 5} is five seconds
+     * of recording, the session's own set-up after that among them. Now where the answer gives
+     * none, or one the clocks place outside the load: before it was {@code askedMillis} or after
+     * the answer came ({@code nowMillis}).
+     */
+    static long recordingBegan(Reply started, long askedMillis, long nowNanos, long nowMillis) {
+        long since = started.count(Reply.RECORDING_SINCE);
+        if (since < askedMillis || since > nowMillis) return nowNanos;
+        return nowNanos - (nowMillis - since) * 1_000_000L;
+    }
+
+    /**
+     * Says each second how far the session is, from when it {@code began} recording until its duration ends or Ctrl-C; a target that
      * exits, or a session that stops itself (its recording then made into the output), ends the
      * command. On a terminal the line rewrites itself; in a file or a pipe, where carriage returns
      * would join every second into one line, it is a line of its own after the first second and
      * every {@link #LOGGED_PROGRESS} seconds after.
      */
-    private void showProgress(CtrlC ctrlC, Path progress, PrintWriter err) throws CliException, InterruptedException {
+    private void showProgress(CtrlC ctrlC, Path progress, long began, PrintWriter err) throws CliException, InterruptedException {
         boolean terminal = stderrIsATerminal();
         Runnable endLine = () -> {
             if (terminal) err.println();
         };
-        long start = System.nanoTime();
+        long start = began;
         long end = start + duration.toNanos();
         long nextLogged = 1;
         while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {

@@ -1,5 +1,6 @@
 package dev.tiprobe.cli;
 
+import dev.tiprobe.recording.Reply;
 import dev.tiprobe.testing.Command;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,8 +13,24 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** What {@code collect} leaves on the machine when it ends before a session begins. */
+/** What {@code collect} leaves on the machine when it ends before a session begins, and where its duration counts from. */
 class CollectCommandTest {
+    /**
+     * {@code -d 5} is five seconds of recording: they count from when the agent says the session
+     * began recording, so the session's own set-up after that is inside them, not added to the
+     * command's time. A moment the clocks cannot place between the ask and the answer counts from the answer.
+     */
+    @Test
+    void theDurationCountsFromWhenTheSessionBeganRecording() {
+        Reply started = Reply.ok(Reply.STARTED, "started").with(Reply.RECORDING_SINCE, 10_000L);
+        long nowNanos = 5_000_000_000L;
+        assertEquals(nowNanos - 120_000_000L, CollectCommand.recordingBegan(started, 9_500L, nowNanos, 10_120L));
+        assertEquals(nowNanos, CollectCommand.recordingBegan(started, 10_001L, nowNanos, 10_120L), "before the ask");
+        assertEquals(nowNanos, CollectCommand.recordingBegan(started, 9_500L, nowNanos, 9_999L), "after the answer");
+        assertEquals(nowNanos, CollectCommand.recordingBegan(Reply.ok(Reply.STARTED, "started"), 9_500L, nowNanos, 10_120L),
+                "an answer without the fact");
+    }
+
     /**
      * A printed profile's recording goes to a temporary directory of the command's own; an error
      * after the options were read (here, no agent jar where the command looks) ends the command

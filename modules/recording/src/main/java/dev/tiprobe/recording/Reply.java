@@ -27,6 +27,12 @@ public record Reply(boolean ok, String text, Map<String, String> facts) {
     public static final String RECORDING = "recording";
     /** The output the session was started for ({@code -f}), made from the recording by the command. */
     public static final String OUTPUT = "output";
+    /**
+     * When everything a session was started for began recording (started), in epoch milliseconds:
+     * a command's duration counts from there, not from the answer's arrival, which comes after
+     * the session's own set-up (its control socket, its keeper).
+     */
+    public static final String RECORDING_SINCE = "recordingSince";
     /** Why the last session stopped by itself (an idle reply's): its recording removed, the heap full. */
     public static final String WHY = "why";
     /** Methods instrumented so far (tracing). */
