@@ -1164,9 +1164,20 @@ class ImageIT {
         Run chosenText = tiprobe("report", dir.resolve("main-only.collapsed.tpr").toString(), "-f", "-");
         assertTrue(chosenText.out().startsWith("tiprobe recording: ") && chosenText.out().lines().findFirst().orElseThrow()
                 .contains(" 1 threads,"), "wall mode, but only the thread named main: " + chosenText.out());
-        Run noSample = tiprobe("-d", "1s", "--trace", "example.**", "-f", dir.resolve("x.html").toString(), Long.toString(busy.pid()));
+        Run noSample = tiprobe("-d", "1s", "--trace", "example.**", "-f", dir.resolve("x.pb.gz").toString(), Long.toString(busy.pid()));
         assertEquals(2, noSample.exit(), "a usage error, found before the target is touched");
         assertTrue(noSample.err().contains("needs --sample"), noSample.err());
+        // A session that only traced has a page all the same (its traced methods' table), as report makes from its recording;
+        // only what stacks alone draw is refused, by report too.
+        Path tracedPage = dir.resolve("traced.html");
+        Run tracedOnly = tiprobe("run", "--trace", "example.known.EnterLoop::work", "--mode", "time", "-f", tracedPage.toString(),
+                "--", JAVA, "-cp", CLASSES, "example.known.EnterLoop", "2");
+        assertEquals(0, tracedOnly.exit(), tracedOnly.err());
+        assertTrue(Files.readString(tracedPage).contains("\"traced\":[[\"example.known.EnterLoop.work(int"), "the traced methods' table");
+        Run noStacks = tiprobe("report", dir.resolve("traced.html.tpr").toString(), "-f", dir.resolve("traced.collapsed").toString());
+        assertEquals(1, noStacks.exit(), noStacks.all());
+        assertTrue(noStacks.err().contains("traced.collapsed is drawn from stacks, and the recording has none"), noStacks.err());
+        assertFalse(Files.exists(dir.resolve("traced.collapsed")), "no empty file left behind");
         List<String> lines = Files.readAllLines(collapsed);
         String hottest = lines.stream().max(java.util.Comparator.comparingLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))))
                 .orElseThrow();

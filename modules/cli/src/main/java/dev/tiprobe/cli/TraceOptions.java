@@ -154,7 +154,8 @@ final class TraceOptions implements TableFlags.Holder {
         Report.checked(output);
         boolean profiling = given.containsKey(Setting.INTERVAL) || given.containsKey(Setting.ALLOC) || given.containsKey(Setting.LOCK);
         if (!profiling && Export.forFile(file()).map(Export::drawnFromStacks).orElse(false)) {
-            throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: flame graphs and profiles are drawn from stacks");
+            throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: folded stacks and pprof profiles are drawn from stacks"
+                    + " (a .txt, .json or .html shows traced methods)");
         }
         String filter = table.text(Setting.TRACE);
         if (filter != null && AgentOptions.split(filter).size() > 1) {

@@ -35,8 +35,8 @@ public enum Export {
             if (printer.checkError()) throw new IOException("write failed");  // a PrintWriter keeps its errors to itself
         }
     },
-    /** A flame graph page holding every view, opening on the one asked for. */
-    FLAME_GRAPH(".html", true, true) {
+    /** A flame graph page holding every view, opening on the one asked for, and the traced methods' tables. */
+    FLAME_GRAPH(".html", false, true) {
         @Override
         void writeText(Recording r, Options o, Writer out) throws IOException {
             FlameGraphHtml.write(r, o.view(), o.frames(), out, o.title());
@@ -115,7 +115,11 @@ public enum Export {
         return Optional.empty();
     }
 
-    /** Whether the file is drawn from stacks (a flame graph, folded stacks, a pprof profile) rather than the recording's figures. */
+    /**
+     * Whether the file holds only what stacks draw (folded stacks, a pprof profile): from a session
+     * that took no stacks, only traced calls, it would be empty. A flame graph page shows the
+     * traced methods too.
+     */
     public boolean drawnFromStacks() {
         return fromStacks;
     }

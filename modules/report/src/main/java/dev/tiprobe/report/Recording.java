@@ -353,6 +353,16 @@ public record Recording(int chunks, long startEpochNanos, long endEpochNanos, Ma
         return info.containsKey(RecordingFormat.INFO_ENDED);
     }
 
+    /**
+     * Whether the session took stacks: it sampled, or recorded allocations or waits (even where it
+     * took none, as of a program that idled), or the recording holds some (one read from a JFR
+     * file). False for a session that only traced calls.
+     */
+    public boolean tookStacks() {
+        return !View.in(this).isEmpty() || info.containsKey(RecordingFormat.INFO_SAMPLE_MODE)
+                || info.containsKey(RecordingFormat.INFO_ALLOC_INTERVAL) || info.containsKey(RecordingFormat.INFO_LOCK_THRESHOLD);
+    }
+
     /** Whether the sampler took only threads that used CPU (cpu mode); then the cpu view is the natural one. */
     public boolean cpuMode() {
         return "cpu".equals(info.get(RecordingFormat.INFO_SAMPLE_MODE));
