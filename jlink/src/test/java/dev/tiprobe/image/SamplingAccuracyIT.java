@@ -179,12 +179,12 @@ class SamplingAccuracyIT {
         assertTrue(shares.getOrDefault("example/known/InlinedAcross.main", 0.0) < 0.05, figures);
 
         // A second session retransforms nothing again: the code compiled during the first still names the kernels.
-        // 12 s, for 1,100 samples or more, as above.
+        // 2,000 samples or more, as above.
         Path again = dir.resolve("again.collapsed");
-        Command.Run second = tiprobe("collect", "-d", "12s", "--sample", "10ms", "--sample-mode", "cpu", "-f", again.toString(),
-                Long.toString(p.pid()));
-        assertEquals(0, second.exit(), second.err());
-        String report = tiprobe("report", dir.resolve("again.collapsed.tpr").toString(), "-f", "-").out();
+        Path secondRecording = sampleUntil(again, p, 10, 2_000);
+        String report = tiprobe("report", secondRecording.toString(), "-f", "-").out();
+        Matcher secondSamples = Pattern.compile("tiprobe recording: (\\d+) samples").matcher(report);
+        assertTrue(secondSamples.find() && Long.parseLong(secondSamples.group(1)) >= 2_000, report);
         assertTrue(report.matches("(?s).*tiprobe retransformed no class: those of the hottest code had been compiled again by an earlier"
                 + " session of tiprobe's in this JVM \\([^)]*example\\.known\\.Inlined\\b.*"), report);
         Map<String, Double> secondShares = selfShares(again);
@@ -219,29 +219,19 @@ class SamplingAccuracyIT {
     }
 
     /**
-     * Samples process {@code p}, attached late, with the default flags, for 30 s and on until
-     * 1,600 samples are taken (two minutes at most); returns the self shares from a second and a
-     * half after the recompilation on, once the report says the recompilation retransformed
-     * classes matching {@code recompiled} (a regex).
+     * Samples process {@code p} every 5 ms, attached late, with the default flags otherwise, for
+     * 30 s and on until 3,200 samples are taken (two minutes at most); returns the self shares
+     * from a second and a half after the recompilation on, once the report says the recompilation
+     * retransformed classes matching {@code recompiled} (a regex).
      */
     private Map<String, Double> sharesAfterRecompiling(String name, Process p, String recompiled) throws Exception {
         Path collapsed = dir.resolve(name + ".collapsed");
-        String pid = Long.toString(p.pid());
-        // 1,100 samples or more after the recompilation, so that one method's share varies by about a point from run to run;
-        // with 600 the largest share was 55-62 % over six runs, and one in about ten missed the 5-point bound. Beside two
-        // busy JVMs the busy thread gets a third of a core: 30 s of the clock then held 540 samples after the recompilation.
-        Command.Run start = tiprobe("start", "--sample", "10ms", "--sample-mode", "cpu", "-f", collapsed.toString(), pid);
-        assertEquals(0, start.exit(), start.err());
-        long began = System.nanoTime();
-        long samples = 0;
-        while (System.nanoTime() - began < 120_000_000_000L && (samples < 1_600 || System.nanoTime() - began < 30_000_000_000L)) {
-            Thread.sleep(5_000);  // each status is a JVM of its own, on the target's two cores
-            Matcher taken = Pattern.compile("(\\d+) samples").matcher(tiprobe("status", pid).out());
-            if (taken.find()) samples = Long.parseLong(taken.group(1));
-        }
-        Command.Run stop = tiprobe("stop", pid);
-        assertEquals(0, stop.exit(), stop.err());
-        Path recording = dir.resolve(name + ".collapsed.tpr");
+        // 2,000 samples or more after the recompilation. The kernels' true shares are not exactly 14, 29 and 57 %: the loop's
+        // own instructions go to the last kernel, and async-profiler, loaded at the JVM's start, gives it 58.1 to 58.8 % over
+        // five runs of 4,000 samples. With 1,100 samples (a standard deviation of 1.5 points) its share reached 62.7 % in one
+        // CI run, past the 5-point bound; with 2,000 (1.1 points) that is three deviations away. Beside two busy JVMs the busy
+        // thread gets a third of a core, about 65 samples a second: hence on past 30 s until 3,200 samples.
+        Path recording = sampleUntil(collapsed, p, 30, 3_200);
         String report = tiprobe("report", recording.toString(), "-f", "-").out();
         Matcher at = Pattern.compile("; ([0-9.]+) s in, tiprobe had HotSpot compile").matcher(report);
         assertTrue(at.find(), report);
@@ -252,10 +242,31 @@ class SamplingAccuracyIT {
         Matcher window = Pattern.compile("tiprobe recording: (\\d+) samples")
                 .matcher(tiprobe("report", recording.toString(), "--from", from, "-f", "-").out());
         long kept = window.find() ? Long.parseLong(window.group(1)) : 0;
-        assertTrue(kept >= 1_000, kept + " samples from " + from + " s on, of " + samples + " in all");
+        assertTrue(kept >= 2_000, kept + " samples from " + from + " s on");
         Path after = dir.resolve(name + "-after.collapsed");
         assertEquals(0, tiprobe("report", recording.toString(), "--from", from, "-f", after.toString()).exit());
         return selfShares(after);
+    }
+
+    /**
+     * A session of {@code tiprobe start}, sampling process {@code p} every 5 ms in CPU mode into
+     * {@code collapsed}, stopped once it has run {@code seconds} and taken {@code samples} samples,
+     * or after two minutes; returns its recording.
+     */
+    private Path sampleUntil(Path collapsed, Process p, int seconds, long samples) throws Exception {
+        String pid = Long.toString(p.pid());
+        Command.Run start = tiprobe("start", "--sample", "5ms", "--sample-mode", "cpu", "-f", collapsed.toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        long began = System.nanoTime();
+        long taken = 0;
+        while (System.nanoTime() - began < 120_000_000_000L && (taken < samples || System.nanoTime() - began < seconds * 1_000_000_000L)) {
+            Thread.sleep(5_000);  // each status is a JVM of its own, on the target's two cores
+            Matcher status = Pattern.compile("(\\d+) samples").matcher(tiprobe("status", pid).out());
+            if (status.find()) taken = Long.parseLong(status.group(1));
+        }
+        Command.Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+        return collapsed.resolveSibling(collapsed.getFileName() + ".tpr");
     }
 
     private static void assertKernelShares(Map<String, Double> shares, String figures) {
