@@ -2,8 +2,8 @@ package dev.tiprobe.jvmti;
 
 import dev.tiprobe.bindings.jvmti.JNINativeInterface_;
 
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
-import java.util.function.Supplier;
 
 import static dev.tiprobe.jvmti.Native.C_POINTER;
 
@@ -12,27 +12,31 @@ import static dev.tiprobe.jvmti.Native.C_POINTER;
  * pointer's place in the JNIEnv's function table and how to link its downcall ahead of time.
  */
 enum JniFunction {
-    CallObjectMethodA(JNINativeInterface_.CallObjectMethodA$offset(), JNINativeInterface_.CallObjectMethodA::descriptor),
-    CallStaticObjectMethodA(JNINativeInterface_.CallStaticObjectMethodA$offset(), JNINativeInterface_.CallStaticObjectMethodA::descriptor),
-    DefineClass(JNINativeInterface_.DefineClass$offset(), JNINativeInterface_.DefineClass::descriptor),
-    ExceptionCheck(JNINativeInterface_.ExceptionCheck$offset(), JNINativeInterface_.ExceptionCheck::descriptor),
-    ExceptionClear(JNINativeInterface_.ExceptionClear$offset(), JNINativeInterface_.ExceptionClear::descriptor),
-    GetMethodID(JNINativeInterface_.GetMethodID$offset(), JNINativeInterface_.GetMethodID::descriptor),
-    GetObjectArrayElement(JNINativeInterface_.GetObjectArrayElement$offset(), JNINativeInterface_.GetObjectArrayElement::descriptor),
-    GetStaticFieldID(JNINativeInterface_.GetStaticFieldID$offset(), JNINativeInterface_.GetStaticFieldID::descriptor),
-    GetStaticMethodID(JNINativeInterface_.GetStaticMethodID$offset(), JNINativeInterface_.GetStaticMethodID::descriptor),
-    GetStaticObjectField(JNINativeInterface_.GetStaticObjectField$offset(), JNINativeInterface_.GetStaticObjectField::descriptor),
-    NewGlobalRef(JNINativeInterface_.NewGlobalRef$offset(), JNINativeInterface_.NewGlobalRef::descriptor),
-    PopLocalFrame(JNINativeInterface_.PopLocalFrame$offset(), JNINativeInterface_.PopLocalFrame::descriptor),
-    PushLocalFrame(JNINativeInterface_.PushLocalFrame$offset(), JNINativeInterface_.PushLocalFrame::descriptor),
-    SetObjectArrayElement(JNINativeInterface_.SetObjectArrayElement$offset(), JNINativeInterface_.SetObjectArrayElement::descriptor);
+    CallObjectMethodA(JNINativeInterface_.CallObjectMethodA$offset(), JNINativeInterface_.CallObjectMethodA.descriptor()),
+    CallStaticObjectMethodA(JNINativeInterface_.CallStaticObjectMethodA$offset(), JNINativeInterface_.CallStaticObjectMethodA.descriptor()),
+    DefineClass(JNINativeInterface_.DefineClass$offset(), JNINativeInterface_.DefineClass.descriptor()),
+    ExceptionCheck(JNINativeInterface_.ExceptionCheck$offset(), JNINativeInterface_.ExceptionCheck.descriptor()),
+    ExceptionClear(JNINativeInterface_.ExceptionClear$offset(), JNINativeInterface_.ExceptionClear.descriptor()),
+    GetMethodID(JNINativeInterface_.GetMethodID$offset(), JNINativeInterface_.GetMethodID.descriptor()),
+    GetObjectArrayElement(JNINativeInterface_.GetObjectArrayElement$offset(), JNINativeInterface_.GetObjectArrayElement.descriptor()),
+    GetStaticFieldID(JNINativeInterface_.GetStaticFieldID$offset(), JNINativeInterface_.GetStaticFieldID.descriptor()),
+    GetStaticMethodID(JNINativeInterface_.GetStaticMethodID$offset(), JNINativeInterface_.GetStaticMethodID.descriptor()),
+    GetStaticObjectField(JNINativeInterface_.GetStaticObjectField$offset(), JNINativeInterface_.GetStaticObjectField.descriptor()),
+    NewGlobalRef(JNINativeInterface_.NewGlobalRef$offset(), JNINativeInterface_.NewGlobalRef.descriptor()),
+    PopLocalFrame(JNINativeInterface_.PopLocalFrame$offset(), JNINativeInterface_.PopLocalFrame.descriptor()),
+    PushLocalFrame(JNINativeInterface_.PushLocalFrame$offset(), JNINativeInterface_.PushLocalFrame.descriptor()),
+    SetObjectArrayElement(JNINativeInterface_.SetObjectArrayElement$offset(), JNINativeInterface_.SetObjectArrayElement.descriptor());
 
     private final long offset;
-    private final Supplier<?> prelink;
 
-    JniFunction(long offset, Supplier<?> prelink) {
+    /**
+     * {@code linked} is the function's descriptor, asked of jextract's class for the function
+     * so that the class initializes, making its downcall handle, when this enum does: a plain
+     * call rather than a method reference, each of which would spin a class of its own in the
+     * target at the agent's start.
+     */
+    JniFunction(long offset, FunctionDescriptor linked) {
         this.offset = offset;
-        this.prelink = prelink;
     }
 
     /** The function's pointer in {@code table}, the JNIEnv's function table. */
@@ -42,6 +46,6 @@ enum JniFunction {
 
     /** Creates the downcall handles of every function ahead of their first call. */
     static void prelinkAll() {
-        for (JniFunction f : values()) f.prelink.get();
+        values();  // initializing the enum links them all
     }
 }
