@@ -57,7 +57,7 @@ public final class AgentMain {
         ModuleAccess.use(inst);
         boolean tracing = false;
         try {
-            AgentOptions options = AgentOptions.parse(args);
+            AgentOptions options = parsed(args);
             tracing = options.tracing() != null;
             long pid = ProcessHandle.current().pid();
             Path recording = options.recordingFile(pid);
@@ -219,6 +219,19 @@ public final class AgentMain {
         }
     }
 
+    /**
+     * The options of {@code args}, refusing, as the command does, an output that holds only stacks
+     * from a session that takes none: its {@code tiprobe report} could not make it.
+     */
+    static AgentOptions parsed(String args) {
+        AgentOptions options = AgentOptions.parse(args);
+        String file = options.file();
+        if (!options.profiling() && file != null && Export.forFile(file).map(Export::holdsOnlyStacks).orElse(false)) {
+            throw new IllegalArgumentException("file=" + file + " needs interval, alloc or lock: " + Export.ONLY_STACKS);
+        }
+        return options;
+    }
+
     /** A session is running from its start until stop or exit closes it. */
     private static boolean running() {
         return session != null && !session.closed();
@@ -226,7 +239,7 @@ public final class AgentMain {
 
     private static synchronized Reply start(String args, Path progress, String owner) throws IOException {
         if (running()) return Reply.error("a session is already running; stop it first");
-        AgentOptions options = AgentOptions.parse(args);
+        AgentOptions options = parsed(args);
         String full = HeapWatch.nearlyFull();
         if (full != null) return Reply.error(full + ": tiprobe does not start where its tables could bring an OutOfMemoryError");
         long pid = ProcessHandle.current().pid();

@@ -37,4 +37,17 @@ class OutputCheckTest {
         assertTrue(said.equals("cannot write " + proc + ": the file system of /proc creates no files")
                 || said.equals("cannot write " + proc + ": permission denied"), said);
     }
+
+    /**
+     * A session that only traces cannot make folded stacks or a pprof profile: refused at its start,
+     * under -javaagent too, rather than pointing at the exit to a report command that refuses it.
+     */
+    @Test
+    void anOutputOfStacksOnlyNeedsASessionThatTakesThem() {
+        assertEquals("file=t.collapsed needs interval, alloc or lock: .collapsed and .pb.gz files hold only stacks"
+                        + " (.json, .txt, .html or .jfr show traced methods)",
+                assertThrows(IllegalArgumentException.class, () -> AgentMain.parsed("trace=a.*,file=t.collapsed")).getMessage());
+        assertEquals("t.pb.gz", AgentMain.parsed("trace=a.*,interval=10ms,file=t.pb.gz").file());
+        assertEquals("t.html", AgentMain.parsed("trace=a.*,file=t.html").file());
+    }
 }

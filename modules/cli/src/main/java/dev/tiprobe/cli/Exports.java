@@ -73,9 +73,9 @@ final class Exports {
      */
     static List<String> write(Recording r, Path out, Export.Options options) throws CliException {
         Export format = of(out);
-        if (format.drawnFromStacks() && !r.tookStacks()) {
-            throw new CliException(out.getFileName() + " is drawn from stacks, and the recording has none: its session traced calls"
-                    + " only (a .txt, .json or .html shows its traced methods)");
+        if (format.holdsOnlyStacks() && !r.tookStacks()) {
+            throw new CliException("the recording has no stacks (no samples, allocations or waits) to make " + out.getFileName()
+                    + " of: " + Export.ONLY_STACKS);
         }
         OutputFiles.writeBytes(out, o -> format.write(r, options, o));
         return notesBeside(r, format);

@@ -153,9 +153,8 @@ final class TraceOptions implements TableFlags.Holder {
         if (output.toString().contains(",")) throw new UsageException("the output's name cannot contain ','");
         Report.checked(output);
         boolean profiling = given.containsKey(Setting.INTERVAL) || given.containsKey(Setting.ALLOC) || given.containsKey(Setting.LOCK);
-        if (!profiling && Export.forFile(file()).map(Export::drawnFromStacks).orElse(false)) {
-            throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: folded stacks and pprof profiles are drawn from stacks"
-                    + " (a .txt, .json or .html shows traced methods)");
+        if (!profiling && Export.forFile(file()).map(Export::holdsOnlyStacks).orElse(false)) {
+            throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: " + Export.ONLY_STACKS);
         }
         String filter = table.text(Setting.TRACE);
         if (filter != null && AgentOptions.split(filter).size() > 1) {

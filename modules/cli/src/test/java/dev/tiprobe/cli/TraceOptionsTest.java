@@ -142,8 +142,8 @@ class TraceOptionsTest {
         assertEquals("missing ')' at position 16 of 'T::f(String, int'", usage("--trace", "T::f(String, int"));
         assertEquals("missing method name after '::' at position 5 of 'a.b::'", usage("--trace", "a.b::"));
         assertEquals("--sample-threads cannot contain ',': separate globs with ';'", usage("--sample", "10ms", "--sample-threads", "a,b"));
-        assertEquals("-f t.collapsed needs --sample, --alloc or --lock: folded stacks and pprof profiles are drawn from stacks"
-                        + " (a .txt, .json or .html shows traced methods)",
+        assertEquals("-f t.collapsed needs --sample, --alloc or --lock: .collapsed and .pb.gz files hold only stacks"
+                        + " (.json, .txt, .html or .jfr show traced methods)",
                 assertThrows(UsageException.class, () -> flags("--trace", "a.*", "-f", "t.collapsed").settings(Path.of("/tmp/t.collapsed")))
                         .getMessage());
         assertEquals("the output's name cannot contain ','",

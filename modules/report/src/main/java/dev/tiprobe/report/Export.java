@@ -85,14 +85,20 @@ public enum Export {
     /** The names files take, for messages: {@code .json, .txt, ...}. */
     public static final String NAMES = names();
 
+    /**
+     * Why a session that takes no stacks (it only traces) cannot make a file of the formats that
+     * {@link #holdsOnlyStacks hold only stacks}, and which formats show what it holds, for messages.
+     */
+    public static final String ONLY_STACKS = onlyStacks();
+
     /** How a file of this format's name ends. */
     public final String extension;
-    private final boolean fromStacks;
+    private final boolean onlyStacks;
     private final boolean diffs;
 
-    Export(String extension, boolean fromStacks, boolean diffs) {
+    Export(String extension, boolean onlyStacks, boolean diffs) {
         this.extension = extension;
-        this.fromStacks = fromStacks;
+        this.onlyStacks = onlyStacks;
         this.diffs = diffs;
     }
 
@@ -100,6 +106,16 @@ public enum Export {
         StringJoiner all = new StringJoiner(", ");
         for (Export e : values()) all.add(e.extension);
         return all.toString();
+    }
+
+    private static String onlyStacks() {
+        StringJoiner stacks = new StringJoiner(" and ");
+        StringJoiner others = new StringJoiner(", ");
+        for (Export e : values()) (e.onlyStacks ? stacks : others).add(e.extension);
+        String shown = others.toString();
+        int last = shown.lastIndexOf(", ");
+        return stacks + " files hold only stacks (" + (last < 0 ? shown : shown.substring(0, last) + " or " + shown.substring(last + 2))
+                + " show traced methods)";
     }
 
     /** Whether a file of this name is written in this format. */
@@ -120,8 +136,8 @@ public enum Export {
      * that took no stacks, only traced calls, it would be empty. A flame graph page shows the
      * traced methods too.
      */
-    public boolean drawnFromStacks() {
-        return fromStacks;
+    public boolean holdsOnlyStacks() {
+        return onlyStacks;
     }
 
     /** Whether it compares two recordings ({@link #writeDiff}). */
