@@ -167,9 +167,9 @@ final class CollectCommand extends SessionCommand {
     /**
      * When the session began recording, on this command's {@link System#nanoTime} clock: the
      * moment its answer gives ({@link Reply#RECORDING_SINCE}), so that {@code -d 5} is five seconds
-     * of recording, the session's own set-up after that among them. Now where the answer gives
-     * none, or one the clocks place outside the load: before it was {@code askedMillis} or after
-     * the answer came ({@code nowMillis}).
+     * of recording, the session's own set-up after that among them. {@code nowNanos} where the
+     * answer gives none, or one the clocks place outside the load: before it was asked for
+     * ({@code askedMillis}) or after the answer came ({@code nowMillis}).
      */
     static long recordingBegan(Reply started, long askedMillis, long nowNanos, long nowMillis) {
         long since = started.count(Reply.RECORDING_SINCE);
@@ -189,8 +189,7 @@ final class CollectCommand extends SessionCommand {
         Runnable endLine = () -> {
             if (terminal) err.println();
         };
-        long start = began;
-        long end = start + duration.toNanos();
+        long end = began + duration.toNanos();
         long nextLogged = 1;
         while (!ctrlC.await(Math.min(1_000_000_000L, end - System.nanoTime())) && System.nanoTime() < end) {
             if (targetEndsWithin(Duration.ZERO)) {
@@ -201,7 +200,7 @@ final class CollectCommand extends SessionCommand {
                 endLine.run();
                 err.println("tiprobe collect: wrote " + f);
             });
-            long elapsed = (System.nanoTime() - start) / 1_000_000_000L;
+            long elapsed = (System.nanoTime() - began) / 1_000_000_000L;
             Reply now = Agent.read(progress);
             if (now != null && now.kind().equals(Reply.IDLE)) {  // the session stopped itself, its recording finished
                 endLine.run();

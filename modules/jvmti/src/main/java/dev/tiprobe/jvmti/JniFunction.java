@@ -30,12 +30,12 @@ enum JniFunction {
     private final long offset;
 
     /**
-     * {@code linked} is the function's descriptor, asked of jextract's class for the function
+     * {@code descriptorAskedToLink} is the function's descriptor, asked of jextract's class for the function
      * so that the class initializes, making its downcall handle, when this enum does: a plain
      * call rather than a method reference, each of which would spin a class of its own in the
      * target at the agent's start.
      */
-    JniFunction(long offset, FunctionDescriptor linked) {
+    JniFunction(long offset, FunctionDescriptor descriptorAskedToLink) {
         this.offset = offset;
     }
 
