@@ -78,6 +78,34 @@ class RegistryTest {
     }
 
     /**
+     * A class that loads while the registry listens is told to its listener as a load once its
+     * ClassPrepare is handled, though a stack frame or an allocation of it had it registered
+     * before (here, at once, as a busy program's samples do).
+     */
+    @Test
+    void aClassMetBeforeItsClassPrepareIsHandledIsToldAsALoadAllTheSame() throws Exception {
+        java.util.Set<String> told = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        registry.listen((loaded, token) -> {
+            if (loaded) told.add(token.binaryName());
+        });
+        try {
+            GeneratedClasses.Loader loader = new GeneratedClasses.Loader();
+            java.util.Set<String> met = new java.util.HashSet<>();
+            for (int i = 0; i < 200; i++) {
+                Class<?> c = loader.define("gen.MetEarly" + i);
+                assertNotNull(registry.register(c));
+                met.add(c.getName());
+            }
+            registry.sync();
+            java.util.Set<String> missing = new java.util.TreeSet<>(met);
+            missing.removeAll(told);
+            assertTrue(missing.isEmpty(), missing.size() + " of 200 loads untold: " + missing);
+        } finally {
+            registry.listen(null);
+        }
+    }
+
+    /**
      * Class tags stay on Class objects after a registry closes; a later registry (the next
      * sampling session in the same JVM) must still learn those classes, not take them as its own.
      */
