@@ -36,6 +36,16 @@ public record Call(long startEpochNanos, long threadId, String threadName, int m
     public static final byte RUNNING = 2;
 
     /**
+     * How the parameter at {@code index} is named, in a call's record and in a condition
+     * ({@code watch --where}): by the name its class file keeps ({@code declared}, null where it
+     * keeps none), else {@code arg0}, {@code arg1}, ...
+     */
+    public static String parameterName(List<String> declared, int index) {
+        String name = declared != null && index < declared.size() ? declared.get(index) : null;
+        return name != null ? name : "arg" + index;
+    }
+
+    /**
      * {@code varlong:nanosAfterStart varlong:threadId varint:methodId varint:depth u8:outcome
      * varlong:durationNanos varint:argCount (string:name value) * argCount value:result
      * [varint:stackId, version 10 on; 0: none] [varint:calleeCount (string:method varlong:calls
@@ -52,7 +62,7 @@ public record Call(long startEpochNanos, long threadId, String threadName, int m
             out.varlong(c.durationNanos);
             out.varlong(c.argValues.size());
             for (int i = 0; i < c.argValues.size(); i++) {
-                out.string(i < c.argNames.size() ? c.argNames.get(i) : "arg" + i);
+                out.string(parameterName(c.argNames, i));
                 out.value(c.argValues.get(i));
             }
             out.value(c.result);

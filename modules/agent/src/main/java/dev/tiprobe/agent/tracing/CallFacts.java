@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class CallFacts implements CallCondition.Facts {
     private final Call call;
-    /** The method's parameter names as its class file keeps them, or null. */
+    /** The method's parameter names as its class file keeps them, or null; where it keeps none, arg0, arg1, ... */
     private final List<String> parameterNames;
 
     CallFacts(Call call, List<String> parameterNames) {
@@ -26,8 +26,10 @@ final class CallFacts implements CallCondition.Facts {
 
     @Override
     public Object argument(String name) {
-        int index = parameterNames == null ? -1 : parameterNames.indexOf(name);
-        return index < 0 ? CallCondition.MISSING : argument(index);
+        for (int i = 0; i < call.args().length; i++) {
+            if (dev.tiprobe.recording.Call.parameterName(parameterNames, i).equals(name)) return argument(i);
+        }
+        return CallCondition.MISSING;
     }
 
     @Override

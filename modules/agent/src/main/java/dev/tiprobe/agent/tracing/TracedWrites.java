@@ -156,8 +156,7 @@ public final class TracedWrites {
         List<String> argNames = new ArrayList<>();
         List<CapturedValue> values = new ArrayList<>();
         for (int i = 0; i < c.args().size(); i++) {
-            List<String> declared = c.parameterNames();
-            argNames.add(declared != null && i < declared.size() && declared.get(i) != null ? declared.get(i) : "arg" + i);
+            argNames.add(Call.parameterName(c.parameterNames(), i));
             values.add(CapturedValues.of(c.args().get(i)));
         }
         CapturedValue result = c.threw() || !c.token().returnsVoid() ? CapturedValues.of(c.result()) : CapturedValue.NONE;
