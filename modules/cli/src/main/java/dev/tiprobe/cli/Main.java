@@ -67,6 +67,13 @@ public final class Main implements Runnable {
 
     /** Runs the command line with its data going to {@code out} and its messages to {@code err}. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
+        if (args.length > 0 && !args[0].startsWith("-") && !args[0].chars().allMatch(Character::isDigit)
+                && !NAMES.contains(args[0]) && !TOP_LEVEL.contains(args[0])) {
+            // `tiprobe stauts 12` would otherwise be refused as collect's pid
+            err.println("tiprobe: '" + args[0] + "' is neither a command nor a pid; the commands: " + String.join(", ", NAMES_IN_ORDER));
+            err.println("Try 'tiprobe --help'.");
+            return USAGE;
+        }
         String[] arguments = withDefaultCommand(args);
         CommandLine cli = commandLine(arguments);
         cli.setOut(out);
@@ -130,7 +137,8 @@ public final class Main implements Runnable {
         return subcommand.getAnnotation(Command.class).name();
     }
 
-    private static final Set<String> NAMES = Set.copyOf(SUBCOMMANDS.stream().map(Main::name).toList());
+    private static final List<String> NAMES_IN_ORDER = SUBCOMMANDS.stream().map(Main::name).toList();
+    private static final Set<String> NAMES = Set.copyOf(NAMES_IN_ORDER);
 
     /** {@code collect} when the first argument is neither a subcommand nor a top-level option. */
     private static String[] withDefaultCommand(String[] args) {

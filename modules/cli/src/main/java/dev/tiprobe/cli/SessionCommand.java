@@ -23,8 +23,22 @@ abstract class SessionCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<pid>", description = "The target JVM.")
+    @Parameters(index = "0", paramLabel = "<pid>", converter = PidConverter.class, description = "The target JVM.")
     long pid;
+
+    /** A pid is a positive number; anything else says what it should be, not Java's type. */
+    static final class PidConverter implements picocli.CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                long pid = Long.parseLong(value);
+                if (pid > 0) return pid;
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a pid (a process id, as 'tiprobe list' shows)");
+        }
+    }
 
     /** What the agent is asked: start, status, dump or stop. */
     abstract String command();

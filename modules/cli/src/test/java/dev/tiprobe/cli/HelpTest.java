@@ -46,7 +46,18 @@ class HelpTest {
         assertEquals("tiprobe collect: Unknown option: '--smaple'", spaced.err().lines().findFirst().orElse(""), spaced.err());
         Result badPid = tiprobe("-d", "5", "abc");
         assertEquals(2, badPid.exit());
-        assertTrue(badPid.err().startsWith("tiprobe collect: Invalid value for positional parameter at index 0 (<pid>): 'abc'"), badPid.err());
+        assertEquals("tiprobe collect: Invalid value for positional parameter at index 0 (<pid>): 'abc' is not a pid"
+                + " (a process id, as 'tiprobe list' shows)", badPid.err().lines().findFirst().orElse(""), badPid.err());
+        assertEquals(2, tiprobe("status", "-3").exit());
+    }
+
+    /** A misspelt command is named as such, not refused as collect's pid. */
+    @Test
+    void aMisspeltCommandIsNamed() {
+        Result typo = tiprobe("stauts", "4242");
+        assertEquals(2, typo.exit());
+        assertEquals("tiprobe: 'stauts' is neither a command nor a pid; the commands: list, collect, start, status, dump, stop, run,"
+                + " report, demo, watch, help", typo.err().lines().findFirst().orElse(""), typo.err());
     }
 
     /** The options table names the command's flags as they are: each is a flag of collect, start or watch. */
