@@ -229,17 +229,20 @@ final class Recompiler {
         Map<Class<?>, List<RunningLoops.Loop>> running = RunningLoops.every(jvmti, candidates);
         if (sessionEnding.getAsBoolean()) return null;  // the walks take the better part of a second
         List<Class<?>> chosen = new ArrayList<>();
+        int pastTheMost = 0;
         for (Class<?> c : candidates) {
             if (virtual.contains(c)) {
                 left.add(c.getName() + " (hot in a virtual thread, where a running loop cannot be seen)");
             } else if (running.getOrDefault(c, List.of()).stream().anyMatch(loop -> keepsItsClass(loop, selfTimed))) {
                 left.add(c.getName() + " (a loop of it ran throughout)");
             } else if (chosen.size() >= MOST_CLASSES) {
-                left.add(c.getName() + " (more than " + MOST_CLASSES + " classes)");
+                pastTheMost++;
             } else {
                 chosen.add(c);
             }
         }
+        // One entry for them all: named one by one they were most of the report's first screen.
+        if (pastTheMost > 0) left.add(pastTheMost + " less hot classes (tiprobe retransforms " + MOST_CLASSES + " at most)");
         byThread.clear();
         List<Class<?>> changed = new ArrayList<>();
         try {
