@@ -3,6 +3,7 @@ package dev.tiprobe.cli;
 import dev.tiprobe.filter.MethodFilter;
 import dev.tiprobe.options.AgentOptions;
 import dev.tiprobe.options.Setting;
+import dev.tiprobe.recording.PrivateFiles;
 import dev.tiprobe.report.Export;
 import picocli.CommandLine.Option;
 
@@ -152,6 +153,8 @@ final class TraceOptions implements TableFlags.Holder {
         if (looping != null) given.putAll(looping.tableFlags().given());
         if (output.toString().contains(",")) throw new UsageException("the output's name cannot contain ','");
         Report.checked(output);
+        String directory = PrivateFiles.directoryProblem(output);  // before the target is touched, and of the file asked for
+        if (directory != null) throw new CliException("cannot write " + output + ": " + directory);
         boolean profiling = given.containsKey(Setting.INTERVAL) || given.containsKey(Setting.ALLOC) || given.containsKey(Setting.LOCK);
         if (!profiling && Export.forFile(file()).map(Export::holdsOnlyStacks).orElse(false)) {
             throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: " + Export.ONLY_STACKS);
