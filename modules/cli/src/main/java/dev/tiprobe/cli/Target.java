@@ -118,6 +118,7 @@ record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) i
 
     private static Target attachNow(long pid) throws CliException {
         VirtualMachine vm;
+        AttachListener.start(pid);
         try {
             vm = VirtualMachine.attach(Long.toString(pid));
         } catch (AttachNotSupportedException e) {
