@@ -4,6 +4,7 @@ import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
+import com.sun.tools.attach.VirtualMachineDescriptor;
 
 import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.recording.ControlSocket;
@@ -118,13 +119,16 @@ record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) i
 
     private static Target attachNow(long pid) throws CliException {
         VirtualMachine vm;
-        AttachListener.start(pid);
+        VirtualMachineDescriptor listed = AttachListener.listed(pid);
+        Path trigger = listed == null ? null : AttachListener.start(pid);
         try {
-            vm = VirtualMachine.attach(Long.toString(pid));
+            vm = listed != null ? VirtualMachine.attach(listed) : VirtualMachine.attach(Long.toString(pid));
         } catch (AttachNotSupportedException e) {
             throw new CliException("process " + pid + " is not a JVM that accepts attach (not Java, or started with -XX:+DisableAttachMechanism)");
         } catch (IOException e) {
             throw new CliException("cannot attach to " + pid + ": " + e.getMessage(), e);
+        } finally {
+            AttachListener.delete(trigger);
         }
         try {
             Properties system = vm.getSystemProperties();
