@@ -227,7 +227,7 @@ public final class AgentMain {
         AgentOptions options = AgentOptions.parse(args);
         String file = options.file();
         if (!options.profiling() && file != null && Export.forFile(file).map(Export::holdsOnlyStacks).orElse(false)) {
-            throw new IllegalArgumentException("file=" + file + " needs interval, alloc or lock: " + Export.ONLY_STACKS);
+            throw new IllegalArgumentException("file=" + file + " needs interval, alloc or lock: " + Export.ONLY_STACKS_FOR_TRACING);
         }
         return options;
     }
@@ -240,11 +240,11 @@ public final class AgentMain {
     private static synchronized Reply start(String args, Path progress, String owner) throws IOException {
         if (running()) return Reply.error("a session is already running; stop it first");
         AgentOptions options = parsed(args);
+        String full = HeapWatch.nearlyFull();
+        if (full != null) return Reply.error(full + ": tiprobe does not start where its tables could bring an OutOfMemoryError");
         // The callbacks' stubs meanwhile on another thread, as premain makes them: beside a busy
         // program and the JIT, two threads of the agent's get more of the CPU than one.
         if (Profiling.wanted(options)) AgentThreads.daemon("tiprobe-prelink").start(AgentMain::prelinkCallbacks);
-        String full = HeapWatch.nearlyFull();
-        if (full != null) return Reply.error(full + ": tiprobe does not start where its tables could bring an OutOfMemoryError");
         long pid = ProcessHandle.current().pid();
         Path recording = options.recordingFile(pid);
         checkWritable(recording);
