@@ -1176,7 +1176,8 @@ class ImageIT {
         assertTrue(Files.readString(tracedPage).contains("\"traced\":[[\"example.known.EnterLoop.work(int"), "the traced methods' table");
         Run noStacks = tiprobe("report", dir.resolve("traced.html.tpr").toString(), "-f", dir.resolve("traced.collapsed").toString());
         assertEquals(1, noStacks.exit(), noStacks.all());
-        assertTrue(noStacks.err().contains("the recording has no stacks (no samples, allocations or waits) to make traced.collapsed of"), noStacks.err());
+        assertTrue(noStacks.err().contains("the recording has no stacks (no samples, allocations or waits) to make traced.collapsed of:"
+                + " .collapsed and .pb.gz files hold only stacks (.json, .txt, .html or .jfr show what it holds)"), noStacks.err());
         assertFalse(Files.exists(dir.resolve("traced.collapsed")), "no empty file left behind");
         List<String> lines = Files.readAllLines(collapsed);
         String hottest = lines.stream().max(java.util.Comparator.comparingLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))))

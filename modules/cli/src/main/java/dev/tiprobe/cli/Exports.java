@@ -75,7 +75,7 @@ final class Exports {
         Export format = of(out);
         if (format.holdsOnlyStacks() && !r.tookStacks()) {
             throw new CliException("the recording has no stacks (no samples, allocations or waits) to make " + out.getFileName()
-                    + " of: " + Export.ONLY_STACKS);
+                    + " of: " + Export.HOLD_ONLY_STACKS + " (" + Export.NOT_ONLY_STACKS + " show what it holds)");
         }
         OutputFiles.writeBytes(out, o -> format.write(r, options, o));
         return notesBeside(r, format);

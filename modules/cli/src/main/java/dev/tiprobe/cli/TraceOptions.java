@@ -157,7 +157,7 @@ final class TraceOptions implements TableFlags.Holder {
         if (directory != null) throw new CliException("cannot write " + output + ": " + directory);
         boolean profiling = given.containsKey(Setting.INTERVAL) || given.containsKey(Setting.ALLOC) || given.containsKey(Setting.LOCK);
         if (!profiling && Export.forFile(file()).map(Export::holdsOnlyStacks).orElse(false)) {
-            throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: " + Export.ONLY_STACKS);
+            throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: " + Export.ONLY_STACKS_FOR_TRACING);
         }
         String filter = table.text(Setting.TRACE);
         if (filter != null && AgentOptions.split(filter).size() > 1) {

@@ -85,11 +85,12 @@ public enum Export {
     /** The names files take, for messages: {@code .json, .txt, ...}. */
     public static final String NAMES = names();
 
-    /**
-     * Why a session that takes no stacks (it only traces) cannot make a file of the formats that
-     * {@link #holdsOnlyStacks hold only stacks}, and which formats show what it holds, for messages.
-     */
-    public static final String ONLY_STACKS = onlyStacks();
+    /** Why a file of the formats that {@link #holdsOnlyStacks hold only stacks} needs stacks, for messages. */
+    public static final String HOLD_ONLY_STACKS = joined(true, " and ") + " files hold only stacks";
+    /** The other formats, which show what a recording holds besides stacks, for messages: {@code .json, … or .jfr}. */
+    public static final String NOT_ONLY_STACKS = joined(false, ", ").replaceFirst(", ([^,]*)$", " or $1");
+    /** Why a session that only traces cannot make a file of those formats, and which to ask for instead. */
+    public static final String ONLY_STACKS_FOR_TRACING = HOLD_ONLY_STACKS + " (" + NOT_ONLY_STACKS + " show traced methods)";
 
     /** How a file of this format's name ends. */
     public final String extension;
@@ -108,14 +109,10 @@ public enum Export {
         return all.toString();
     }
 
-    private static String onlyStacks() {
-        StringJoiner stacks = new StringJoiner(" and ");
-        StringJoiner others = new StringJoiner(", ");
-        for (Export e : values()) (e.onlyStacks ? stacks : others).add(e.extension);
-        String shown = others.toString();
-        int last = shown.lastIndexOf(", ");
-        return stacks + " files hold only stacks (" + (last < 0 ? shown : shown.substring(0, last) + " or " + shown.substring(last + 2))
-                + " show traced methods)";
+    private static String joined(boolean onlyStacks, String separator) {
+        StringJoiner all = new StringJoiner(separator);
+        for (Export e : values()) if (e.onlyStacks == onlyStacks) all.add(e.extension);
+        return all.toString();
     }
 
     /** Whether a file of this name is written in this format. */
