@@ -255,8 +255,8 @@ public final class Registry implements AutoCloseable {
      * before its ClassPrepare was handled); one a machinery thread loaded is not told of when it
      * unloads either, and leaves no mark behind. {@code announce}: its ClassPrepare is handled
      * now, so it loaded while the registry listened, and the listener is told, as of a class
-     * registered by its ClassPrepare (a busy program's classes are mostly met first: a run that
-     * loaded 282 had 9 told).
+     * registered by its ClassPrepare: a busy program's samples and allocations meet most of its
+     * new classes before the registry's thread handles their ClassPrepare.
      */
     private IdMap.ClassEntry registered(Class<?> type, long tag, boolean announce) {
         if (loadedByMachinery.remove(type)) untold.add(tag);
