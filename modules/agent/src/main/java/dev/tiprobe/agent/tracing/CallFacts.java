@@ -26,6 +26,8 @@ final class CallFacts implements CallCondition.Facts {
 
     @Override
     public Object argument(String name) {
+        int declared = parameterNames == null ? -1 : parameterNames.indexOf(name);  // a name the class file keeps first
+        if (declared >= 0) return argument(declared);
         for (int i = 0; i < call.args().length; i++) {
             if (dev.tiprobe.recording.Call.parameterName(parameterNames, i).equals(name)) return argument(i);
         }
