@@ -67,7 +67,7 @@ public final class Main implements Runnable {
 
     /** Runs the command line with its data going to {@code out} and its messages to {@code err}. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
-        if (args.length > 0 && !args[0].startsWith("-") && !args[0].chars().allMatch(Character::isDigit)
+        if (args.length > 0 && !args[0].startsWith("-") && !args[0].startsWith("@") && !args[0].chars().allMatch(Character::isDigit)
                 && !NAMES.contains(args[0]) && !TOP_LEVEL.contains(args[0])) {
             // `tiprobe stauts 12` would otherwise be refused as collect's pid
             err.println("tiprobe: '" + args[0] + "' is neither a command nor a pid; the commands: " + String.join(", ", NAMES_IN_ORDER));

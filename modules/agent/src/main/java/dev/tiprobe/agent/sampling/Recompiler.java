@@ -242,7 +242,10 @@ final class Recompiler {
             }
         }
         // One entry for them all: named one by one they were most of the report's first screen.
-        if (pastTheMost > 0) left.add(pastTheMost + " less hot classes (tiprobe retransforms " + MOST_CLASSES + " at most)");
+        if (pastTheMost > 0) {
+            left.add(pastTheMost + (pastTheMost == 1 ? " less hot class" : " less hot classes") + " (tiprobe retransforms "
+                    + MOST_CLASSES + " at most)");
+        }
         byThread.clear();
         List<Class<?>> changed = new ArrayList<>();
         try {
