@@ -60,7 +60,7 @@ public final class JfrExport {
     private static final int LONG = 10, INT = 11, BOOLEAN = 12, STRING = 13;
     private static final int THREAD = 20, CLASS = 21, STACK_TRACE = 22, STACK_FRAME = 23, METHOD = 24, SYMBOL = 25, THREAD_STATE = 26,
             FRAME_TYPE = 27, THREAD_GROUP = 28, CLASS_LOADER = 29, PACKAGE = 30, MODULE = 31;
-    private static final int LABEL = 40, TIMESTAMP = 41, TIMESPAN = 42, DATA_AMOUNT = 43, MEMORY_ADDRESS = 44;
+    private static final int LABEL = 40, TIMESTAMP = 41, TIMESPAN = 42, DATA_AMOUNT = 43, MEMORY_ADDRESS = 44, CONTENT_TYPE = 45;
     private static final int EXECUTION_SAMPLE = 100, WALL_CLOCK_SAMPLE = 101, ALLOCATION_SAMPLE = 102, MONITOR_ENTER = 103, MONITOR_WAIT = 104, ACTIVE_SETTING = 105,
             CPU_TIME_SAMPLE = 106;
     /** The frame type every frame has: JFR's "JIT compiled" key (a Java frame to readers that go by the key), described as unknown. */
@@ -506,11 +506,15 @@ public final class JfrExport {
         for (Object[] p : new Object[][] {{"long", LONG}, {"int", INT}, {"boolean", BOOLEAN}, {"java.lang.String", STRING}}) {
             types.type((String) p[0], (int) p[1], null, false);
         }
-        for (Object[] a : new Object[][] {{"jdk.jfr.Label", LABEL}, {"jdk.jfr.Timestamp", TIMESTAMP}, {"jdk.jfr.Timespan", TIMESPAN},
-                {"jdk.jfr.DataAmount", DATA_AMOUNT}}) {
-            types.type((String) a[0], (int) a[1], "java.lang.annotation.Annotation", false).field("value", STRING, false, false);
+        // The units' annotations are content types, as the JDK declares them: readers format a
+        // field by its content type (jfr print: "1.56 ms", "N/A" for a timespan of Long.MIN_VALUE).
+        types.type("jdk.jfr.ContentType", CONTENT_TYPE, "java.lang.annotation.Annotation", false);
+        types.type("jdk.jfr.Label", LABEL, "java.lang.annotation.Annotation", false).field("value", STRING, false, false);
+        for (Object[] a : new Object[][] {{"jdk.jfr.Timestamp", TIMESTAMP}, {"jdk.jfr.Timespan", TIMESPAN}, {"jdk.jfr.DataAmount", DATA_AMOUNT}}) {
+            types.type((String) a[0], (int) a[1], "java.lang.annotation.Annotation", false).annotation(CONTENT_TYPE, null)
+                    .field("value", STRING, false, false);
         }
-        types.type("jdk.jfr.MemoryAddress", MEMORY_ADDRESS, "java.lang.annotation.Annotation", false);
+        types.type("jdk.jfr.MemoryAddress", MEMORY_ADDRESS, "java.lang.annotation.Annotation", false).annotation(CONTENT_TYPE, null);
         Element thread = types.type("java.lang.Thread", THREAD, null, false);
         thread.field("osName", STRING, false, false);
         thread.field("osThreadId", LONG, false, false);

@@ -131,6 +131,31 @@ class JfrExportReadersTest {
                 converted(cpu, "--lock", "--total"));
     }
 
+    /**
+     * The JDK's reader finds each unit's content type, as on the JDK's own recordings, so that
+     * {@code jfr print} writes {@code duration = 5.00 ms} and {@code timeout = N/A} where it wrote
+     * {@code PT0.005S} and {@code PT-2562047788015215H-30M-8S}.
+     */
+    @Test
+    void theJdksReaderFindsTheUnitsContentTypes() throws Exception {
+        Map<String, String> contentTypes = new TreeMap<>();
+        try (jdk.jfr.consumer.RecordingFile in = new jdk.jfr.consumer.RecordingFile(exported("cpu"))) {
+            for (jdk.jfr.EventType t : in.readEventTypes()) {
+                for (jdk.jfr.ValueDescriptor f : t.getFields()) {
+                    if (List.of("duration", "timeout", "until", "weight", "samplingPeriod", "address").contains(f.getName())) {
+                        contentTypes.put(t.getName() + "." + f.getName(), f.getContentType());
+                    }
+                }
+            }
+        }
+        assertEquals("jdk.jfr.Timespan", contentTypes.get("jdk.JavaMonitorEnter.duration"), contentTypes.toString());
+        assertEquals("jdk.jfr.Timespan", contentTypes.get("jdk.ThreadPark.timeout"), contentTypes.toString());
+        assertEquals("jdk.jfr.Timestamp", contentTypes.get("jdk.ThreadPark.until"), contentTypes.toString());
+        assertEquals("jdk.jfr.DataAmount", contentTypes.get("jdk.ObjectAllocationSample.weight"), contentTypes.toString());
+        assertEquals("jdk.jfr.Timespan", contentTypes.get("jdk.CPUTimeSample.samplingPeriod"), contentTypes.toString());
+        assertEquals("jdk.jfr.MemoryAddress", contentTypes.get("jdk.JavaMonitorEnter.address"), contentTypes.toString());
+    }
+
     /** tiprobe reads its own JFR export back into the same views: parks keep their kinds, a deadlock is JFR's alone. */
     @Test
     void tiprobeReadsItsExportsParksBackIntoTheirViews() throws Exception {
