@@ -36,9 +36,12 @@ import java.util.Map;
  * have: the JVM's own ({@code -XX:StartFlightRecording}, {@code jcmd JFR.dump}) and
  * async-profiler's ({@code -o jfr}).
  *
- * <p>What becomes what: {@code jdk.ExecutionSample} a running thread's sample, worth one sampling
+ * <p>What becomes what: {@code jdk.CPUTimeSample} (JFR's CPU-time sampler, Linux) a running
+ * thread's sample worth the CPU its {@code samplingPeriod} says, one whose stack walk failed left
+ * out; where a recording has none, {@code jdk.ExecutionSample} a running thread's sample, worth one sampling
  * period of CPU (the period the recording's settings name: JFR's {@code period} of the execution
- * samples, async-profiler's {@code interval} in nanoseconds; else 10 ms); {@code jdk.NativeMethodSample}
+ * samples, async-profiler's {@code interval} in nanoseconds; else 10 ms), as the two samplers
+ * sample the same threads; {@code jdk.NativeMethodSample}
  * and async-profiler's {@code profiler.WallClockSample} samples of the wall view (the latter
  * running or not by its thread state, weighed by its {@code samples}); {@code jdk.ObjectAllocationSample}
  * an allocation of the bytes it stands for (its weight), or where a recording has none,
@@ -86,6 +89,7 @@ public final class JfrRecordings {
         final Map<Integer, String> types = new HashMap<>();
         final Map<Long, String> threads = new HashMap<>();
         final List<RecordedEvent> executionSamples = new ArrayList<>();
+        final List<RecordedEvent> cpuTimeSamples = new ArrayList<>();
         final List<Sample> samples = new ArrayList<>();
         final List<Allocation> sampledAllocations = new ArrayList<>();
         final List<Allocation> tlabAllocations = new ArrayList<>();
@@ -102,6 +106,9 @@ public final class JfrRecordings {
             switch (type) {
                 case "jdk.ActiveSetting" -> period(e);
                 case "jdk.ExecutionSample" -> executionSamples.add(e);  // weighed once the period is known
+                case "jdk.CPUTimeSample" -> {
+                    if (!e.getBoolean("failed")) cpuTimeSamples.add(e);  // a failed walk has no frames to credit
+                }
                 case "jdk.NativeMethodSample" -> sample(e, RecordingFormat.STATE_OTHER, 0, 1);
                 case "profiler.WallClockSample" -> {
                     wall = true;
@@ -284,7 +291,15 @@ public final class JfrRecordings {
         }
 
         Recording recording() {
-            for (RecordedEvent e : executionSamples) sample(e, RecordingFormat.STATE_RUNNABLE, periodNanos, 1);
+            if (cpuTimeSamples.isEmpty()) {
+                for (RecordedEvent e : executionSamples) sample(e, RecordingFormat.STATE_RUNNABLE, periodNanos, 1);
+            } else {
+                for (RecordedEvent e : cpuTimeSamples) {
+                    long weight = e.getDuration("samplingPeriod").toNanos();
+                    sample(e, RecordingFormat.STATE_RUNNABLE, weight, 1);
+                    periodNanos = weight;
+                }
+            }
             Map<String, String> info = new HashMap<>();
             info.put(RecordingFormat.INFO_SAMPLE_MODE, wall ? "wall" : "cpu");
             info.put(RecordingFormat.INFO_INTERVAL, Long.toString(periodNanos));

@@ -81,6 +81,31 @@ class JfrRecordingsTest {
         assertTrue(r.threads().containsValue("main") || r.threads().values().stream().anyMatch(n -> n.contains("main")), r.threads().toString());
     }
 
+    /**
+     * A recording of JFR's CPU-time sampler alone (Linux; what tiprobe itself samples with) reads
+     * into the cpu view, each sample worth the CPU its sampling period says, the hot method first.
+     */
+    @Test
+    void aRecordingOfCpuTimeSamplesAloneReadsIntoTheCpuView() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("os.name").equals("Linux"), "JFR's CPU-time sampler is Linux's");
+        Path file = dir.resolve("cpu-time.jfr");
+        try (Recording jfr = new Recording()) {
+            jfr.enable("jdk.CPUTimeSample").with("throttle", "10ms").withStackTrace();
+            jfr.start();
+            spin(600);
+            jfr.stop();
+            jfr.dump(file);
+        }
+        dev.tiprobe.report.Recording r = JfrRecordings.read(file);
+        assertTrue(r.cpuMode());
+        assertTrue(r.samples().size() > 20, r.samples().size() + " samples");
+        assertTrue(r.samples().stream().allMatch(s -> s.cpuNanos() > 0), "each sample worth the CPU it stands for");
+        Map<String, Long> byLeaf = new java.util.HashMap<>();
+        FoldedStacks.fold(View.CPU.of(r), false).forEach((stack, weight) -> byLeaf.merge(stack.substring(stack.lastIndexOf(';') + 1), weight, Long::sum));
+        String top = byLeaf.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        assertTrue(top.endsWith("JfrRecordingsTest.hotLoop"), "the hot method is the top leaf: " + byLeaf);
+    }
+
     @Test
     void aFileThatIsNotJfrIsToldApart() throws IOException {
         Path file = dir.resolve("x.tpr");
