@@ -226,7 +226,7 @@ public final class AgentMain {
     static AgentOptions parsed(String args) {
         AgentOptions options = AgentOptions.parse(args);
         String file = options.file();
-        if (!options.profiling() && file != null && Export.forFile(file).map(Export::holdsOnlyStacks).orElse(false)) {
+        if (!options.profiling() && file != null && Export.holdsOnlyStacks(file)) {
             throw new IllegalArgumentException("file=" + file + " needs interval, alloc or lock: " + Export.ONLY_STACKS_FOR_TRACING);
         }
         return options;

@@ -156,7 +156,7 @@ final class TraceOptions implements TableFlags.Holder {
         String directory = PrivateFiles.directoryProblem(output);  // before the target is touched, and of the file asked for
         if (directory != null) throw new CliException("cannot write " + output + ": " + directory);
         boolean profiling = given.containsKey(Setting.INTERVAL) || given.containsKey(Setting.ALLOC) || given.containsKey(Setting.LOCK);
-        if (!profiling && Export.forFile(file()).map(Export::holdsOnlyStacks).orElse(false)) {
+        if (!profiling && Export.holdsOnlyStacks(file())) {
             throw new UsageException("-f " + file() + " needs --sample, --alloc or --lock: " + Export.ONLY_STACKS_FOR_TRACING);
         }
         String filter = table.text(Setting.TRACE);

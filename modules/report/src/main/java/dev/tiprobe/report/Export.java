@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.function.Predicate;
 
 /**
  * The files a recording becomes, each told by how its name ends: the one place that knows which
@@ -83,12 +84,12 @@ public enum Export {
     public static final int TOP_ROWS = 20;
 
     /** The names files take, for messages: {@code .json, .txt, ...}. */
-    public static final String NAMES = names();
+    public static final String NAMES = joined(e -> true, ", ");
 
     /** Why a file of the formats that {@link #holdsOnlyStacks hold only stacks} needs stacks, for messages. */
-    public static final String HOLD_ONLY_STACKS = joined(true, " and ") + " files hold only stacks";
+    public static final String HOLD_ONLY_STACKS = joined(Export::holdsOnlyStacks, " and ") + " files hold only stacks";
     /** The other formats, which show what a recording holds besides stacks, for messages: {@code .json, … or .jfr}. */
-    public static final String NOT_ONLY_STACKS = joined(false, ", ").replaceFirst(", ([^,]*)$", " or $1");
+    public static final String NOT_ONLY_STACKS = joined(e -> !e.holdsOnlyStacks(), ", ").replaceFirst(", ([^,]*)$", " or $1");
     /** Why a session that only traces cannot make a file of those formats, and which to ask for instead. */
     public static final String ONLY_STACKS_FOR_TRACING = HOLD_ONLY_STACKS + " (" + NOT_ONLY_STACKS + " show traced methods)";
 
@@ -103,15 +104,10 @@ public enum Export {
         this.diffs = diffs;
     }
 
-    private static String names() {
-        StringJoiner all = new StringJoiner(", ");
-        for (Export e : values()) all.add(e.extension);
-        return all.toString();
-    }
-
-    private static String joined(boolean onlyStacks, String separator) {
+    /** The extensions of the formats {@code which} takes, in order, joined by {@code separator}. */
+    private static String joined(Predicate<Export> which, String separator) {
         StringJoiner all = new StringJoiner(separator);
-        for (Export e : values()) if (e.onlyStacks == onlyStacks) all.add(e.extension);
+        for (Export e : values()) if (which.test(e)) all.add(e.extension);
         return all.toString();
     }
 
@@ -135,6 +131,11 @@ public enum Export {
      */
     public boolean holdsOnlyStacks() {
         return onlyStacks;
+    }
+
+    /** Whether a file of this name is written in a format that {@link #holdsOnlyStacks holds only stacks}. */
+    public static boolean holdsOnlyStacks(String fileName) {
+        return forFile(fileName).map(Export::holdsOnlyStacks).orElse(false);
     }
 
     /** Whether it compares two recordings ({@link #writeDiff}). */
