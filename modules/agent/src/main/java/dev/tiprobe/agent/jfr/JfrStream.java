@@ -36,9 +36,10 @@ import java.util.stream.Collectors;
  * <p>The recording is made on that thread too: in a JVM where JFR has not run yet, setting it up
  * takes from half a second to seconds (classes, the repository on disk), which a session's start
  * does not wait for. Not {@code startAsync}: its thread is not a daemon, and the program would
- * never exit. At the JVM's exit JFR's own shutdown hook stops the recording and deletes what
- * the stream had not read yet; its last events are then read from the file JFR writes as it
- * stops it ({@link RecordingEnd}, {@link #close()}).
+ * never exit. The last events are read from the file JFR writes as it stops the recording
+ * ({@link RecordingEnd}, {@link #close()}): at the JVM's exit JFR's own shutdown hook stops it and
+ * deletes what the stream had not read yet, and at any other stop the stream would see them only
+ * a flush later.
  *
  * <p>A stream's parser keeps every constant (stack trace, frame, method, class) of the chunk it
  * reads until the next chunk begins, and JFR begins one only every 12 MB of events: under class
@@ -397,8 +398,12 @@ public final class JfrStream implements AutoCloseable {
      * lock has been let go once ({@code PlatformRecording.stop}, JDK 25), and JFR's hook could
      * delete them in between: the file was not written ("Missing chunkfile") and a one-second
      * program's profile came out empty, about one run in sixteen with a JFR recording of the
-     * program's own beside it. Before the exit a session's own recording needs no file: its
-     * stream reads to its last event as it stops.
+     * program's own beside it.
+     *
+     * <p>Before the exit the end is read from the file too. A stream whose recording stops sees its
+     * last events only when JFR next wakes its reader, at the next flush, up to a second later
+     * (JDK 25's reader naps a second between looks, and a stop does not wake it): a session's stop
+     * took 0.2 to 1 s that way, where JFR writes the file in tens of milliseconds.
      */
     @Override
     public void close() {
@@ -412,12 +417,8 @@ public final class JfrStream implements AutoCloseable {
         }
         RecordingEnd last = end;
         boolean exiting = exiting();
-        if (last != null && jvmRecording == null && !exiting) {
-            last.discard();
-            last = null;
-        }
         try {
-            boolean stoppedHere = (last == null || !exiting) && stopHere(s);
+            boolean stoppedHere = (last == null || !exiting) && stopHere(s, last);
             if (last != null && last.awaitWritten(LAST_DELIVERY)) {
                 if (s != null) s.close();
                 Thread t = thread;
@@ -437,10 +438,11 @@ public final class JfrStream implements AutoCloseable {
         }
     }
 
-    /** Stops the recording from here (the JVM's writes its file as it stops); false when it had stopped already (JFR's hook). */
-    private boolean stopHere(EventStream s) {
+    /** Stops the recording from here, which writes its end to its file; false when it had stopped already (JFR's hook). */
+    private boolean stopHere(EventStream s, RecordingEnd last) {
         try {
             if (jvmRecording != null) jvmRecording.stop();
+            else if (last != null) last.stopRecording();  // not the stream's stop, which waits for its reader
             else if (s instanceof RecordingStream own) stopWithin(own, LAST_DELIVERY);
             return true;
         } catch (IllegalStateException stoppedAlready) {

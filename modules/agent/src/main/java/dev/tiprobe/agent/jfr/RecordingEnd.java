@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * every recording and deletes the disk repository under the stream, and a short program has much
  * of what it does in that last stretch (a one-second program lost its last 150 ms of samples, 58
  * of 73 moments kept; a 2.4 s program under {@code tiprobe run --lock} lost every wait of its
- * last second in two runs of three). So the recording gets a file to be written to when it
+ * last second in two runs of three); at any other stop the stream sees its end only at JFR's next
+ * flush, up to a second later. So the recording gets a file to be written to when it
  * stops, whoever stops it first, tiprobe or JFR's hook; once JFR says the file is whole, what the
  * stream had not handed over is read from it. Used for the recording the JVM started from its
  * command line ({@code tiprobe run}) and for a session's own.
@@ -90,6 +91,11 @@ final class RecordingEnd implements FlightRecorderListener {
             else if (file != null) file.toFile().delete();
             return null;
         }
+    }
+
+    /** Stops the recording, which writes it to the file; {@link IllegalStateException} where it had stopped already. */
+    void stopRecording() {
+        recording.stop();
     }
 
     /** Where the events of each type go from now on, by the type's name: set before the stream that reads the recording starts. */
