@@ -3,7 +3,8 @@
 # probe and demo jars under lib/ (java.instrument is linked for the demo's traced JVM). Called by
 # jlink/pom.xml at package time:
 #   make-image.sh <jdk home> <modules dir> <agent target dir> <demo jar> <output dir> <a recording>
-# The recording trains the command's class-data sharing archive (see the end).
+# The recording, and a short profile of the demo run by <jdk home>, train the command's class-data
+# sharing archive (see the end).
 set -euo pipefail
 jdk=$1 modules=$2 agent=$3 demo=$4 out=$5 training=$6
 rm -rf "$out"
@@ -50,8 +51,8 @@ case "$JAVA_TOOL_OPTIONS $JDK_JAVA_OPTIONS $_JAVA_OPTIONS" in
 esac
 LAUNCHER
 chmod 755 "$out/bin/tiprobe"
-# Class-data sharing for the command: the classes a report loads (the JDK's, picocli's and
-# tiprobe's), parsed and laid out once here, in the archive the image's JVM maps by default. A
+# Class-data sharing for the command: the classes a report and a short profile load (the JDK's
+# and tiprobe's; picocli's, compiled for Java 5, are too old for an archive), parsed and laid out once here, in the archive the image's JVM maps by default. A
 # command then starts in about half the time (BENCHMARKS.md, "Command start-up"); the JVM
 # ignores an archive that does not fit its options. The target JVM is never touched: only the
 # command's runtime has it.
@@ -60,7 +61,21 @@ chmod 755 "$out/bin/tiprobe"
 work=$(mktemp -d)
 image_java() { env -u JAVA_TOOL_OPTIONS -u JDK_JAVA_OPTIONS -u _JAVA_OPTIONS "$out/bin/java" -XX:+UseSerialGC "$@" > "$work/log" 2>&1 \
     || { cat "$work/log" >&2; exit 1; }; }
-image_java -XX:DumpLoadedClassList="$work/classes.txt" -m dev.tiprobe.cli/dev.tiprobe.cli.Main report -f "$work/training.html" "$training"
+image_java -XX:DumpLoadedClassList="$work/report.txt" -m dev.tiprobe.cli/dev.tiprobe.cli.Main report -f "$work/training.html" "$training"
+# A short profile of a running JVM trains it too: the attach, the options and the printed profile
+# are on the way from `tiprobe -d 5 <pid>` to its first sample and from its stop to its exit
+# (BENCHMARKS.md, "Attach latency").
+"$jdk/bin/java" -XX:+EnableDynamicAgentLoading -cp "$demo" demo.shop.Shop 60 > "$work/target.log" 2>&1 &
+target=$!
+trap 'kill "$target" 2>/dev/null || true' EXIT  # should the training fail
+sleep 1
+image_java -XX:DumpLoadedClassList="$work/collect.txt" -m dev.tiprobe.cli/dev.tiprobe.cli.Main -d 1 "$target"
+kill "$target"
+trap - EXIT
+# One list of both: each class once, renumbered (a list's ids name its own lines only), then the
+# lambda forms and proxies either run resolved.
+{ awk '!/^[#@]/ && !seen[$1]++ { print $1 " id: " n++ }' "$work/report.txt" "$work/collect.txt"
+  grep -h '^@' "$work/report.txt" "$work/collect.txt" | awk '!seen[$0]++'; } > "$work/classes.txt"
 image_java -Xshare:dump -XX:SharedClassListFile="$work/classes.txt" -XX:SharedArchiveFile="$out/lib/server/classes.jsa" -Xlog:cds=off \
     -m dev.tiprobe.cli/dev.tiprobe.cli.Main
 rm -rf "$work"
