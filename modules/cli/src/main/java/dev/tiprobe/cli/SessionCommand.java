@@ -176,7 +176,7 @@ abstract class SessionCommand implements Callable<Integer> {
     }
 
     /** Once, in one line: the flags that would keep the JDK's warnings out of the target. */
-    void warnAboutFlags(Target target) {
+    void warnAboutFlags(Target target) throws CliException {
         String missing = target.missingFlags();
         if (!missing.isEmpty()) {
             spec.commandLine().getErr().println("tiprobe " + spec.name() + ": the target prints the JDK's warning each time an agent loads into it (once per tiprobe session); start it with "

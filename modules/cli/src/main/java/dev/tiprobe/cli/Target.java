@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -36,13 +37,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * no JDK warning in the target. Loading the agent answers in a file only this
  * user reads.
  *
- * @param pid           the target's process id
- * @param vm            the attach API's connection, detached by {@link #close}
- * @param jvmArgs       the target's JVM options ({@code sun.jvm.args}), for the flags it lacks
- * @param controlSocket where a session of tiprobe's in the target listens
+ * <p>The target's properties are asked only where /proc cannot tell: each round trip before the
+ * agent's load delays a session's first sample by 30 to 35 ms (BENCHMARKS.md), and one during
+ * the session shows in its profile (the target's attach listener formatting the answer). So the
+ * Java version comes from the {@code release} file of the runtime the target mapped, the
+ * control socket's directory from how it was started ({@link #tmpdirIsMine}), and its flags
+ * from the same ({@link Launch}).
  */
-record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) implements AutoCloseable {
+final class Target implements AutoCloseable {
     static final int MIN_FEATURE = 25;
+
+    private final long pid;
+    /** The attach API's connection, detached by {@link #close}. */
+    private final VirtualMachine vm;
+    /** The target's system properties, once asked; else null. */
+    private Properties system;
+
+    private Target(long pid, VirtualMachine vm) {
+        this.pid = pid;
+        this.vm = vm;
+    }
 
     static Target attach(long pid) throws CliException {
         refuseWhatIsNotAnotherOfMyJvms(pid);
@@ -77,31 +91,52 @@ record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) i
      */
     static boolean tmpdirIsMine(long pid) {
         if (!Path.of(System.getProperty("java.io.tmpdir")).equals(Path.of("/tmp"))) return false;
-        Path proc = Path.of("/proc", Long.toString(pid));
-        try {
-            return !mayChooseTmpdir(new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).split("\0"),
-                    new String(Files.readAllBytes(proc.resolve("environ")), StandardCharsets.UTF_8).split("\0"));
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        Launch launch = Launch.of(pid);
+        return launch != null && !mayChooseTmpdir(launch);
     }
 
     /**
-     * Whether a JVM started with {@code args} in {@code environment} ({@code NAME=value} each) may
-     * have a {@code java.io.tmpdir} of its own: the property on its command line or in the
-     * variables its launcher reads, or a file of arguments or flags that could hold it. (A program
-     * that sets the property itself while it runs is not seen.)
+     * Whether a JVM started so may have a {@code java.io.tmpdir} of its own: the property given, or
+     * a file of arguments or flags that could hold it. (A program that sets the property itself
+     * while it runs is not seen.)
      */
-    static boolean mayChooseTmpdir(String[] args, String[] environment) {
-        for (String arg : args) {
-            if (arg.startsWith("-Djava.io.tmpdir=") || arg.startsWith("@") || arg.startsWith("-XX:Flags=")
-                    || arg.startsWith("-XX:VMOptionsFile=")) return true;
+    static boolean mayChooseTmpdir(Launch launch) {
+        return launch.mayHideOptions() || launch.gives("-Djava.io.tmpdir=");
+    }
+
+    /**
+     * How a JVM was started, as /proc shows it: its command line, and the variables ({@code
+     * NAME=value}) its launcher and VM read options from.
+     */
+    record Launch(List<String> args, List<String> optionVariables) {
+        /** The variables that hold options: the launcher's JDK_JAVA_OPTIONS, the VM's JAVA_TOOL_OPTIONS and _JAVA_OPTIONS. */
+        private static final java.util.regex.Pattern OPTION_VARIABLE = java.util.regex.Pattern.compile("(JAVA_TOOL_OPTIONS|JDK_JAVA_OPTIONS|_JAVA_OPTIONS)=.*");
+
+        Launch(String[] args, String[] environment) {
+            this(List.of(args), java.util.Arrays.stream(environment).filter(v -> OPTION_VARIABLE.matcher(v).matches()).toList());
         }
-        for (String variable : environment) {
-            if (variable.matches("(JAVA_TOOL_OPTIONS|JDK_JAVA_OPTIONS|_JAVA_OPTIONS)=.*")
-                    && (variable.contains("java.io.tmpdir") || variable.contains("@"))) return true;
+
+        /** {@code pid}'s; null where /proc cannot be read. */
+        static Launch of(long pid) {
+            Path proc = Path.of("/proc", Long.toString(pid));
+            try {
+                return new Launch(new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).split("\0"),
+                        new String(Files.readAllBytes(proc.resolve("environ")), StandardCharsets.UTF_8).split("\0"));
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
         }
-        return false;
+
+        /** Whether an option may hide in a file it names: an argument file ({@code @file}), a flags or VM options file. */
+        boolean mayHideOptions() {
+            return args.stream().anyMatch(a -> a.startsWith("@") || a.startsWith("-XX:Flags=") || a.startsWith("-XX:VMOptionsFile="))
+                    || optionVariables.stream().anyMatch(v -> v.contains("@") || v.contains("-XX:Flags=") || v.contains("-XX:VMOptionsFile="));
+        }
+
+        /** Whether {@code option} (its beginning) is given on the command line or in a variable. */
+        boolean gives(String option) {
+            return args.stream().anyMatch(a -> a.startsWith(option)) || optionVariables.stream().anyMatch(v -> v.contains(option));
+        }
     }
 
     /** The checks before any attach: the pid is another live process of this user's, and a JVM that accepts attach. */
@@ -130,27 +165,90 @@ record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) i
         } finally {
             AttachListener.delete(trigger);
         }
+        Target target = new Target(pid, vm);
         try {
-            Properties system = vm.getSystemProperties();
-            String version = system.getProperty("java.specification.version", "?");
-            if (feature(version) < MIN_FEATURE) {
-                throw new CliException("process " + pid + " runs Java " + version + " (" + system.getProperty("java.home")
+            JavaRuntime runtime = JavaRuntime.of(pid);
+            if (runtime == null) {
+                Properties system = target.systemProperties();
+                runtime = new JavaRuntime(system.getProperty("java.specification.version", "?"), system.getProperty("java.home"));
+            }
+            if (feature(runtime.version()) < MIN_FEATURE) {
+                throw new CliException("process " + pid + " runs Java " + runtime.version() + " (" + runtime.home()
                         + "); tiprobe needs Java " + MIN_FEATURE + " or newer");
             }
-            Path socket = ControlSocket.path(Path.of(system.getProperty("java.io.tmpdir", "/tmp")),
-                    system.getProperty("user.name", "?"), pid);
-            return new Target(pid, vm, vm.getAgentProperties().getProperty("sun.jvm.args", ""), socket);
-        } catch (IOException e) {
-            detach(vm);
-            if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                throw new CliException("process " + pid + " went away while tiprobe attached", e);
-            }
-            String full = String.valueOf(e.getMessage()).contains("OutOfMemoryError") ? " (its heap is full)" : "";
-            throw new CliException("process " + pid + " could not answer tiprobe's attach: " + e.getMessage() + full, e);
+            return target;
         } catch (CliException e) {
             detach(vm);
             throw e;
         }
+    }
+
+    /**
+     * The Java runtime a process runs, as the {@code release} file of the runtime whose {@code
+     * libjvm.so} it has mapped says: its version ({@code JAVA_VERSION}) and home.
+     */
+    record JavaRuntime(String version, String home) {
+        /**
+         * {@code pid}'s runtime; null where /proc or the file cannot tell (another system, a
+         * runtime laid out otherwise, as Java 8's {@code jre/lib/amd64/server}): its properties
+         * tell it then.
+         */
+        static JavaRuntime of(long pid) {
+            Path proc = Path.of("/proc", Long.toString(pid));
+            try (java.util.stream.Stream<String> maps = Files.lines(proc.resolve("maps"))) {
+                String libjvm = maps.filter(l -> l.endsWith(LIBJVM)).map(l -> l.substring(l.indexOf('/'))).findFirst().orElse(null);
+                if (libjvm == null) return null;
+                Path home = Path.of(libjvm).getParent().getParent().getParent();  // lib/server/libjvm.so
+                Properties release = new Properties();
+                try (var in = Files.newInputStream(proc.resolve("root").resolve(home.resolve("release").toString().substring(1)))) {
+                    release.load(in);
+                }
+                String version = release.getProperty("JAVA_VERSION");
+                return version == null ? null : new JavaRuntime(version.replace("\"", ""), home.toString());
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
+    /** How a JVM's library ends its path in /proc's maps. */
+    private static final String LIBJVM = "/libjvm.so";
+
+    /** The target's system properties, asked once. */
+    private Properties systemProperties() throws CliException {
+        if (system == null) system = asked(vm::getSystemProperties);
+        return system;
+    }
+
+    /** An attach API question whose answer does not come back without a timeout. */
+    @FunctionalInterface
+    private interface Question<T> {
+        T ask() throws IOException;
+    }
+
+    /** {@code question}'s answer within the attach's patience, or why there is none. */
+    private <T> T asked(Question<T> question) throws CliException {
+        return within(ATTACH_PATIENCE, "attach", pid, () -> {
+            try {
+                return question.ask();
+            } catch (IOException e) {
+                if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    throw new CliException("process " + pid + " went away while tiprobe attached", e);
+                }
+                String full = String.valueOf(e.getMessage()).contains("OutOfMemoryError") ? " (its heap is full)" : "";
+                throw new CliException("process " + pid + " could not answer tiprobe's attach: " + e.getMessage() + full, e);
+            }
+        });
+    }
+
+    /**
+     * Where a session of tiprobe's in the target listens: in this command's temporary directory
+     * where the target's is the same ({@link #tmpdirIsMine}), else where its properties say.
+     */
+    Path controlSocket() throws CliException {
+        if (tmpdirIsMine(pid)) return ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")), System.getProperty("user.name"), pid);
+        Properties p = systemProperties();
+        return ControlSocket.path(Path.of(p.getProperty("java.io.tmpdir", "/tmp")), p.getProperty("user.name", "?"), pid);
     }
 
     /** What may run no longer than a command's patience. */
@@ -206,7 +304,7 @@ record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) i
     static void refuseWhatCannotAttach(long pid) throws CliException {
         Path proc = Path.of("/proc", Long.toString(pid));
         try (java.util.stream.Stream<String> maps = Files.lines(proc.resolve("maps"))) {
-            if (maps.noneMatch(l -> l.endsWith("/libjvm.so"))) {
+            if (maps.noneMatch(l -> l.endsWith(LIBJVM))) {
                 throw new CliException("process " + pid + " is not a JVM that accepts attach: it has no libjvm.so"
                         + " (if it starts a JVM, give that JVM's pid, from 'tiprobe list')");
             }
@@ -234,9 +332,15 @@ record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) i
      * target at each load, or an empty string when it has it. (Native access the agent gives its
      * own module: no flag is needed for it.)
      */
-    String missingFlags() {
-        return jvmArgs.contains("-XX:+EnableDynamicAgentLoading") ? "" : "-XX:+EnableDynamicAgentLoading";
+    String missingFlags() throws CliException {
+        Launch launch = Launch.of(pid);
+        boolean enabled = launch != null && !launch.mayHideOptions() ? launch.gives(DYNAMIC_AGENT_LOADING)
+                : asked(() -> vm.getAgentProperties().getProperty("sun.jvm.args", "")).contains(DYNAMIC_AGENT_LOADING);
+        return enabled ? "" : DYNAMIC_AGENT_LOADING;
     }
+
+    /** The flag that keeps the JDK's warning of a dynamically loaded agent out of the target. */
+    private static final String DYNAMIC_AGENT_LOADING = "-XX:+EnableDynamicAgentLoading";
 
     /**
      * Loads the agent with {@code options} and returns its answer, a success.
@@ -278,7 +382,7 @@ record Target(long pid, VirtualMachine vm, String jvmArgs, Path controlSocket) i
      * @throws CliException with the agent's own message when it answers {@code error}
      */
     Reply ask(String command) throws CliException {
-        return ask(pid, controlSocket, command);
+        return ask(pid, controlSocket(), command);
     }
 
     /** {@link #ask(String)} of the session of {@code pid} at {@code controlSocket}, attached or not. */

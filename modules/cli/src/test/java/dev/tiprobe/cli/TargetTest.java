@@ -2,7 +2,12 @@ package dev.tiprobe.cli;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the command reads of a target from /proc before deciding it need not attach. */
@@ -12,12 +17,48 @@ class TargetTest {
     /** Only a JVM that cannot have chosen its own temporary directory is answered idle without an attach. */
     @Test
     void aTemporaryDirectoryOfItsOwnIsSeenOnTheCommandLineInTheEnvironmentOrMaybeInAFile() {
-        assertFalse(Target.mayChooseTmpdir(new String[] {"java", "-Xmx64m", "-cp", "app.jar", "app.Main", "x"}, PLAIN_ENV));
-        assertTrue(Target.mayChooseTmpdir(new String[] {"java", "-Djava.io.tmpdir=/var/tmp", "app.Main"}, PLAIN_ENV));
-        assertTrue(Target.mayChooseTmpdir(new String[] {"java", "@opts.txt", "app.Main"}, PLAIN_ENV), "an argument file may hold it");
-        assertTrue(Target.mayChooseTmpdir(new String[] {"java", "-XX:VMOptionsFile=vm.txt", "app.Main"}, PLAIN_ENV));
-        assertTrue(Target.mayChooseTmpdir(new String[] {"java", "app.Main"}, new String[] {"JDK_JAVA_OPTIONS=-Djava.io.tmpdir=/x"}));
-        assertFalse(Target.mayChooseTmpdir(new String[] {"java", "app.Main"}, new String[] {"MY_NOTE=java.io.tmpdir"}),
+        assertFalse(Target.mayChooseTmpdir(launch(new String[] {"java", "-Xmx64m", "-cp", "app.jar", "app.Main", "x"}, PLAIN_ENV)));
+        assertTrue(Target.mayChooseTmpdir(launch(new String[] {"java", "-Djava.io.tmpdir=/var/tmp", "app.Main"}, PLAIN_ENV)));
+        assertTrue(Target.mayChooseTmpdir(launch(new String[] {"java", "@opts.txt", "app.Main"}, PLAIN_ENV)), "an argument file may hold it");
+        assertTrue(Target.mayChooseTmpdir(launch(new String[] {"java", "-XX:VMOptionsFile=vm.txt", "app.Main"}, PLAIN_ENV)));
+        assertTrue(Target.mayChooseTmpdir(launch(new String[] {"java", "app.Main"}, new String[] {"JDK_JAVA_OPTIONS=-Djava.io.tmpdir=/x"})));
+        assertFalse(Target.mayChooseTmpdir(launch(new String[] {"java", "app.Main"}, new String[] {"MY_NOTE=java.io.tmpdir"})),
                 "a variable the launcher does not read");
+    }
+
+    private static Target.Launch launch(String[] args, String[] environment) {
+        return new Target.Launch(args, environment);
+    }
+
+    /** The flag that silences the JDK's warning is read from how the JVM was started, where no file of options could hide it. */
+    @Test
+    void aFlagIsSeenOnTheCommandLineOrInAVariableUnlessAFileCouldHoldIt() {
+        Target.Launch plain = launch(new String[] {"java", "-XX:+EnableDynamicAgentLoading", "app.Main"}, PLAIN_ENV);
+        assertTrue(plain.gives("-XX:+EnableDynamicAgentLoading") && !plain.mayHideOptions());
+        assertTrue(launch(new String[] {"java", "app.Main"}, new String[] {"JAVA_TOOL_OPTIONS=-Xss2m -XX:+EnableDynamicAgentLoading"})
+                .gives("-XX:+EnableDynamicAgentLoading"));
+        assertFalse(launch(new String[] {"java", "app.Main"}, new String[] {"NOTE=-XX:+EnableDynamicAgentLoading"})
+                .gives("-XX:+EnableDynamicAgentLoading"), "a variable no launcher reads");
+        assertTrue(launch(new String[] {"java", "app.Main"}, new String[] {"JDK_JAVA_OPTIONS=@more.txt"}).mayHideOptions());
+        assertTrue(launch(new String[] {"java", "-XX:Flags=.hotspotrc", "app.Main"}, PLAIN_ENV).mayHideOptions());
+    }
+
+    /** The version check before the agent's load reads the runtime's release file, as the target's properties would say it. */
+    @Test
+    void aJvmsJavaVersionAndHomeComeFromTheReleaseFileOfTheRuntimeItMapped() {
+        Target.JavaRuntime runtime = Target.JavaRuntime.of(ProcessHandle.current().pid());
+        assertEquals(new Target.JavaRuntime(System.getProperty("java.version"), Path.of(System.getProperty("java.home")).toString()), runtime);
+    }
+
+    /** A process that maps no JVM has no runtime to read: the attach's checks answer for it. */
+    @Test
+    void aProcessWithoutAJvmHasNoRuntime() throws IOException, InterruptedException {
+        Process sleeper = new ProcessBuilder("sleep", "30").start();
+        try {
+            assertNull(Target.JavaRuntime.of(sleeper.pid()));
+        } finally {
+            sleeper.destroy();
+            sleeper.waitFor();
+        }
     }
 }
