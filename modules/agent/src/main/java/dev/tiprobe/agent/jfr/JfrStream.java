@@ -37,9 +37,7 @@ import java.util.stream.Collectors;
  * takes from half a second to seconds (classes, the repository on disk), which a session's start
  * does not wait for. Not {@code startAsync}: its thread is not a daemon, and the program would
  * never exit. The last events are read from the file JFR writes as it stops the recording
- * ({@link RecordingEnd}, {@link #close()}): at the JVM's exit JFR's own shutdown hook stops it and
- * deletes what the stream had not read yet, and at any other stop the stream would see them only
- * a flush later.
+ * ({@link RecordingEnd}, {@link #close()}).
  *
  * <p>A stream's parser keeps every constant (stack trace, frame, method, class) of the chunk it
  * reads until the next chunk begins, and JFR begins one only every 12 MB of events: under class
@@ -69,7 +67,7 @@ public final class JfrStream implements AutoCloseable {
     /** The JVM's own recording this stream reads, stopped at close so that its last samples are written; or null. */
     private final Recording jvmRecording;
     /**
-     * Where the recording's end is read from when the stream could not read it: the JVM's
+     * Where the recording's end is read from, the file JFR writes as it stops it: the JVM's
      * recording's, set at the start; a session's own, set as its recording is made. Null when JFR
      * gave no file.
      */
@@ -108,7 +106,7 @@ public final class JfrStream implements AutoCloseable {
     /**
      * What an engine asks of the session's recording: the events to enable, and a handler for each.
      * The handlers are the stream's to call, so that the events of the recording's last moments,
-     * which JFR writes to a file rather than to the stream at the JVM's exit, reach them too.
+     * read from the file JFR writes as it stops the recording, reach them too.
      */
     public interface Subscriptions {
         /** Enables the event type {@code name}; its settings are the engine's to add. */
@@ -419,14 +417,15 @@ public final class JfrStream implements AutoCloseable {
         boolean exiting = exiting();
         try {
             boolean stoppedHere = (last == null || !exiting) && stopHere(s, last);
-            if (last != null && last.awaitWritten(LAST_DELIVERY)) {
+            // A stop from here has written the file or failed to by the time it returns; JFR's hook writes it meanwhile
+            if (last != null && (stoppedHere ? last.written() : last.awaitWritten(LAST_DELIVERY))) {
                 if (s != null) s.close();
                 Thread t = thread;
                 if (t != null) t.join(LAST_DELIVERY.toMillis());
                 if (t == null || !t.isAlive()) last.handOverRest();
                 return;
             }
-            // the repository's reader goes on after the JVM's recording stops; a recording stream of tiprobe's read to its end as it stopped
+            // without the file: the repository's reader goes on after the JVM's recording stops; a recording stream of tiprobe's read to its end as it stopped
             if (s != null && (jvmRecording != null || !stoppedHere)) awaitDelivery(asked, LAST_DELIVERY);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -441,8 +440,8 @@ public final class JfrStream implements AutoCloseable {
     /** Stops the recording from here, which writes its end to its file; false when it had stopped already (JFR's hook). */
     private boolean stopHere(EventStream s, RecordingEnd last) {
         try {
-            if (jvmRecording != null) jvmRecording.stop();
-            else if (last != null) last.stopRecording();  // not the stream's stop, which waits for its reader
+            if (last != null) last.stopRecording();  // not the stream's stop, which waits for its reader
+            else if (jvmRecording != null) jvmRecording.stop();
             else if (s instanceof RecordingStream own) stopWithin(own, LAST_DELIVERY);
             return true;
         } catch (IllegalStateException stoppedAlready) {

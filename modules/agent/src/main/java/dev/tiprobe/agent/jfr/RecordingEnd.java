@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The end of a recording that a stream alone loses at the JVM's exit: JFR's shutdown hook stops
+ * The end of a recording, which a stream alone loses at the JVM's exit: JFR's shutdown hook stops
  * every recording and deletes the disk repository under the stream, and a short program has much
  * of what it does in that last stretch (a one-second program lost its last 150 ms of samples, 58
  * of 73 moments kept; a 2.4 s program under {@code tiprobe run --lock} lost every wait of its
@@ -52,7 +52,7 @@ final class RecordingEnd implements FlightRecorderListener {
     /** The events handed over within {@link #OVERLAP} of the newest, and the same in arrival order. Stream thread only. */
     private final Set<Key> recent = new HashSet<>();
     private final ArrayDeque<Key> arrivals = new ArrayDeque<>();
-    private long newestNanos = Long.MIN_VALUE;
+    private volatile long newestNanos = Long.MIN_VALUE;
 
     /** An event by its type, its thread and when it ended: two events of one type and thread never end at one moment. */
     record Key(String type, long threadId, long endEpochNanos) {
@@ -93,9 +93,24 @@ final class RecordingEnd implements FlightRecorderListener {
         }
     }
 
-    /** Stops the recording, which writes it to the file; {@link IllegalStateException} where it had stopped already. */
+    /**
+     * Stops the recording, which writes it to the file: only what ended from a little before the
+     * stream's newest event, as {@link #handOverRest} reads no more (a stop copies every chunk the
+     * recording keeps, a minute of them, and syncs the file: tens of megabytes at the end of a
+     * long session of waits). {@link IllegalStateException} where it had stopped already.
+     */
     void stopRecording() {
+        long newest = newestNanos;
+        if (newest != Long.MIN_VALUE) {
+            long behind = Math.max(0, JfrFrames.epochNanos(Instant.now()) - newest);
+            recording.setMaxAge(Duration.ofNanos(behind).plus(OVERLAP).plus(OVERLAP));  // the second overlap: a margin
+        }
         recording.stop();
+    }
+
+    /** Whether JFR has written the file: told at once by a stop made here, which writes it before it returns. */
+    boolean written() {
+        return written.getCount() == 0;
     }
 
     /** Where the events of each type go from now on, by the type's name: set before the stream that reads the recording starts. */
