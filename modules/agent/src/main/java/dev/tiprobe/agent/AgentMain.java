@@ -272,7 +272,8 @@ public final class AgentMain {
         AgentSession started = begin(new AgentSession(t, s, r, options, pid), progress, owner);
         String unreachable = channelProblem == null ? "" : "; no control socket (" + channelProblem
                 + "): status will say idle, and dump and stop load the agent again";
-        return started.started().with(Reply.RECORDING_SINCE, recordingSince).append(unreachable);
+        Reply answer = started.started().with(Reply.RECORDING_SINCE, recordingSince).append(unreachable);
+        return channelProblem == null ? answer.with(Reply.CONTROL_SOCKET, controlSocket()) : answer;
     }
 
     /**

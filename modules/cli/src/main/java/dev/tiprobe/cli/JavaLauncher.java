@@ -64,7 +64,8 @@ final class JavaLauncher {
         return Optional.empty();
     }
 
-    private static Optional<String> releaseVersion(Path release) {
+    /** The {@code JAVA_VERSION} of a runtime's {@code release} file, or empty when it cannot be read. */
+    static Optional<String> releaseVersion(Path release) {
         return release(release, VERSION);
     }
 

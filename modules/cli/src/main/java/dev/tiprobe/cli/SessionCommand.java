@@ -161,7 +161,7 @@ abstract class SessionCommand implements Callable<Integer> {
 
     /** Loads the agent to start a session, once none is found running (asking costs the target nothing). */
     Reply startSession(Target target, String options) throws CliException {
-        if (target.ask("status") != null) throw new CliException("a session is already running; stop it first");
+        if (target.sessionRuns()) throw new CliException("a session is already running; stop it first");
         warnAboutFlags(target);
         return target.send(Agent.jar(), options);
     }

@@ -52,6 +52,8 @@ final class Target implements AutoCloseable {
     private final VirtualMachine vm;
     /** The target's system properties, once asked; else null. */
     private Properties system;
+    /** Where the session this command started listens, as its answer said; else null. */
+    private Path sessionSocket;
 
     private Target(long pid, VirtualMachine vm) {
         this.pid = pid;
@@ -74,7 +76,7 @@ final class Target implements AutoCloseable {
      */
     static Reply askUnattached(long pid, String command) throws CliException {
         refuseWhatIsNotAnotherOfMyJvms(pid);
-        Path socket = ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")), System.getProperty("user.name"), pid);
+        Path socket = usualSocket(pid);
         Reply answer = ask(pid, socket, command);
         if (answer != null) return answer;
         String why = ControlSocket.stoppedItself(socket, ProcessHandle.of(pid).map(ControlSocket::startMillis).orElse(-1L));
@@ -170,7 +172,7 @@ final class Target implements AutoCloseable {
             JavaRuntime runtime = JavaRuntime.of(pid);
             if (runtime == null) {
                 Properties system = target.systemProperties();
-                runtime = new JavaRuntime(system.getProperty("java.specification.version", "?"), system.getProperty("java.home"));
+                runtime = new JavaRuntime(system.getProperty("java.version", "?"), system.getProperty("java.home"));
             }
             if (feature(runtime.version()) < MIN_FEATURE) {
                 throw new CliException("process " + pid + " runs Java " + runtime.version() + " (" + runtime.home()
@@ -199,12 +201,8 @@ final class Target implements AutoCloseable {
                 String libjvm = maps.filter(l -> l.endsWith(LIBJVM)).map(l -> l.substring(l.indexOf('/'))).findFirst().orElse(null);
                 if (libjvm == null) return null;
                 Path home = Path.of(libjvm).getParent().getParent().getParent();  // lib/server/libjvm.so
-                Properties release = new Properties();
-                try (var in = Files.newInputStream(proc.resolve("root").resolve(home.resolve("release").toString().substring(1)))) {
-                    release.load(in);
-                }
-                String version = release.getProperty("JAVA_VERSION");
-                return version == null ? null : new JavaRuntime(version.replace("\"", ""), home.toString());
+                return JavaLauncher.releaseVersion(proc.resolve("root").resolve(home.resolve("release").toString().substring(1)))
+                        .map(version -> new JavaRuntime(version, home.toString())).orElse(null);
             } catch (IOException | RuntimeException e) {
                 return null;
             }
@@ -241,14 +239,30 @@ final class Target implements AutoCloseable {
         });
     }
 
+    /** Where a session in {@code pid} listens when the target's temporary directory is this command's. */
+    private static Path usualSocket(long pid) {
+        return ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")), System.getProperty("user.name"), pid);
+    }
+
     /**
-     * Where a session of tiprobe's in the target listens: in this command's temporary directory
-     * where the target's is the same ({@link #tmpdirIsMine}), else where its properties say.
+     * Where a session of tiprobe's in the target listens: where the session this command started
+     * said, else where the target's properties say (a program may set its temporary directory
+     * while it runs, which /proc does not show).
      */
-    Path controlSocket() throws CliException {
-        if (tmpdirIsMine(pid)) return ControlSocket.path(Path.of(System.getProperty("java.io.tmpdir")), System.getProperty("user.name"), pid);
+    private Path controlSocket() throws CliException {
+        if (sessionSocket != null) return sessionSocket;
         Properties p = systemProperties();
         return ControlSocket.path(Path.of(p.getProperty("java.io.tmpdir", "/tmp")), p.getProperty("user.name", "?"), pid);
+    }
+
+    /**
+     * Whether a session runs in the target, asked before starting one: where /proc shows the
+     * target's temporary directory is this command's, without the round trip of its properties,
+     * which delays the session's first sample (a session /proc cannot show, as above, refuses the
+     * second start itself).
+     */
+    boolean sessionRuns() throws CliException {
+        return ask(pid, tmpdirIsMine(pid) ? usualSocket(pid) : controlSocket(), "status") != null;
     }
 
     /** What may run no longer than a command's patience. */
@@ -350,7 +364,10 @@ final class Target implements AutoCloseable {
     Reply send(Path agentJar, String options) throws CliException {
         Path reply = Agent.tempFile("tiprobe-reply-");
         try {
-            return within(PATIENCE, "agent load", pid, () -> load(agentJar, options, reply));
+            Reply answer = within(PATIENCE, "agent load", pid, () -> load(agentJar, options, reply));
+            Path socket = answer.path(Reply.CONTROL_SOCKET);
+            if (socket != null) sessionSocket = socket;
+            return answer;
         } finally {
             Agent.delete(reply);
         }

@@ -33,6 +33,8 @@ public record Reply(boolean ok, String text, Map<String, String> facts) {
      * the session's own set-up (its control socket, its keeper).
      */
     public static final String RECORDING_SINCE = "recordingSince";
+    /** Where the started session listens for the command (started), where it could open its socket. */
+    public static final String CONTROL_SOCKET = "controlSocket";
     /** Why the last session stopped by itself (an idle reply's): its recording removed, the heap full. */
     public static final String WHY = "why";
     /** Methods instrumented so far (tracing). */
