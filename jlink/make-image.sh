@@ -52,9 +52,10 @@ esac
 LAUNCHER
 chmod 755 "$out/bin/tiprobe"
 # Class-data sharing for the command: the classes a report and a short profile load (the JDK's
-# and tiprobe's; picocli's, compiled for Java 5, are too old for an archive), parsed and laid out once here, in the archive the image's JVM maps by default. A
-# command then starts in about half the time (BENCHMARKS.md, "Command start-up"); the JVM
-# ignores an archive that does not fit its options. The target JVM is never touched: only the
+# and tiprobe's; picocli's, compiled for Java 5, are too old for an archive), parsed and laid out
+# once here, in the archive the image's JVM maps by default. A command then starts in about two
+# thirds of the time (BENCHMARKS.md, "Command start-up"); the JVM ignores an archive that does
+# not fit its options. The target JVM is never touched: only the
 # command's runtime has it.
 # The environment's JVM options stay out: another collector in them would refuse to start beside
 # the launcher's, and the archive is made for the launcher's options.
@@ -65,17 +66,20 @@ image_java -XX:DumpLoadedClassList="$work/report.txt" -m dev.tiprobe.cli/dev.tip
 # A short profile of a running JVM trains it too: the attach, the options and the printed profile
 # are on the way from `tiprobe -d 5 <pid>` to its first sample and from its stop to its exit
 # (BENCHMARKS.md, "Attach latency").
-"$jdk/bin/java" -XX:+EnableDynamicAgentLoading -cp "$demo" demo.shop.Shop 60 > "$work/target.log" 2>&1 &
+env -u JAVA_TOOL_OPTIONS -u JDK_JAVA_OPTIONS -u _JAVA_OPTIONS "$jdk/bin/java" -XX:+EnableDynamicAgentLoading -cp "$demo" \
+    demo.shop.Shop 60 > "$work/target.log" 2>&1 &
 target=$!
-trap 'kill "$target" 2>/dev/null || true' EXIT  # should the training fail
-sleep 1
+trap 'kill "$target" 2>/dev/null || true; rm -rf "$work"' EXIT  # should the training fail
+for _ in $(seq 300); do grep -q "open for" "$work/target.log" && break; sleep 0.1; done
 image_java -XX:DumpLoadedClassList="$work/collect.txt" -m dev.tiprobe.cli/dev.tiprobe.cli.Main -d 1 "$target"
-kill "$target"
+kill "$target" 2>/dev/null || true
+wait "$target" 2>/dev/null || true
 trap - EXIT
-# One list of both: each class once, renumbered (a list's ids name its own lines only), then the
-# lambda forms and proxies either run resolved.
+# One list of both: each class once, renumbered (a list's ids name its own lines only; the
+# command's classes all come from the JDK's own loaders, whose lines are the name alone), then
+# the lambda forms and proxies either run resolved.
 { awk '!/^[#@]/ && !seen[$1]++ { print $1 " id: " n++ }' "$work/report.txt" "$work/collect.txt"
-  grep -h '^@' "$work/report.txt" "$work/collect.txt" | awk '!seen[$0]++'; } > "$work/classes.txt"
+  { grep -h '^@' "$work/report.txt" "$work/collect.txt" || true; } | awk '!seen[$0]++'; } > "$work/classes.txt"
 image_java -Xshare:dump -XX:SharedClassListFile="$work/classes.txt" -XX:SharedArchiveFile="$out/lib/server/classes.jsa" -Xlog:cds=off \
     -m dev.tiprobe.cli/dev.tiprobe.cli.Main
 rm -rf "$work"
