@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -27,6 +28,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A JVM tiprobe attached to, after the checks that give a clear answer instead of the attach
@@ -40,9 +43,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>The target's properties are asked only where /proc cannot tell: each round trip before the
  * agent's load delays a session's first sample by 30 to 35 ms (BENCHMARKS.md), and one during
  * the session shows in its profile (the target's attach listener formatting the answer). So the
- * Java version comes from the {@code release} file of the runtime the target mapped, the
- * control socket's directory from how it was started ({@link #tmpdirIsMine}), and its flags
- * from the same ({@link Launch}).
+ * Java version comes from the {@code release} file of the runtime the target mapped, its flags
+ * from how it was started ({@link Launch}), and whether a session runs already from the socket in
+ * this command's temporary directory where the target's is the same ({@link #sessionRuns}).
  */
 final class Target implements AutoCloseable {
     static final int MIN_FEATURE = 25;
@@ -112,10 +115,10 @@ final class Target implements AutoCloseable {
      */
     record Launch(List<String> args, List<String> optionVariables) {
         /** The variables that hold options: the launcher's JDK_JAVA_OPTIONS, the VM's JAVA_TOOL_OPTIONS and _JAVA_OPTIONS. */
-        private static final java.util.regex.Pattern OPTION_VARIABLE = java.util.regex.Pattern.compile("(JAVA_TOOL_OPTIONS|JDK_JAVA_OPTIONS|_JAVA_OPTIONS)=.*");
+        private static final Pattern OPTION_VARIABLE = Pattern.compile("(JAVA_TOOL_OPTIONS|JDK_JAVA_OPTIONS|_JAVA_OPTIONS)=.*");
 
         Launch(String[] args, String[] environment) {
-            this(List.of(args), java.util.Arrays.stream(environment).filter(v -> OPTION_VARIABLE.matcher(v).matches()).toList());
+            this(List.of(args), Arrays.stream(environment).filter(v -> OPTION_VARIABLE.matcher(v).matches()).toList());
         }
 
         /** {@code pid}'s; null where /proc cannot be read. */
@@ -197,7 +200,7 @@ final class Target implements AutoCloseable {
          */
         static JavaRuntime of(long pid) {
             Path proc = Path.of("/proc", Long.toString(pid));
-            try (java.util.stream.Stream<String> maps = Files.lines(proc.resolve("maps"))) {
+            try (Stream<String> maps = Files.lines(proc.resolve("maps"))) {
                 String libjvm = maps.filter(l -> l.endsWith(LIBJVM)).map(l -> l.substring(l.indexOf('/'))).findFirst().orElse(null);
                 if (libjvm == null) return null;
                 Path home = Path.of(libjvm).getParent().getParent().getParent();  // lib/server/libjvm.so
@@ -317,13 +320,13 @@ final class Target implements AutoCloseable {
      */
     static void refuseWhatCannotAttach(long pid) throws CliException {
         Path proc = Path.of("/proc", Long.toString(pid));
-        try (java.util.stream.Stream<String> maps = Files.lines(proc.resolve("maps"))) {
+        try (Stream<String> maps = Files.lines(proc.resolve("maps"))) {
             if (maps.noneMatch(l -> l.endsWith(LIBJVM))) {
                 throw new CliException("process " + pid + " is not a JVM that accepts attach: it has no libjvm.so"
                         + " (if it starts a JVM, give that JVM's pid, from 'tiprobe list')");
             }
             String[] args = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).split("\0");
-            if (java.util.Arrays.asList(args).contains("-XX:+DisableAttachMechanism")) {
+            if (Arrays.asList(args).contains("-XX:+DisableAttachMechanism")) {
                 throw new CliException("process " + pid + " is not a JVM that accepts attach: it was started with"
                         + " -XX:+DisableAttachMechanism");
             }
