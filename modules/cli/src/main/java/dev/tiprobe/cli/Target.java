@@ -53,6 +53,8 @@ final class Target implements AutoCloseable {
     private final long pid;
     /** The attach API's connection, detached by {@link #close}. */
     private final VirtualMachine vm;
+    /** How the target was started, read once from /proc; null where it could not be read. */
+    private final Launch launch;
     /** The target's system properties, once asked; else null. */
     private Properties system;
     /** Where the session this command started listens, as its answer said; else null. */
@@ -61,6 +63,7 @@ final class Target implements AutoCloseable {
     private Target(long pid, VirtualMachine vm) {
         this.pid = pid;
         this.vm = vm;
+        this.launch = Launch.of(pid);
     }
 
     static Target attach(long pid) throws CliException {
@@ -95,9 +98,12 @@ final class Target implements AutoCloseable {
      * need not attach. False where /proc cannot be read.
      */
     static boolean tmpdirIsMine(long pid) {
-        if (!Path.of(System.getProperty("java.io.tmpdir")).equals(Path.of("/tmp"))) return false;
-        Launch launch = Launch.of(pid);
-        return launch != null && !mayChooseTmpdir(launch);
+        return tmpdirIsMine(Launch.of(pid));
+    }
+
+    /** {@link #tmpdirIsMine(long)} of a JVM started so; false for null (/proc unread). */
+    private static boolean tmpdirIsMine(Launch launch) {
+        return Path.of(System.getProperty("java.io.tmpdir")).equals(Path.of("/tmp")) && launch != null && !mayChooseTmpdir(launch);
     }
 
     /**
@@ -123,13 +129,21 @@ final class Target implements AutoCloseable {
 
         /** {@code pid}'s; null where /proc cannot be read. */
         static Launch of(long pid) {
-            Path proc = Path.of("/proc", Long.toString(pid));
             try {
-                return new Launch(new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).split("\0"),
-                        new String(Files.readAllBytes(proc.resolve("environ")), StandardCharsets.UTF_8).split("\0"));
+                return new Launch(commandLine(pid), procFile(pid, "environ"));
             } catch (IOException | RuntimeException e) {
                 return null;
             }
+        }
+
+        /** {@code pid}'s command line, an argument each. */
+        static String[] commandLine(long pid) throws IOException {
+            return procFile(pid, "cmdline");
+        }
+
+        /** A file of /proc that holds strings each ended by a NUL: the command line, the environment. */
+        private static String[] procFile(long pid, String name) throws IOException {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), name)), StandardCharsets.UTF_8).split("\0");
         }
 
         /** Whether an option may hide in a file it names: an argument file ({@code @file}), a flags or VM options file. */
@@ -199,21 +213,24 @@ final class Target implements AutoCloseable {
          * tell it then.
          */
         static JavaRuntime of(long pid) {
-            Path proc = Path.of("/proc", Long.toString(pid));
-            try (Stream<String> maps = Files.lines(proc.resolve("maps"))) {
-                String libjvm = maps.filter(l -> l.endsWith(LIBJVM)).map(l -> l.substring(l.indexOf('/'))).findFirst().orElse(null);
+            try {
+                String libjvm = mappedLibjvm(pid);
                 if (libjvm == null) return null;
                 Path home = Path.of(libjvm).getParent().getParent().getParent();  // lib/server/libjvm.so
-                return JavaLauncher.releaseVersion(proc.resolve("root").resolve(home.resolve("release").toString().substring(1)))
-                        .map(version -> new JavaRuntime(version, home.toString())).orElse(null);
+                Path release = Path.of("/proc", Long.toString(pid), "root").resolve(home.resolve("release").toString().substring(1));
+                return JavaLauncher.releaseVersion(release).map(version -> new JavaRuntime(version, home.toString())).orElse(null);
             } catch (IOException | RuntimeException e) {
                 return null;
             }
         }
     }
 
-    /** How a JVM's library ends its path in /proc's maps. */
-    private static final String LIBJVM = "/libjvm.so";
+    /** The path of the {@code libjvm.so} {@code pid} has mapped, as /proc's maps names it; null where it maps none. */
+    private static String mappedLibjvm(long pid) throws IOException {
+        try (Stream<String> maps = Files.lines(Path.of("/proc", Long.toString(pid), "maps"))) {
+            return maps.filter(l -> l.endsWith("/libjvm.so")).map(l -> l.substring(l.indexOf('/'))).findFirst().orElse(null);
+        }
+    }
 
     /** The target's system properties, asked once. */
     private Properties systemProperties() throws CliException {
@@ -265,7 +282,7 @@ final class Target implements AutoCloseable {
      * second start itself).
      */
     boolean sessionRuns() throws CliException {
-        return ask(pid, tmpdirIsMine(pid) ? usualSocket(pid) : controlSocket(), "status") != null;
+        return ask(pid, tmpdirIsMine(launch) ? usualSocket(pid) : controlSocket(), "status") != null;
     }
 
     /** What may run no longer than a command's patience. */
@@ -319,14 +336,12 @@ final class Target implements AutoCloseable {
      * cannot be read (another system), the attach API decides.
      */
     static void refuseWhatCannotAttach(long pid) throws CliException {
-        Path proc = Path.of("/proc", Long.toString(pid));
-        try (Stream<String> maps = Files.lines(proc.resolve("maps"))) {
-            if (maps.noneMatch(l -> l.endsWith(LIBJVM))) {
+        try {
+            if (mappedLibjvm(pid) == null) {
                 throw new CliException("process " + pid + " is not a JVM that accepts attach: it has no libjvm.so"
                         + " (if it starts a JVM, give that JVM's pid, from 'tiprobe list')");
             }
-            String[] args = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).split("\0");
-            if (Arrays.asList(args).contains("-XX:+DisableAttachMechanism")) {
+            if (Arrays.asList(Launch.commandLine(pid)).contains("-XX:+DisableAttachMechanism")) {
                 throw new CliException("process " + pid + " is not a JVM that accepts attach: it was started with"
                         + " -XX:+DisableAttachMechanism");
             }
@@ -350,7 +365,6 @@ final class Target implements AutoCloseable {
      * own module: no flag is needed for it.)
      */
     String missingFlags() throws CliException {
-        Launch launch = Launch.of(pid);
         boolean enabled = launch != null && !launch.mayHideOptions() ? launch.gives(DYNAMIC_AGENT_LOADING)
                 : asked(() -> vm.getAgentProperties().getProperty("sun.jvm.args", "")).contains(DYNAMIC_AGENT_LOADING);
         return enabled ? "" : DYNAMIC_AGENT_LOADING;
