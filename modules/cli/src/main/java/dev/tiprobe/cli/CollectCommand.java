@@ -23,6 +23,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -283,7 +284,9 @@ final class CollectCommand extends SessionCommand {
     private List<String> write(Recording r, Path recording) throws CliException {
         if (!perThread) return Exports.write(r, recording, output);
         OutputFiles.write(output, w -> FoldedStacks.write(View.natural(r).of(r), w, true, FrameStyle.SLASH));
-        return Exports.notesBeside(r, Export.FOLDED);
+        List<String> notes = new ArrayList<>(Exports.notesBeside(r, Export.FOLDED));
+        notes.addAll(Exports.otherViews(r, recording, output, Export.FOLDED));
+        return notes;
     }
 
     /** The profile on stdout, as asprof prints it without a file: the top methods, or folded stacks. */

@@ -5,12 +5,14 @@ import dev.tiprobe.report.Export;
 import dev.tiprobe.report.JfrRecordings;
 import dev.tiprobe.report.Recording;
 import dev.tiprobe.report.RecordingReader;
+import dev.tiprobe.report.View;
 
 import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -59,26 +61,53 @@ final class Exports {
     }
 
     /**
-     * {@code r} as {@code out}'s name asks, in its natural view; {@code recording} names the source
-     * on a page. Returns what the command is to say beside the file ({@link #write(Recording, Path, Export.Options)}).
+     * {@code r}, read from {@code recording}, as {@code out}'s name asks, in its natural view;
+     * {@code recording} names the source on a page. Returns what the command is to say beside
+     * the file ({@link #write(Recording, Path, Path, Export.Options)}).
      */
     static List<String> write(Recording r, Path recording, Path out) throws CliException {
-        return write(r, out, Export.Options.of(r, recording.getFileName().toString()));
+        return write(r, recording, out, Export.Options.of(r, recording.getFileName().toString()));
     }
 
     /**
-     * {@code r} as {@code out}'s name asks, drawn as {@code options} say. Returns what the command
-     * is to say beside a file whose format cannot say it ({@link Export#holdsCaveats}): where the
-     * samples did not come from the sampler tiprobe asks for ({@link Recording#samplerCaveats}).
+     * {@code r}, read from {@code recording}, as {@code out}'s name asks, drawn as {@code options}
+     * say. Returns what the command is to say beside a file whose format cannot say it ({@link
+     * Export#holdsCaveats}): where the samples did not come from the sampler tiprobe asks for
+     * ({@link Recording#samplerCaveats}); and beside a file of one view drawn as the recording's
+     * natural one, the other events the recording holds ({@link #otherViews}).
      */
-    static List<String> write(Recording r, Path out, Export.Options options) throws CliException {
+    static List<String> write(Recording r, Path recording, Path out, Export.Options options) throws CliException {
         Export format = of(out);
         if (format.holdsOnlyStacks() && !r.tookStacks()) {
             throw new CliException("the recording has no stacks (no samples, allocations or waits) to make " + out.getFileName()
                     + " of: " + Export.HOLD_ONLY_STACKS + " (" + Export.NOT_ONLY_STACKS + " show what it holds)");
         }
         OutputFiles.writeBytes(out, o -> format.write(r, options, o));
-        return notesBeside(r, format);
+        List<String> notes = new ArrayList<>(notesBeside(r, format));
+        if (format.holdsOnlyStacks() && options.view() == null) notes.addAll(otherViews(r, recording, out, format));
+        return notes;
+    }
+
+    /**
+     * Beside {@code out}, a file of {@code format} holding one view (folded stacks, pprof) drawn
+     * as {@code r}'s natural one: the other events {@code r} holds, which the file leaves out, and
+     * the command that makes a file of the first; empty when it holds no other. A wall-mode
+     * recording's cpu view is not named: it weighs the same samples.
+     */
+    static List<String> otherViews(Recording r, Path recording, Path out, Export format) {
+        View drawn = View.natural(r);
+        List<View> others = View.in(r).stream().filter(v -> !(samples(v) && samples(drawn)) && v != drawn).toList();
+        if (others.isEmpty()) return List.of();
+        String name = out.getFileName().toString();
+        String first = others.getFirst().id();
+        Path example = out.resolveSibling(name.substring(0, name.length() - format.extension.length()) + "-" + first + format.extension);
+        return List.of(name + " holds the " + drawn.id() + " view; the recording also holds "
+                + String.join(", ", others.stream().map(View::id).toList()) + ": tiprobe report " + recording + " --event " + first
+                + " -f " + example);
+    }
+
+    private static boolean samples(View v) {
+        return v == View.CPU || v == View.WALL;
     }
 
     /**

@@ -137,7 +137,7 @@ final class ReportCommand implements Callable<Integer> {
             return Main.OK;
         }
         Path out = Path.of(file).toAbsolutePath();
-        List<String> notes = Exports.write(shown, out, options);
+        List<String> notes = Exports.write(shown, recording, out, options);
         spec.commandLine().getErr().println("tiprobe report: wrote " + out);
         Exports.say(spec, notes);
         return Main.OK;

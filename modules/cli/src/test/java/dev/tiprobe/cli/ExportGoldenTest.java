@@ -15,7 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -74,6 +76,31 @@ class ExportGoldenTest {
         assertEquals(0, Main.run(new PrintWriter(printed, true), new PrintWriter(err, true), "report", recording.toString(), "-f", "-"), err.toString());
         if (!matches("printed.txt", printed.toString().getBytes(StandardCharsets.UTF_8))) differing.add("printed.txt");
         assertTrue(differing.isEmpty(), "exports that differ from src/test/resources/golden (each written to " + dir + "): " + differing);
+    }
+
+    /**
+     * A file that holds one view, made from a recording of several, says which views it leaves
+     * out and names the command that makes the first; that command writes the view as asked. A
+     * view asked for by name is what the user wanted: nothing is said.
+     */
+    @Test
+    void aFileOfOneViewNamesTheViewsItLeavesOut() throws IOException {
+        Path recording = dir.resolve("golden.tpr");
+        try (InputStream in = resource("golden.tpr")) {
+            Files.copy(in, recording);
+        }
+        HelpTest.Result natural = HelpTest.tiprobe("report", recording.toString(), "-f", dir.resolve("profile.collapsed").toString());
+        assertEquals(0, natural.exit(), natural.err());
+        String command = "report " + recording + " --event alloc -f " + dir.resolve("profile-alloc.collapsed");
+        assertTrue(natural.err().contains("tiprobe report: profile.collapsed holds the wall view; the recording also holds alloc, live,"
+                + " lock: tiprobe " + command + "\n"), natural.err());
+
+        HelpTest.Result named = HelpTest.tiprobe(command.split(" "));
+        assertEquals(0, named.exit(), named.err());
+        assertFalse(named.err().contains("holds the"), named.err());
+        try (InputStream expected = resource("alloc.collapsed")) {
+            assertArrayEquals(expected.readAllBytes(), Files.readAllBytes(dir.resolve("profile-alloc.collapsed")));
+        }
     }
 
     /** Whether {@code actual} is the committed {@code name}; with {@code tiprobe.golden.write}, writes it there instead. */
