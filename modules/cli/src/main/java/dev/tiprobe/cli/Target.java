@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -155,6 +156,36 @@ final class Target implements AutoCloseable {
         /** Whether {@code option} (its beginning) is given on the command line or in a variable. */
         boolean gives(String option) {
             return args.stream().anyMatch(a -> a.startsWith(option)) || optionVariables.stream().anyMatch(v -> v.contains(option));
+        }
+
+        /**
+         * Whether the boolean VM flag {@code name} ({@code EnableDynamicAgentLoading}) is on, as the
+         * JVM reads its options: JAVA_TOOL_OPTIONS first, then JDK_JAVA_OPTIONS and the command
+         * line, then _JAVA_OPTIONS, the last {@code -XX:+name} or {@code -XX:-name} deciding; off
+         * where none names it.
+         */
+        boolean turnsOn(String name) {
+            List<String> inOrder = new ArrayList<>(variable("JAVA_TOOL_OPTIONS"));
+            inOrder.addAll(variable("JDK_JAVA_OPTIONS"));
+            inOrder.addAll(args);
+            inOrder.addAll(variable("_JAVA_OPTIONS"));
+            return lastSays(inOrder, name);
+        }
+
+        /** The options in variable {@code name}, split as the JVM splits them, at white space. */
+        private List<String> variable(String name) {
+            return optionVariables.stream().filter(v -> v.startsWith(name + "="))
+                    .flatMap(v -> Arrays.stream(v.substring(name.length() + 1).strip().split("\\s+"))).toList();
+        }
+
+        /** Whether the last of {@code options} to set the boolean flag {@code name} turns it on; false where none does. */
+        static boolean lastSays(List<String> options, String name) {
+            boolean on = false;
+            for (String o : options) {
+                if (o.equals("-XX:+" + name)) on = true;
+                else if (o.equals("-XX:-" + name)) on = false;
+            }
+            return on;
         }
     }
 
@@ -365,13 +396,14 @@ final class Target implements AutoCloseable {
      * own module: no flag is needed for it.)
      */
     String missingFlags() throws CliException {
-        boolean enabled = launch != null && !launch.mayHideOptions() ? launch.gives(DYNAMIC_AGENT_LOADING)
-                : asked(() -> vm.getAgentProperties().getProperty("sun.jvm.args", "")).contains(DYNAMIC_AGENT_LOADING);
-        return enabled ? "" : DYNAMIC_AGENT_LOADING;
+        boolean enabled = launch != null && !launch.mayHideOptions() ? launch.turnsOn(DYNAMIC_AGENT_LOADING)
+                : Launch.lastSays(List.of(asked(() -> vm.getAgentProperties().getProperty("sun.jvm.args", "")).strip().split("\\s+")),
+                        DYNAMIC_AGENT_LOADING);
+        return enabled ? "" : "-XX:+" + DYNAMIC_AGENT_LOADING;
     }
 
-    /** The flag that keeps the JDK's warning of a dynamically loaded agent out of the target. */
-    private static final String DYNAMIC_AGENT_LOADING = "-XX:+EnableDynamicAgentLoading";
+    /** The VM flag that keeps the JDK's warning of a dynamically loaded agent out of the target. */
+    private static final String DYNAMIC_AGENT_LOADING = "EnableDynamicAgentLoading";
 
     /**
      * Loads the agent with {@code options} and returns its answer, a success.

@@ -43,6 +43,25 @@ class TargetTest {
         assertTrue(launch(new String[] {"java", "-XX:Flags=.hotspotrc", "app.Main"}, PLAIN_ENV).mayHideOptions());
     }
 
+    /**
+     * A boolean flag is what the JVM makes of it: the last option to name it decides, the
+     * variables read in the JVM's order (JAVA_TOOL_OPTIONS, the command line, then _JAVA_OPTIONS).
+     */
+    @Test
+    void theLastOptionToNameAFlagDecidesIt() {
+        String flag = "EnableDynamicAgentLoading";
+        assertTrue(launch(new String[] {"java", "-XX:+" + flag, "app.Main"}, PLAIN_ENV).turnsOn(flag));
+        assertFalse(launch(new String[] {"java", "app.Main"}, PLAIN_ENV).turnsOn(flag));
+        assertFalse(launch(new String[] {"java", "-XX:+" + flag, "-XX:-" + flag, "app.Main"}, PLAIN_ENV).turnsOn(flag));
+        assertFalse(launch(new String[] {"java", "app.Main"}, new String[] {"JAVA_TOOL_OPTIONS=-XX:+" + flag + " -XX:-" + flag}).turnsOn(flag),
+                "turned off after it was turned on");
+        assertFalse(launch(new String[] {"java", "-XX:-" + flag, "app.Main"}, new String[] {"JAVA_TOOL_OPTIONS=-XX:+" + flag}).turnsOn(flag),
+                "the command line after JAVA_TOOL_OPTIONS");
+        assertTrue(launch(new String[] {"java", "-XX:-" + flag, "app.Main"}, new String[] {"_JAVA_OPTIONS=-XX:+" + flag}).turnsOn(flag),
+                "_JAVA_OPTIONS last");
+        assertFalse(launch(new String[] {"java", "-XX:+" + flag + "Extra", "app.Main"}, PLAIN_ENV).turnsOn(flag), "another flag");
+    }
+
     /** The version check before the agent's load reads the runtime's release file, as the target's properties would say it. */
     @Test
     void aJvmsJavaVersionAndHomeComeFromTheReleaseFileOfTheRuntimeItMapped() {
