@@ -1783,7 +1783,8 @@ class ImageIT {
     void watchTreeNamesTheCalleeWhereASlowCallsTimeWent() throws Exception {
         List<String> program = new ArrayList<>(List.of(JAVA));
         program.addAll(QUIET);
-        program.addAll(List.of("-cp", CLASSES, "example.known.SlowCallee", "8"));
+        // The program outlives the watch: its three calls come after the attach, which busy neighbours slow by seconds.
+        program.addAll(List.of("-cp", CLASSES, "example.known.SlowCallee", "20"));
         Process target = targets.start(program, "slow.out", "ready");
         Run watch = tiprobe("watch", "-n", "3", "--tree", "--where", "duration > 10ms", Long.toString(target.pid()), "example.known.SlowCallee::handle");
         assertEquals(0, watch.exit(), watch.err());
@@ -1807,6 +1808,25 @@ class ImageIT {
         assertTrue(watch.err().contains("tiprobe watch: 3 calls printed; classes restored"), watch.err());
         assertTrue(target.waitFor(60, TimeUnit.SECONDS));
         assertEquals("ready\nhandled\n", Files.readString(dir.resolve("slow.out")));
+    }
+
+    /**
+     * A program that ends while it is watched is said to have ended, after the calls printed
+     * before: a JVM on its way out has closed its sockets while its process still lives, and that
+     * is no lost connection.
+     */
+    @Test
+    void aProgramThatEndsDuringAWatchIsSaidToHaveEnded() throws Exception {
+        List<String> program = new ArrayList<>(List.of(JAVA));
+        program.addAll(QUIET);
+        program.addAll(List.of("-cp", CLASSES, "example.known.SlowCallee", "10"));  // the watch starts well before the end
+        Process target = targets.start(program, "ending.out", "ready");
+        Run watch = tiprobe("watch", "-n", "100000", Long.toString(target.pid()), "example.known.SlowCallee::handle");
+        assertEquals(1, watch.exit(), watch.err());
+        assertTrue(watch.err().contains("tiprobe watch: process " + target.pid() + " exited during the watch, after "), watch.err());
+        assertTrue(watch.out().lines().anyMatch(l -> l.startsWith("[main] example.known.SlowCallee.handle(")), "calls printed before the end");
+        assertTrue(target.waitFor(60, TimeUnit.SECONDS));
+        assertEquals("ready\nhandled\n", Files.readString(dir.resolve("ending.out")));
     }
 
     @Test

@@ -358,12 +358,6 @@ final class CollectCommand extends SessionCommand {
     }
 
     /**
-     * How long a target whose stop could not be asked may take to end, before the failure is the
-     * answer: more than the agent's own work at an exit (JFR's last events, at most about 15 s).
-     */
-    private static final Duration STOP_GRACE = Duration.ofSeconds(20);
-
-    /**
      * What is left of a session whose target ended before it did: the recording, finished by the
      * agent at a normal exit, or up to its last whole chunk (a chunk a second) when the JVM was
      * killed; and the format asked for, made from it.

@@ -134,6 +134,13 @@ abstract class SessionCommand implements Callable<Integer> {
         return answer != null ? answer : target.send(Agent.jar(), AgentControl.option(AgentControl.COMMAND, command));
     }
 
+    /**
+     * How long a target that could not be reached may take to end, before the failure is the
+     * answer: more than the agent's own work at an exit (JFR's last events, at most about 15 s).
+     * A JVM on its way out has closed its sockets while its process still lives.
+     */
+    static final Duration STOP_GRACE = Duration.ofSeconds(20);
+
     /** Whether the target JVM has ended, or ends within {@code grace} (zero: whether it has now). */
     boolean targetEndsWithin(Duration grace) {
         Optional<ProcessHandle> target = ProcessHandle.of(pid);

@@ -10,6 +10,7 @@ import dev.tiprobe.options.AgentControl;
 import dev.tiprobe.recording.ControlSocket;
 import dev.tiprobe.recording.Reply;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -432,8 +433,10 @@ final class Target implements AutoCloseable {
             // the agent answers every fault itself; its start throwing means it could not even do that
             throw new CliException("the agent did not load in " + pid + ": " + e.getMessage() + HEAP_HINT.formatted(pid), e);
         } catch (IOException e) {
+            // The attach API's connect says a missing socket with no message: the JVM has closed it, exiting.
+            String why = e instanceof FileNotFoundException && e.getMessage() == null ? "its attach socket is gone" : e.getMessage();
             throw new CliException(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)
-                    ? "lost the connection to " + pid + ": " + e.getMessage()
+                    ? "lost the connection to " + pid + ": " + why
                     : "process " + pid + " exited", e);
         }
     }

@@ -130,12 +130,12 @@ final class WatchCommand extends SessionCommand implements TableFlags.Holder {
                     long end = System.nanoTime() + duration.toNanos();
                     while (!ctrlC.await(POLL.toNanos()) && System.nanoTime() < end
                             && (count == null || printed.calls < count)) {
-                        printNew(dumpOrExited(target, printed), printed);
+                        printNew(answerOrExited(target, "dump", printed), printed);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                Reply last = reach(target, "stop");
+                Reply last = answerOrExited(target, "stop", printed);
                 if (count == null || printed.calls < count) printNew(last, printed);
                 err.println("tiprobe watch: " + printed.calls + (printed.calls == 1 ? " call" : " calls") + " printed; "
                         + (last.ok() ? "classes restored" : last.text()));
@@ -147,12 +147,16 @@ final class WatchCommand extends SessionCommand implements TableFlags.Holder {
         return Main.OK;
     }
 
-    /** The session's answer to dump; a target that ended meanwhile is told as such, with the calls printed before. */
-    private Reply dumpOrExited(Target target, Printed printed) throws CliException {
+    /**
+     * The session's answer to {@code command} (dump, stop); a target that ends meanwhile, or
+     * within {@link #STOP_GRACE} of a failed answer (a JVM exiting has closed its sockets while
+     * its process lives on), is told as such, with the calls printed before.
+     */
+    private Reply answerOrExited(Target target, String command, Printed printed) throws CliException {
         try {
-            return reach(target, "dump");
+            return reach(target, command);
         } catch (CliException e) {
-            if (!targetEndsWithin(Duration.ZERO)) throw e;
+            if (!targetEndsWithin(STOP_GRACE)) throw e;
             throw new CliException("process " + pid + " exited during the watch, after " + printed.calls
                     + (printed.calls == 1 ? " call" : " calls") + " printed");
         }
