@@ -23,7 +23,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -284,9 +283,7 @@ final class CollectCommand extends SessionCommand {
     private List<String> write(Recording r, Path recording) throws CliException {
         if (!perThread) return Exports.write(r, recording, output);
         OutputFiles.write(output, w -> FoldedStacks.write(View.natural(r).of(r), w, true, FrameStyle.SLASH));
-        List<String> notes = new ArrayList<>(Exports.notesBeside(r, Export.FOLDED));
-        notes.addAll(Exports.otherViews(r, recording, output, Export.FOLDED));
-        return notes;
+        return Exports.notesBeside(r, recording, output, Export.FOLDED, null);
     }
 
     /** The profile on stdout, as asprof prints it without a file: the top methods, or folded stacks. */

@@ -71,10 +71,7 @@ final class Exports {
 
     /**
      * {@code r}, read from {@code recording}, as {@code out}'s name asks, drawn as {@code options}
-     * say. Returns what the command is to say beside a file whose format cannot say it ({@link
-     * Export#holdsCaveats}): where the samples did not come from the sampler tiprobe asks for
-     * ({@link Recording#samplerCaveats}); and beside a file of one view drawn as the recording's
-     * natural one, the other events the recording holds ({@link #otherViews}).
+     * say. Returns what the command is to say beside the file ({@link #notesBeside}).
      */
     static List<String> write(Recording r, Path recording, Path out, Export.Options options) throws CliException {
         Export format = of(out);
@@ -83,8 +80,19 @@ final class Exports {
                     + " of: " + Export.HOLD_ONLY_STACKS + " (" + Export.NOT_ONLY_STACKS + " show what it holds)");
         }
         OutputFiles.writeBytes(out, o -> format.write(r, options, o));
-        List<String> notes = new ArrayList<>(notesBeside(r, format));
-        if (format.holdsOnlyStacks() && options.view() == null) notes.addAll(otherViews(r, recording, out, format));
+        return notesBeside(r, recording, out, format, options.view());
+    }
+
+    /**
+     * What the command is to say beside {@code out}, a file of {@code format} made from {@code r}
+     * (read from {@code recording}) in the view {@code asked}, or in its natural one for null:
+     * where the format cannot say them ({@link Export#holdsCaveats}), the caveats of the sampler
+     * that took its samples ({@link Recording#samplerCaveats}); for a file of one view drawn as
+     * the natural one, the other events the recording holds ({@link #otherViews}).
+     */
+    static List<String> notesBeside(Recording r, Path recording, Path out, Export format, View asked) {
+        List<String> notes = new ArrayList<>(format.holdsCaveats() ? List.of() : r.samplerCaveats());
+        if (format.holdsOnlyStacks() && asked == null) notes.addAll(otherViews(r, recording, out, format));
         return notes;
     }
 
@@ -94,7 +102,7 @@ final class Exports {
      * the command that makes a file of the first; empty when it holds no other. A wall-mode
      * recording's cpu view is not named: it weighs the same samples.
      */
-    static List<String> otherViews(Recording r, Path recording, Path out, Export format) {
+    private static List<String> otherViews(Recording r, Path recording, Path out, Export format) {
         View drawn = View.natural(r);
         List<View> others = View.in(r).stream().filter(v -> !(samples(v) && samples(drawn)) && v != drawn).toList();
         if (others.isEmpty()) return List.of();
@@ -108,15 +116,6 @@ final class Exports {
 
     private static boolean samples(View v) {
         return v == View.CPU || v == View.WALL;
-    }
-
-    /**
-     * What the command is to say beside a file of {@code format} made from {@code r}: the
-     * caveats of the sampler that took its samples ({@link Recording#samplerCaveats}), where the
-     * format cannot say them ({@link Export#holdsCaveats}).
-     */
-    static List<String> notesBeside(Recording r, Export format) {
-        return format.holdsCaveats() ? List.of() : r.samplerCaveats();
     }
 
     /** Each note on a line of its own on stderr, after the name of the command that says it. */
