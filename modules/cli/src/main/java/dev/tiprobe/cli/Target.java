@@ -173,10 +173,14 @@ final class Target implements AutoCloseable {
             return lastSays(inOrder, name);
         }
 
-        /** The options in variable {@code name}, split as the JVM splits them, at white space. */
+        /** The options in variable {@code name}. */
         private List<String> variable(String name) {
-            return optionVariables.stream().filter(v -> v.startsWith(name + "="))
-                    .flatMap(v -> Arrays.stream(v.substring(name.length() + 1).strip().split("\\s+"))).toList();
+            return optionVariables.stream().filter(v -> v.startsWith(name + "=")).flatMap(v -> words(v.substring(name.length() + 1)).stream()).toList();
+        }
+
+        /** Options given in one string, split as the JVM splits a variable's, at white space. */
+        static List<String> words(String options) {
+            return List.of(options.strip().split("\\s+"));
         }
 
         /** Whether the last of {@code options} to set the boolean flag {@code name} turns it on; false where none does. */
@@ -398,8 +402,7 @@ final class Target implements AutoCloseable {
      */
     String missingFlags() throws CliException {
         boolean enabled = launch != null && !launch.mayHideOptions() ? launch.turnsOn(DYNAMIC_AGENT_LOADING)
-                : Launch.lastSays(List.of(asked(() -> vm.getAgentProperties().getProperty("sun.jvm.args", "")).strip().split("\\s+")),
-                        DYNAMIC_AGENT_LOADING);
+                : Launch.lastSays(Launch.words(asked(() -> vm.getAgentProperties().getProperty("sun.jvm.args", ""))), DYNAMIC_AGENT_LOADING);
         return enabled ? "" : "-XX:+" + DYNAMIC_AGENT_LOADING;
     }
 
