@@ -556,8 +556,9 @@ public final class Registry implements AutoCloseable {
      * where registering could wait on the caller: in a callback, or holding this registry's lock.
      */
     public void sync() {
-        long begun = registrarPolls.get();
         for (Class<?> c; (c = prepared.poll()) != null; ) registerQuietly(c);
+        // Read after the queue is found empty: a poll that took a class before then had begun by then.
+        long begun = registrarPolls.get();
         long patience = System.nanoTime() + SYNC_PATIENCE_NANOS;
         while (registrarPollsDone.get() < begun && System.nanoTime() < patience) LockSupport.parkNanos(SYNC_LOOK_NANOS);
     }
