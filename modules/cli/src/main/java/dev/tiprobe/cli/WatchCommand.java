@@ -127,11 +127,12 @@ final class WatchCommand extends SessionCommand implements TableFlags.Holder {
             Printed printed = new Printed();
             try (CtrlC ctrlC = CtrlC.listen()) {  // Ctrl-C waits (a while) for the stop, which restores the classes
                 try {
+                    // The first look at once, not a poll later: a busy method's first calls end
+                    // while the answer to the start is on its way.
                     long end = System.nanoTime() + duration.toNanos();
-                    while (!ctrlC.await(POLL.toNanos()) && System.nanoTime() < end
-                            && (count == null || printed.calls < count)) {
+                    do {
                         printNew(answerOrExited(target, "dump", printed), printed);
-                    }
+                    } while ((count == null || printed.calls < count) && !ctrlC.await(POLL.toNanos()) && System.nanoTime() < end);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
