@@ -81,8 +81,8 @@ class RegistryTest {
     /**
      * Once {@link Registry#sync} returns, every class prepared before it is registered, the one
      * the registry's thread has just taken from the queue among them. Round after round, since the
-     * thread's take and sync's look at the queue race: read in the wrong order, sync returned
-     * while the thread still held a class, and one class went untagged within a few dozen rounds.
+     * thread's take and sync's look at the queue race: a sync that misses the take returns while
+     * the thread still holds a class, which then goes untagged, once in a few dozen rounds.
      */
     @Test
     void aClassPreparedBeforeSyncIsRegisteredWhenSyncReturns() throws Exception {
