@@ -439,8 +439,18 @@ public final class AgentMain {
         PrivateFiles.replace(progress, w -> w.write(line + "\n"));
     }
 
-    private static synchronized Reply status() {
-        return running() ? session.status() : Reply.ok(Reply.IDLE, "idle" + whyIdle()).with(Reply.WHY, stoppedItself);
+    /**
+     * The running session's counts, composed outside the class's lock: in a heap its collector
+     * thrashes, composing them can take seconds, and the keeper, whose looks stop the session in
+     * such a heap, must not wait behind them (nor behind a command asking again and again).
+     */
+    private static Reply status() {
+        AgentSession running;
+        synchronized (AgentMain.class) {
+            if (!running()) return Reply.ok(Reply.IDLE, "idle" + whyIdle()).with(Reply.WHY, stoppedItself);
+            running = session;
+        }
+        return running.status();
     }
 
     /** Why the last session ended by itself, for status and stop: {@code " (the last session stopped itself: …)"}, or nothing. */
