@@ -440,7 +440,7 @@ public final class AgentMain {
     }
 
     /**
-     * The running session's counts, composed outside the class's lock: in a heap its collector
+     * Idle and why, or the running session's counts, composed outside the class's lock: in a heap its collector
      * thrashes, composing them can take seconds, and the keeper, whose looks stop the session in
      * such a heap, must not wait behind them (nor behind a command asking again and again).
      */
