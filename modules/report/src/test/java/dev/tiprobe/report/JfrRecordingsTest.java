@@ -92,7 +92,7 @@ class JfrRecordingsTest {
         try (Recording jfr = new Recording()) {
             jfr.enable("jdk.CPUTimeSample").with("throttle", "10ms").withStackTrace();
             jfr.start();
-            spin(600);
+            spinOnCpu(600);
             jfr.stop();
             jfr.dump(file);
         }
@@ -121,6 +121,24 @@ class JfrRecordingsTest {
         long x = 0;
         for (int i = 0; i < 200_000; i++) x += (x ^ i) * 31 + i % 7;
         return x;
+    }
+
+    /**
+     * Spins until this thread has run {@code millis} on a CPU, which is what JFR's CPU-time
+     * sampler counts: spinning as long by the clock gave fewer than a third of the samples beside busy
+     * neighbours. Read from Linux's {@code /proc/thread-self/schedstat}; gives up after 30 s.
+     */
+    private static void spinOnCpu(long millis) throws IOException {
+        Path schedstat = Path.of("/proc/thread-self/schedstat");
+        long until = onCpuNanos(schedstat) + millis * 1_000_000L;
+        long giveUp = System.nanoTime() + 30_000_000_000L;
+        while (onCpuNanos(schedstat) < until && System.nanoTime() < giveUp) {
+            for (int i = 0; i < 20; i++) sink += hotLoop();
+        }
+    }
+
+    private static long onCpuNanos(Path schedstat) throws IOException {
+        return Long.parseLong(Files.readString(schedstat).split(" ", 2)[0]);
     }
 
     private static void spin(long millis) {
