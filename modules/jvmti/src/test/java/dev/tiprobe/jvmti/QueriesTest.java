@@ -72,6 +72,28 @@ class QueriesTest {
         assertEquals("DefineClass", again.function());
     }
 
+    /**
+     * A definition the VM refuses is reported every time, also once the JIT has compiled the
+     * define: compiled, the pending exception alone went unseen after some of the duplicates.
+     */
+    @Test
+    void everyRefusedDefinitionIsReportedAlsoOnceCompiled() throws Exception {
+        Jvmti jvmti = Jvmti.get();
+        int unreported = 0;
+        for (int i = 0; i < 2_000; i++) {
+            String name = GeneratedClasses.freshName("gen", "Duplicate");
+            byte[] classFile = ClassFile.of().build(java.lang.constant.ClassDesc.of(name), b -> b.withFlags(Modifier.PUBLIC));
+            jvmti.defineInBootLoader(classFile);
+            try {
+                jvmti.defineInBootLoader(classFile);
+                unreported++;
+            } catch (JvmtiException refused) {
+                // as it should be
+            }
+        }
+        assertEquals(0, unreported, "duplicates defined without an error, of 2,000");
+    }
+
     @Test
     void methodsNamesModifiersAndLines() throws Exception {
         Jvmti jvmti = Jvmti.get();
