@@ -281,16 +281,14 @@ final class Native {
      * The returned local reference is not kept: callers reach the class by name. What DefineClass
      * raises (a duplicate, a bad class file) stays pending after the downcall, and the next JNI
      * native that returns on the thread (one the interpreter runs, say) throws it: so the check
-     * for it sits inside the same try. Failure is judged by the NULL DefineClass returns, not by
-     * the pending exception alone: once the JIT had compiled this method, ExceptionCheck found
-     * none after 5 to 8 % of the duplicates DefineClass refused.
+     * for it sits inside the same try. Failure is judged by the NULL DefineClass returns too
+     * ({@link #requireResult}).
      */
     void defineInBootLoader(MemorySegment jniEnv, MemorySegment classFile) {
         try {
             MemorySegment defined = JNINativeInterface_.DefineClass.invoke(jni(JniFunction.DefineClass), jniEnv, NULL, NULL,
                     classFile, (int) classFile.byteSize());
-            clearPendingException(jniEnv, "DefineClass");
-            if (defined.equals(NULL)) throw new JvmtiException("DefineClass", -1, "DefineClass defined no class");
+            requireResult(jniEnv, defined, "DefineClass");
         } catch (LinkageError | SecurityException e) {
             throw new JvmtiException("DefineClass", -1, "DefineClass: " + e);
         }
@@ -300,7 +298,7 @@ final class Native {
     MemorySegment getStaticObjectField(MemorySegment jniEnv, MemorySegment klass, MemorySegment name,
                                        MemorySegment descriptor) {
         MemorySegment field = JNINativeInterface_.GetStaticFieldID.invoke(jni(JniFunction.GetStaticFieldID), jniEnv, klass, name, descriptor);
-        clearPendingException(jniEnv, "GetStaticFieldID");
+        requireResult(jniEnv, field, "GetStaticFieldID");
         return JNINativeInterface_.GetStaticObjectField.invoke(jni(JniFunction.GetStaticObjectField), jniEnv, klass, field);
     }
 
@@ -317,7 +315,7 @@ final class Native {
         MemorySegment method = statik
                 ? JNINativeInterface_.GetStaticMethodID.invoke(jni(JniFunction.GetStaticMethodID), jniEnv, klass, name, descriptor)
                 : JNINativeInterface_.GetMethodID.invoke(jni(JniFunction.GetMethodID), jniEnv, klass, name, descriptor);
-        clearPendingException(jniEnv, statik ? "GetStaticMethodID" : "GetMethodID");
+        requireResult(jniEnv, method, statik ? "GetStaticMethodID" : "GetMethodID");
         MemorySegment result = statik
                 ? JNINativeInterface_.CallStaticObjectMethodA.invoke(jni(JniFunction.CallStaticObjectMethodA), jniEnv, klass, method, NULL)
                 : JNINativeInterface_.CallObjectMethodA.invoke(jni(JniFunction.CallObjectMethodA), jniEnv, target, method, NULL);
@@ -327,6 +325,17 @@ final class Native {
     /** Throws, clearing it, when a Java exception is pending after {@code function}. */
     void checkException(MemorySegment jniEnv, String function) {
         clearPendingException(jniEnv, function);
+    }
+
+    /**
+     * Throws when {@code function} returned NULL, its sign of failure, clearing whatever exception
+     * it left pending. The NULL is what decides, not the pending exception alone: once the JIT had
+     * compiled the caller, ExceptionCheck found none after 5 to 8 % of the duplicates DefineClass
+     * refused; and a NULL field or method ID passed on would crash the VM.
+     */
+    private void requireResult(MemorySegment jniEnv, MemorySegment result, String function) {
+        clearPendingException(jniEnv, function);
+        if (result.equals(NULL)) throw new JvmtiException(function, -1, function + " returned NULL");
     }
 
     private void clearPendingException(MemorySegment jniEnv, String function) {
