@@ -372,6 +372,47 @@ class ImageIT {
         assertEquals(50_000, calls(dir.resolve("deep.json"), "work"));
     }
 
+    /**
+     * A JDK updated or uninstalled under a running JVM, as a package upgrade on a server does:
+     * /proc's maps then names the JVM's libjvm.so "(deleted)". It is still a JVM to attach to,
+     * and its profile is taken. The target runs from a copy of this JDK whose libjvm.so is
+     * removed once it runs.
+     */
+    @Test
+    void aJvmWhoseJdkWasRemovedUnderItIsStillProfiled() throws Exception {
+        Path jdk = dir.resolve("jdk");
+        linkOrCopyTree(Path.of(System.getProperty("java.home")), jdk);
+        List<String> command = new ArrayList<>(List.of(jdk.resolve("bin").resolve("java").toString()));
+        command.addAll(QUIET);
+        command.addAll(List.of("-cp", CLASSES, "example.known.Known", "--busy"));
+        Process target = startReady(command, "target.out");
+        Files.delete(jdk.resolve("lib").resolve("server").resolve("libjvm.so"));
+        String pid = Long.toString(target.pid());
+        assertTrue(Files.readString(Path.of("/proc", pid, "maps")).contains("/libjvm.so (deleted)"), "the target's libjvm.so, removed");
+
+        Run collect = tiprobe("-d", "1", pid);
+        assertEquals(0, collect.exit(), collect.err());
+        assertTrue(collect.out().contains("example.known.Known.spin"), "the hot method, printed: " + collect.out());
+    }
+
+    /** {@code from}'s files at {@code to}: hard links where the two share a file system, copies where they do not. */
+    private static void linkOrCopyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createDirectories(target);
+                    continue;
+                }
+                try {
+                    Files.createLink(target, p);
+                } catch (IOException | UnsupportedOperationException otherFileSystem) {
+                    Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                }
+            }
+        }
+    }
+
     @Test
     void collectForAWhileAndRunFromTheFirstMoment() throws Exception {
         Process target = target(List.of());

@@ -245,14 +245,15 @@ final class Target implements AutoCloseable {
     record JavaRuntime(String version, String home) {
         /**
          * {@code pid}'s runtime; null where /proc or the file cannot tell (another system, a
-         * runtime laid out otherwise, as Java 8's {@code jre/lib/amd64/server}): its properties
-         * tell it then.
+         * runtime laid out otherwise, as Java 8's {@code jre/lib/amd64/server}, or one whose
+         * libjvm.so was removed since, its files another version's now or gone): its
+         * properties tell it then.
          */
         static JavaRuntime of(long pid) {
             try {
-                String libjvm = mappedLibjvm(pid);
-                if (libjvm == null) return null;
-                Path home = Path.of(libjvm).getParent().getParent().getParent();  // lib/server/libjvm.so
+                MappedFile libjvm = mappedLibjvm(pid);
+                if (libjvm == null || libjvm.removed()) return null;
+                Path home = Path.of(libjvm.path()).getParent().getParent().getParent();  // lib/server/libjvm.so
                 Path release = Path.of("/proc", Long.toString(pid), "root").resolve(home.resolve("release").toString().substring(1));
                 return JavaLauncher.releaseVersion(release).map(version -> new JavaRuntime(version, home.toString())).orElse(null);
             } catch (IOException | RuntimeException e) {
@@ -261,10 +262,29 @@ final class Target implements AutoCloseable {
         }
     }
 
-    /** The path of the {@code libjvm.so} {@code pid} has mapped, as /proc's maps names it; null where it maps none. */
-    private static String mappedLibjvm(long pid) throws IOException {
+    /**
+     * A file a process has mapped, as a line of /proc's maps names it: its path, and whether it
+     * was removed since it was mapped, which maps says after the path. A JDK updated or
+     * uninstalled under a running JVM (a package upgrade on a server) leaves that JVM's
+     * libjvm.so so: still its JVM, and one to attach to.
+     */
+    record MappedFile(String path, boolean removed) {
+        private static final String REMOVED = " (deleted)";
+
+        /** The file a maps line names; null for a line that names none (the heap, the stack, an anonymous mapping). */
+        static MappedFile of(String mapsLine) {
+            int slash = mapsLine.indexOf('/');
+            if (slash < 0) return null;
+            String name = mapsLine.substring(slash);
+            boolean removed = name.endsWith(REMOVED);
+            return new MappedFile(removed ? name.substring(0, name.length() - REMOVED.length()) : name, removed);
+        }
+    }
+
+    /** The {@code libjvm.so} {@code pid} has mapped, as /proc's maps names it; null where it maps none. */
+    private static MappedFile mappedLibjvm(long pid) throws IOException {
         try (Stream<String> maps = Files.lines(Path.of("/proc", Long.toString(pid), "maps"))) {
-            return maps.filter(l -> l.endsWith("/libjvm.so")).map(l -> l.substring(l.indexOf('/'))).findFirst().orElse(null);
+            return maps.map(MappedFile::of).filter(f -> f != null && f.path().endsWith("/libjvm.so")).findFirst().orElse(null);
         }
     }
 

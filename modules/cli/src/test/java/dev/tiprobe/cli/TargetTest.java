@@ -70,6 +70,21 @@ class TargetTest {
         assertEquals(Path.of(System.getProperty("java.home")).toString(), runtime.home());
     }
 
+    /**
+     * A libjvm.so removed under its running JVM (its JDK updated or uninstalled) is still that
+     * JVM's: maps names it with "(deleted)" after the path, which is not part of the path.
+     */
+    @Test
+    void aMappedFileRemovedSinceIsStillNamedByItsPath() {
+        String prefix = "7f7832ce3000-7f7833d6f000 r-xp 002e3000 fe:00 328747                     ";
+        assertEquals(new Target.MappedFile("/opt/jdk/lib/server/libjvm.so", false), Target.MappedFile.of(prefix + "/opt/jdk/lib/server/libjvm.so"));
+        assertEquals(new Target.MappedFile("/opt/jdk/lib/server/libjvm.so", true),
+                Target.MappedFile.of(prefix + "/opt/jdk/lib/server/libjvm.so (deleted)"));
+        assertEquals(new Target.MappedFile("/opt/my jdk/lib/server/libjvm.so", false), Target.MappedFile.of(prefix + "/opt/my jdk/lib/server/libjvm.so"));
+        assertNull(Target.MappedFile.of("7ffd1c2a1000-7ffd1c2c2000 rw-p 00000000 00:00 0                          [stack]"));
+        assertNull(Target.MappedFile.of("7f7832a00000-7f7832ce3000 rw-p 00000000 00:00 0 "));
+    }
+
     /** A process that maps no JVM has no runtime to read: the attach's checks answer for it. */
     @Test
     void aProcessWithoutAJvmHasNoRuntime() throws IOException, InterruptedException {
