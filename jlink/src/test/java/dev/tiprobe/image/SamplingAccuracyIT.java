@@ -291,6 +291,36 @@ class SamplingAccuracyIT {
     }
 
     /**
+     * Attached for longer than JFR's chunks last (the session has JFR begin one every 5 s), each
+     * of a busy thread's samples is in the profile once: JFR's own reader finds no two of them
+     * closer than the interval allows and no more of them than the window holds. The end that the
+     * stream had not read comes from the file JFR writes as the recording stops, whose reader
+     * dates the same events a few hundred nanoseconds off from the stream's (110 and 211 ns in
+     * two sessions): matched by the exact moment, the last two seconds came twice.
+     */
+    @Test
+    void attachedPastSeveralChunksEachSampleIsTakenOnce() throws Exception {
+        Process target = targets.startReady(ImageIT.busyTarget(), "busy.out");
+        Path jfr = dir.resolve("busy.jfr");
+        Command.Run collect = tiprobe("collect", "-d", "12", "--sample", "10ms", "-f", jfr.toString(), Long.toString(target.pid()));
+        assertEquals(0, collect.exit(), collect.err());
+
+        List<java.time.Instant> taken = new java.util.ArrayList<>();
+        for (jdk.jfr.consumer.RecordedEvent e : jdk.jfr.consumer.RecordingFile.readAllEvents(jfr)) {
+            if (!e.getEventType().getName().equals("jdk.ExecutionSample")) continue;
+            jdk.jfr.consumer.RecordedThread t = e.getThread("sampledThread");
+            if (t != null && "main".equals(t.getJavaName())) taken.add(e.getStartTime());
+        }
+        taken.sort(null);
+        int twins = 0;
+        for (int i = 1; i < taken.size(); i++) {
+            if (java.time.Duration.between(taken.get(i - 1), taken.get(i)).toNanos() < 1_000_000) twins++;
+        }
+        assertEquals(0, twins, "samples of the busy thread less than a millisecond apart, of " + taken.size());
+        assertTrue(taken.size() > 900 && taken.size() <= 1260, "12 s of a busy thread at 10 ms: " + taken.size() + " samples");
+    }
+
+    /**
      * A runtime without JFR (jlinked with {@code java.base} and {@code java.instrument} only):
      * {@code run} starts it without JFR's flags, which it would refuse, the stack walks of JVMTI
      * sample instead, and the report says so and what it means.

@@ -14,9 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -36,8 +36,12 @@ import java.util.function.Consumer;
  * events that ended in the last {@link #OVERLAP} by type, thread and end; the file is read for
  * what ended from {@link #OVERLAP} before the newest of them, and an event remembered is not
  * handed over twice. By their ends, as JFR's own start filter goes: a wait of seconds that ends
- * in the lost stretch began long before it. The file is read only after the stream's thread has
- * ended.
+ * in the lost stretch began long before it. The file's reader dates an event a little off from
+ * the stream's reader (by 110 and 211 ns in two sessions, every event of the stretch alike),
+ * so an event of the file is the one remembered of its type and thread that ended nearest to
+ * it, within {@link #SAME_END}, each remembered one standing for one of the file's: matched by
+ * the exact moment, the last two seconds of samples came twice. The file is read only after
+ * the stream's thread has ended.
  */
 final class RecordingEnd implements FlightRecorderListener {
     /** How far before the stream's newest event the file is read: more than a flush's reach back. */
@@ -49,21 +53,34 @@ final class RecordingEnd implements FlightRecorderListener {
     private volatile Map<String, Consumer<RecordedEvent>> handlers = Map.of();
     /** Counted down once JFR has written the recording to {@link #file}. */
     private final CountDownLatch written = new CountDownLatch(1);
-    /** The events handed over within {@link #OVERLAP} of the newest, and the same in arrival order. Stream thread only. */
-    private final Set<Key> recent = new HashSet<>();
+    /**
+     * How far apart the two readers may date one event: far above what was seen (hundreds of
+     * nanoseconds), and below the shortest sampling interval (a millisecond), so a sample is not
+     * taken for its neighbour; waits of one thread closer than this are told apart by their order.
+     */
+    private static final long SAME_END = 100_000;
+    /**
+     * The ends of the events handed over within {@link #OVERLAP} of the newest, by type and
+     * thread, and the same events in arrival order. Stream thread only, then the file's reader.
+     */
+    private final Map<Source, TreeSet<Long>> recent = new HashMap<>();
     private final ArrayDeque<Key> arrivals = new ArrayDeque<>();
+    private int remembered;
     private volatile long newestNanos = Long.MIN_VALUE;
 
+    /** Where events come from: their type and their thread. */
+    record Source(String type, long threadId) {}
+
     /** An event by its type, its thread and when it ended: two events of one type and thread never end at one moment. */
-    record Key(String type, long threadId, long endEpochNanos) {
+    record Key(Source source, long endEpochNanos) {
         static Key of(RecordedEvent e) {
             RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
-            return new Key(e.getEventType().getName(), t == null ? -1 : t.getId(), JfrFrames.epochNanos(e.getEndTime()));
+            return new Key(new Source(e.getEventType().getName(), t == null ? -1 : t.getId()), JfrFrames.epochNanos(e.getEndTime()));
         }
     }
 
-    /** About what one event remembered takes of the heap: its key, the set's node and the queue's slot. */
-    private static final long BYTES_PER_EVENT_REMEMBERED = 88;
+    /** About what one event remembered takes of the heap: its key and source, the tree's node and its Long, the queue's slot. */
+    private static final long BYTES_PER_EVENT_REMEMBERED = 128;
 
     private RecordingEnd(Recording recording, Path file) {
         this.recording = recording;
@@ -123,9 +140,12 @@ final class RecordingEnd implements FlightRecorderListener {
         try {
             Key key = Key.of(e);
             if (key.endEpochNanos() > newestNanos) newestNanos = key.endEpochNanos();
-            if (recent.add(key)) arrivals.add(key);
+            if (recent.computeIfAbsent(key.source(), s -> new TreeSet<>()).add(key.endEpochNanos())) {
+                arrivals.add(key);
+                remembered++;
+            }
             long forgetBefore = newestNanos - OVERLAP.toNanos();
-            while (!arrivals.isEmpty() && arrivals.peekFirst().endEpochNanos() < forgetBefore) recent.remove(arrivals.pollFirst());
+            while (!arrivals.isEmpty() && arrivals.peekFirst().endEpochNanos() < forgetBefore) forget(arrivals.pollFirst());
         } catch (RuntimeException | OutOfMemoryError unkeyed) {
             // handed over all the same; should the file have it too, it may come twice
         }
@@ -166,7 +186,31 @@ final class RecordingEnd implements FlightRecorderListener {
 
     /** About what the events remembered for the end take of the heap (read from any thread: a guess). */
     long estimatedBytes() {
-        return BYTES_PER_EVENT_REMEMBERED * recent.size();
+        return BYTES_PER_EVENT_REMEMBERED * remembered;
+    }
+
+    /** Lets go of {@code key}'s end, remembered or already taken by its twin in the file. */
+    private void forget(Key key) {
+        TreeSet<Long> ends = recent.get(key.source());
+        if (ends == null || !ends.remove(key.endEpochNanos())) return;
+        remembered--;
+        if (ends.isEmpty()) recent.remove(key.source());
+    }
+
+    /**
+     * Whether the stream handed over the file's event {@code key}: an end remembered of its type
+     * and thread within {@link #SAME_END} of it, the nearest, which then stands for no other.
+     */
+    private boolean takeTwin(Key key) {
+        TreeSet<Long> ends = recent.get(key.source());
+        if (ends == null) return false;
+        long end = key.endEpochNanos();
+        Long below = ends.floor(end);
+        Long above = ends.ceiling(end);
+        Long twin = below == null ? above : above == null ? below : end - below <= above - end ? below : above;
+        if (twin == null || Math.abs(twin - end) > SAME_END) return false;
+        forget(new Key(key.source(), twin));
+        return true;
     }
 
     /**
@@ -184,7 +228,7 @@ final class RecordingEnd implements FlightRecorderListener {
                     Consumer<RecordedEvent> handler = handlers.get(e.getEventType().getName());
                     if (handler == null) return;
                     Key key = Key.of(e);
-                    if (key.endEpochNanos() >= from && !recent.contains(key)) handler.accept(e);
+                    if (key.endEpochNanos() >= from && !takeTwin(key)) handler.accept(e);
                 } catch (RuntimeException unreadable) {
                     // left out, as a sample JFR could not take; the rest of the file goes on
                 }
