@@ -314,6 +314,46 @@ class ImageIT {
     }
 
     /**
+     * Trace mode keeps at most {@code --max-calls} calls, a uniform sample of the whole session,
+     * however often the session writes its figures meanwhile (a dump, the keeper once a minute):
+     * three rounds of 50,000 calls with a dump after each of the first two leave 300 calls (and
+     * the method's first call beside them), about a third from each round. Writes that kept every
+     * call in the sample at that moment left 1,839 of a Derby session's calls at --max-calls 1000,
+     * half of them from its first third.
+     */
+    @Test
+    void traceModeKeepsAtMostMaxCallsSpreadOverTheSessionThroughDumps() throws Exception {
+        Process target = target(QUIET);
+        String pid = Long.toString(target.pid());
+        Path json = dir.resolve("sample.json");
+        Run start = tiprobe("start", "--trace", "example.known.Known::work", "--mode", "trace", "--max-calls", "300",
+                "--calls-per-second", "0", "--overhead", "0", "-f", json.toString(), pid);
+        assertEquals(0, start.exit(), start.err());
+        long[] roundEnds = new long[3];
+        for (int i = 0; i < 3; i++) {
+            round();
+            roundEnds[i] = System.currentTimeMillis() * 1_000_000L;
+            if (i < 2) assertEquals(0, tiprobe("dump", pid).exit());
+        }
+        Run stop = tiprobe("stop", pid);
+        assertEquals(0, stop.exit(), stop.err());
+
+        int[] byRound = new int[3];
+        Matcher m = Pattern.compile("\"startEpochNanos\": (\\d+), \"durationNanos\"").matcher(Files.readString(json));
+        int kept = 0;
+        while (m.find()) {
+            long began = Long.parseLong(m.group(1));
+            int round = began < roundEnds[0] ? 0 : began < roundEnds[1] ? 1 : 2;
+            byRound[round]++;
+            kept++;
+        }
+        assertTrue(kept >= 300 && kept <= 301, "300 kept and the first call beside them: " + kept);
+        for (int calls : byRound) {
+            assertTrue(calls >= 60 && calls <= 141, "about a third from each round (100, 8 a standard deviation): " + java.util.Arrays.toString(byRound));
+        }
+    }
+
+    /**
      * A target without the recommended flags: a whole start, status, dump, status, stop session
      * loads the agent once, so the JDK's dynamic-load warning appears once, and after stop no
      * tiprobe thread runs and the control socket is gone.

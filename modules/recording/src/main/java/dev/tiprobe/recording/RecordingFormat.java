@@ -1,7 +1,7 @@
 package dev.tiprobe.recording;
 
 /**
- * The recording format, version 13. A file is a header and chunks; each chunk is checksummed and
+ * The recording format, version 14. A file is a header and chunks; each chunk is checksummed and
  * introduces the symbols (method and thread names) the file uses first in it, and the stacks its
  * events name (a pool per chunk, as JFR keeps its constants), so a recording cut short is readable
  * up to its last whole chunk, and one damaged in a chunk in every other whole one (names first
@@ -10,7 +10,8 @@ package dev.tiprobe.recording;
  * (values as text, no histogram, no TRACED, SKIPPED, CLASS_FAILURE or REMOVED records), 4 (no
  * TYPE, ALLOC, FREED or LOCK records), 5 (no ALLOC_INTERVAL), 6, 7 and 8 (each event's stack
  * written in it, no STACK records), 9 (no caller stack in CALL), 10 (no callees in CALL), 11
- * (records not deflated) and 12 (no parks among the LOCK kinds, no DEADLOCK records) are read too.
+ * (records not deflated), 12 (no parks among the LOCK kinds, no DEADLOCK records) and 13 (no
+ * EVICTED_CALL records) are read too.
  *
  * <pre>
  * file    := "TPRB" u8:version u8:0 u8:0 u8:0   chunk*
@@ -66,8 +67,11 @@ public final class RecordingFormat {
      * 11: a CALL ends with its timed call sites ({@link #CALLEES_SINCE}).
      * 12: a chunk's records are deflated ({@link #DEFLATED_SINCE}).
      * 13: LOCK records may be parks ({@link #LOCK_PARKED}, {@link #WAIT_PARKED}); DEADLOCK records.
+     * 14: EVICTED_CALL records ({@link EvictedCall}).
      */
-    public static final int VERSION = 13;
+    public static final int VERSION = 14;
+    /** The first version that may hold EVICTED_CALL records. */
+    public static final int EVICTIONS_SINCE = 14;
     /** The first version whose LOCK records may be parks and that may hold DEADLOCK records. */
     public static final int PARKS_SINCE = 13;
     /** The first version whose chunks hold their records deflated. */

@@ -8,6 +8,7 @@ import dev.tiprobe.recording.CapturedValueCodec;
 import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.recording.ClassFailure;
 import dev.tiprobe.recording.Deadlock;
+import dev.tiprobe.recording.EvictedCall;
 import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.Info;
 import dev.tiprobe.recording.LockWait;
@@ -188,7 +189,11 @@ public final class RecordingReader {
                     read(take(LockWait.class)), read(take(Deadlock.class)));
             List<Sample> samples = read(take(Sample.class));
             List<ClassEvent> classEvents = read(take(ClassEvent.class));
-            List<Call> calls = read(take(Call.class));
+            List<Call> calls = take(Call.class);
+            // Calls the session's sample let go after they were written: the sample is what it kept at its end. No view holds the evictions themselves.
+            java.util.Set<EvictedCall> evicted = new java.util.HashSet<>(all(EvictedCall.class));
+            if (!evicted.isEmpty()) calls.removeIf(c -> evicted.contains(EvictedCall.of(c)));
+            calls = read(calls);
             Map<Class<?>, List<?>> others = new HashMap<>();
             byType.forEach((type, rest) -> others.put(type, read(rest)));
             return new Recording(chunks, chunks == 0 ? 0 : start, chunks == 0 ? 0 : end, Map.copyOf(info), Map.copyOf(methods),

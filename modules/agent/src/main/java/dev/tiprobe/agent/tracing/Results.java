@@ -8,12 +8,15 @@ import dev.tiprobe.recording.Skipped;
 import dev.tiprobe.recording.Stack;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a tracing session saw.
  *
  * @param methods             every instrumented method, with calls (and times in time mode)
  * @param calls               traced calls in the order they started (trace mode)
+ * @param heldBack            calls the probes keep that {@code calls} leaves out: those of methods waiting
+ *                            to be settled, or given their slot after the look at the slots
  * @param skipped             methods the filter chose but that were left unchanged, with why
  *                            ({@link Reported}: a count, the first few, and those new to this result)
  * @param classFailures       classes left unchanged because instrumenting them failed, with why
@@ -28,7 +31,7 @@ import java.util.List;
  * @param unloadedMethods     methods left out because their classes unloaded (an earlier result gave their last figures)
  * @param unloadedCalls       those methods' calls
  */
-public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls,
+public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls, Set<CallId> heldBack,
                       Reported.View<Skipped> skipped, Reported.View<String> classFailures, long classesInstrumented,
                       long instrumentingNanos, long droppedCalls, long probeFailures, Reported.View<Removed> removed, double overheadBudget, String clock,
                       long unloadedMethods, long unloadedCalls) {
@@ -105,7 +108,14 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
      */
     public record TracedCall(MethodToken token, String method, long threadId, String threadName, int depth, long startEpochNanos,
                              long durationNanos, List<String> parameterNames, List<Object> args, Object result,
-                             boolean threw, Stack callerStack, boolean stackPending, List<Callee> callees) {}
+                             boolean threw, Stack callerStack, boolean stackPending, List<Callee> callees) {
+        public CallId id() {
+            return new CallId(threadId, startEpochNanos, depth);
+        }
+    }
+
+    /** A traced call across results (each makes new objects): its thread, start and depth, which no other call of that thread shares. */
+    public record CallId(long threadId, long startEpochNanos, int depth) {}
 
     /** The result of the method with this class and name (first overload found), or null. */
     public MethodResult method(String className, String name) {

@@ -5,6 +5,7 @@ import dev.tiprobe.ids.IdMap;
 import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.ClassFailure;
+import dev.tiprobe.recording.EvictedCall;
 import dev.tiprobe.recording.Info;
 import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordingFormat;
@@ -29,13 +30,10 @@ import java.util.Set;
  * since the last write. The recording knows no engine; this is tracing's side of it.
  */
 public final class TracedWrites {
-    /** What identifies a traced call across snapshots (each snapshot makes new objects). */
-    private record CallKey(long threadId, long startEpochNanos, int depth, int methodId) {}
-
     private final Recorder recorder;
     private final IdMap names;
     /** The traced calls written that the tracing session still keeps: those it dropped never come back. */
-    private Set<CallKey> callsWritten = new HashSet<>();
+    private Set<Results.CallId> callsWritten = new HashSet<>();
     /**
      * Calls of each traced method (by token int) when its figures were last written, for the
      * methods of classes alive; -1 where settled figures were just written and the live ones must
@@ -62,6 +60,7 @@ public final class TracedWrites {
         recorder.writeChunk(writer -> {
             writeCalls(writer, r, last);
             long now = recorder.now();
+            writeEvictions(writer, r, now);
             writeAccount(writer, r, now);
             writeFigures(writer, r, now);
         });
@@ -76,15 +75,31 @@ public final class TracedWrites {
     private void writeCalls(RecordingWriter writer, Results r, boolean last) throws IOException {
         List<Results.TracedCall> byStart = new ArrayList<>(r.calls());
         byStart.sort(Comparator.comparingLong(Results.TracedCall::startEpochNanos));
-        Set<CallKey> kept = new HashSet<>();
         for (Results.TracedCall c : byStart) {
             if ((c.durationNanos() < 0 || c.stackPending()) && !last) continue;  // written once it ended, its stack named
-            int id = names.internMethodToken(c.token());
-            CallKey key = new CallKey(c.threadId(), c.startEpochNanos(), c.depth(), id);
-            kept.add(key);
-            if (!callsWritten.contains(key)) call(writer, c, id);
+            if (!callsWritten.contains(c.id())) {
+                call(writer, c, names.internMethodToken(c.token()));
+                callsWritten.add(c.id());
+            }
         }
-        callsWritten = kept;
+    }
+
+    /**
+     * The calls written before that the probes keep no more: past {@code --max-calls} each new
+     * call replaces a random one kept, so that the calls kept are a uniform sample of the whole
+     * session, and one written by an earlier write (the keeper's, a dump) may be among those
+     * replaced. The reader leaves such a call out: the recording's calls are the sample as the
+     * session kept it, not every call that was in it when figures were written.
+     */
+    private void writeEvictions(RecordingWriter writer, Results r, long now) throws IOException {
+        Set<Results.CallId> held = new HashSet<>(r.heldBack());
+        for (Results.TracedCall c : r.calls()) held.add(c.id());
+        for (java.util.Iterator<Results.CallId> it = callsWritten.iterator(); it.hasNext(); ) {
+            Results.CallId gone = it.next();
+            if (held.contains(gone)) continue;
+            writer.write(now, EvictedCall.KIND, new EvictedCall(gone.threadId(), gone.startEpochNanos(), gone.depth()));
+            it.remove();
+        }
     }
 
     /** The session's facts (mode, filter, counts, clock) and what it skipped, failed on or removed since the last write. */

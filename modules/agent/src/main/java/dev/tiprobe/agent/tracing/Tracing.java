@@ -920,21 +920,26 @@ public final class Tracing {
                         m.token().descriptor(), calls, time, goneSlots.contains(m.slot())));
             }
             List<Results.TracedCall> traced = new ArrayList<>();
+            Set<Results.CallId> heldBack = new HashSet<>();
             if (options.mode() == TraceMode.TRACE) {
                 for (Call c : ProbeControl.tracedCalls()) {
+                    long start = startEpochNanos + (c.startNanos() - startNanoTime);
                     // A method given its slot after the look at the slots waits for the next collection.
                     ProbeSlots.Method m = c.slot() < methods.size() ? methods.get(c.slot()) : null;
-                    if (m == null || waiting.get(c.slot())) continue;  // a method waiting to be settled: its calls come with it
+                    if (m == null || waiting.get(c.slot())) {  // a method waiting to be settled: its calls come with it
+                        heldBack.add(new Results.CallId(c.threadId(), start, c.depth()));
+                        continue;
+                    }
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.durationNanos();
                     Object stack = c.callerStack();  // named here if it was taken early and the namer has come
                     traced.add(new Results.TracedCall(m.token(), names[c.slot()], c.threadId(), c.threadName(), c.depth(),
-                            startEpochNanos + (c.startNanos() - startNanoTime), duration, m.parameterNames(),
+                            start, duration, m.parameterNames(),
                             Arrays.asList(c.args()), c.result(), c.outcome() == Call.THREW,
                             stack instanceof Stack named ? named : null, stack instanceof EarlyStack, callees(c)));
                 }
             }
             // Handed out with release: what the recording writes once and the session forgets.
-            Results r = new Results(options.mode(), options.filter().toString(), out, traced,
+            Results r = new Results(options.mode(), options.filter().toString(), out, traced, heldBack,
                     release ? skipped.take() : skipped.look(), release ? classFailures.take() : classFailures.look(),
                     classesInstrumented.get(), instrumentingNanos.sum(), ProbeControl.droppedCalls(), ProbeControl.failures(),
                     release ? removed.take() : removed.look(), options.overheadBudget(), options.mode() == TraceMode.TIME ? clock() : null,

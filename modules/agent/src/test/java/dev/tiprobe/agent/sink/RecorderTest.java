@@ -124,6 +124,29 @@ class RecorderTest {
     }
 
     /**
+     * Past {@code --max-calls} a new call replaces a random kept one. A call written by an earlier
+     * write (the keeper's once a minute, a dump) and replaced since is not among the recording's
+     * calls: they are the sample the session kept at its end, at most as many as it keeps
+     * (a Derby session of 30 s with dumps at 10 and 20 s held 1,839 calls at --max-calls 1000,
+     * most of them from its first seconds). A call still kept but held back from a result (its
+     * method waiting to be settled after its class unloaded) stays, and is not written twice.
+     */
+    @Test
+    void aCallTheSampleLetGoAfterItWasWrittenIsNotAmongTheRecordingsCalls() throws Exception {
+        Path file = dir.resolve("evicted.tpr");
+        long t = 1_000_000_000_000L;
+        try (Recorder recorder = Recorder.create(file, new IdMap())) {
+            TracedWrites traced = new TracedWrites(recorder);
+            traced.write(traced(List.of(call(t + 1), call(t + 2), call(t + 3)), java.util.Set.of()), false);
+            // the second replaced by a fourth; the third held back, its method waiting to be settled
+            traced.write(traced(List.of(call(t + 1), call(t + 4)), java.util.Set.of(call(t + 3).id())), false);
+            traced.write(traced(List.of(call(t + 1), call(t + 3), call(t + 4)), java.util.Set.of()), true);
+        }
+        Recording r = RecordingReader.read(file);
+        assertEquals(List.of(t + 1, t + 3, t + 4), r.calls().stream().map(dev.tiprobe.recording.Call::startEpochNanos).sorted().toList());
+    }
+
+    /**
      * The recording's clock reads the wall clock as finely as JFR's stamps do: pinned to the
      * millisecond, it ran up to one behind, and a JFR sample taken in the last millisecond before
      * the stop could be left out as after it (through {@code run}, main's last sample came as
@@ -147,7 +170,7 @@ class RecorderTest {
 
     private static Results failures(long total, String... fresh) {
         Results none = results();
-        return new Results(none.mode(), none.filter(), List.of(), List.of(), Reported.View.none(),
+        return new Results(none.mode(), none.filter(), List.of(), List.of(), java.util.Set.of(), Reported.View.none(),
                 new Reported.View<>(total, List.of("a", "b", "c"), List.of(fresh)), 1, 0, 0, 0, Reported.View.none(),
                 0.05, "test clock", 0, 0);
     }
@@ -158,7 +181,18 @@ class RecorderTest {
     }
 
     private static Results results(Results.MethodResult... methods) {
-        return new Results(TraceMode.TIME, "Script::run", List.of(methods), List.of(), Reported.View.none(), Reported.View.none(), 1, 0, 0, 0, Reported.View.none(),
+        return new Results(TraceMode.TIME, "Script::run", List.of(methods), List.of(), java.util.Set.of(), Reported.View.none(), Reported.View.none(), 1, 0, 0, 0, Reported.View.none(),
                 0.05, "test clock", 0, 0);
+    }
+
+    /** A trace mode result listing {@code calls} (of Script.run, each on thread 1 at depth 0) and holding back {@code heldBack}. */
+    private static Results traced(List<Results.TracedCall> calls, java.util.Set<Results.CallId> heldBack) {
+        return new Results(TraceMode.TRACE, "Script::run", List.of(method(calls.size(), false)), calls, heldBack, Reported.View.none(),
+                Reported.View.none(), 1, 0, 0, 0, Reported.View.none(), 0.05, null, 0, 0);
+    }
+
+    private static Results.TracedCall call(long startEpochNanos) {
+        return new Results.TracedCall(RUN, "Script.run() : void", 1, "main", 0, startEpochNanos, 1_000, List.of(), List.of(), null,
+                false, null, false, List.of());
     }
 }
