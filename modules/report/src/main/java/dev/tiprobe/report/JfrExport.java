@@ -47,7 +47,10 @@ import java.util.Map;
  * in its order, for JMC and async-profiler read some by position (a frame's type, a class's loader
  * and package, a method's modifiers); what tiprobe does not know is null, 0 or false: a frame's
  * type is "Unknown" (tiprobe does not know whether it ran interpreted or compiled), methods and
- * classes have no modifiers, monitors no address.
+ * classes have no modifiers, classes no loader and packages no module, threads no OS thread id
+ * or group, monitors no address. A class's package is its name's, and a thread's key in the
+ * pool its Java thread id, as the JVM keys its own (async-profiler's converter names a thread
+ * by its key).
  */
 public final class JfrExport {
     private JfrExport() {}
@@ -243,13 +246,19 @@ public final class JfrExport {
         final List<long[]> methodParts = new ArrayList<>();
         /** Each class key's name symbol. */
         final List<Long> classNames = new ArrayList<>();
+        /** Each class key's package key (0: none, an array or a class of no package). */
+        final List<Long> classPackages = new ArrayList<>();
+        /** Each package by the name the JVM gives it ({@code com/foo}), with its key; each key's name symbol. */
+        final Map<String, Long> packages = new LinkedHashMap<>();
+        final List<Long> packageNames = new ArrayList<>();
 
         Pools(Recording r) {
             this.r = r;
         }
 
+        /** A thread's key: its Java thread id, as the JVM keys its own; the one thread of all virtual threads (id 0) a key no Java thread has. */
         long thread(long threadId) {
-            return threads.computeIfAbsent(threadId, id -> (long) threads.size() + 1);
+            return threads.computeIfAbsent(threadId, id -> id > 0 ? id : Long.MAX_VALUE - threads.size());
         }
 
         long state(byte state) {
@@ -289,6 +298,11 @@ public final class JfrExport {
             long id = classes.size() + 1;
             classes.put(jvmName, id);
             classNames.add(symbol(jvmName));
+            String pkg = packageOf(viewName);
+            classPackages.add(pkg == null ? 0 : packages.computeIfAbsent(pkg, p -> {
+                packageNames.add(symbol(p));
+                return (long) packageNames.size();
+            }));
             return id;
         }
 
@@ -337,16 +351,23 @@ public final class JfrExport {
                 classPool.varlong(i + 1);
                 classPool.varlong(0);  // class loader
                 classPool.varlong(classNames.get(i));
-                classPool.varlong(0);  // package
+                classPool.varlong(classPackages.get(i));
                 classPool.varlong(0);  // modifiers: not known
                 classPool.bool(false);  // hidden
+            }
+            Bytes packagePool = new Bytes();
+            for (int i = 0; i < packageNames.size(); i++) {
+                packagePool.varlong(i + 1);
+                packagePool.varlong(packageNames.get(i));
+                packagePool.varlong(0);  // module: not known
+                packagePool.bool(false);  // exported: not known
             }
             Bytes threadPool = new Bytes();
             for (Map.Entry<Long, Long> t : threads.entrySet()) {
                 String name = r.threadName(t.getKey());
                 threadPool.varlong(t.getValue());
                 threadPool.string(name);
-                threadPool.varlong(t.getKey());
+                threadPool.varlong(0);  // OS thread id: not known
                 threadPool.string(name);
                 threadPool.varlong(t.getKey());
                 threadPool.varlong(0);  // thread group
@@ -359,6 +380,7 @@ public final class JfrExport {
             pools.add(new Object[] {STACK_TRACE, stackFrames.size(), traces});
             pools.add(new Object[] {METHOD, methodParts.size(), methodPool});
             pools.add(new Object[] {CLASS, classNames.size(), classPool});
+            pools.add(new Object[] {PACKAGE, packageNames.size(), packagePool});
             pools.add(new Object[] {THREAD, threads.size(), threadPool});
             pools.add(new Object[] {SYMBOL, symbols.size(), strings(symbols)});
             pools.add(new Object[] {THREAD_STATE, states.size(), strings(states)});
@@ -389,6 +411,19 @@ public final class JfrExport {
             }
             return b;
         }
+    }
+
+    /**
+     * The package of a class by the name the views give it, as the JVM names it ({@code com/foo}
+     * for {@code com.foo.Bar$Inner}, and for a hidden class {@code com.foo.Bar$$Lambda/0x…});
+     * null for an array or a class in no package.
+     */
+    static String packageOf(String viewName) {
+        if (viewName.endsWith("[]")) return null;
+        int hidden = viewName.indexOf('/');  // a hidden class's name, then its address
+        String binary = hidden < 0 ? viewName : viewName.substring(0, hidden);
+        int dot = binary.lastIndexOf('.');
+        return dot <= 0 ? null : binary.substring(0, dot).replace('.', '/');
     }
 
     /**

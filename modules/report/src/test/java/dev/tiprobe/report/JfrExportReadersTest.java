@@ -132,6 +132,43 @@ class JfrExportReadersTest {
     }
 
     /**
+     * A frame's class has its package, which the JVM writes too and JMC groups by; a thread is
+     * keyed by its Java thread id, as the JVM keys its own, which async-profiler's converter
+     * names it by. Neither is made up: the class loader, the package's module and the OS thread
+     * id, which the recording does not know, stay empty.
+     */
+    @Test
+    void classesHaveTheirPackagesAndThreadsTheirJavaIds() throws Exception {
+        Path cpu = exported("cpu");
+        java.util.Set<String> packages = new java.util.TreeSet<>();
+        for (IItemIterable events : JfrLoaderToolkit.loadEvents(cpu.toFile())) {
+            IMemberAccessor<IMCStackTrace, IItem> stack = JfrAttributes.EVENT_STACKTRACE.getAccessor(events.getType());
+            if (stack == null) continue;
+            for (IItem e : events) {
+                IMCStackTrace s = stack.getMember(e);
+                if (s == null) continue;
+                for (IMCFrame f : s.getFrames()) {
+                    org.openjdk.jmc.common.IMCPackage p = f.getMethod().getType().getPackage();
+                    packages.add(f.getMethod().getType().getFullName() + " in " + (p == null ? null : p.getName()));
+                }
+            }
+        }
+        assertEquals(java.util.Set.of("com.foo.Orders in com.foo", "java.lang.Object in java.lang", "java.lang.Thread in java.lang",
+                " in null"), packages, "memcpy's frame: a native symbol, of no class");
+        assertTrue(converted(cpu, "--cpu-time", "--threads").startsWith("[worker-1 tid=7];"), converted(cpu, "--cpu-time", "--threads"));
+        try (jdk.jfr.consumer.RecordingFile in = new jdk.jfr.consumer.RecordingFile(cpu)) {
+            jdk.jfr.consumer.RecordedEvent sample = in.readEvent();
+            while (!sample.getEventType().getName().equals("jdk.ExecutionSample")) sample = in.readEvent();
+            jdk.jfr.consumer.RecordedThread t = sample.getThread("sampledThread");
+            assertEquals(7, t.getJavaThreadId());
+            assertEquals(0, t.getOSThreadId(), "not known");
+            jdk.jfr.consumer.RecordedClass orders = sample.getStackTrace().getFrames().get(1).getMethod().getType();
+            assertEquals("com.foo.Orders", orders.getName());
+            assertEquals(null, orders.getClassLoader(), "not known");
+        }
+    }
+
+    /**
      * The JDK's reader finds each unit's content type, as on the JDK's own recordings, so that
      * {@code jfr print} writes {@code duration = 5.00 ms} and {@code timeout = N/A} where it wrote
      * {@code PT0.005S} and {@code PT-2562047788015215H-30M-8S}.
