@@ -109,6 +109,7 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
     public record TracedCall(MethodToken token, String method, long threadId, String threadName, int depth, long startEpochNanos,
                              long durationNanos, List<String> parameterNames, List<Object> args, Object result,
                              boolean threw, Stack callerStack, boolean stackPending, List<Callee> callees) {
+        /** This call as later results know it. */
         public CallId id() {
             return new CallId(threadId, startEpochNanos, depth);
         }

@@ -2,6 +2,7 @@ package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.agent.sink.Recorder;
 import dev.tiprobe.ids.IdMap;
+import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.ClassFailure;
@@ -19,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +35,12 @@ import java.util.Set;
 public final class TracedWrites {
     private final Recorder recorder;
     private final IdMap names;
-    /** The traced calls written that the tracing session still keeps: those it dropped never come back. */
-    private Set<Results.CallId> callsWritten = new HashSet<>();
+    /**
+     * The traced calls written that the probes still keep (those they let go never come back),
+     * each with its method's token: the very object, as a class loaded again under its name
+     * has an equal token of its own ({@link #writeEvictions}).
+     */
+    private final Map<Results.CallId, MethodToken> callsWritten = new HashMap<>();
     /**
      * Calls of each traced method (by token int) when its figures were last written, for the
      * methods of classes alive; -1 where settled figures were just written and the live ones must
@@ -77,9 +84,9 @@ public final class TracedWrites {
         byStart.sort(Comparator.comparingLong(Results.TracedCall::startEpochNanos));
         for (Results.TracedCall c : byStart) {
             if ((c.durationNanos() < 0 || c.stackPending()) && !last) continue;  // written once it ended, its stack named
-            if (!callsWritten.contains(c.id())) {
+            if (!callsWritten.containsKey(c.id())) {
                 call(writer, c, names.internMethodToken(c.token()));
-                callsWritten.add(c.id());
+                callsWritten.put(c.id(), c.token());
             }
         }
     }
@@ -89,16 +96,25 @@ public final class TracedWrites {
      * call replaces a random one kept, so that the calls kept are a uniform sample of the whole
      * session, and one written by an earlier write (the keeper's, a dump) may be among those
      * replaced. The reader leaves such a call out: the recording's calls are the sample as the
-     * session kept it, not every call that was in it when figures were written.
+     * session kept it, not every call that was in it when figures were written. The calls of a
+     * method settled in {@code r} (its class unloaded) are the recording's for good: the probes
+     * let them go with its slot, which is no eviction. Told by the token itself, not an equal
+     * one: the calls of a class loaded again under the same name stay in the sample.
      */
     private void writeEvictions(RecordingWriter writer, Results r, long now) throws IOException {
+        Set<MethodToken> settled = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Results.MethodResult m : r.methods()) if (m.unloaded()) settled.add(m.token());
         Set<Results.CallId> held = new HashSet<>(r.heldBack());
         for (Results.TracedCall c : r.calls()) held.add(c.id());
-        for (java.util.Iterator<Results.CallId> it = callsWritten.iterator(); it.hasNext(); ) {
-            Results.CallId gone = it.next();
-            if (held.contains(gone)) continue;
-            writer.write(now, EvictedCall.KIND, new EvictedCall(gone.threadId(), gone.startEpochNanos(), gone.depth()));
-            it.remove();
+        for (Iterator<Map.Entry<Results.CallId, MethodToken>> it = callsWritten.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Results.CallId, MethodToken> written = it.next();
+            if (settled.contains(written.getValue())) {
+                it.remove();
+            } else if (!held.contains(written.getKey())) {
+                Results.CallId gone = written.getKey();
+                writer.write(now, EvictedCall.KIND, new EvictedCall(gone.threadId(), gone.startEpochNanos(), gone.depth()));
+                it.remove();
+            }
         }
     }
 

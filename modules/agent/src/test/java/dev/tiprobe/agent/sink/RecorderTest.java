@@ -147,6 +147,25 @@ class RecorderTest {
     }
 
     /**
+     * A class that unloads takes its methods' calls out of the probes once their last figures are
+     * written (settled): those calls stay in the recording, the calls of a method whose class
+     * unloaded, not calls the sample let go.
+     */
+    @Test
+    void theCallsOfAMethodWhoseClassUnloadedStayInTheRecording() throws Exception {
+        Path file = dir.resolve("settled.tpr");
+        long t = 1_000_000_000_000L;
+        try (Recorder recorder = Recorder.create(file, new IdMap())) {
+            TracedWrites traced = new TracedWrites(recorder);
+            traced.write(traced(List.of(call(t + 1), call(t + 2)), java.util.Set.of()), false);
+            traced.write(traced(List.of(method(2, true)), List.of(call(t + 1), call(t + 2)), java.util.Set.of()), false);  // settled
+            traced.write(traced(List.of(), List.of(), java.util.Set.of()), true);  // the probes let its calls go with its slot
+        }
+        assertEquals(List.of(t + 1, t + 2), RecordingReader.read(file).calls().stream().map(dev.tiprobe.recording.Call::startEpochNanos)
+                .sorted().toList());
+    }
+
+    /**
      * The recording's clock reads the wall clock as finely as JFR's stamps do: pinned to the
      * millisecond, it ran up to one behind, and a JFR sample taken in the last millisecond before
      * the stop could be left out as after it (through {@code run}, main's last sample came as
@@ -187,7 +206,11 @@ class RecorderTest {
 
     /** A trace mode result listing {@code calls} (of Script.run, each on thread 1 at depth 0) and holding back {@code heldBack}. */
     private static Results traced(List<Results.TracedCall> calls, java.util.Set<Results.CallId> heldBack) {
-        return new Results(TraceMode.TRACE, "Script::run", List.of(method(calls.size(), false)), calls, heldBack, Reported.View.none(),
+        return traced(List.of(method(calls.size(), false)), calls, heldBack);
+    }
+
+    private static Results traced(List<Results.MethodResult> methods, List<Results.TracedCall> calls, java.util.Set<Results.CallId> heldBack) {
+        return new Results(TraceMode.TRACE, "Script::run", methods, calls, heldBack, Reported.View.none(),
                 Reported.View.none(), 1, 0, 0, 0, Reported.View.none(), 0.05, null, 0, 0);
     }
 
