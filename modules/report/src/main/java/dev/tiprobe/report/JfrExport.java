@@ -256,9 +256,13 @@ public final class JfrExport {
             this.r = r;
         }
 
-        /** A thread's key: its Java thread id, as the JVM keys its own; the one thread of all virtual threads (id 0) a key no Java thread has. */
+        /**
+         * A thread's key: its Java thread id, as the JVM keys its own; the one thread of all
+         * virtual threads (id 0) a key no Java thread has. Within an int: async-profiler's
+         * converter reads an event's thread as one.
+         */
         long thread(long threadId) {
-            return threads.computeIfAbsent(threadId, id -> id > 0 ? id : Long.MAX_VALUE - threads.size());
+            return threads.computeIfAbsent(threadId, id -> id > 0 ? id : Integer.MAX_VALUE - threads.size());
         }
 
         long state(byte state) {

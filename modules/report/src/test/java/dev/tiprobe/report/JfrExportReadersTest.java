@@ -156,6 +156,19 @@ class JfrExportReadersTest {
         assertEquals(java.util.Set.of("com.foo.Orders in com.foo", "java.lang.Object in java.lang", "java.lang.Thread in java.lang",
                 " in null"), packages, "memcpy's frame: a native symbol, of no class");
         assertTrue(converted(cpu, "--cpu-time", "--threads").startsWith("[worker-1 tid=7];"), converted(cpu, "--cpu-time", "--threads"));
+        Path virtual = dir.resolve("virtual.tpr");
+        try (RecordingWriter w = RecordingWriter.create(virtual, METHODS::get)) {
+            w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_SAMPLE_MODE, "cpu"));
+            w.write(1_000_000_000L, Info.KIND, new Info(RecordingFormat.INFO_INTERVAL, "10000000"));
+            w.write(1_000_000_000L, Sample.KIND, new Sample(1_000_000_000L, 0, "[virtual threads]", RecordingFormat.STATE_RUNNABLE,
+                    10_000_000, 1, new Stack(new int[] {1, 3}, new int[] {42, 840}, 2, false)));
+        }
+        Path virtualJfr = dir.resolve("virtual.jfr");
+        try (OutputStream out = Files.newOutputStream(virtualJfr)) {
+            JfrExport.write(RecordingReader.read(virtual), out);
+        }
+        assertTrue(converted(virtualJfr, "--cpu-time", "--threads").startsWith("[[virtual threads] tid="),
+                "the one thread of all virtual threads, by its name: " + converted(virtualJfr, "--cpu-time", "--threads"));
         try (jdk.jfr.consumer.RecordingFile in = new jdk.jfr.consumer.RecordingFile(cpu)) {
             jdk.jfr.consumer.RecordedEvent sample = in.readEvent();
             while (!sample.getEventType().getName().equals("jdk.ExecutionSample")) sample = in.readEvent();
