@@ -415,24 +415,35 @@ class ImageIT {
     /**
      * A JDK updated or uninstalled under a running JVM, as a package upgrade on a server does:
      * /proc's maps then names the JVM's libjvm.so "(deleted)". It is still a JVM to attach to,
-     * and its profile is taken. The target runs from a copy of this JDK whose libjvm.so is
-     * removed once it runs.
+     * and its profile is taken, while the JDK on disk is still its own. Where the agent's load
+     * would take the JDK's agent loader (libinstrument.so) from a JDK gone or of another
+     * version, one line says so, with exit 1, before anything is loaded. Two targets run from
+     * a copy of this JDK whose libjvm.so is removed once they run, then its libinstrument.so.
      */
     @Test
-    void aJvmWhoseJdkWasRemovedUnderItIsStillProfiled() throws Exception {
+    void aJvmWhoseJdkWasRemovedUnderItIsProfiledWhileItsAgentLoaderIsThere() throws Exception {
         Path jdk = dir.resolve("jdk");
         linkOrCopyTree(Path.of(System.getProperty("java.home")), jdk);
         List<String> command = new ArrayList<>(List.of(jdk.resolve("bin").resolve("java").toString()));
         command.addAll(QUIET);
         command.addAll(List.of("-cp", CLASSES, "example.known.Known", "--busy"));
-        Process target = startReady(command, "target.out");
+        Process first = startReady(command, "first.out");
+        Process second = startReady(command, "second.out");
         Files.delete(jdk.resolve("lib").resolve("server").resolve("libjvm.so"));
-        String pid = Long.toString(target.pid());
+        String pid = Long.toString(first.pid());
         assertTrue(Files.readString(Path.of("/proc", pid, "maps")).contains("/libjvm.so (deleted)"), "the target's libjvm.so, removed");
 
         Run collect = tiprobe("-d", "1", pid);
         assertEquals(0, collect.exit(), collect.err());
         assertTrue(collect.out().contains("example.known.Known.spin"), "the hot method, printed: " + collect.out());
+
+        Files.delete(jdk.resolve("lib").resolve("libinstrument.so"));
+        Run refused = tiprobe("-d", "1", Long.toString(second.pid()));
+        assertEquals(1, refused.exit(), refused.err());
+        assertTrue(refused.err().strip().endsWith("the agent's load would take libinstrument.so from there; restart the JVM to profile it"),
+                refused.err());
+        assertEquals(1, refused.err().strip().lines().count(), refused.err());
+        assertTrue(second.isAlive());
     }
 
     /** {@code from}'s files at {@code to}: hard links where the two share a file system, copies where they do not. */

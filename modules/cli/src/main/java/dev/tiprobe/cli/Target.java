@@ -231,6 +231,7 @@ final class Target implements AutoCloseable {
                 throw new CliException("process " + pid + " runs Java " + runtime.version() + " (" + runtime.home()
                         + "); tiprobe needs Java " + MIN_FEATURE + " or newer");
             }
+            refuseAChangedJdk(pid, runtime.version());
             return target;
         } catch (CliException e) {
             detach(vm);
@@ -263,10 +264,34 @@ final class Target implements AutoCloseable {
     }
 
     /**
+     * Refuses a JVM whose JDK changed on disk since it started (its libjvm.so removed, as a
+     * package's update or removal leaves it) when the agent's load would take the JDK's agent
+     * loader, libinstrument.so, from there: gone, or of another version, not this JVM's to load.
+     * One that loaded it already (an agent before), or whose JDK on disk is still of its own
+     * {@code version}, is attached to. Where /proc cannot tell, the load decides.
+     */
+    private static void refuseAChangedJdk(long pid, String version) throws CliException {
+        try {
+            MappedFile libjvm = mappedLibjvm(pid);
+            if (libjvm == null || !libjvm.removed() || mapped(pid, "/libinstrument.so") != null) return;
+            Path home = Path.of(libjvm.path()).getParent().getParent().getParent();  // lib/server/libjvm.so
+            Path onDisk = Path.of("/proc", Long.toString(pid), "root").resolve(home.toString().substring(1));
+            Optional<String> versionOnDisk = JavaLauncher.releaseVersion(onDisk.resolve("release"));
+            if (versionOnDisk.equals(Optional.of(version)) && Files.exists(onDisk.resolve("lib").resolve("libinstrument.so"))) return;
+            throw new CliException("process " + pid + " runs Java " + version + ", whose files changed on disk since it started"
+                    + " (its libjvm.so was removed; " + home + " now holds " + versionOnDisk.map(v -> "Java " + v).orElse("no Java")
+                    + "): the agent's load would take libinstrument.so from there; restart the JVM to profile it");
+        } catch (IOException | RuntimeException e) {
+            // no /proc here, or the process just ended: the load answers
+        }
+    }
+
+    /**
      * A file a process has mapped, as a line of /proc's maps names it: its path, and whether it
      * was removed since it was mapped, which maps says after the path. A JDK updated or
      * uninstalled under a running JVM (a package upgrade on a server) leaves that JVM's
-     * libjvm.so so: still its JVM, and one to attach to.
+     * libjvm.so so: still a JVM, and one to attach to where its agent loader can still be had
+     * ({@link #refuseAChangedJdk}).
      */
     record MappedFile(String path, boolean removed) {
         private static final String REMOVED = " (deleted)";
@@ -283,8 +308,13 @@ final class Target implements AutoCloseable {
 
     /** The {@code libjvm.so} {@code pid} has mapped, as /proc's maps names it; null where it maps none. */
     private static MappedFile mappedLibjvm(long pid) throws IOException {
+        return mapped(pid, "/libjvm.so");
+    }
+
+    /** The first file {@code pid} has mapped whose path ends with {@code ending}; null where it maps none. */
+    private static MappedFile mapped(long pid, String ending) throws IOException {
         try (Stream<String> maps = Files.lines(Path.of("/proc", Long.toString(pid), "maps"))) {
-            return maps.map(MappedFile::of).filter(f -> f != null && f.path().endsWith("/libjvm.so")).findFirst().orElse(null);
+            return maps.map(MappedFile::of).filter(f -> f != null && f.path().endsWith(ending)).findFirst().orElse(null);
         }
     }
 
