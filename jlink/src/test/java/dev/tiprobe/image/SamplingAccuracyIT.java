@@ -317,7 +317,7 @@ class SamplingAccuracyIT {
             if (java.time.Duration.between(taken.get(i - 1), taken.get(i)).toNanos() < 1_000_000) twins++;
         }
         assertEquals(0, twins, "samples of the busy thread less than a millisecond apart, of " + taken.size());
-        assertTrue(taken.size() > 900 && taken.size() <= 1260, "12 s of a busy thread at 10 ms: " + taken.size() + " samples");
+        assertTrue(taken.size() > 900 && taken.size() <= 1320, "12 s of a busy thread at 10 ms (two seconds twice: 1,400): " + taken.size() + " samples");
     }
 
     /**

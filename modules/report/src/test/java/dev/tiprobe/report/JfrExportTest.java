@@ -69,6 +69,16 @@ class JfrExportTest {
         return jfr;
     }
 
+    /** A class's package as the JVM names it, from the name the views give the class; none for an array or the unnamed package. */
+    @Test
+    void aClassesPackageComesFromItsName() {
+        assertEquals("com/foo", JfrExport.packageOf("com.foo.Outer$Inner"));
+        assertEquals("com/foo", JfrExport.packageOf("com.foo.Bar$$Lambda/0x000000080012c000"), "a hidden class: its name, then its address");
+        assertEquals(null, JfrExport.packageOf("com.foo.Bar[]"));
+        assertEquals(null, JfrExport.packageOf("Main"));
+        assertEquals(null, JfrExport.packageOf(""), "a native symbol's frame: no class");
+    }
+
     /**
      * The JDK's own parser reads the file: each event with its thread, stack (class, method,
      * descriptor and line of each frame), allocated class and weight, monitor class, owner and

@@ -56,7 +56,8 @@ final class RecordingEnd implements FlightRecorderListener {
     /**
      * How far apart the two readers may date one event: far above what was seen (hundreds of
      * nanoseconds), and below the shortest sampling interval (a millisecond), so a sample is not
-     * taken for its neighbour; waits of one thread closer than this are told apart by their order.
+     * taken for its neighbour; waits of one thread closer than this are told apart by which end
+     * is nearest, each remembered end standing for one event of the file.
      */
     private static final long SAME_END = 100_000;
     /**
@@ -144,7 +145,7 @@ final class RecordingEnd implements FlightRecorderListener {
                 arrivals.add(key);
                 remembered++;
             }
-            long forgetBefore = newestNanos - OVERLAP.toNanos();
+            long forgetBefore = newestNanos - OVERLAP.toNanos() - SAME_END;  // the file, read from OVERLAP back, may date an event up to SAME_END later
             while (!arrivals.isEmpty() && arrivals.peekFirst().endEpochNanos() < forgetBefore) forget(arrivals.pollFirst());
         } catch (RuntimeException | OutOfMemoryError unkeyed) {
             // handed over all the same; should the file have it too, it may come twice
