@@ -254,9 +254,9 @@ final class Target implements AutoCloseable {
             try {
                 MappedFile libjvm = mappedLibjvm(pid);
                 if (libjvm == null || libjvm.removed()) return null;
-                Path home = Path.of(libjvm.path()).getParent().getParent().getParent();  // lib/server/libjvm.so
-                Path release = Path.of("/proc", Long.toString(pid), "root").resolve(home.resolve("release").toString().substring(1));
-                return JavaLauncher.releaseVersion(release).map(version -> new JavaRuntime(version, home.toString())).orElse(null);
+                Path home = javaHome(libjvm);
+                return JavaLauncher.releaseVersion(asSeenBy(pid, home.resolve("release")))
+                        .map(version -> new JavaRuntime(version, home.toString())).orElse(null);
             } catch (IOException | RuntimeException e) {
                 return null;
             }
@@ -274,10 +274,9 @@ final class Target implements AutoCloseable {
         try {
             MappedFile libjvm = mappedLibjvm(pid);
             if (libjvm == null || !libjvm.removed() || mapped(pid, "/libinstrument.so") != null) return;
-            Path home = Path.of(libjvm.path()).getParent().getParent().getParent();  // lib/server/libjvm.so
-            Path onDisk = Path.of("/proc", Long.toString(pid), "root").resolve(home.toString().substring(1));
-            Optional<String> versionOnDisk = JavaLauncher.releaseVersion(onDisk.resolve("release"));
-            if (versionOnDisk.equals(Optional.of(version)) && Files.exists(onDisk.resolve("lib").resolve("libinstrument.so"))) return;
+            Path home = javaHome(libjvm);
+            Optional<String> versionOnDisk = JavaLauncher.releaseVersion(asSeenBy(pid, home.resolve("release")));
+            if (versionOnDisk.equals(Optional.of(version)) && Files.exists(asSeenBy(pid, home.resolve("lib").resolve("libinstrument.so")))) return;
             throw new CliException("process " + pid + " runs Java " + version + ", whose files changed on disk since it started"
                     + " (its libjvm.so was removed; " + home + " now holds " + versionOnDisk.map(v -> "Java " + v).orElse("no Java")
                     + "): the agent's load would take libinstrument.so from there; restart the JVM to profile it");
@@ -304,6 +303,16 @@ final class Target implements AutoCloseable {
             boolean removed = name.endsWith(REMOVED);
             return new MappedFile(removed ? name.substring(0, name.length() - REMOVED.length()) : name, removed);
         }
+    }
+
+    /** The Java home of a runtime by the libjvm.so it maps ({@code <home>/lib/server/libjvm.so}). */
+    private static Path javaHome(MappedFile libjvm) {
+        return Path.of(libjvm.path()).getParent().getParent().getParent();
+    }
+
+    /** {@code path} as process {@code pid} sees it, through its root (a container's own). */
+    private static Path asSeenBy(long pid, Path path) {
+        return Path.of("/proc", Long.toString(pid), "root").resolve(path.toString().substring(1));
     }
 
     /** The {@code libjvm.so} {@code pid} has mapped, as /proc's maps names it; null where it maps none. */
