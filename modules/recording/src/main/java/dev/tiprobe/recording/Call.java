@@ -23,6 +23,14 @@ public record Call(long startEpochNanos, long threadId, String threadName, int m
         callees = List.copyOf(callees);
     }
 
+    /** This call as later writes and the reader know it. */
+    public Id id() {
+        return new Id(threadId, startEpochNanos, depth);
+    }
+
+    /** A traced call by its thread, its start and its depth, which no other call of that thread shares. */
+    public record Id(long threadId, long startEpochNanos, int depth) {}
+
     public int[] stackFrames() {
         return stack.frames();
     }
@@ -101,6 +109,31 @@ public record Call(long startEpochNanos, long threadId, String threadName, int m
             }
             return new Call(time, thread, in.threadName(thread), method, (int) depth, outcome == RUNNING ? -1 : duration,
                     outcome == THREW, names, args, result, stack, sites);
+        }
+    };
+
+    /**
+     * A traced call written earlier that the session's sample of calls let go for a later one
+     * ({@code --max-calls}): the reader leaves it out, so the calls read are the sample the
+     * session kept at its end, however often their figures were written meanwhile.
+     * {@code varlong:threadId varlong:startEpochNanos varint:depth}: the start as it is, not from
+     * the chunk's start, as the call began long before the eviction was written.
+     */
+    public static final RecordKind<Id> EVICTED = new RecordKind<>(21, Id.class, RecordingFormat.EVICTIONS_SINCE) {
+        @Override
+        public void write(Id id, RecordOut out) {
+            out.varlong(id.threadId());
+            out.varlong(id.startEpochNanos());
+            out.varlong(id.depth());
+        }
+
+        @Override
+        public Id read(RecordIn in) throws Malformed {
+            long thread = in.varlong();
+            long start = in.varlong();
+            long depth = in.varlong();
+            if (depth > Integer.MAX_VALUE) throw new Malformed("bad call depth " + depth);
+            return new Id(thread, start, (int) depth);
         }
     };
 }

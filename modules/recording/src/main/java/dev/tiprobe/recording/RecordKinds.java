@@ -15,7 +15,7 @@ import java.util.List;
  *   8 CALL           {@link Call}            17 LOCK           {@link LockWait}
  *  10 TRACED         {@link Signature}       18 ALLOC_INTERVAL {@link AllocInterval}
  *                                            20 DEADLOCK       {@link Deadlock}
- *                                            21 EVICTED_CALL   {@link EvictedCall}
+ *                                            21 EVICTED_CALL   {@link Call.Id}
  * </pre>
  *
  * (1, 2, 9, 14 and 19 are the format's definitions, {@link RecordingFormat}.)
@@ -26,7 +26,7 @@ public final class RecordKinds {
     public static final List<RecordKind<?>> ALL = List.of(
             Sample.KIND, ClassEvent.LOADED, ClassEvent.UNLOADED, Info.KIND, MethodStats.KIND, Call.KIND, Signature.KIND,
             Skipped.KIND, ClassFailure.KIND, Removed.KIND, Allocation.KIND, Freed.KIND, LockWait.KIND, AllocInterval.KIND,
-            Deadlock.KIND, EvictedCall.KIND);
+            Deadlock.KIND, Call.EVICTED);
 
     private static final RecordKind<?>[] BY_NUMBER = new RecordKind<?>[128];
 

@@ -67,7 +67,7 @@ public final class RecordingFormat {
      * 11: a CALL ends with its timed call sites ({@link #CALLEES_SINCE}).
      * 12: a chunk's records are deflated ({@link #DEFLATED_SINCE}).
      * 13: LOCK records may be parks ({@link #LOCK_PARKED}, {@link #WAIT_PARKED}); DEADLOCK records.
-     * 14: EVICTED_CALL records ({@link EvictedCall}).
+     * 14: EVICTED_CALL records ({@link Call#EVICTED}).
      */
     public static final int VERSION = 14;
     /** The first version that may hold EVICTED_CALL records. */

@@ -8,7 +8,6 @@ import dev.tiprobe.recording.CapturedValueCodec;
 import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.recording.ClassFailure;
 import dev.tiprobe.recording.Deadlock;
-import dev.tiprobe.recording.EvictedCall;
 import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.Info;
 import dev.tiprobe.recording.LockWait;
@@ -191,8 +190,8 @@ public final class RecordingReader {
             List<ClassEvent> classEvents = read(take(ClassEvent.class));
             List<Call> calls = take(Call.class);
             // Calls the session's sample let go after they were written: the sample is what it kept at its end. No view holds the evictions themselves.
-            java.util.Set<EvictedCall> evicted = new java.util.HashSet<>(all(EvictedCall.class));
-            if (!evicted.isEmpty()) calls.removeIf(c -> evicted.contains(EvictedCall.of(c)));
+            java.util.Set<Call.Id> evicted = new java.util.HashSet<>(all(Call.Id.class));
+            if (!evicted.isEmpty()) calls.removeIf(c -> evicted.contains(c.id()));
             calls = read(calls);
             Map<Class<?>, List<?>> others = new HashMap<>();
             byType.forEach((type, rest) -> others.put(type, read(rest)));

@@ -8,7 +8,6 @@ import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.ClassEvent;
 import dev.tiprobe.recording.ClassFailure;
 import dev.tiprobe.recording.Deadlock;
-import dev.tiprobe.recording.EvictedCall;
 import dev.tiprobe.recording.Freed;
 import dev.tiprobe.recording.Info;
 import dev.tiprobe.recording.LockWait;
@@ -95,7 +94,7 @@ class RecordKindsTest {
         EXAMPLES.put(Deadlock.KIND, List.of(new Deadlock(T + 13, List.of(
                 new Deadlock.Waiter(7, "worker", "java.lang.Object@1a", 8, List.of("java.lang.Object@2b"), CUT),
                 new Deadlock.Waiter(8, "main", "java.lang.Object@2b", 7, List.of("java.lang.Object@1a"), Stack.NONE)))));
-        EXAMPLES.put(EvictedCall.KIND, List.of(new EvictedCall(7, T + 2, 1)));  // no call above: those stay among the calls read
+        EXAMPLES.put(Call.EVICTED, List.of(new Call.Id(7, T + 2, 1)));  // no call above: those stay among the calls read
     }
 
     private static long[] histogram() {
@@ -209,7 +208,7 @@ class RecordKindsTest {
         back.put(LockWait.KIND, r.events().locks());
         back.put(AllocInterval.KIND, r.records(AllocInterval.class));
         back.put(Deadlock.KIND, r.events().deadlocks());
-        back.put(EvictedCall.KIND, r.records(EvictedCall.class));
+        back.put(Call.EVICTED, r.records(Call.Id.class));
         assertEquals(RecordKinds.ALL, List.copyOf(back.keySet()), "each kind is read back here");
         return back;
     }

@@ -2,6 +2,7 @@ package dev.tiprobe.agent.tracing;
 
 import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.options.AgentOptions.TraceMode;
+import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.Callee;
 import dev.tiprobe.recording.Removed;
 import dev.tiprobe.recording.Skipped;
@@ -31,7 +32,7 @@ import java.util.Set;
  * @param unloadedMethods     methods left out because their classes unloaded (an earlier result gave their last figures)
  * @param unloadedCalls       those methods' calls
  */
-public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls, Set<CallId> heldBack,
+public record Results(TraceMode mode, String filter, List<MethodResult> methods, List<TracedCall> calls, Set<Call.Id> heldBack,
                       Reported.View<Skipped> skipped, Reported.View<String> classFailures, long classesInstrumented,
                       long instrumentingNanos, long droppedCalls, long probeFailures, Reported.View<Removed> removed, double overheadBudget, String clock,
                       long unloadedMethods, long unloadedCalls) {
@@ -109,14 +110,11 @@ public record Results(TraceMode mode, String filter, List<MethodResult> methods,
     public record TracedCall(MethodToken token, String method, long threadId, String threadName, int depth, long startEpochNanos,
                              long durationNanos, List<String> parameterNames, List<Object> args, Object result,
                              boolean threw, Stack callerStack, boolean stackPending, List<Callee> callees) {
-        /** This call as later results know it. */
-        public CallId id() {
-            return new CallId(threadId, startEpochNanos, depth);
+        /** This call across results, each of which makes new objects. */
+        public Call.Id id() {
+            return new Call.Id(threadId, startEpochNanos, depth);
         }
     }
-
-    /** A traced call across results (each makes new objects): its thread, start and depth, which no other call of that thread shares. */
-    public record CallId(long threadId, long startEpochNanos, int depth) {}
 
     /** The result of the method with this class and name (first overload found), or null. */
     public MethodResult method(String className, String name) {

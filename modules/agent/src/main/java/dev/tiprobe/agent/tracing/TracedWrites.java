@@ -6,7 +6,6 @@ import dev.tiprobe.ids.MethodToken;
 import dev.tiprobe.recording.Call;
 import dev.tiprobe.recording.CapturedValue;
 import dev.tiprobe.recording.ClassFailure;
-import dev.tiprobe.recording.EvictedCall;
 import dev.tiprobe.recording.Info;
 import dev.tiprobe.recording.MethodStats;
 import dev.tiprobe.recording.RecordingFormat;
@@ -40,7 +39,7 @@ public final class TracedWrites {
      * each with its method's token: the very object, as a class loaded again under its name
      * has an equal token of its own ({@link #writeEvictions}).
      */
-    private final Map<Results.CallId, MethodToken> callsWritten = new HashMap<>();
+    private final Map<Call.Id, MethodToken> callsWritten = new HashMap<>();
     /**
      * Calls of each traced method (by token int) when its figures were last written, for the
      * methods of classes alive; -1 where settled figures were just written and the live ones must
@@ -104,15 +103,14 @@ public final class TracedWrites {
     private void writeEvictions(RecordingWriter writer, Results r, long now) throws IOException {
         Set<MethodToken> settled = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (Results.MethodResult m : r.methods()) if (m.unloaded()) settled.add(m.token());
-        Set<Results.CallId> held = new HashSet<>(r.heldBack());
+        Set<Call.Id> held = new HashSet<>(r.heldBack());
         for (Results.TracedCall c : r.calls()) held.add(c.id());
-        for (Iterator<Map.Entry<Results.CallId, MethodToken>> it = callsWritten.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Results.CallId, MethodToken> written = it.next();
+        for (Iterator<Map.Entry<Call.Id, MethodToken>> it = callsWritten.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Call.Id, MethodToken> written = it.next();
             if (settled.contains(written.getValue())) {
                 it.remove();
             } else if (!held.contains(written.getKey())) {
-                Results.CallId gone = written.getKey();
-                writer.write(now, EvictedCall.KIND, new EvictedCall(gone.threadId(), gone.startEpochNanos(), gone.depth()));
+                writer.write(now, Call.EVICTED, written.getKey());
                 it.remove();
             }
         }

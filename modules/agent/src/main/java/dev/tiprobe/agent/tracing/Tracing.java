@@ -920,14 +920,14 @@ public final class Tracing {
                         m.token().descriptor(), calls, time, goneSlots.contains(m.slot())));
             }
             List<Results.TracedCall> traced = new ArrayList<>();
-            Set<Results.CallId> heldBack = new HashSet<>();
+            Set<dev.tiprobe.recording.Call.Id> heldBack = new HashSet<>();
             if (options.mode() == TraceMode.TRACE) {
                 for (Call c : ProbeControl.tracedCalls()) {
                     long start = startEpochNanos + (c.startNanos() - startNanoTime);
                     // A method given its slot after the look at the slots waits for the next collection.
                     ProbeSlots.Method m = c.slot() < methods.size() ? methods.get(c.slot()) : null;
                     if (m == null || waiting.get(c.slot())) {  // a method waiting to be settled: its calls come with it
-                        heldBack.add(new Results.CallId(c.threadId(), start, c.depth()));
+                        heldBack.add(new dev.tiprobe.recording.Call.Id(c.threadId(), start, c.depth()));
                         continue;
                     }
                     long duration = c.outcome() == Call.RUNNING ? -1 : c.durationNanos();

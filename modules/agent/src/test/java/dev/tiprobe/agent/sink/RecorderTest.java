@@ -142,8 +142,7 @@ class RecorderTest {
             traced.write(traced(List.of(call(t + 1), call(t + 4)), java.util.Set.of(call(t + 3).id())), false);
             traced.write(traced(List.of(call(t + 1), call(t + 3), call(t + 4)), java.util.Set.of()), true);
         }
-        Recording r = RecordingReader.read(file);
-        assertEquals(List.of(t + 1, t + 3, t + 4), r.calls().stream().map(dev.tiprobe.recording.Call::startEpochNanos).sorted().toList());
+        assertEquals(List.of(t + 1, t + 3, t + 4), callStarts(file));
     }
 
     /**
@@ -161,8 +160,7 @@ class RecorderTest {
             traced.write(traced(List.of(method(2, true)), List.of(call(t + 1), call(t + 2)), java.util.Set.of()), false);  // settled
             traced.write(traced(List.of(), List.of(), java.util.Set.of()), true);  // the probes let its calls go with its slot
         }
-        assertEquals(List.of(t + 1, t + 2), RecordingReader.read(file).calls().stream().map(dev.tiprobe.recording.Call::startEpochNanos)
-                .sorted().toList());
+        assertEquals(List.of(t + 1, t + 2), callStarts(file));
     }
 
     /**
@@ -205,13 +203,18 @@ class RecorderTest {
     }
 
     /** A trace mode result listing {@code calls} (of Script.run, each on thread 1 at depth 0) and holding back {@code heldBack}. */
-    private static Results traced(List<Results.TracedCall> calls, java.util.Set<Results.CallId> heldBack) {
+    private static Results traced(List<Results.TracedCall> calls, java.util.Set<dev.tiprobe.recording.Call.Id> heldBack) {
         return traced(List.of(method(calls.size(), false)), calls, heldBack);
     }
 
-    private static Results traced(List<Results.MethodResult> methods, List<Results.TracedCall> calls, java.util.Set<Results.CallId> heldBack) {
+    private static Results traced(List<Results.MethodResult> methods, List<Results.TracedCall> calls, java.util.Set<dev.tiprobe.recording.Call.Id> heldBack) {
         return new Results(TraceMode.TRACE, "Script::run", methods, calls, heldBack, Reported.View.none(),
                 Reported.View.none(), 1, 0, 0, 0, Reported.View.none(), 0.05, null, 0, 0);
+    }
+
+    /** When each call the recording in {@code file} holds began, in order. */
+    private static List<Long> callStarts(Path file) throws java.io.IOException {
+        return RecordingReader.read(file).calls().stream().map(dev.tiprobe.recording.Call::startEpochNanos).sorted().toList();
     }
 
     private static Results.TracedCall call(long startEpochNanos) {
