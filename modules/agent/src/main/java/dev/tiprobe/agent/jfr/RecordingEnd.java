@@ -66,7 +66,6 @@ final class RecordingEnd implements FlightRecorderListener {
      */
     private final Map<Source, TreeSet<Long>> recent = new HashMap<>();
     private final ArrayDeque<Key> arrivals = new ArrayDeque<>();
-    private int remembered;
     private volatile long newestNanos = Long.MIN_VALUE;
 
     /** Where events come from: their type and their thread. */
@@ -141,10 +140,7 @@ final class RecordingEnd implements FlightRecorderListener {
         try {
             Key key = Key.of(e);
             if (key.endEpochNanos() > newestNanos) newestNanos = key.endEpochNanos();
-            if (recent.computeIfAbsent(key.source(), s -> new TreeSet<>()).add(key.endEpochNanos())) {
-                arrivals.add(key);
-                remembered++;
-            }
+            if (recent.computeIfAbsent(key.source(), s -> new TreeSet<>()).add(key.endEpochNanos())) arrivals.add(key);
             long forgetBefore = newestNanos - OVERLAP.toNanos() - SAME_END;  // the file, read from OVERLAP back, may date an event up to SAME_END later
             while (!arrivals.isEmpty() && arrivals.peekFirst().endEpochNanos() < forgetBefore) forget(arrivals.pollFirst());
         } catch (RuntimeException | OutOfMemoryError unkeyed) {
@@ -187,15 +183,13 @@ final class RecordingEnd implements FlightRecorderListener {
 
     /** About what the events remembered for the end take of the heap (read from any thread: a guess). */
     long estimatedBytes() {
-        return BYTES_PER_EVENT_REMEMBERED * remembered;
+        return BYTES_PER_EVENT_REMEMBERED * arrivals.size();
     }
 
     /** Lets go of {@code key}'s end, remembered or already taken by its twin in the file. */
     private void forget(Key key) {
         TreeSet<Long> ends = recent.get(key.source());
-        if (ends == null || !ends.remove(key.endEpochNanos())) return;
-        remembered--;
-        if (ends.isEmpty()) recent.remove(key.source());
+        if (ends != null && ends.remove(key.endEpochNanos()) && ends.isEmpty()) recent.remove(key.source());
     }
 
     /**
