@@ -222,7 +222,13 @@ final class Target implements AutoCloseable {
         }
         Target target = new Target(pid, vm);
         try {
-            JavaRuntime runtime = JavaRuntime.of(pid);
+            MappedFile libjvm;
+            try {
+                libjvm = mappedLibjvm(pid);
+            } catch (IOException noProc) {
+                libjvm = null;  // another system, or the process just ended: its properties tell
+            }
+            JavaRuntime runtime = JavaRuntime.of(pid, libjvm);
             if (runtime == null) {
                 Properties system = target.systemProperties();
                 runtime = new JavaRuntime(system.getProperty("java.version", "?"), system.getProperty("java.home"));
@@ -231,7 +237,7 @@ final class Target implements AutoCloseable {
                 throw new CliException("process " + pid + " runs Java " + runtime.version() + " (" + runtime.home()
                         + "); tiprobe needs Java " + MIN_FEATURE + " or newer");
             }
-            refuseAChangedJdk(pid, runtime.version());
+            if (libjvm != null && libjvm.removed()) refuseAChangedJdk(pid, libjvm, runtime.version());
             return target;
         } catch (CliException e) {
             detach(vm);
@@ -245,35 +251,33 @@ final class Target implements AutoCloseable {
      */
     record JavaRuntime(String version, String home) {
         /**
-         * {@code pid}'s runtime; null where /proc or the file cannot tell (another system, a
-         * runtime laid out otherwise, as Java 8's {@code jre/lib/amd64/server}, or one whose
-         * libjvm.so was removed since, its files another version's now or gone): its
-         * properties tell it then.
+         * {@code pid}'s runtime, by the {@code libjvm} it maps; null where /proc or the file
+         * cannot tell (another system, a runtime laid out otherwise, as Java 8's {@code
+         * jre/lib/amd64/server}, or one whose libjvm.so was removed since, its files another
+         * version's now or gone): its properties tell it then.
          */
-        static JavaRuntime of(long pid) {
+        static JavaRuntime of(long pid, MappedFile libjvm) {
             try {
-                MappedFile libjvm = mappedLibjvm(pid);
                 if (libjvm == null || libjvm.removed()) return null;
                 Path home = javaHome(libjvm);
                 return JavaLauncher.releaseVersion(asSeenBy(pid, home.resolve("release")))
                         .map(version -> new JavaRuntime(version, home.toString())).orElse(null);
-            } catch (IOException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 return null;
             }
         }
     }
 
     /**
-     * Refuses a JVM whose JDK changed on disk since it started (its libjvm.so removed, as a
+     * Refuses a JVM whose JDK changed on disk since it started ({@code libjvm} removed, as a
      * package's update or removal leaves it) when the agent's load would take the JDK's agent
      * loader, libinstrument.so, from there: gone, or of another version, not this JVM's to load.
      * One that loaded it already (an agent before), or whose JDK on disk is still of its own
      * {@code version}, is attached to. Where /proc cannot tell, the load decides.
      */
-    private static void refuseAChangedJdk(long pid, String version) throws CliException {
+    private static void refuseAChangedJdk(long pid, MappedFile libjvm, String version) throws CliException {
         try {
-            MappedFile libjvm = mappedLibjvm(pid);
-            if (libjvm == null || !libjvm.removed() || mapped(pid, "/libinstrument.so") != null) return;
+            if (mapped(pid, "/libinstrument.so") != null) return;
             Path home = javaHome(libjvm);
             Optional<String> versionOnDisk = JavaLauncher.releaseVersion(asSeenBy(pid, home.resolve("release")));
             if (versionOnDisk.equals(Optional.of(version)) && Files.exists(asSeenBy(pid, home.resolve("lib").resolve("libinstrument.so")))) return;
@@ -316,7 +320,7 @@ final class Target implements AutoCloseable {
     }
 
     /** The {@code libjvm.so} {@code pid} has mapped, as /proc's maps names it; null where it maps none. */
-    private static MappedFile mappedLibjvm(long pid) throws IOException {
+    static MappedFile mappedLibjvm(long pid) throws IOException {
         return mapped(pid, "/libjvm.so");
     }
 

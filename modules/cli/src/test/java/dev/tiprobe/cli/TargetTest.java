@@ -64,8 +64,9 @@ class TargetTest {
 
     /** The version check before the agent's load reads the runtime's release file, as the target's properties would say it. */
     @Test
-    void aJvmsJavaVersionAndHomeComeFromTheReleaseFileOfTheRuntimeItMapped() {
-        Target.JavaRuntime runtime = Target.JavaRuntime.of(ProcessHandle.current().pid());
+    void aJvmsJavaVersionAndHomeComeFromTheReleaseFileOfTheRuntimeItMapped() throws IOException {
+        long pid = ProcessHandle.current().pid();
+        Target.JavaRuntime runtime = Target.JavaRuntime.of(pid, Target.mappedLibjvm(pid));
         assertEquals(Runtime.version().feature(), Target.feature(runtime.version()));
         assertEquals(Path.of(System.getProperty("java.home")).toString(), runtime.home());
     }
@@ -90,7 +91,7 @@ class TargetTest {
     void aProcessWithoutAJvmHasNoRuntime() throws IOException, InterruptedException {
         Process sleeper = new ProcessBuilder("sleep", "30").start();
         try {
-            assertNull(Target.JavaRuntime.of(sleeper.pid()));
+            assertNull(Target.JavaRuntime.of(sleeper.pid(), Target.mappedLibjvm(sleeper.pid())));
         } finally {
             sleeper.destroy();
             sleeper.waitFor();
